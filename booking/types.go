@@ -1,0 +1,287 @@
+// Package booking is the domain of boxoffice: halls, shows, holds, bookings,
+// tickets, staff and the rules that bind them. It imports only the standard
+// library; the SQLite store (db/) implements Store and the terminal UI (tui/)
+// consumes it.
+package booking
+
+import (
+	"fmt"
+	"time"
+)
+
+// SeatKind says what sort of place a seat is. Wheelchair and companion places
+// are only offered when a customer asks for them.
+type SeatKind int
+
+const (
+	Standard SeatKind = iota
+	Premium
+	Wheelchair
+	Companion
+)
+
+func (k SeatKind) String() string {
+	switch k {
+	case Standard:
+		return "standard"
+	case Premium:
+		return "premium"
+	case Wheelchair:
+		return "wheelchair"
+	case Companion:
+		return "companion"
+	}
+	return fmt.Sprintf("SeatKind(%d)", int(k))
+}
+
+// Accessible reports whether the seat is a wheelchair or companion place.
+func (k SeatKind) Accessible() bool { return k == Wheelchair || k == Companion }
+
+// ParseSeatKind is the inverse of String.
+func ParseSeatKind(s string) (SeatKind, bool) {
+	for k := Standard; k <= Companion; k++ {
+		if k.String() == s {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// Seat is one place in a hall. Row counts from the screen (0 is the front
+// row); Col is the position across the hall, so two seats in one row are
+// side by side exactly when their Cols differ by one. Aisles and gaps are
+// columns without a seat.
+type Seat struct {
+	ID     int64
+	Label  string // row label and number, "G7"
+	RowTag string // "G"
+	Number int    // 7
+	Row    int
+	Col    int
+	Kind   SeatKind
+}
+
+// Hall is a screen room with its seats.
+type Hall struct {
+	ID    int64
+	Name  string
+	Rows  []string // row labels, front to back
+	Width int      // number of columns, gaps included
+	Seats []Seat   // ordered by Row, then Col
+}
+
+// Capacity is the number of seats in the hall.
+func (h *Hall) Capacity() int { return len(h.Seats) }
+
+// SeatByLabel finds a seat by its label ("G7"), case-insensitively.
+func (h *Hall) SeatByLabel(label string) (Seat, bool) {
+	for _, s := range h.Seats {
+		if equalFold(s.Label, label) {
+			return s, true
+		}
+	}
+	return Seat{}, false
+}
+
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'a' <= x && x <= 'z' {
+			x -= 'a' - 'A'
+		}
+		if 'a' <= y && y <= 'z' {
+			y -= 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// Film is a title on the programme.
+type Film struct {
+	ID      int64
+	Title   string
+	Minutes int
+	Rating  string
+}
+
+// Show is one screening of a film in a hall.
+type Show struct {
+	ID       int64
+	Film     Film
+	HallID   int64
+	HallName string
+	Starts   time.Time
+	Capacity int
+	Sold     int
+	Held     int
+}
+
+// Free is the number of seats neither sold nor held.
+func (s Show) Free() int { return s.Capacity - s.Sold - s.Held }
+
+// TicketType is a price band: adult, child, senior, student.
+type TicketType struct {
+	Code  string // "adult"
+	Name  string // "Adult"
+	Price int64  // minor units (cents)
+}
+
+// SeatState is what a seat map shows for one seat of one show.
+type SeatState int
+
+const (
+	SeatFree SeatState = iota
+	SeatHeldByMe
+	SeatHeldByOther
+	SeatSold
+	SeatBlocked
+)
+
+func (s SeatState) String() string {
+	switch s {
+	case SeatFree:
+		return "free"
+	case SeatHeldByMe:
+		return "held_by_me"
+	case SeatHeldByOther:
+		return "held_by_other"
+	case SeatSold:
+		return "sold"
+	case SeatBlocked:
+		return "blocked"
+	}
+	return fmt.Sprintf("SeatState(%d)", int(s))
+}
+
+// SeatMap is the state of every seat of a show, as one query saw it.
+type SeatMap struct {
+	Show   Show
+	Hall   *Hall
+	States map[int64]SeatState // by seat ID; missing means free
+	HoldID map[int64]int64     // seat ID -> hold ID, for seats held by the asking owner
+}
+
+// State returns the state of a seat, free when nothing claims it.
+func (m *SeatMap) State(seatID int64) SeatState { return m.States[seatID] }
+
+// Taken reports whether a seat cannot be offered to the asking owner.
+func (m *SeatMap) Taken(seatID int64) bool {
+	st := m.States[seatID]
+	return st == SeatHeldByOther || st == SeatSold || st == SeatBlocked
+}
+
+// Hold is a set of seats kept for one owner (a counter session) until it
+// expires, is released, or is confirmed by a checkout.
+type Hold struct {
+	ID        int64
+	ShowID    int64
+	Owner     string
+	Seats     []Seat
+	ExpiresAt time.Time
+	Status    string // held, released, expired, confirmed
+	// Together is false when HoldBest could not find one block and held
+	// the best split instead.
+	Together bool
+}
+
+// PayMethod is how a customer paid.
+type PayMethod string
+
+const (
+	Cash PayMethod = "cash"
+	Card PayMethod = "card"
+)
+
+// Payment is money in (a sale) or out (a refund), in minor units.
+type Payment struct {
+	ID       int64
+	Kind     string // sale, refund
+	Method   PayMethod
+	Amount   int64
+	Tendered int64
+	Change   int64
+	At       time.Time
+	Staff    string
+}
+
+// Ticket admits one person to one seat.
+type Ticket struct {
+	ID         int64
+	Seat       Seat
+	Type       string
+	Price      int64
+	Status     string // issued, admitted, void
+	Code       string
+	AdmittedAt *time.Time
+	AdmittedBy string
+}
+
+// Booking is a paid sale of one or more seats of a show.
+type Booking struct {
+	ID          int64
+	Number      string // BO-7KQ2X9TD
+	Show        Show
+	Status      string // confirmed, completed, cancelled, no_show
+	Customer    string
+	Phone       string
+	Tickets     []Ticket
+	Total       int64
+	Payments    []Payment
+	SoldBy      string
+	Terminal    string
+	CreatedAt   time.Time
+	CancelledBy string
+	ApprovedBy  string
+	Reason      string
+}
+
+// Change is the change due on the sale payment, zero for cards.
+func (b *Booking) Change() int64 {
+	for _, p := range b.Payments {
+		if p.Kind == "sale" {
+			return p.Change
+		}
+	}
+	return 0
+}
+
+// SeatLabels lists the booked seats' labels in ticket order.
+func (b *Booking) SeatLabels() []string {
+	out := make([]string, len(b.Tickets))
+	for i, t := range b.Tickets {
+		out[i] = t.Seat.Label
+	}
+	return out
+}
+
+// Staff is a person who signs in at a counter or over SSH.
+type Staff struct {
+	ID       int64
+	Name     string
+	Role     Role
+	Disabled bool
+	HasKey   bool
+}
+
+// Terminal is a registered counter device (an SSH key that opens on the
+// sign-in screen).
+type Terminal struct {
+	ID   int64
+	Name string
+}
+
+// WaitlistEntry is a customer waiting for seats of a sold-out show.
+type WaitlistEntry struct {
+	ID         int64
+	ShowID     int64
+	Name       string
+	Phone      string
+	Seats      int
+	NotifiedAt *time.Time
+}
