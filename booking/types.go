@@ -59,6 +59,8 @@ type Seat struct {
 	Row    int
 	Col    int
 	Kind   SeatKind
+	// Blocked seats exist but are never sold (broken, kept for crew).
+	Blocked bool
 }
 
 // Hall is a screen room with its seats.
