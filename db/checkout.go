@@ -1,0 +1,304 @@
+package db
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"boxoffice/booking"
+)
+
+// numberAlphabet leaves out 0/O, 1/I/L and U so a number read over the
+// counter or the phone cannot be misheard or mistyped.
+const numberAlphabet = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+// newBookingNumber returns a random number like BO-7KQ2X9TD: 30^8 ≈ 6.6e11
+// values, so guessing someone's booking is hopeless.
+func newBookingNumber() string {
+	var b [8]byte
+	rand.Read(b[:])
+	out := make([]byte, 0, 11)
+	out = append(out, "BO-"...)
+	for _, x := range b {
+		// 256 is not a multiple of 30; the bias (<2%) does not matter
+		// for an identifier that is also checked for uniqueness.
+		out = append(out, numberAlphabet[int(x)%len(numberAlphabet)])
+	}
+	return string(out)
+}
+
+// Checkout sells a live hold.
+func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest) (*booking.Booking, error) {
+	if err := booking.Authorize(actor, booking.ActionSell); err != nil {
+		return nil, err
+	}
+	key := strings.TrimSpace(req.IdempotencyKey)
+	if key == "" || len(key) > 128 {
+		return nil, booking.Errorf(booking.EInvalid, "A checkout needs an idempotency key.")
+	}
+	switch req.Method {
+	case booking.Cash, booking.Card:
+	default:
+		return nil, booking.Errorf(booking.EInvalid, "Pay by cash or card.")
+	}
+	if req.Tendered < 0 {
+		return nil, booking.Errorf(booking.EInvalid, "The amount tendered cannot be negative.")
+	}
+	customer := booking.CleanLine(req.Customer, 80)
+	phone := booking.CleanLine(req.Phone, 32)
+	types, err := s.TicketTypes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	prices := make(map[string]int64, len(types))
+	for _, t := range types {
+		prices[t.Code] = t.Price
+	}
+	for label, code := range req.Types {
+		if _, ok := prices[code]; !ok {
+			return nil, booking.Errorf(booking.EInvalid, "Unknown ticket type %q for %s.", booking.CleanLine(code, 16), booking.CleanLine(label, 8))
+		}
+	}
+
+	var bookingID int64
+	err = s.do(ctx, "checkout", func(w *wtx) error {
+		// The same key again lands on the booking the first call made,
+		// whatever happened to the hold since.
+		err := w.queryRow(`SELECT id FROM bookings WHERE idem_key = ?`, key).Scan(&bookingID)
+		if err == nil {
+			return nil
+		}
+		if err != sql.ErrNoRows {
+			return err
+		}
+		bookingID, err = s.sell(w, actor, req, key, customer, phone, prices)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.loadBooking(ctx, s.read, bookingID)
+}
+
+func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, key, customer, phone string, prices map[string]int64) (int64, error) {
+	var showID, expires int64
+	var owner, status string
+	err := w.queryRow(`SELECT show_id, owner, status, expires_at FROM holds WHERE id = ?`, req.HoldID).Scan(&showID, &owner, &status, &expires)
+	if err == sql.ErrNoRows || (err == nil && owner != req.Owner) {
+		return 0, booking.Errorf(booking.ENotFound, "That hold is gone; choose the seats again.")
+	}
+	if err != nil {
+		return 0, err
+	}
+	hall, err := s.hall(w.ctx, mustHall(w, showID))
+	if err != nil {
+		return 0, err
+	}
+	seats, err := heldSeats(w, hall, req.HoldID)
+	if err != nil {
+		return 0, err
+	}
+	// The hold must be live: compare-and-set held -> confirmed.
+	res, err := w.exec(`UPDATE holds SET status = 'confirmed' WHERE id = ? AND status = 'held' AND expires_at > ?`, req.HoldID, w.nowMS())
+	if err != nil {
+		return 0, err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		what := "the seats"
+		if len(seats) > 0 {
+			what = strings.Join(labelsOf(seats), ", ")
+		}
+		switch {
+		case status == "held" || status == "expired":
+			mins := time.Duration(w.nowMS()-expires) * time.Millisecond
+			return 0, booking.Errorf(booking.EExpired, "The hold on %s ran out %s ago; hold the seats again.", what, roundAgo(mins))
+		case status == "confirmed":
+			return 0, booking.Errorf(booking.EConflict, "Those seats were already sold with another checkout.")
+		}
+		return 0, booking.Errorf(booking.EExpired, "The hold on %s was released; hold the seats again.", what)
+	}
+	if len(seats) == 0 {
+		return 0, booking.Errorf(booking.EInvalid, "No seats are held; choose seats first.")
+	}
+
+	var total int64
+	typeOf := make([]string, len(seats))
+	for i, seat := range seats {
+		code := "adult"
+		for label, c := range req.Types {
+			if strings.EqualFold(label, seat.Label) {
+				code = c
+			}
+		}
+		if _, ok := prices[code]; !ok {
+			return 0, booking.Errorf(booking.EInvalid, "Unknown ticket type %q.", code)
+		}
+		typeOf[i] = code
+		total += prices[code]
+	}
+	tendered, change := int64(0), int64(0)
+	if req.Method == booking.Cash {
+		tendered = req.Tendered
+		if tendered == 0 {
+			tendered = total // exact money
+		}
+		if tendered < total {
+			return 0, booking.Errorf(booking.EInvalid, "%s tendered is less than the total %s.", Money(tendered), Money(total))
+		}
+		change = tendered - total
+	}
+
+	var bookingID int64
+	var number string
+	for attempt := 0; ; attempt++ {
+		number = newBookingNumber()
+		err = w.queryRow(`INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, total, sold_by, terminal, created_at)
+			VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			number, showID, req.HoldID, key, customer, phone, total, actor.Name, actor.Terminal, w.nowMS()).Scan(&bookingID)
+		if err == nil {
+			break
+		}
+		if !isConstraint(err) || attempt > 5 {
+			return 0, err
+		}
+	}
+	res, err = w.exec(`UPDATE seat_claims SET status = 'sold', booking_id = ? WHERE hold_id = ? AND status = 'held'`, bookingID, req.HoldID)
+	if err != nil {
+		return 0, err
+	}
+	if n, _ := res.RowsAffected(); int(n) != len(seats) {
+		return 0, fmt.Errorf("checkout: %d claims sold for %d seats", n, len(seats))
+	}
+	if _, err := w.exec(`UPDATE shows SET sold = sold + ? WHERE id = ?`, len(seats), showID); err != nil {
+		return 0, err
+	}
+	for i, seat := range seats {
+		var ticketID int64
+		if err := w.queryRow(`INSERT INTO tickets (booking_id, seat_id, type_code, price, status) VALUES (?, ?, ?, ?, 'issued') RETURNING id`,
+			bookingID, seat.ID, typeOf[i], prices[typeOf[i]]).Scan(&ticketID); err != nil {
+			return 0, err
+		}
+		if _, err := w.exec(`UPDATE tickets SET code = ? WHERE id = ?`, booking.SignTicket(s.opts.TicketKey, ticketID), ticketID); err != nil {
+			return 0, err
+		}
+	}
+	if _, err := w.exec(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff) VALUES (?, 'sale', ?, ?, ?, ?, ?, ?)`,
+		bookingID, string(req.Method), total, tendered, change, w.nowMS(), actor.Name); err != nil {
+		return 0, err
+	}
+	w.touch(showID)
+	return bookingID, nil
+}
+
+func mustHall(w *wtx, showID int64) int64 {
+	var id int64
+	w.queryRow(`SELECT hall_id FROM shows WHERE id = ?`, showID).Scan(&id)
+	return id
+}
+
+func labelsOf(seats []booking.Seat) []string {
+	out := make([]string, len(seats))
+	for i, s := range seats {
+		out[i] = s.Label
+	}
+	return out
+}
+
+func roundAgo(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	default:
+		return fmt.Sprintf("%d min", int(d.Minutes()))
+	}
+}
+
+// Money formats minor units as "12.50".
+func Money(minor int64) string {
+	sign := ""
+	if minor < 0 {
+		sign, minor = "-", -minor
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, minor/100, minor%100)
+}
+
+// Cancel claims confirmed -> cancelled first, then frees the seats, voids
+// the tickets and writes the refund, so it can run at most once.
+func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Booking, error) {
+	approver := ""
+	if err := booking.Authorize(actor, booking.ActionCancel); err != nil {
+		if req.Approver == nil {
+			return nil, err
+		}
+		sup, aerr := s.SignIn(ctx, req.Approver.Name, req.Approver.PIN)
+		if aerr != nil {
+			return nil, aerr
+		}
+		if err := booking.Authorize(booking.Actor{Name: sup.Name, Role: sup.Role}, booking.ActionCancel); err != nil {
+			return nil, booking.Errorf(booking.EForbidden, "%s is a %s; a supervisor or manager must approve.", sup.Name, sup.Role)
+		}
+		approver = sup.Name
+	}
+	number := normalizeNumber(req.Number)
+	reason := booking.CleanLine(req.Reason, 200)
+	var id int64
+	err := s.do(ctx, "cancel", func(w *wtx) error {
+		var showID, total int64
+		err := w.queryRow(`SELECT id, show_id, total FROM bookings WHERE number = ?`, number).Scan(&id, &showID, &total)
+		if err == sql.ErrNoRows {
+			return notFoundBooking(number)
+		}
+		if err != nil {
+			return err
+		}
+		var admitted int
+		if err := w.queryRow(`SELECT count(*) FROM tickets WHERE booking_id = ? AND status = 'admitted'`, id).Scan(&admitted); err != nil {
+			return err
+		}
+		// Claim the status first: a second or stale cancel stops here,
+		// before any seat or money moves.
+		res, err := w.exec(`UPDATE bookings SET status = 'cancelled', cancelled_by = ?, approved_by = ?, reason = ?, cancelled_at = ?
+			WHERE id = ? AND status = 'confirmed'`, actor.Name, approver, reason, w.nowMS(), id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			var current string
+			if err := w.queryRow(`SELECT status FROM bookings WHERE id = ?`, id).Scan(&current); err != nil {
+				return err
+			}
+			return &booking.StaleError{What: "Booking " + number, Current: current}
+		}
+		if admitted > 0 {
+			return booking.Errorf(booking.EConflict, "A ticket of %s was already admitted; it cannot be cancelled.", number)
+		}
+		res, err = w.exec(`UPDATE seat_claims SET status = 'cancelled' WHERE booking_id = ? AND status = 'sold'`, id)
+		if err != nil {
+			return err
+		}
+		freed, _ := res.RowsAffected()
+		if _, err := w.exec(`UPDATE shows SET sold = sold - ? WHERE id = ?`, freed, showID); err != nil {
+			return err
+		}
+		if _, err := w.exec(`UPDATE tickets SET status = 'void' WHERE booking_id = ? AND status = 'issued'`, id); err != nil {
+			return err
+		}
+		var method string
+		if err := w.queryRow(`SELECT method FROM payments WHERE booking_id = ? AND kind = 'sale'`, id).Scan(&method); err != nil {
+			return err
+		}
+		if _, err := w.exec(`INSERT INTO payments (booking_id, kind, method, amount, at, staff) VALUES (?, 'refund', ?, ?, ?, ?)`,
+			id, method, total, w.nowMS(), actor.Name); err != nil {
+			return err
+		}
+		w.touch(showID)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.loadBooking(ctx, s.read, id)
+}

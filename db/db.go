@@ -1,0 +1,306 @@
+// Package db implements booking.Store on one SQLite file with
+// modernc.org/sqlite (pure Go, so the binary stays static).
+//
+// Every write is one BEGIN IMMEDIATE transaction run by a single writer
+// goroutine on a single connection; reads use a separate read-only pool.
+// The writer commits the writes queued behind it together (group commit),
+// each inside its own SAVEPOINT, so one fsync serves many counters.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"boxoffice/booking"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Options tune how the store opens its database.
+type Options struct {
+	// Sync is "full" (default: a sold seat survives power loss) or "normal".
+	Sync string
+	// Clock is the time source, read once per transaction; time.Now when nil.
+	Clock func() time.Time
+	// TicketKey signs ticket codes.
+	TicketKey booking.TicketKey
+	// Logger receives internal errors; discarded when nil.
+	Logger *slog.Logger
+	// PollInterval is how often PRAGMA data_version is polled for writes by
+	// other processes; 50ms when zero, negative to disable.
+	PollInterval time.Duration
+	// SweepInterval is how often expired holds are swept; 1s when zero,
+	// negative to disable.
+	SweepInterval time.Duration
+	// PINCost is the bcrypt cost for new PINs; bcrypt.DefaultCost when
+	// zero. Tests lower it: the race detector makes each hash slow.
+	PINCost int
+	// MaxBatch caps how many queued writes share one commit; 128 when zero,
+	// 1 disables group commit (for the benchmark's comparison).
+	MaxBatch int
+}
+
+// Store implements booking.Store on SQLite.
+type Store struct {
+	path   string
+	opts   Options
+	log    *slog.Logger
+	write  *sql.DB // exactly one connection, used only by the writer goroutine
+	read   *sql.DB // read-only pool
+	broker *booking.Broker
+
+	jobs    chan *job
+	stop    chan struct{}
+	stopped sync.WaitGroup
+
+	hallsMu sync.Mutex
+	halls   map[int64]*booking.Hall
+
+	ownMu   sync.Mutex
+	ownSeqs map[int64]struct{} // change rows this process wrote and published itself
+
+	// dummyHash is compared against when a name is unknown or disabled,
+	// so an unknown name costs the same time as a wrong PIN.
+	dummyHash []byte
+
+	closeOnce sync.Once
+}
+
+var _ booking.Store = (*Store)(nil)
+
+// dsn builds the connection string. The pragmas are in the DSN so every
+// connection the pool opens gets them, not just the first.
+func dsn(path, sync string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous("+sync+")")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		// BEGIN IMMEDIATE takes the write lock up front. A deferred
+		// transaction that reads and then writes would fail at once
+		// with SQLITE_BUSY (the snapshot trap) when another writer got
+		// in between.
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// Open opens (creating and migrating if needed) the database at path.
+func Open(path string, opts Options) (*Store, error) {
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.PollInterval == 0 {
+		opts.PollInterval = 50 * time.Millisecond
+	}
+	if opts.SweepInterval == 0 {
+		opts.SweepInterval = time.Second
+	}
+	if opts.PINCost == 0 {
+		opts.PINCost = pinCost
+	}
+	if opts.MaxBatch <= 0 {
+		opts.MaxBatch = 128
+	}
+	sync := "FULL"
+	switch strings.ToLower(opts.Sync) {
+	case "", "full":
+	case "normal":
+		sync = "NORMAL"
+	default:
+		return nil, booking.Errorf(booking.EInvalid, "unknown sync mode %q (full or normal)", opts.Sync)
+	}
+
+	w, err := sql.Open("sqlite", dsn(path, sync, false))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	// One writer connection: SQLite allows one writer at a time anyway, and
+	// queueing in Go is fairer and faster than contending in the busy
+	// handler.
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+
+	s := &Store{
+		path:    path,
+		opts:    opts,
+		log:     opts.Logger,
+		write:   w,
+		broker:  booking.NewBroker(),
+		jobs:    make(chan *job, 1024),
+		stop:    make(chan struct{}),
+		halls:   make(map[int64]*booking.Hall),
+		ownSeqs: make(map[int64]struct{}),
+	}
+	s.dummyHash, err = bcrypt.GenerateFromPassword([]byte("not-a-real-pin"), opts.PINCost)
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := s.migrate(); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", dsn(path, sync, true))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(8)
+	r.SetMaxIdleConns(8)
+	s.read = r
+
+	s.stopped.Add(1)
+	go s.writer()
+	if err := s.startPoller(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if opts.SweepInterval > 0 {
+		s.stopped.Add(1)
+		go s.sweeper()
+	}
+	return s, nil
+}
+
+// Close stops the writer, poller and sweeper and closes the database.
+// Writes already queued finish first.
+func (s *Store) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		close(s.stop)
+		s.stopped.Wait()
+		err = errors.Join(s.read.Close(), s.write.Close())
+	})
+	return err
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// Changes returns the broker that publishes committed show changes.
+func (s *Store) Changes() *booking.Broker { return s.broker }
+
+// migrate applies each embedded migration not yet applied, each in its own
+// transaction, in file-name order. Another process migrating at the same
+// time waits on the write lock and then finds nothing left to do.
+func (s *Store) migrate() error {
+	ctx := context.Background()
+	if _, err := s.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	entries, err := migrations.ReadDir("migrations")
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		version, err := strconv.Atoi(strings.SplitN(name, "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: name must start with a number", name)
+		}
+		body, err := migrations.ReadFile("migrations/" + name)
+		if err != nil {
+			return err
+		}
+		if err := s.applyMigration(ctx, version, string(body)); err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) applyMigration(ctx context.Context, version int, body string) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, version).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, body); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, version, time.Now().Unix()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// sqliteCode returns the extended result code of a SQLite error, or 0.
+func sqliteCode(err error) int {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		return e.Code()
+	}
+	return 0
+}
+
+// isBusy reports whether err is SQLite saying another connection holds the
+// lock: retried by the writer, never shown to a clerk.
+func isBusy(err error) bool {
+	c := sqliteCode(err) & 0xff
+	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
+}
+
+func isConstraint(err error) bool {
+	return sqliteCode(err)&0xff == sqlite3.SQLITE_CONSTRAINT
+}
+
+// translate turns a storage error into a domain error once, at the edge:
+// domain errors pass through, no rows becomes not found, a constraint
+// becomes a conflict, anything else is logged and becomes "Internal error.".
+func (s *Store) translate(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var de *booking.Error
+	var taken *booking.SeatsTakenError
+	var stale *booking.StaleError
+	switch {
+	case errors.As(err, &de), errors.As(err, &taken), errors.As(err, &stale):
+		return err
+	case errors.Is(err, sql.ErrNoRows):
+		return booking.Errorf(booking.ENotFound, "Not found.")
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return booking.Errorf(booking.EInternal, "The request was cancelled.")
+	case isConstraint(err):
+		s.log.Warn("constraint refused a write", "op", op, "err", err)
+		return booking.Errorf(booking.EConflict, "That was changed at another counter; try again.")
+	}
+	s.log.Error("internal error", "op", op, "err", err)
+	return &booking.Error{Code: booking.EInternal, Message: "Internal error."}
+}

@@ -1,0 +1,470 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"boxoffice/booking"
+)
+
+// maxSeatsPerHold keeps one counter from sweeping up a whole hall.
+const maxSeatsPerHold = 20
+
+// claim is one live seat claim as a write transaction sees it.
+type claim struct {
+	status string // held or sold
+	owner  string
+	holdID int64
+}
+
+// expireStale expires the lapsed holds of one show and their claims, so a
+// hold that ran out never blocks the transaction that wants its seats.
+func expireStale(w *wtx, showID int64) (int, error) {
+	now := w.nowMS()
+	if _, err := w.exec(`UPDATE seat_claims SET status = 'expired'
+		WHERE status = 'held' AND show_id = ? AND hold_id IN
+			(SELECT id FROM holds WHERE show_id = ? AND status = 'held' AND expires_at <= ?)`,
+		showID, showID, now); err != nil {
+		return 0, err
+	}
+	res, err := w.exec(`UPDATE holds SET status = 'expired' WHERE show_id = ? AND status = 'held' AND expires_at <= ?`, showID, now)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := res.RowsAffected()
+	if n > 0 {
+		w.touch(showID)
+	}
+	return int(n), nil
+}
+
+// liveClaims returns every live claim of a show by seat id.
+func liveClaims(w *wtx, showID int64) (map[int64]claim, error) {
+	rows, err := w.query(`SELECT c.seat_id, c.status, h.owner, c.hold_id
+		FROM seat_claims c JOIN holds h ON h.id = c.hold_id
+		WHERE c.show_id = ? AND c.status IN ('held', 'sold')`, showID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[int64]claim)
+	for rows.Next() {
+		var seat int64
+		var c claim
+		if err := rows.Scan(&seat, &c.status, &c.owner, &c.holdID); err != nil {
+			return nil, err
+		}
+		out[seat] = c
+	}
+	return out, rows.Err()
+}
+
+// takenFunc says which seats cannot be offered: any live claim (the
+// asker's own holds included: they already have those) or a blocked seat.
+func takenFunc(hall *booking.Hall, live map[int64]claim) func(int64) bool {
+	blocked := make(map[int64]bool)
+	for _, s := range hall.Seats {
+		if s.Blocked {
+			blocked[s.ID] = true
+		}
+	}
+	return func(id int64) bool {
+		_, ok := live[id]
+		return ok || blocked[id]
+	}
+}
+
+func ttlOrDefault(ttl time.Duration) time.Duration {
+	if ttl <= 0 {
+		return booking.DefaultHoldTTL
+	}
+	return ttl
+}
+
+// Hold holds the requested seats, all or nothing.
+func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldRequest) (*booking.Hold, error) {
+	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
+		return nil, err
+	}
+	if req.Owner == "" {
+		return nil, booking.Errorf(booking.EInvalid, "A hold needs an owner.")
+	}
+	hall, err := s.hallOfShow(ctx, req.ShowID)
+	if err != nil {
+		return nil, err
+	}
+	seats, err := resolveSeats(hall, req.Seats, req.SeatIDs)
+	if err != nil {
+		return nil, err
+	}
+	ttl := ttlOrDefault(req.TTL)
+	var hold *booking.Hold
+	err = s.do(ctx, "hold", func(w *wtx) error {
+		if _, err := expireStale(w, req.ShowID); err != nil {
+			return err
+		}
+		live, err := liveClaims(w, req.ShowID)
+		if err != nil {
+			return err
+		}
+		var taken []booking.Seat
+		var fresh []booking.Seat
+		for _, seat := range seats {
+			c, ok := live[seat.ID]
+			switch {
+			case !ok:
+				fresh = append(fresh, seat)
+			case req.AddTo != 0 && c.holdID == req.AddTo && c.owner == req.Owner:
+				// Already in this selection: holding it again is a no-op.
+			default:
+				taken = append(taken, seat)
+			}
+		}
+		if len(taken) > 0 {
+			return &booking.SeatsTakenError{
+				Taken:       taken,
+				Suggestions: booking.NextTo(hall, takenFunc(hall, live), taken[0], len(seats), 3),
+			}
+		}
+		hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, fresh)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	hold.Together = true
+	return hold, nil
+}
+
+// HoldBest holds the best available block of N seats.
+func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.HoldBestRequest) (*booking.Hold, error) {
+	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
+		return nil, err
+	}
+	if req.Owner == "" {
+		return nil, booking.Errorf(booking.EInvalid, "A hold needs an owner.")
+	}
+	if req.N < 1 || req.N > maxSeatsPerHold {
+		return nil, booking.Errorf(booking.EInvalid, "Ask for between 1 and %d seats.", maxSeatsPerHold)
+	}
+	if req.Wheelchair < 0 || req.Wheelchair > req.N {
+		return nil, booking.Errorf(booking.EInvalid, "Wheelchair places must be between 0 and the party size.")
+	}
+	hall, err := s.hallOfShow(ctx, req.ShowID)
+	if err != nil {
+		return nil, err
+	}
+	ttl := ttlOrDefault(req.TTL)
+	var hold *booking.Hold
+	var together bool
+	err = s.do(ctx, "hold best", func(w *wtx) error {
+		if _, err := expireStale(w, req.ShowID); err != nil {
+			return err
+		}
+		live, err := liveClaims(w, req.ShowID)
+		if err != nil {
+			return err
+		}
+		blocks, tog, ok := booking.BestAvailable(hall, takenFunc(hall, live), req.N, booking.BestOptions{Wheelchair: req.Wheelchair})
+		if !ok {
+			if req.Wheelchair > 0 {
+				return booking.Errorf(booking.EConflict, "No %d seats with %d wheelchair place(s) are free for this show.", req.N, req.Wheelchair)
+			}
+			return booking.Errorf(booking.EConflict, "Fewer than %d seats are free for this show.", req.N)
+		}
+		var seats []booking.Seat
+		for _, b := range blocks {
+			seats = append(seats, b...)
+		}
+		together = tog
+		hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	hold.Together = together
+	return hold, nil
+}
+
+// claimSeats inserts live claims for seats into a new hold, or into the
+// live hold addTo of the same owner, and returns the whole hold.
+func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner string, ttl time.Duration, addTo int64, seats []booking.Seat) (*booking.Hold, error) {
+	expires := w.now.Add(ttl).UnixMilli()
+	holdID := addTo
+	if addTo != 0 {
+		res, err := w.exec(`UPDATE holds SET expires_at = ? WHERE id = ? AND owner = ? AND show_id = ? AND status = 'held' AND expires_at > ?`,
+			expires, addTo, owner, showID, w.nowMS())
+		if err != nil {
+			return nil, err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return nil, booking.Errorf(booking.EExpired, "Your held seats were released; hold them again.")
+		}
+	} else {
+		if err := w.queryRow(`INSERT INTO holds (show_id, owner, status, created_at, expires_at) VALUES (?, ?, 'held', ?, ?) RETURNING id`,
+			showID, owner, w.nowMS(), expires).Scan(&holdID); err != nil {
+			return nil, err
+		}
+	}
+	for _, seat := range seats {
+		if _, err := w.exec(`INSERT INTO seat_claims (show_id, seat_id, hold_id, status) VALUES (?, ?, ?, 'held')`, showID, seat.ID, holdID); err != nil {
+			return nil, err
+		}
+	}
+	held, err := heldSeats(w, hall, holdID)
+	if err != nil {
+		return nil, err
+	}
+	if len(held) > maxSeatsPerHold {
+		return nil, booking.Errorf(booking.EInvalid, "One sale can hold at most %d seats.", maxSeatsPerHold)
+	}
+	w.touch(showID)
+	return &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: held, ExpiresAt: time.UnixMilli(expires), Status: "held"}, nil
+}
+
+// heldSeats lists the seats a hold still holds, in hall order.
+func heldSeats(w *wtx, hall *booking.Hall, holdID int64) ([]booking.Seat, error) {
+	rows, err := w.query(`SELECT seat_id FROM seat_claims WHERE hold_id = ? AND status = 'held'`, holdID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var out []booking.Seat
+	for _, seat := range hall.Seats {
+		if ids[seat.ID] {
+			out = append(out, seat)
+		}
+	}
+	return out, nil
+}
+
+// resolveSeats turns labels or ids into the hall's seats, refusing unknown,
+// blocked and repeated seats.
+func resolveSeats(hall *booking.Hall, labels []string, ids []int64) ([]booking.Seat, error) {
+	var seats []booking.Seat
+	seen := map[int64]bool{}
+	add := func(seat booking.Seat) error {
+		if seat.Blocked {
+			return booking.Errorf(booking.EInvalid, "%s is blocked and cannot be sold.", seat.Label)
+		}
+		if !seen[seat.ID] {
+			seen[seat.ID] = true
+			seats = append(seats, seat)
+		}
+		return nil
+	}
+	if len(ids) > 0 {
+		byID := make(map[int64]booking.Seat, len(hall.Seats))
+		for _, seat := range hall.Seats {
+			byID[seat.ID] = seat
+		}
+		for _, id := range ids {
+			seat, ok := byID[id]
+			if !ok {
+				return nil, booking.Errorf(booking.EInvalid, "No such seat in %s.", hall.Name)
+			}
+			if err := add(seat); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		for _, l := range labels {
+			seat, ok := hall.SeatByLabel(strings.TrimSpace(l))
+			if !ok {
+				return nil, booking.Errorf(booking.EInvalid, "There is no seat %s in %s.", booking.CleanLine(l, 8), hall.Name)
+			}
+			if err := add(seat); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(seats) == 0 {
+		return nil, booking.Errorf(booking.EInvalid, "Choose at least one seat.")
+	}
+	if len(seats) > maxSeatsPerHold {
+		return nil, booking.Errorf(booking.EInvalid, "One sale can hold at most %d seats.", maxSeatsPerHold)
+	}
+	return seats, nil
+}
+
+// Release lets go of some seats of a hold, or all of it.
+func (s *Store) Release(ctx context.Context, actor booking.Actor, holdID int64, owner string, seats ...string) error {
+	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
+		return err
+	}
+	var showID int64
+	if err := s.read.QueryRowContext(ctx, `SELECT show_id FROM holds WHERE id = ? AND owner = ?`, holdID, owner).Scan(&showID); err != nil {
+		if err == sql.ErrNoRows {
+			return booking.Errorf(booking.ENotFound, "That hold is gone.")
+		}
+		return s.translate("release", err)
+	}
+	hall, err := s.hallOfShow(ctx, showID)
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	if len(seats) > 0 {
+		resolved, err := resolveSeats(hall, seats, nil)
+		if err != nil {
+			return err
+		}
+		for _, seat := range resolved {
+			ids = append(ids, seat.ID)
+		}
+	}
+	return s.do(ctx, "release", func(w *wtx) error {
+		return releaseHold(w, holdID, showID, ids)
+	})
+}
+
+func releaseHold(w *wtx, holdID, showID int64, seatIDs []int64) error {
+	if len(seatIDs) > 0 {
+		for _, id := range seatIDs {
+			if _, err := w.exec(`UPDATE seat_claims SET status = 'released' WHERE hold_id = ? AND seat_id = ? AND status = 'held'`, holdID, id); err != nil {
+				return err
+			}
+		}
+		var left int
+		if err := w.queryRow(`SELECT count(*) FROM seat_claims WHERE hold_id = ? AND status = 'held'`, holdID).Scan(&left); err != nil {
+			return err
+		}
+		if left > 0 {
+			w.touch(showID)
+			return nil
+		}
+	}
+	if _, err := w.exec(`UPDATE seat_claims SET status = 'released' WHERE hold_id = ? AND status = 'held'`, holdID); err != nil {
+		return err
+	}
+	if _, err := w.exec(`UPDATE holds SET status = 'released' WHERE id = ? AND status = 'held'`, holdID); err != nil {
+		return err
+	}
+	w.touch(showID)
+	return nil
+}
+
+// Extend moves a live hold's expiry to now+ttl.
+func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, owner string, ttl time.Duration) (*booking.Hold, error) {
+	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
+		return nil, err
+	}
+	var showID int64
+	if err := s.read.QueryRowContext(ctx, `SELECT show_id FROM holds WHERE id = ? AND owner = ?`, holdID, owner).Scan(&showID); err != nil {
+		if err == sql.ErrNoRows {
+			return nil, booking.Errorf(booking.ENotFound, "That hold is gone.")
+		}
+		return nil, s.translate("extend", err)
+	}
+	hall, err := s.hallOfShow(ctx, showID)
+	if err != nil {
+		return nil, err
+	}
+	ttl = ttlOrDefault(ttl)
+	var hold *booking.Hold
+	err = s.do(ctx, "extend", func(w *wtx) error {
+		expires := w.now.Add(ttl)
+		res, err := w.exec(`UPDATE holds SET expires_at = ? WHERE id = ? AND status = 'held' AND expires_at > ?`, expires.UnixMilli(), holdID, w.nowMS())
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return booking.Errorf(booking.EExpired, "The hold ran out; hold the seats again.")
+		}
+		seats, err := heldSeats(w, hall, holdID)
+		if err != nil {
+			return err
+		}
+		hold = &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: seats, ExpiresAt: expires, Status: "held", Together: true}
+		w.touch(showID)
+		return nil
+	})
+	return hold, err
+}
+
+// ReleaseOwner releases every live hold of owner: a session that ends
+// gives its seats back.
+func (s *Store) ReleaseOwner(ctx context.Context, owner string) (int, error) {
+	var n int
+	err := s.do(ctx, "release owner", func(w *wtx) error {
+		rows, err := w.query(`SELECT id, show_id FROM holds WHERE owner = ? AND status = 'held'`, owner)
+		if err != nil {
+			return err
+		}
+		type h struct{ id, show int64 }
+		var holds []h
+		for rows.Next() {
+			var x h
+			if err := rows.Scan(&x.id, &x.show); err != nil {
+				rows.Close()
+				return err
+			}
+			holds = append(holds, x)
+		}
+		rows.Close()
+		n = 0
+		for _, x := range holds {
+			if err := releaseHold(w, x.id, x.show, nil); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// ReleasePrefix releases every live hold whose owner starts with prefix:
+// a server shutting down gives back its own sessions' seats and leaves
+// another process's alone.
+func (s *Store) ReleasePrefix(ctx context.Context, prefix string) (int, error) {
+	if prefix == "" {
+		return 0, booking.Errorf(booking.EInvalid, "A release needs an owner prefix.")
+	}
+	var n int
+	err := s.do(ctx, "release prefix", func(w *wtx) error {
+		rows, err := w.query(`SELECT DISTINCT show_id FROM holds WHERE status = 'held' AND substr(owner, 1, ?) = ?`, len(prefix), prefix)
+		if err != nil {
+			return err
+		}
+		var shows []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			shows = append(shows, id)
+		}
+		rows.Close()
+		if _, err := w.exec(`UPDATE seat_claims SET status = 'released' WHERE status = 'held' AND hold_id IN
+			(SELECT id FROM holds WHERE status = 'held' AND substr(owner, 1, ?) = ?)`, len(prefix), prefix); err != nil {
+			return err
+		}
+		res, err := w.exec(`UPDATE holds SET status = 'released' WHERE status = 'held' AND substr(owner, 1, ?) = ?`, len(prefix), prefix)
+		if err != nil {
+			return err
+		}
+		k, _ := res.RowsAffected()
+		n = int(k)
+		for _, id := range shows {
+			w.touch(id)
+		}
+		return nil
+	})
+	return n, err
+}

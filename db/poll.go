@@ -1,0 +1,154 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// startPoller notices commits by other processes on the same file. PRAGMA
+// data_version changes on a connection whenever another connection commits;
+// the poller then reads the change rows it has not seen and publishes their
+// shows, skipping the rows this process wrote and published itself.
+func (s *Store) startPoller() error {
+	if s.opts.PollInterval < 0 {
+		return nil
+	}
+	ctx := context.Background()
+	conn, err := s.read.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	var version, lastSeq int64
+	if err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
+		conn.Close()
+		return err
+	}
+	if err := conn.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM changes`).Scan(&lastSeq); err != nil {
+		conn.Close()
+		return err
+	}
+	s.stopped.Add(1)
+	go func() {
+		defer s.stopped.Done()
+		defer conn.Close()
+		t := time.NewTicker(s.opts.PollInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+			}
+			var v int64
+			if err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
+				s.log.Warn("poll data_version", "err", err)
+				continue
+			}
+			if v == version {
+				continue
+			}
+			version = v
+			next, err := s.publishForeign(ctx, conn, lastSeq)
+			if err != nil {
+				s.log.Warn("poll changes", "err", err)
+				continue
+			}
+			lastSeq = next
+		}
+	}()
+	return nil
+}
+
+func (s *Store) publishForeign(ctx context.Context, conn *sql.Conn, after int64) (int64, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT seq, show_id FROM changes WHERE seq > ? ORDER BY seq`, after)
+	if err != nil {
+		return after, err
+	}
+	defer rows.Close()
+	seen := map[int64]bool{}
+	last := after
+	for rows.Next() {
+		var seq, show int64
+		if err := rows.Scan(&seq, &show); err != nil {
+			return after, err
+		}
+		last = seq
+		s.ownMu.Lock()
+		_, own := s.ownSeqs[seq]
+		delete(s.ownSeqs, seq)
+		s.ownMu.Unlock()
+		if !own && !seen[show] {
+			seen[show] = true
+			s.broker.Publish(show)
+		}
+	}
+	return last, rows.Err()
+}
+
+// sweeper expires lapsed holds so seat maps stop showing them, and trims
+// the change log. A lapsed hold never blocks a sale even before the sweep:
+// the transaction that wants a seat expires stale holds on it first.
+func (s *Store) sweeper() {
+	defer s.stopped.Done()
+	t := time.NewTicker(s.opts.SweepInterval)
+	defer t.Stop()
+	for n := 0; ; n++ {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+		}
+		if _, err := s.ExpireHolds(context.Background()); err != nil {
+			s.log.Warn("sweep holds", "err", err)
+		}
+		if n%600 == 0 {
+			s.do(context.Background(), "trim changes", func(w *wtx) error {
+				_, err := w.exec(`DELETE FROM changes WHERE seq < (SELECT max(seq) FROM changes) - 10000`)
+				return err
+			})
+		}
+	}
+}
+
+// ExpireHolds marks every lapsed hold and its seat claims expired and
+// returns how many holds it expired. It reads first and writes only when
+// there is something to expire, so an idle cinema does not fsync every
+// second.
+func (s *Store) ExpireHolds(ctx context.Context) (int, error) {
+	var any bool
+	if err := s.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM holds WHERE status = 'held' AND expires_at <= ?)`,
+		s.opts.Clock().UnixMilli()).Scan(&any); err != nil {
+		return 0, s.translate("expire holds", err)
+	}
+	if !any {
+		return 0, nil
+	}
+	var n int
+	err := s.do(ctx, "expire holds", func(w *wtx) error {
+		rows, err := w.query(`SELECT DISTINCT show_id FROM holds WHERE status = 'held' AND expires_at <= ?`, w.nowMS())
+		if err != nil {
+			return err
+		}
+		var shows []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			shows = append(shows, id)
+		}
+		rows.Close()
+		n = 0
+		for _, id := range shows {
+			k, err := expireStale(w, id)
+			if err != nil {
+				return err
+			}
+			n += k
+		}
+		return nil
+	})
+	return n, err
+}

@@ -1,0 +1,342 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"boxoffice/booking"
+)
+
+// hallOfShow returns the hall a show plays in. Halls never change once
+// seeded, so they are cached for the life of the store.
+func (s *Store) hallOfShow(ctx context.Context, showID int64) (*booking.Hall, error) {
+	var hallID int64
+	if err := s.read.QueryRowContext(ctx, `SELECT hall_id FROM shows WHERE id = ?`, showID).Scan(&hallID); err != nil {
+		if err == sql.ErrNoRows {
+			return nil, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
+		}
+		return nil, s.translate("show", err)
+	}
+	return s.hall(ctx, hallID)
+}
+
+func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
+	s.hallsMu.Lock()
+	h, ok := s.halls[hallID]
+	s.hallsMu.Unlock()
+	if ok {
+		return h, nil
+	}
+	h = &booking.Hall{ID: hallID}
+	var rows string
+	if err := s.read.QueryRowContext(ctx, `SELECT name, rows, width FROM halls WHERE id = ?`, hallID).Scan(&h.Name, &rows, &h.Width); err != nil {
+		return nil, s.translate("hall", err)
+	}
+	h.Rows = strings.Fields(rows)
+	rs, err := s.read.QueryContext(ctx, `SELECT id, label, row_tag, number, row_idx, col, kind, blocked FROM seats WHERE hall_id = ? ORDER BY row_idx, col`, hallID)
+	if err != nil {
+		return nil, s.translate("hall", err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var seat booking.Seat
+		var kind string
+		if err := rs.Scan(&seat.ID, &seat.Label, &seat.RowTag, &seat.Number, &seat.Row, &seat.Col, &kind, &seat.Blocked); err != nil {
+			return nil, s.translate("hall", err)
+		}
+		seat.Kind, _ = booking.ParseSeatKind(kind)
+		h.Seats = append(h.Seats, seat)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, s.translate("hall", err)
+	}
+	s.hallsMu.Lock()
+	s.halls[hallID] = h
+	s.hallsMu.Unlock()
+	return h, nil
+}
+
+const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity, s.sold,
+	(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id
+	 WHERE c.show_id = s.id AND c.status = 'held' AND ho.expires_at > ?)`
+
+func scanShow(sc interface{ Scan(...any) error }) (booking.Show, error) {
+	var sh booking.Show
+	var starts int64
+	err := sc.Scan(&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity, &sh.Sold, &sh.Held)
+	sh.Starts = time.Unix(starts, 0)
+	return sh, err
+}
+
+// Shows lists the shows starting on the local day of day.
+func (s *Store) Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error) {
+	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
+		return nil, err
+	}
+	y, m, d := day.Date()
+	from := time.Date(y, m, d, 0, 0, 0, 0, day.Location())
+	to := from.AddDate(0, 0, 1)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+showColumns+`
+		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id
+		WHERE s.starts_at >= ? AND s.starts_at < ? ORDER BY s.starts_at, h.name`,
+		s.opts.Clock().UnixMilli(), from.Unix(), to.Unix())
+	if err != nil {
+		return nil, s.translate("shows", err)
+	}
+	defer rows.Close()
+	var out []booking.Show
+	for rows.Next() {
+		sh, err := scanShow(rows)
+		if err != nil {
+			return nil, s.translate("shows", err)
+		}
+		sh.Starts = sh.Starts.In(day.Location())
+		out = append(out, sh)
+	}
+	return out, s.translate("shows", rows.Err())
+}
+
+// Show returns one show.
+func (s *Store) Show(ctx context.Context, actor booking.Actor, showID int64) (*booking.Show, error) {
+	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
+		return nil, err
+	}
+	sh, err := scanShow(s.read.QueryRowContext(ctx, `SELECT `+showColumns+`
+		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`,
+		s.opts.Clock().UnixMilli(), showID))
+	if err == sql.ErrNoRows {
+		return nil, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
+	}
+	if err != nil {
+		return nil, s.translate("show", err)
+	}
+	return &sh, nil
+}
+
+// SeatMap returns every seat of a show with its state as seen by owner, in
+// one read transaction so the counts and the map agree.
+func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error) {
+	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
+		return nil, err
+	}
+	hall, err := s.hallOfShow(ctx, showID)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, s.translate("seat map", err)
+	}
+	defer tx.Rollback()
+	now := s.opts.Clock().UnixMilli()
+	sh, err := scanShow(tx.QueryRowContext(ctx, `SELECT `+showColumns+`
+		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`, now, showID))
+	if err != nil {
+		return nil, s.translate("seat map", err)
+	}
+	m := &booking.SeatMap{Show: sh, Hall: hall, States: make(map[int64]booking.SeatState), HoldID: make(map[int64]int64)}
+	for _, seat := range hall.Seats {
+		if seat.Blocked {
+			m.States[seat.ID] = booking.SeatBlocked
+		}
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT c.seat_id, c.status, h.owner, h.id, h.expires_at
+		FROM seat_claims c JOIN holds h ON h.id = c.hold_id
+		WHERE c.show_id = ? AND c.status IN ('held', 'sold')`, showID)
+	if err != nil {
+		return nil, s.translate("seat map", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seat, holdID, expires int64
+		var status, holder string
+		if err := rows.Scan(&seat, &status, &holder, &holdID, &expires); err != nil {
+			return nil, s.translate("seat map", err)
+		}
+		switch {
+		case status == "sold":
+			m.States[seat] = booking.SeatSold
+		case expires <= now:
+			// Lapsed: free for everyone, whether or not swept yet.
+		case holder == owner && owner != "":
+			m.States[seat] = booking.SeatHeldByMe
+			m.HoldID[seat] = holdID
+		default:
+			m.States[seat] = booking.SeatHeldByOther
+		}
+	}
+	return m, s.translate("seat map", rows.Err())
+}
+
+// TicketTypes lists the price bands.
+func (s *Store) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT code, name, price FROM ticket_types ORDER BY sort, code`)
+	if err != nil {
+		return nil, s.translate("ticket types", err)
+	}
+	defer rows.Close()
+	var out []booking.TicketType
+	for rows.Next() {
+		var t booking.TicketType
+		if err := rows.Scan(&t.Code, &t.Name, &t.Price); err != nil {
+			return nil, s.translate("ticket types", err)
+		}
+		out = append(out, t)
+	}
+	return out, s.translate("ticket types", rows.Err())
+}
+
+// Booking looks a booking up by number.
+func (s *Store) Booking(ctx context.Context, actor booking.Actor, number string) (*booking.Booking, error) {
+	if err := booking.Authorize(actor, booking.ActionViewBooking); err != nil {
+		return nil, err
+	}
+	number = normalizeNumber(number)
+	var id int64
+	if err := s.read.QueryRowContext(ctx, `SELECT id FROM bookings WHERE number = ?`, number).Scan(&id); err != nil {
+		if err == sql.ErrNoRows {
+			return nil, notFoundBooking(number)
+		}
+		return nil, s.translate("booking", err)
+	}
+	return s.loadBooking(ctx, s.read, id)
+}
+
+func notFoundBooking(number string) error {
+	return booking.Errorf(booking.ENotFound, "No booking %s.", booking.CleanLine(number, 16))
+}
+
+// normalizeNumber accepts "bo-7kq2x9td", "7KQ2X9TD" and spaces.
+func normalizeNumber(n string) string {
+	n = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(n), " ", ""))
+	if !strings.HasPrefix(n, "BO-") {
+		n = "BO-" + strings.TrimPrefix(n, "BO")
+	}
+	return n
+}
+
+// FindBookings searches by number, phone or customer name, newest first.
+func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error) {
+	if err := booking.Authorize(actor, booking.ActionFindBooking); err != nil {
+		return nil, err
+	}
+	text := booking.CleanLine(q.Text, 64)
+	if text == "" {
+		return nil, booking.Errorf(booking.EInvalid, "Type a booking number, phone or name.")
+	}
+	limit := q.Limit
+	if limit <= 0 || limit > 50 {
+		limit = 20
+	}
+	like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(text) + "%"
+	digits := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, text)
+	phoneLike := "\x00" // matches nothing when no digits were typed
+	if len(digits) >= 3 {
+		phoneLike = "%" + digits + "%"
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT id FROM bookings
+		WHERE number = ? OR customer LIKE ? ESCAPE '\' OR replace(replace(replace(phone, ' ', ''), '-', ''), '+', '') LIKE ?
+		ORDER BY created_at DESC, id DESC LIMIT ?`, normalizeNumber(text), like, phoneLike, limit)
+	if err != nil {
+		return nil, s.translate("find bookings", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, s.translate("find bookings", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	out := make([]booking.Booking, 0, len(ids))
+	for _, id := range ids {
+		b, err := s.loadBooking(ctx, s.read, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *b)
+	}
+	return out, nil
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// loadBooking reads a whole booking: show, tickets and payments.
+func (s *Store) loadBooking(ctx context.Context, q querier, id int64) (*booking.Booking, error) {
+	b := &booking.Booking{ID: id}
+	var showID, created int64
+	var cancelledAt sql.NullInt64
+	err := q.QueryRowContext(ctx, `SELECT number, show_id, status, customer, phone, total, sold_by, terminal, created_at,
+		cancelled_by, approved_by, reason, cancelled_at FROM bookings WHERE id = ?`, id).Scan(
+		&b.Number, &showID, &b.Status, &b.Customer, &b.Phone, &b.Total, &b.SoldBy, &b.Terminal, &created,
+		&b.CancelledBy, &b.ApprovedBy, &b.Reason, &cancelledAt)
+	if err != nil {
+		return nil, s.translate("load booking", err)
+	}
+	b.CreatedAt = time.UnixMilli(created)
+	sh, err := scanShow(q.QueryRowContext(ctx, `SELECT `+showColumns+`
+		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`,
+		s.opts.Clock().UnixMilli(), showID))
+	if err != nil {
+		return nil, s.translate("load booking", err)
+	}
+	b.Show = sh
+	hall, err := s.hall(ctx, sh.HallID)
+	if err != nil {
+		return nil, err
+	}
+	seatByID := make(map[int64]booking.Seat, len(hall.Seats))
+	for _, seat := range hall.Seats {
+		seatByID[seat.ID] = seat
+	}
+	rows, err := q.QueryContext(ctx, `SELECT id, seat_id, type_code, price, status, code, admitted_at, admitted_by
+		FROM tickets WHERE booking_id = ? ORDER BY id`, id)
+	if err != nil {
+		return nil, s.translate("load booking", err)
+	}
+	for rows.Next() {
+		var t booking.Ticket
+		var seatID int64
+		var admitted sql.NullInt64
+		if err := rows.Scan(&t.ID, &seatID, &t.Type, &t.Price, &t.Status, &t.Code, &admitted, &t.AdmittedBy); err != nil {
+			rows.Close()
+			return nil, s.translate("load booking", err)
+		}
+		t.Seat = seatByID[seatID]
+		if admitted.Valid {
+			at := time.UnixMilli(admitted.Int64)
+			t.AdmittedAt = &at
+		}
+		b.Tickets = append(b.Tickets, t)
+	}
+	rows.Close()
+	rows, err = q.QueryContext(ctx, `SELECT id, kind, method, amount, tendered, change_due, at, staff FROM payments WHERE booking_id = ? ORDER BY id`, id)
+	if err != nil {
+		return nil, s.translate("load booking", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p booking.Payment
+		var at int64
+		var method string
+		if err := rows.Scan(&p.ID, &p.Kind, &method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff); err != nil {
+			return nil, s.translate("load booking", err)
+		}
+		p.Method = booking.PayMethod(method)
+		p.At = time.UnixMilli(at)
+		b.Payments = append(b.Payments, p)
+	}
+	return b, s.translate("load booking", rows.Err())
+}

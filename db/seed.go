@@ -1,0 +1,107 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"boxoffice/booking"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// Empty reports whether the database has no halls yet (a fresh file).
+func (s *Store) Empty(ctx context.Context) (bool, error) {
+	var n int
+	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM halls`).Scan(&n); err != nil {
+		return false, s.translate("empty", err)
+	}
+	return n == 0, nil
+}
+
+// IsDemo reports whether the database was seeded with the demo cinema.
+func (s *Store) IsDemo(ctx context.Context) (bool, error) {
+	var v string
+	err := s.read.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'demo'`).Scan(&v)
+	if err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, nil
+		}
+		return false, s.translate("is demo", err)
+	}
+	return v == "1", nil
+}
+
+// Seed fills an empty database with halls, films, prices, shows and staff
+// in one transaction. Seeding a database that has halls is a conflict, so
+// two processes starting on one new file seed it once.
+func (s *Store) Seed(ctx context.Context, seed booking.Seed, demo bool) error {
+	hashes := make([]string, len(seed.Staff))
+	for i, st := range seed.Staff {
+		if err := validPIN(st.PIN); err != nil {
+			return err
+		}
+		h, err := bcrypt.GenerateFromPassword([]byte(st.PIN), s.opts.PINCost)
+		if err != nil {
+			return s.translate("seed", err)
+		}
+		hashes[i] = string(h)
+	}
+	return s.do(ctx, "seed", func(w *wtx) error {
+		var n int
+		if err := w.queryRow(`SELECT count(*) FROM halls`).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return booking.Errorf(booking.EConflict, "The database already has a cinema.")
+		}
+		hallIDs := make([]int64, len(seed.Halls))
+		for i, h := range seed.Halls {
+			if err := w.queryRow(`INSERT INTO halls (name, rows, width) VALUES (?, ?, ?) RETURNING id`,
+				booking.CleanLine(h.Name, 60), strings.Join(h.Rows, " "), h.Width).Scan(&hallIDs[i]); err != nil {
+				return err
+			}
+			for _, seat := range h.Seats {
+				if _, err := w.exec(`INSERT INTO seats (hall_id, label, row_tag, number, row_idx, col, kind, blocked) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+					hallIDs[i], seat.Label, seat.RowTag, seat.Number, seat.Row, seat.Col, seat.Kind.String(), seat.Blocked); err != nil {
+					return err
+				}
+			}
+		}
+		filmIDs := make([]int64, len(seed.Films))
+		for i, f := range seed.Films {
+			if err := w.queryRow(`INSERT INTO films (title, minutes, rating) VALUES (?, ?, ?) RETURNING id`,
+				booking.CleanLine(f.Title, 120), f.Minutes, booking.CleanLine(f.Rating, 8)).Scan(&filmIDs[i]); err != nil {
+				return err
+			}
+		}
+		for i, t := range seed.TicketTypes {
+			if _, err := w.exec(`INSERT INTO ticket_types (code, name, price, sort) VALUES (?, ?, ?, ?)`,
+				t.Code, booking.CleanLine(t.Name, 40), t.Price, i); err != nil {
+				return err
+			}
+		}
+		for _, sh := range seed.Shows {
+			if sh.Film < 0 || sh.Film >= len(filmIDs) || sh.Hall < 0 || sh.Hall >= len(hallIDs) {
+				return booking.Errorf(booking.EInvalid, "A show names a film or hall that is not in the seed.")
+			}
+			if _, err := w.exec(`INSERT INTO shows (film_id, hall_id, starts_at, capacity) VALUES (?, ?, ?, ?)`,
+				filmIDs[sh.Film], hallIDs[sh.Hall], sh.Starts.Unix(), len(seed.Halls[sh.Hall].Seats)); err != nil {
+				return err
+			}
+		}
+		for i, st := range seed.Staff {
+			if _, err := w.exec(`INSERT INTO staff (name, role, pin_hash, created_at) VALUES (?, ?, ?, ?)`,
+				st.Name, roleName(st.Role), hashes[i], w.nowMS()); err != nil {
+				return err
+			}
+		}
+		flag := "0"
+		if demo {
+			flag = "1"
+		}
+		_, err := w.exec(`INSERT INTO meta (key, value) VALUES ('demo', ?)`, flag)
+		return err
+	})
+}
