@@ -1,3 +1,122 @@
+// Command boxoffice is a cinema box office in the terminal: counters sell
+// seats from a live seat map, door staff scan tickets, and several counters
+// (local terminals and remote staff over SSH) share one SQLite file.
+//
+// main is the only place that wires concrete parts together.
 package main
 
-func main() {}
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit codes, for scripts.
+const (
+	exitOK       = 0
+	exitInternal = 1
+	exitUsage    = 2 // bad usage or invalid input
+	exitConflict = 3 // seat taken, stale status
+	exitNotFound = 4
+)
+
+const usage = `boxoffice — a cinema box office in the terminal
+
+Usage:
+  boxoffice [--data DIR] [--sync full|normal]             open the counter in this terminal
+  boxoffice init [--no-demo]                              create the data dir and database
+  boxoffice shows [--date YYYY-MM-DD] [--json]            list a day's shows
+  boxoffice seats SHOW [--json]                           every seat of a show with its state
+  boxoffice sell SHOW SEAT... [--type T] [--pay cash|card] [--tendered AMOUNT]
+                 [--key KEY] [--name N] [--phone P] [--json]
+  boxoffice booking NUMBER [--json]                       look a booking up
+  boxoffice cancel NUMBER [--reason R] [--json]           cancel and refund a booking
+  boxoffice staff add NAME --role door|clerk|supervisor|manager [--key-file FILE]
+                                                          (the PIN is read from stdin)
+  boxoffice staff list | staff disable NAME
+  boxoffice terminal add NAME --key-file FILE | terminal list | terminal remove NAME
+  boxoffice hall check FILE...                            check hall layout files
+  boxoffice serve [--listen ADDR]                         serve the counter over SSH
+  boxoffice bench [--json] [--sync full|normal] [--duration D]
+
+Global flags (before or after the command):
+  --data DIR      data directory (env BOXOFFICE_DATA; default $XDG_DATA_HOME/boxoffice)
+  --sync MODE     SQLite synchronous mode: full (default) or normal
+
+Exit codes: 0 ok, 1 internal error, 2 bad usage or invalid input,
+3 conflict (seat taken, stale status), 4 not found.
+`
+
+// run is main without the process: tests call it with their own streams.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd, rest := "", args
+	for i, a := range args {
+		if len(a) > 0 && a[0] != '-' {
+			// The first word that is not a flag (or a flag's value) is
+			// the command.
+			if i > 0 && takesValue(args[i-1]) {
+				continue
+			}
+			cmd, rest = a, append(append([]string{}, args[:i]...), args[i+1:]...)
+			break
+		}
+	}
+	c := &cli{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	switch cmd {
+	case "":
+		return c.counter(rest)
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	case "init":
+		return c.init(rest)
+	case "shows":
+		return c.shows(rest)
+	case "seats":
+		return c.seats(rest)
+	case "sell":
+		return c.sell(rest)
+	case "booking":
+		return c.booking(rest)
+	case "cancel":
+		return c.cancel(rest)
+	case "staff":
+		return c.staff(rest)
+	case "terminal":
+		return c.terminal(rest)
+	case "hall":
+		return c.hall(rest)
+	case "serve":
+		return c.serve(rest)
+	case "bench":
+		return c.bench(rest)
+	}
+	fmt.Fprintf(stderr, "boxoffice: unknown command %q\n\n%s", cmd, usage)
+	return exitUsage
+}
+
+// takesValue reports whether a flag is one that consumes the next word.
+func takesValue(flag string) bool {
+	switch trimDashes(flag) {
+	case "data", "sync":
+		return true
+	}
+	return false
+}
+
+func trimDashes(s string) string {
+	for len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	return s
+}

@@ -63,48 +63,59 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 		}
 	}
 
-	var bookingID int64
+	var existing int64
+	var sold *booking.Booking
 	err = s.do(ctx, "checkout", func(w *wtx) error {
 		// The same key again lands on the booking the first call made,
 		// whatever happened to the hold since.
-		err := w.queryRow(`SELECT id FROM bookings WHERE idem_key = ?`, key).Scan(&bookingID)
+		existing, sold = 0, nil
+		err := w.queryRow(`SELECT id FROM bookings WHERE idem_key = ?`, key).Scan(&existing)
 		if err == nil {
 			return nil
 		}
 		if err != sql.ErrNoRows {
 			return err
 		}
-		bookingID, err = s.sell(w, actor, req, key, customer, phone, prices)
+		sold, err = s.sell(w, actor, req, key, customer, phone, prices)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.loadBooking(ctx, s.read, bookingID)
+	if sold != nil {
+		return sold, nil
+	}
+	return s.loadBooking(ctx, s.read, existing)
 }
 
-func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, key, customer, phone string, prices map[string]int64) (int64, error) {
+// sell turns a live hold into a booking inside the transaction and returns
+// the booking as written, so the caller needs no second read.
+func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, key, customer, phone string, prices map[string]int64) (*booking.Booking, error) {
 	var showID, expires int64
 	var owner, status string
 	err := w.queryRow(`SELECT show_id, owner, status, expires_at FROM holds WHERE id = ?`, req.HoldID).Scan(&showID, &owner, &status, &expires)
 	if err == sql.ErrNoRows || (err == nil && owner != req.Owner) {
-		return 0, booking.Errorf(booking.ENotFound, "That hold is gone; choose the seats again.")
+		return nil, booking.Errorf(booking.ENotFound, "That hold is gone; choose the seats again.")
 	}
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	hall, err := s.hall(w.ctx, mustHall(w, showID))
+	show, err := s.showInfo(w.ctx, showID)
 	if err != nil {
-		return 0, err
+		return nil, err
+	}
+	hall, err := s.hall(w.ctx, show.HallID)
+	if err != nil {
+		return nil, err
 	}
 	seats, err := heldSeats(w, hall, req.HoldID)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	// The hold must be live: compare-and-set held -> confirmed.
 	res, err := w.exec(`UPDATE holds SET status = 'confirmed' WHERE id = ? AND status = 'held' AND expires_at > ?`, req.HoldID, w.nowMS())
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
 		what := "the seats"
@@ -114,14 +125,14 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 		switch {
 		case status == "held" || status == "expired":
 			mins := time.Duration(w.nowMS()-expires) * time.Millisecond
-			return 0, booking.Errorf(booking.EExpired, "The hold on %s ran out %s ago; hold the seats again.", what, roundAgo(mins))
+			return nil, booking.Errorf(booking.EExpired, "The hold on %s ran out %s ago; hold the seats again.", what, roundAgo(mins))
 		case status == "confirmed":
-			return 0, booking.Errorf(booking.EConflict, "Those seats were already sold with another checkout.")
+			return nil, booking.Errorf(booking.EConflict, "Those seats were already sold with another checkout.")
 		}
-		return 0, booking.Errorf(booking.EExpired, "The hold on %s was released; hold the seats again.", what)
+		return nil, booking.Errorf(booking.EExpired, "The hold on %s was released; hold the seats again.", what)
 	}
 	if len(seats) == 0 {
-		return 0, booking.Errorf(booking.EInvalid, "No seats are held; choose seats first.")
+		return nil, booking.Errorf(booking.EInvalid, "No seats are held; choose seats first.")
 	}
 
 	var total int64
@@ -134,7 +145,7 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 			}
 		}
 		if _, ok := prices[code]; !ok {
-			return 0, booking.Errorf(booking.EInvalid, "Unknown ticket type %q.", code)
+			return nil, booking.Errorf(booking.EInvalid, "Unknown ticket type %q.", code)
 		}
 		typeOf[i] = code
 		total += prices[code]
@@ -146,57 +157,61 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 			tendered = total // exact money
 		}
 		if tendered < total {
-			return 0, booking.Errorf(booking.EInvalid, "%s tendered is less than the total %s.", Money(tendered), Money(total))
+			return nil, booking.Errorf(booking.EInvalid, "%s tendered is less than the total %s.", Money(tendered), Money(total))
 		}
 		change = tendered - total
 	}
 
 	var bookingID int64
 	var number string
+	created := w.nowMS()
 	for attempt := 0; ; attempt++ {
 		number = newBookingNumber()
 		err = w.queryRow(`INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, total, sold_by, terminal, created_at)
 			VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			number, showID, req.HoldID, key, customer, phone, total, actor.Name, actor.Terminal, w.nowMS()).Scan(&bookingID)
+			number, showID, req.HoldID, key, customer, phone, total, actor.Name, actor.Terminal, created).Scan(&bookingID)
 		if err == nil {
 			break
 		}
 		if !isConstraint(err) || attempt > 5 {
-			return 0, err
+			return nil, err
 		}
 	}
 	res, err = w.exec(`UPDATE seat_claims SET status = 'sold', booking_id = ? WHERE hold_id = ? AND status = 'held'`, bookingID, req.HoldID)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if n, _ := res.RowsAffected(); int(n) != len(seats) {
-		return 0, fmt.Errorf("checkout: %d claims sold for %d seats", n, len(seats))
+		return nil, fmt.Errorf("checkout: %d claims sold for %d seats", n, len(seats))
 	}
-	if _, err := w.exec(`UPDATE shows SET sold = sold + ? WHERE id = ?`, len(seats), showID); err != nil {
-		return 0, err
+	if err := w.queryRow(`UPDATE shows SET sold = sold + ? WHERE id = ? RETURNING sold`, len(seats), showID).Scan(&show.Sold); err != nil {
+		return nil, err
+	}
+	b := &booking.Booking{
+		ID: bookingID, Number: number, Show: show, Status: booking.BookingConfirmed,
+		Customer: customer, Phone: phone, Total: total, SoldBy: actor.Name, Terminal: actor.Terminal,
+		CreatedAt: time.UnixMilli(created),
 	}
 	for i, seat := range seats {
 		var ticketID int64
 		if err := w.queryRow(`INSERT INTO tickets (booking_id, seat_id, type_code, price, status) VALUES (?, ?, ?, ?, 'issued') RETURNING id`,
 			bookingID, seat.ID, typeOf[i], prices[typeOf[i]]).Scan(&ticketID); err != nil {
-			return 0, err
+			return nil, err
 		}
-		if _, err := w.exec(`UPDATE tickets SET code = ? WHERE id = ?`, booking.SignTicket(s.opts.TicketKey, ticketID), ticketID); err != nil {
-			return 0, err
+		code := booking.SignTicket(s.opts.TicketKey, ticketID)
+		if _, err := w.exec(`UPDATE tickets SET code = ? WHERE id = ?`, code, ticketID); err != nil {
+			return nil, err
 		}
+		b.Tickets = append(b.Tickets, booking.Ticket{ID: ticketID, Seat: seat, Type: typeOf[i], Price: prices[typeOf[i]], Status: booking.TicketIssued, Code: code})
 	}
-	if _, err := w.exec(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff) VALUES (?, 'sale', ?, ?, ?, ?, ?, ?)`,
-		bookingID, string(req.Method), total, tendered, change, w.nowMS(), actor.Name); err != nil {
-		return 0, err
+	var payID int64
+	if err := w.queryRow(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff) VALUES (?, 'sale', ?, ?, ?, ?, ?, ?) RETURNING id`,
+		bookingID, string(req.Method), total, tendered, change, created, actor.Name).Scan(&payID); err != nil {
+		return nil, err
 	}
+	b.Payments = []booking.Payment{{ID: payID, Kind: "sale", Method: req.Method, Amount: total, Tendered: tendered, Change: change, At: b.CreatedAt, Staff: actor.Name}}
 	w.touch(showID)
-	return bookingID, nil
-}
-
-func mustHall(w *wtx, showID int64) int64 {
-	var id int64
-	w.queryRow(`SELECT hall_id FROM shows WHERE id = ?`, showID).Scan(&id)
-	return id
+	return b, nil
 }
 
 func labelsOf(seats []booking.Seat) []string {

@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"boxoffice/booking"
@@ -63,6 +64,7 @@ type Store struct {
 	opts   Options
 	log    *slog.Logger
 	write  *sql.DB // exactly one connection, used only by the writer goroutine
+	ckpt   *sql.DB // one connection that checkpoints the WAL in the background
 	read   *sql.DB // read-only pool
 	broker *booking.Broker
 
@@ -70,8 +72,12 @@ type Store struct {
 	stop    chan struct{}
 	stopped sync.WaitGroup
 
-	hallsMu sync.Mutex
-	halls   map[int64]*booking.Hall
+	// Caches of what never changes after seeding.
+	hallsMu     sync.Mutex
+	halls       map[int64]*booking.Hall
+	shows       map[int64]booking.Show
+	ticketTypes []booking.TicketType
+	readStmts   sync.Map // query -> *sql.Stmt on the read pool
 
 	ownMu   sync.Mutex
 	ownSeqs map[int64]struct{} // change rows this process wrote and published itself
@@ -79,6 +85,8 @@ type Store struct {
 	// dummyHash is compared against when a name is unknown or disabled,
 	// so an unknown name costs the same time as a wrong PIN.
 	dummyHash []byte
+
+	commits, jobsDone, retries atomic.Int64
 
 	closeOnce sync.Once
 }
@@ -96,6 +104,9 @@ func dsn(path, sync string, readOnly bool) string {
 		q.Add("_pragma", "query_only(1)")
 	} else {
 		q.Add("_pragma", "journal_mode(WAL)")
+		// Checkpoints run on their own connection (see checkpointer),
+		// so a commit never stalls behind a checkpoint's fsyncs.
+		q.Add("_pragma", "wal_autocheckpoint(0)")
 		// BEGIN IMMEDIATE takes the write lock up front. A deferred
 		// transaction that reads and then writes would fail at once
 		// with SQLITE_BUSY (the snapshot trap) when another writer got
@@ -154,6 +165,7 @@ func Open(path string, opts Options) (*Store, error) {
 		jobs:    make(chan *job, 1024),
 		stop:    make(chan struct{}),
 		halls:   make(map[int64]*booking.Hall),
+		shows:   make(map[int64]booking.Show),
 		ownSeqs: make(map[int64]struct{}),
 	}
 	s.dummyHash, err = bcrypt.GenerateFromPassword([]byte("not-a-real-pin"), opts.PINCost)
@@ -174,8 +186,14 @@ func Open(path string, opts Options) (*Store, error) {
 	r.SetMaxIdleConns(8)
 	s.read = r
 
+	conn, err := w.Conn(context.Background())
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
 	s.stopped.Add(1)
-	go s.writer()
+	go s.writer(&wconn{conn: conn, stmts: make(map[string]*sql.Stmt)})
 	if err := s.startPoller(); err != nil {
 		s.Close()
 		return nil, err
@@ -184,6 +202,13 @@ func Open(path string, opts Options) (*Store, error) {
 		s.stopped.Add(1)
 		go s.sweeper()
 	}
+	if s.ckpt, err = sql.Open("sqlite", dsn(path, sync, false)); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.ckpt.SetMaxOpenConns(1)
+	s.stopped.Add(1)
+	go s.checkpointer()
 	return s, nil
 }
 
@@ -194,7 +219,15 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		s.stopped.Wait()
+		s.readStmts.Range(func(_, st any) bool {
+			st.(*sql.Stmt).Close()
+			return true
+		})
 		err = errors.Join(s.read.Close(), s.write.Close())
+		if s.ckpt != nil {
+			s.ckpt.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+			err = errors.Join(err, s.ckpt.Close())
+		}
 	})
 	return err
 }

@@ -22,22 +22,32 @@ type claim struct {
 // expireStale expires the lapsed holds of one show and their claims, so a
 // hold that ran out never blocks the transaction that wants its seats.
 func expireStale(w *wtx, showID int64) (int, error) {
-	now := w.nowMS()
-	if _, err := w.exec(`UPDATE seat_claims SET status = 'expired'
-		WHERE status = 'held' AND show_id = ? AND hold_id IN
-			(SELECT id FROM holds WHERE show_id = ? AND status = 'held' AND expires_at <= ?)`,
-		showID, showID, now); err != nil {
-		return 0, err
-	}
-	res, err := w.exec(`UPDATE holds SET status = 'expired' WHERE show_id = ? AND status = 'held' AND expires_at <= ?`, showID, now)
+	rows, err := w.query(`UPDATE holds SET status = 'expired' WHERE show_id = ? AND status = 'held' AND expires_at <= ? RETURNING id`, showID, w.nowMS())
 	if err != nil {
 		return 0, err
 	}
-	n, _ := res.RowsAffected()
-	if n > 0 {
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		if _, err := w.exec(`UPDATE seat_claims SET status = 'expired' WHERE hold_id = ? AND status = 'held'`, id); err != nil {
+			return 0, err
+		}
+	}
+	if len(ids) > 0 {
 		w.touch(showID)
 	}
-	return int(n), nil
+	return len(ids), nil
 }
 
 // liveClaims returns every live claim of a show by seat id.
@@ -91,7 +101,7 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	if req.Owner == "" {
 		return nil, booking.Errorf(booking.EInvalid, "A hold needs an owner.")
 	}
-	hall, err := s.hallOfShow(ctx, req.ShowID)
+	hall, err := s.saleableHall(ctx, req.ShowID)
 	if err != nil {
 		return nil, err
 	}
@@ -102,15 +112,33 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	ttl := ttlOrDefault(req.TTL)
 	var hold *booking.Hold
 	err = s.do(ctx, "hold", func(w *wtx) error {
-		if _, err := expireStale(w, req.ShowID); err != nil {
+		// Fast path: insert the claims and let the partial unique index
+		// say whether any seat is live elsewhere. Only on a clash does the
+		// transaction look further: expire lapsed holds (which must never
+		// block) and try once more, then name the taken seats.
+		hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
+		if err == nil || !isConstraint(err) {
 			return err
+		}
+		if err := w.rollbackTo("claim"); err != nil {
+			return err
+		}
+		if n, err := expireStale(w, req.ShowID); err != nil {
+			return err
+		} else if n > 0 {
+			hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
+			if err == nil || !isConstraint(err) {
+				return err
+			}
+			if err := w.rollbackTo("claim"); err != nil {
+				return err
+			}
 		}
 		live, err := liveClaims(w, req.ShowID)
 		if err != nil {
 			return err
 		}
-		var taken []booking.Seat
-		var fresh []booking.Seat
+		var taken, fresh []booking.Seat
 		for _, seat := range seats {
 			c, ok := live[seat.ID]
 			switch {
@@ -122,14 +150,14 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 				taken = append(taken, seat)
 			}
 		}
-		if len(taken) > 0 {
-			return &booking.SeatsTakenError{
-				Taken:       taken,
-				Suggestions: booking.NextTo(hall, takenFunc(hall, live), taken[0], len(seats), 3),
-			}
+		if len(taken) == 0 {
+			hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, fresh)
+			return err
 		}
-		hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, fresh)
-		return err
+		return &booking.SeatsTakenError{
+			Taken:       taken,
+			Suggestions: booking.NextTo(hall, takenFunc(hall, live), taken[0], len(seats), 3),
+		}
 	})
 	if err != nil {
 		return nil, err
@@ -152,7 +180,7 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 	if req.Wheelchair < 0 || req.Wheelchair > req.N {
 		return nil, booking.Errorf(booking.EInvalid, "Wheelchair places must be between 0 and the party size.")
 	}
-	hall, err := s.hallOfShow(ctx, req.ShowID)
+	hall, err := s.saleableHall(ctx, req.ShowID)
 	if err != nil {
 		return nil, err
 	}
@@ -189,9 +217,30 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 	return hold, nil
 }
 
+// SalesClose is how long after a show starts its seats can still be sold:
+// latecomers buy through the trailers.
+const SalesClose = 30 * time.Minute
+
+// saleableHall returns the hall of a show that is still on sale.
+func (s *Store) saleableHall(ctx context.Context, showID int64) (*booking.Hall, error) {
+	sh, err := s.showInfo(ctx, showID)
+	if err != nil {
+		return nil, err
+	}
+	if s.opts.Clock().After(sh.Starts.Add(SalesClose)) {
+		return nil, booking.Errorf(booking.EInvalid, "Sales for the %s show closed %d minutes after it started.", sh.Starts.Format("Mon 15:04"), int(SalesClose.Minutes()))
+	}
+	return s.hall(ctx, sh.HallID)
+}
+
 // claimSeats inserts live claims for seats into a new hold, or into the
-// live hold addTo of the same owner, and returns the whole hold.
+// live hold addTo of the same owner, and returns the whole hold. It sets a
+// savepoint "claim" first, so a caller that meets a constraint error can
+// undo the partial inserts with w.rollbackTo("claim").
 func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner string, ttl time.Duration, addTo int64, seats []booking.Seat) (*booking.Hold, error) {
+	if _, err := w.exec("SAVEPOINT claim"); err != nil {
+		return nil, err
+	}
 	expires := w.now.Add(ttl).UnixMilli()
 	holdID := addTo
 	if addTo != 0 {
@@ -214,8 +263,14 @@ func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner strin
 			return nil, err
 		}
 	}
-	held, err := heldSeats(w, hall, holdID)
-	if err != nil {
+	held := seats
+	if addTo != 0 {
+		var err error
+		if held, err = heldSeats(w, hall, holdID); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := w.exec("RELEASE claim"); err != nil {
 		return nil, err
 	}
 	if len(held) > maxSeatsPerHold {
@@ -307,7 +362,7 @@ func (s *Store) Release(ctx context.Context, actor booking.Actor, holdID int64, 
 		return err
 	}
 	var showID int64
-	if err := s.read.QueryRowContext(ctx, `SELECT show_id FROM holds WHERE id = ? AND owner = ?`, holdID, owner).Scan(&showID); err != nil {
+	if err := s.readRow(ctx, `SELECT show_id FROM holds WHERE id = ? AND owner = ?`, holdID, owner).Scan(&showID); err != nil {
 		if err == sql.ErrNoRows {
 			return booking.Errorf(booking.ENotFound, "That hold is gone.")
 		}
@@ -364,7 +419,7 @@ func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, o
 		return nil, err
 	}
 	var showID int64
-	if err := s.read.QueryRowContext(ctx, `SELECT show_id FROM holds WHERE id = ? AND owner = ?`, holdID, owner).Scan(&showID); err != nil {
+	if err := s.readRow(ctx, `SELECT show_id FROM holds WHERE id = ? AND owner = ?`, holdID, owner).Scan(&showID); err != nil {
 		if err == sql.ErrNoRows {
 			return nil, booking.Errorf(booking.ENotFound, "That hold is gone.")
 		}

@@ -9,17 +9,74 @@ import (
 	"boxoffice/booking"
 )
 
+// readStmt returns a statement prepared on the read pool. database/sql
+// keeps one prepared copy per pooled connection, so hot reads are parsed
+// once, not on every call.
+func (s *Store) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := s.readStmts.Load(query); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := s.read.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := s.readStmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
+}
+
+func (s *Store) readRow(ctx context.Context, query string, args ...any) row {
+	st, err := s.readStmt(ctx, query)
+	if err != nil {
+		return row{err: err}
+	}
+	return row{r: st.QueryRowContext(ctx, args...)}
+}
+
+func (s *Store) readRows(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := s.readStmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// showInfo returns what never changes about a show: film, hall, start and
+// capacity. Shows are fixed once seeded, so they are cached.
+func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error) {
+	s.hallsMu.Lock()
+	sh, ok := s.shows[showID]
+	s.hallsMu.Unlock()
+	if ok {
+		return sh, nil
+	}
+	var starts int64
+	err := s.readRow(ctx, `SELECT s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity
+		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`, showID).Scan(
+		&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity)
+	if err == sql.ErrNoRows {
+		return sh, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
+	}
+	if err != nil {
+		return sh, s.translate("show", err)
+	}
+	sh.Starts = time.Unix(starts, 0)
+	s.hallsMu.Lock()
+	s.shows[showID] = sh
+	s.hallsMu.Unlock()
+	return sh, nil
+}
+
 // hallOfShow returns the hall a show plays in. Halls never change once
 // seeded, so they are cached for the life of the store.
 func (s *Store) hallOfShow(ctx context.Context, showID int64) (*booking.Hall, error) {
-	var hallID int64
-	if err := s.read.QueryRowContext(ctx, `SELECT hall_id FROM shows WHERE id = ?`, showID).Scan(&hallID); err != nil {
-		if err == sql.ErrNoRows {
-			return nil, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
-		}
-		return nil, s.translate("show", err)
+	sh, err := s.showInfo(ctx, showID)
+	if err != nil {
+		return nil, err
 	}
-	return s.hall(ctx, hallID)
+	return s.hall(ctx, sh.HallID)
 }
 
 func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
@@ -31,11 +88,11 @@ func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
 	}
 	h = &booking.Hall{ID: hallID}
 	var rows string
-	if err := s.read.QueryRowContext(ctx, `SELECT name, rows, width FROM halls WHERE id = ?`, hallID).Scan(&h.Name, &rows, &h.Width); err != nil {
+	if err := s.readRow(ctx, `SELECT name, rows, width FROM halls WHERE id = ?`, hallID).Scan(&h.Name, &rows, &h.Width); err != nil {
 		return nil, s.translate("hall", err)
 	}
 	h.Rows = strings.Fields(rows)
-	rs, err := s.read.QueryContext(ctx, `SELECT id, label, row_tag, number, row_idx, col, kind, blocked FROM seats WHERE hall_id = ? ORDER BY row_idx, col`, hallID)
+	rs, err := s.readRows(ctx, `SELECT id, label, row_tag, number, row_idx, col, kind, blocked FROM seats WHERE hall_id = ? ORDER BY row_idx, col`, hallID)
 	if err != nil {
 		return nil, s.translate("hall", err)
 	}
@@ -78,7 +135,7 @@ func (s *Store) Shows(ctx context.Context, actor booking.Actor, day time.Time) (
 	y, m, d := day.Date()
 	from := time.Date(y, m, d, 0, 0, 0, 0, day.Location())
 	to := from.AddDate(0, 0, 1)
-	rows, err := s.read.QueryContext(ctx, `SELECT `+showColumns+`
+	rows, err := s.readRows(ctx, `SELECT `+showColumns+`
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id
 		WHERE s.starts_at >= ? AND s.starts_at < ? ORDER BY s.starts_at, h.name`,
 		s.opts.Clock().UnixMilli(), from.Unix(), to.Unix())
@@ -103,7 +160,7 @@ func (s *Store) Show(ctx context.Context, actor booking.Actor, showID int64) (*b
 	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
 		return nil, err
 	}
-	sh, err := scanShow(s.read.QueryRowContext(ctx, `SELECT `+showColumns+`
+	sh, err := scanShow(s.readRow(ctx, `SELECT `+showColumns+`
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`,
 		s.opts.Clock().UnixMilli(), showID))
 	if err == sql.ErrNoRows {
@@ -170,9 +227,15 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 	return m, s.translate("seat map", rows.Err())
 }
 
-// TicketTypes lists the price bands.
+// TicketTypes lists the price bands, cached once read.
 func (s *Store) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT code, name, price FROM ticket_types ORDER BY sort, code`)
+	s.hallsMu.Lock()
+	cached := s.ticketTypes
+	s.hallsMu.Unlock()
+	if cached != nil {
+		return cached, nil
+	}
+	rows, err := s.readRows(ctx, `SELECT code, name, price FROM ticket_types ORDER BY sort, code`)
 	if err != nil {
 		return nil, s.translate("ticket types", err)
 	}
@@ -185,7 +248,15 @@ func (s *Store) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
 		}
 		out = append(out, t)
 	}
-	return out, s.translate("ticket types", rows.Err())
+	if err := rows.Err(); err != nil {
+		return nil, s.translate("ticket types", err)
+	}
+	if len(out) > 0 {
+		s.hallsMu.Lock()
+		s.ticketTypes = out
+		s.hallsMu.Unlock()
+	}
+	return out, nil
 }
 
 // Booking looks a booking up by number.
@@ -195,11 +266,26 @@ func (s *Store) Booking(ctx context.Context, actor booking.Actor, number string)
 	}
 	number = normalizeNumber(number)
 	var id int64
-	if err := s.read.QueryRowContext(ctx, `SELECT id FROM bookings WHERE number = ?`, number).Scan(&id); err != nil {
+	if err := s.readRow(ctx, `SELECT id FROM bookings WHERE number = ?`, number).Scan(&id); err != nil {
 		if err == sql.ErrNoRows {
 			return nil, notFoundBooking(number)
 		}
 		return nil, s.translate("booking", err)
+	}
+	return s.loadBooking(ctx, s.read, id)
+}
+
+// BookingByKey returns the booking an idempotency key made. ENotFound.
+func (s *Store) BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error) {
+	if err := booking.Authorize(actor, booking.ActionSell); err != nil {
+		return nil, err
+	}
+	var id int64
+	if err := s.readRow(ctx, `SELECT id FROM bookings WHERE idem_key = ?`, key).Scan(&id); err != nil {
+		if err == sql.ErrNoRows {
+			return nil, booking.Errorf(booking.ENotFound, "No booking for that key.")
+		}
+		return nil, s.translate("booking by key", err)
 	}
 	return s.loadBooking(ctx, s.read, id)
 }
@@ -241,7 +327,7 @@ func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking
 	if len(digits) >= 3 {
 		phoneLike = "%" + digits + "%"
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id FROM bookings
+	rows, err := s.readRows(ctx, `SELECT id FROM bookings
 		WHERE number = ? OR customer LIKE ? ESCAPE '\' OR replace(replace(replace(phone, ' ', ''), '-', ''), '+', '') LIKE ?
 		ORDER BY created_at DESC, id DESC LIMIT ?`, normalizeNumber(text), like, phoneLike, limit)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // Empty reports whether the database has no halls yet (a fresh file).
 func (s *Store) Empty(ctx context.Context) (bool, error) {
 	var n int
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM halls`).Scan(&n); err != nil {
+	if err := s.readRow(ctx, `SELECT count(*) FROM halls`).Scan(&n); err != nil {
 		return false, s.translate("empty", err)
 	}
 	return n == 0, nil
@@ -23,7 +23,7 @@ func (s *Store) Empty(ctx context.Context) (bool, error) {
 // IsDemo reports whether the database was seeded with the demo cinema.
 func (s *Store) IsDemo(ctx context.Context) (bool, error) {
 	var v string
-	err := s.read.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'demo'`).Scan(&v)
+	err := s.readRow(ctx, `SELECT value FROM meta WHERE key = 'demo'`).Scan(&v)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return false, nil

@@ -45,7 +45,7 @@ func (s *Store) SignIn(ctx context.Context, name, pin string) (*booking.Staff, e
 	wrong := booking.Errorf(booking.EForbidden, "Wrong name or PIN.")
 	now := s.opts.Clock()
 	var lockedUntil int64
-	err := s.read.QueryRowContext(ctx, `SELECT locked_until FROM signin_failures WHERE name = ?`, name).Scan(&lockedUntil)
+	err := s.readRow(ctx, `SELECT locked_until FROM signin_failures WHERE name = ?`, name).Scan(&lockedUntil)
 	if err != nil && err != sql.ErrNoRows {
 		return nil, s.translate("sign in", err)
 	}
@@ -57,7 +57,7 @@ func (s *Store) SignIn(ctx context.Context, name, pin string) (*booking.Staff, e
 	var st booking.Staff
 	var role, hash string
 	var hasKey sql.NullString
-	err = s.read.QueryRowContext(ctx, `SELECT id, name, role, pin_hash, disabled, key_fp FROM staff WHERE name = ?`, name).
+	err = s.readRow(ctx, `SELECT id, name, role, pin_hash, disabled, key_fp FROM staff WHERE name = ?`, name).
 		Scan(&st.ID, &st.Name, &role, &hash, &st.Disabled, &hasKey)
 	if err != nil && err != sql.ErrNoRows {
 		return nil, s.translate("sign in", err)
@@ -186,7 +186,7 @@ func (s *Store) ListStaff(ctx context.Context, actor booking.Actor) ([]booking.S
 	if err := booking.Authorize(actor, booking.ActionManageStaff); err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id, name, role, disabled, key_fp IS NOT NULL FROM staff ORDER BY name`)
+	rows, err := s.readRows(ctx, `SELECT id, name, role, disabled, key_fp IS NOT NULL FROM staff ORDER BY name`)
 	if err != nil {
 		return nil, s.translate("list staff", err)
 	}
@@ -256,7 +256,7 @@ func (s *Store) ListTerminals(ctx context.Context, actor booking.Actor) ([]booki
 	if err := booking.Authorize(actor, booking.ActionManageStaff); err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id, name FROM terminals ORDER BY name`)
+	rows, err := s.readRows(ctx, `SELECT id, name FROM terminals ORDER BY name`)
 	if err != nil {
 		return nil, s.translate("list terminals", err)
 	}
@@ -295,7 +295,7 @@ func (s *Store) IdentifyKey(ctx context.Context, wireKey []byte) (*booking.Staff
 	fp := KeyFingerprint(wireKey)
 	var st booking.Staff
 	var role string
-	err := s.read.QueryRowContext(ctx, `SELECT id, name, role, disabled FROM staff WHERE key_fp = ?`, fp).Scan(&st.ID, &st.Name, &role, &st.Disabled)
+	err := s.readRow(ctx, `SELECT id, name, role, disabled FROM staff WHERE key_fp = ?`, fp).Scan(&st.ID, &st.Name, &role, &st.Disabled)
 	switch {
 	case err == nil && st.Disabled:
 		return nil, nil, booking.Errorf(booking.EForbidden, "That staff member is disabled.")
@@ -307,7 +307,7 @@ func (s *Store) IdentifyKey(ctx context.Context, wireKey []byte) (*booking.Staff
 		return nil, nil, s.translate("identify key", err)
 	}
 	var t booking.Terminal
-	err = s.read.QueryRowContext(ctx, `SELECT id, name FROM terminals WHERE key_fp = ?`, fp).Scan(&t.ID, &t.Name)
+	err = s.readRow(ctx, `SELECT id, name FROM terminals WHERE key_fp = ?`, fp).Scan(&t.ID, &t.Name)
 	if err == sql.ErrNoRows {
 		return nil, nil, booking.Errorf(booking.ENotFound, "Unknown key %s.", fp)
 	}

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"boxoffice/booking"
+)
+
+// readPIN reads one line from stdin: PINs never go on the command line,
+// where ps and shell history would show them.
+func readPIN(r io.Reader) (string, error) {
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil && (err != io.EOF || line == "") {
+		return "", fmt.Errorf("type the PIN on standard input (echo 1234 | boxoffice staff add …)")
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}
+
+func readKeyFile(path string) ([]byte, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, booking.Errorf(booking.EInvalid, "cannot read key file: %v", err)
+	}
+	return raw, nil
+}
+
+func (c *cli) staff(args []string) int {
+	fs := c.flags("staff")
+	role := fs.String("role", "", "door, clerk, supervisor or manager")
+	keyFile := fs.String("key-file", "", "SSH public key that signs this person in over ssh")
+	pos, err := c.parse(fs, args)
+	if err != nil {
+		return c.usageErr("%v", err)
+	}
+	if len(pos) == 0 {
+		return c.usageErr("usage: boxoffice staff add NAME --role R [--key-file F] | staff list | staff disable NAME")
+	}
+	switch pos[0] {
+	case "add":
+		if len(pos) != 2 || *role == "" {
+			return c.usageErr("usage: boxoffice staff add NAME --role door|clerk|supervisor|manager [--key-file FILE] (PIN on stdin)")
+		}
+		r, err := booking.ParseRole(*role)
+		if err != nil {
+			return c.fail(err)
+		}
+		var key []byte
+		if *keyFile != "" {
+			if key, err = readKeyFile(*keyFile); err != nil {
+				return c.fail(err)
+			}
+		}
+		pin, err := readPIN(c.stdin)
+		if err != nil {
+			return c.usageErr("%v", err)
+		}
+		o, err := c.open(false)
+		if err != nil {
+			return c.fail(err)
+		}
+		defer o.store.Close()
+		st, err := o.store.AddStaff(c.ctx, booking.System, pos[1], r, pin, key)
+		if err != nil {
+			return c.fail(err)
+		}
+		fmt.Fprintf(c.stdout, "Added %s (%s)%s.\n", st.Name, st.Role, map[bool]string{true: " with an SSH key", false: ""}[st.HasKey])
+		return exitOK
+	case "list":
+		o, err := c.open(false)
+		if err != nil {
+			return c.fail(err)
+		}
+		defer o.store.Close()
+		list, err := o.store.ListStaff(c.ctx, booking.System)
+		if err != nil {
+			return c.fail(err)
+		}
+		tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tROLE\tSSH KEY\tSTATUS")
+		for _, st := range list {
+			status := "active"
+			if st.Disabled {
+				status = "disabled"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", booking.Clean(st.Name), st.Role, map[bool]string{true: "yes", false: "no"}[st.HasKey], status)
+		}
+		tw.Flush()
+		return exitOK
+	case "disable":
+		if len(pos) != 2 {
+			return c.usageErr("usage: boxoffice staff disable NAME")
+		}
+		o, err := c.open(false)
+		if err != nil {
+			return c.fail(err)
+		}
+		defer o.store.Close()
+		if err := o.store.DisableStaff(c.ctx, booking.System, pos[1]); err != nil {
+			return c.fail(err)
+		}
+		fmt.Fprintf(c.stdout, "Disabled %s: their PIN and key no longer sign in.\n", booking.Clean(pos[1]))
+		return exitOK
+	}
+	return c.usageErr("unknown staff command %q (add, list, disable)", booking.CleanLine(pos[0], 20))
+}
+
+func (c *cli) terminal(args []string) int {
+	fs := c.flags("terminal")
+	keyFile := fs.String("key-file", "", "the counter device's SSH public key")
+	pos, err := c.parse(fs, args)
+	if err != nil {
+		return c.usageErr("%v", err)
+	}
+	if len(pos) == 0 {
+		return c.usageErr("usage: boxoffice terminal add NAME --key-file FILE | terminal list | terminal remove NAME")
+	}
+	switch pos[0] {
+	case "add":
+		if len(pos) != 2 || *keyFile == "" {
+			return c.usageErr("usage: boxoffice terminal add NAME --key-file FILE")
+		}
+		key, err := readKeyFile(*keyFile)
+		if err != nil {
+			return c.fail(err)
+		}
+		o, err := c.open(false)
+		if err != nil {
+			return c.fail(err)
+		}
+		defer o.store.Close()
+		t, err := o.store.AddTerminal(c.ctx, booking.System, pos[1], key)
+		if err != nil {
+			return c.fail(err)
+		}
+		fmt.Fprintf(c.stdout, "Registered terminal %s: its key opens the clerk sign-in screen.\n", t.Name)
+		return exitOK
+	case "list":
+		o, err := c.open(false)
+		if err != nil {
+			return c.fail(err)
+		}
+		defer o.store.Close()
+		list, err := o.store.ListTerminals(c.ctx, booking.System)
+		if err != nil {
+			return c.fail(err)
+		}
+		for _, t := range list {
+			fmt.Fprintln(c.stdout, booking.Clean(t.Name))
+		}
+		return exitOK
+	case "remove":
+		if len(pos) != 2 {
+			return c.usageErr("usage: boxoffice terminal remove NAME")
+		}
+		o, err := c.open(false)
+		if err != nil {
+			return c.fail(err)
+		}
+		defer o.store.Close()
+		if err := o.store.RemoveTerminal(c.ctx, booking.System, pos[1]); err != nil {
+			return c.fail(err)
+		}
+		fmt.Fprintf(c.stdout, "Removed terminal %s.\n", booking.Clean(pos[1]))
+		return exitOK
+	}
+	return c.usageErr("unknown terminal command %q (add, list, remove)", booking.CleanLine(pos[0], 20))
+}
+
+// hall checks layout files without touching any database.
+func (c *cli) hall(args []string) int {
+	fs := c.flags("hall")
+	pos, err := c.parse(fs, args)
+	if err != nil {
+		return c.usageErr("%v", err)
+	}
+	if len(pos) < 2 || pos[0] != "check" {
+		return c.usageErr("usage: boxoffice hall check FILE...")
+	}
+	code := exitOK
+	for _, path := range pos[1:] {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "%s: %v\n", path, err)
+			code = exitUsage
+			continue
+		}
+		h, err := booking.ParseLayout(path, src)
+		if err != nil {
+			fmt.Fprintln(c.stderr, booking.ErrorMessage(err))
+			code = exitUsage
+			continue
+		}
+		kinds := map[booking.SeatKind]int{}
+		for _, s := range h.Seats {
+			kinds[s.Kind]++
+		}
+		fmt.Fprintf(c.stdout, "%s: %s, %d rows, %d seats (%d premium, %d wheelchair, %d companion)\n",
+			path, booking.Clean(h.Name), len(h.Rows), len(h.Seats), kinds[booking.Premium], kinds[booking.Wheelchair], kinds[booking.Companion])
+	}
+	return code
+}

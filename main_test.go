@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runCLI runs the command line in-process on a data dir and returns its
+// exit code and output.
+func runCLI(t *testing.T, data, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), append([]string{"--data", data}, args...), strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// firstShowID returns the id of a show that is still on sale tomorrow.
+func firstShowID(t *testing.T, data string) string {
+	t.Helper()
+	tomorrow := time.Now().AddDate(0, 0, 1).Format("2006-01-02")
+	code, out, errOut := runCLI(t, data, "", "shows", "--date", tomorrow, "--json")
+	if code != 0 {
+		t.Fatalf("shows: %d %s", code, errOut)
+	}
+	var shows []showJSON
+	if err := json.Unmarshal([]byte(out), &shows); err != nil || len(shows) == 0 {
+		t.Fatalf("shows json: %v %q", err, out)
+	}
+	return jsonNumber(shows[0].ID)
+}
+
+func jsonNumber(n int64) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+func TestCLI_Init(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	code, out, _ := runCLI(t, data, "", "init")
+	if code != 0 || !strings.Contains(out, "Sign in as demo with PIN 1234") {
+		t.Fatalf("init: %d %q", code, out)
+	}
+	code, out, _ = runCLI(t, data, "", "init")
+	if code != 0 || !strings.Contains(out, "already there") {
+		t.Fatalf("second init: %d %q", code, out)
+	}
+	for name, want := range map[string]os.FileMode{".": 0o700, "boxoffice.db": 0o600, "ticket_key": 0o600} {
+		info, err := os.Stat(filepath.Join(data, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := info.Mode().Perm(); got != want {
+			t.Errorf("%s has mode %o, want %o", name, got, want)
+		}
+	}
+}
+
+func TestCLI_Sell(t *testing.T) {
+	data := t.TempDir()
+	show := firstShowID(t, data)
+	t.Run("OK", func(t *testing.T) {
+		code, out, errOut := runCLI(t, data, "", "sell", show, "G7", "G8", "--tendered", "30", "--name", "Ann", "--json")
+		if code != 0 {
+			t.Fatalf("sell: %d %s", code, errOut)
+		}
+		var b bookingJSON
+		if err := json.Unmarshal([]byte(out), &b); err != nil {
+			t.Fatal(err)
+		}
+		if b.Total != "25.00" || b.Change != "5.00" || len(b.Tickets) != 2 || b.Tickets[0].Code == "" {
+			t.Fatalf("booking %+v", b)
+		}
+		code, out, _ = runCLI(t, data, "", "booking", b.Number)
+		if code != 0 || !strings.Contains(out, "G7 G8") || !strings.Contains(out, "change due 5.00") {
+			t.Fatalf("booking: %d %q", code, out)
+		}
+	})
+	t.Run("ErrClash", func(t *testing.T) {
+		code, out, _ := runCLI(t, data, "", "sell", show, "G7", "--json")
+		if code != 3 {
+			t.Fatalf("exit %d, want 3", code)
+		}
+		var clash struct {
+			Error       string     `json:"error"`
+			Taken       []string   `json:"taken"`
+			Suggestions [][]string `json:"suggestions"`
+		}
+		if err := json.Unmarshal([]byte(out), &clash); err != nil {
+			t.Fatal(err)
+		}
+		if clash.Error != "seats_taken" || len(clash.Taken) != 1 || clash.Taken[0] != "G7" || len(clash.Suggestions) == 0 {
+			t.Fatalf("clash %+v", clash)
+		}
+		// The first suggestion really is free: selling it works.
+		code, _, errOut := runCLI(t, data, "", append([]string{"sell", show}, clash.Suggestions[0]...)...)
+		if code != 0 {
+			t.Fatalf("selling the suggestion: %d %s", code, errOut)
+		}
+	})
+	t.Run("IdempotencyKey", func(t *testing.T) {
+		_, out1, _ := runCLI(t, data, "", "sell", show, "A1", "--key", "retry-1", "--json")
+		code, out2, errOut := runCLI(t, data, "", "sell", show, "A1", "--key", "retry-1", "--json")
+		if code != 0 {
+			t.Fatalf("retry: %d %s", code, errOut)
+		}
+		var b1, b2 bookingJSON
+		json.Unmarshal([]byte(out1), &b1)
+		json.Unmarshal([]byte(out2), &b2)
+		if b1.Number == "" || b1.Number != b2.Number {
+			t.Fatalf("retry made %q after %q", b2.Number, b1.Number)
+		}
+	})
+	t.Run("ErrUsage", func(t *testing.T) {
+		for _, args := range [][]string{
+			{"sell", show},
+			{"sell", "abc", "G7"},
+			{"sell", show, "G7", "--pay", "cheque"},
+			{"sell", show, "G7", "--tendered", "lots"},
+			{"sell", show, "Z99"},
+			{"frobnicate"},
+		} {
+			if code, _, errOut := runCLI(t, data, "", args...); code != 2 || errOut == "" {
+				t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+			}
+		}
+	})
+	t.Run("ErrShortCash", func(t *testing.T) {
+		code, _, errOut := runCLI(t, data, "", "sell", show, "B1", "--tendered", "5")
+		if code != 2 || !strings.Contains(errOut, "less than the total") {
+			t.Fatalf("%d %q", code, errOut)
+		}
+		// The failed sale gave its hold back.
+		if code, _, errOut := runCLI(t, data, "", "sell", show, "B1"); code != 0 {
+			t.Fatalf("B1 still held: %d %s", code, errOut)
+		}
+	})
+}
+
+func TestCLI_Cancel(t *testing.T) {
+	data := t.TempDir()
+	show := firstShowID(t, data)
+	_, out, _ := runCLI(t, data, "", "sell", show, "C1", "C2", "--pay", "card", "--json")
+	var b bookingJSON
+	json.Unmarshal([]byte(out), &b)
+	code, out, errOut := runCLI(t, data, "", "cancel", b.Number, "--reason", "changed plans", "--json")
+	if code != 0 {
+		t.Fatalf("cancel: %d %s", code, errOut)
+	}
+	var c bookingJSON
+	json.Unmarshal([]byte(out), &c)
+	if c.Status != "cancelled" || len(c.Payments) != 2 || c.Payments[1].Kind != "refund" {
+		t.Fatalf("cancelled %+v", c)
+	}
+	code, out, _ = runCLI(t, data, "", "cancel", b.Number, "--json")
+	if code != 3 || !strings.Contains(out, "stale_status") {
+		t.Fatalf("second cancel: %d %q", code, out)
+	}
+	if code, _, _ := runCLI(t, data, "", "booking", "BO-ZZZZZZZZ"); code != 4 {
+		t.Fatalf("unknown booking exit %d, want 4", code)
+	}
+}
+
+func TestCLI_Staff(t *testing.T) {
+	data := t.TempDir()
+	key := filepath.Join(t.TempDir(), "id.pub")
+	os.WriteFile(key, []byte("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGb1u0SvQ7eJ4p5XGfQ0pL3Xy7qEZKq6m1r3v0c5Z9aB test\n"), 0o600)
+	if code, out, errOut := runCLI(t, data, "4321\n", "staff", "add", "Maria", "--role", "clerk", "--key-file", key); code != 0 {
+		t.Fatalf("staff add: %d %s %s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, data, "", "staff", "add", "Nopin", "--role", "clerk"); code != 2 || !strings.Contains(errOut, "PIN") {
+		t.Fatalf("no PIN on stdin: %d %q", code, errOut)
+	}
+	if code, _, _ := runCLI(t, data, "1234\n", "staff", "add", "X", "--role", "emperor"); code != 2 {
+		t.Fatalf("unknown role exit %d", code)
+	}
+	code, out, _ := runCLI(t, data, "", "staff", "list")
+	if code != 0 || !strings.Contains(out, "Maria") || !strings.Contains(out, "clerk") {
+		t.Fatalf("list: %q", out)
+	}
+	if code, _, _ := runCLI(t, data, "", "staff", "disable", "Maria"); code != 0 {
+		t.Fatal("disable")
+	}
+	if code, _, _ := runCLI(t, data, "", "staff", "disable", "Nobody"); code != 4 {
+		t.Fatal("disable unknown should be not found")
+	}
+	if code, _, errOut := runCLI(t, data, "", "terminal", "add", "till-2", "--key-file", key); code != 3 {
+		t.Fatalf("a key bound to staff was registered as a terminal too: %d %s", code, errOut)
+	}
+}
