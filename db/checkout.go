@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -69,14 +70,19 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 		// The same key again lands on the booking the first call made,
 		// whatever happened to the hold since.
 		existing, sold = 0, nil
-		err := w.queryRow(`SELECT id FROM bookings WHERE idem_key = ?`, key).Scan(&existing)
+		var err error
+		sold, err = s.sell(w, actor, req, key, customer, phone, prices)
 		if err == nil {
 			return nil
 		}
-		if err != sql.ErrNoRows {
-			return err
+		// A retry (double Enter, resubmit, reconnect) finds its hold
+		// already confirmed: answer with the booking its key made.
+		sold = nil
+		if kerr := w.queryRow(`SELECT id FROM bookings WHERE idem_key = ?`, key).Scan(&existing); kerr == nil {
+			return w.rollbackJob()
+		} else if kerr != sql.ErrNoRows {
+			return kerr
 		}
-		sold, err = s.sell(w, actor, req, key, customer, phone, prices)
 		return err
 	})
 	if err != nil {
@@ -91,11 +97,13 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 // sell turns a live hold into a booking inside the transaction and returns
 // the booking as written, so the caller needs no second read.
 func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, key, customer, phone string, prices map[string]int64) (*booking.Booking, error) {
-	var showID, expires int64
-	var owner, status string
-	err := w.queryRow(`SELECT show_id, owner, status, expires_at FROM holds WHERE id = ?`, req.HoldID).Scan(&showID, &owner, &status, &expires)
-	if err == sql.ErrNoRows || (err == nil && owner != req.Owner) {
-		return nil, booking.Errorf(booking.ENotFound, "That hold is gone; choose the seats again.")
+	// The hold must be live: compare-and-set held -> confirmed. Only when
+	// that fails does the transaction read why.
+	var showID int64
+	err := w.queryRow(`UPDATE holds SET status = 'confirmed' WHERE id = ? AND owner = ? AND status = 'held' AND expires_at > ? RETURNING show_id`,
+		req.HoldID, req.Owner, w.nowMS()).Scan(&showID)
+	if err == sql.ErrNoRows {
+		return nil, s.whyNotLive(w, req)
 	}
 	if err != nil {
 		return nil, err
@@ -111,25 +119,6 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	seats, err := heldSeats(w, hall, req.HoldID)
 	if err != nil {
 		return nil, err
-	}
-	// The hold must be live: compare-and-set held -> confirmed.
-	res, err := w.exec(`UPDATE holds SET status = 'confirmed' WHERE id = ? AND status = 'held' AND expires_at > ?`, req.HoldID, w.nowMS())
-	if err != nil {
-		return nil, err
-	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		what := "the seats"
-		if len(seats) > 0 {
-			what = strings.Join(labelsOf(seats), ", ")
-		}
-		switch {
-		case status == "held" || status == "expired":
-			mins := time.Duration(w.nowMS()-expires) * time.Millisecond
-			return nil, booking.Errorf(booking.EExpired, "The hold on %s ran out %s ago; hold the seats again.", what, roundAgo(mins))
-		case status == "confirmed":
-			return nil, booking.Errorf(booking.EConflict, "Those seats were already sold with another checkout.")
-		}
-		return nil, booking.Errorf(booking.EExpired, "The hold on %s was released; hold the seats again.", what)
 	}
 	if len(seats) == 0 {
 		return nil, booking.Errorf(booking.EInvalid, "No seats are held; choose seats first.")
@@ -176,8 +165,15 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 		if !isConstraint(err) || attempt > 5 {
 			return nil, err
 		}
+		var used int
+		if err := w.queryRow(`SELECT count(*) FROM bookings WHERE idem_key = ?`, key).Scan(&used); err != nil {
+			return nil, err
+		}
+		if used > 0 {
+			return nil, errKeyUsed
+		}
 	}
-	res, err = w.exec(`UPDATE seat_claims SET status = 'sold', booking_id = ? WHERE hold_id = ? AND status = 'held'`, bookingID, req.HoldID)
+	res, err := w.exec(`UPDATE seat_claims SET status = 'sold', booking_id = ? WHERE hold_id = ? AND status = 'held'`, bookingID, req.HoldID)
 	if err != nil {
 		return nil, err
 	}
@@ -192,17 +188,19 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 		Customer: customer, Phone: phone, Total: total, SoldBy: actor.Name, Terminal: actor.Terminal,
 		CreatedAt: time.UnixMilli(created),
 	}
+	// Ticket ids are derived from the booking id (a booking has at most
+	// maxSeatsPerHold < ticketsPerBooking seats), so each code can be
+	// signed before the insert and all tickets go in one statement.
+	args := make([]any, 0, 7*len(seats))
 	for i, seat := range seats {
-		var ticketID int64
-		if err := w.queryRow(`INSERT INTO tickets (booking_id, seat_id, type_code, price, status) VALUES (?, ?, ?, ?, 'issued') RETURNING id`,
-			bookingID, seat.ID, typeOf[i], prices[typeOf[i]]).Scan(&ticketID); err != nil {
-			return nil, err
-		}
+		ticketID := bookingID*ticketsPerBooking + int64(i)
 		code := booking.SignTicket(s.opts.TicketKey, ticketID)
-		if _, err := w.exec(`UPDATE tickets SET code = ? WHERE id = ?`, code, ticketID); err != nil {
-			return nil, err
-		}
+		args = append(args, ticketID, bookingID, seat.ID, typeOf[i], prices[typeOf[i]], code)
 		b.Tickets = append(b.Tickets, booking.Ticket{ID: ticketID, Seat: seat, Type: typeOf[i], Price: prices[typeOf[i]], Status: booking.TicketIssued, Code: code})
+	}
+	if _, err := w.exec(`INSERT INTO tickets (id, booking_id, seat_id, type_code, price, code, status) VALUES `+
+		placeholders("(?, ?, ?, ?, ?, ?, 'issued')", len(seats)), args...); err != nil {
+		return nil, err
 	}
 	var payID int64
 	if err := w.queryRow(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff) VALUES (?, 'sale', ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -212,6 +210,52 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	b.Payments = []booking.Payment{{ID: payID, Kind: "sale", Method: req.Method, Amount: total, Tendered: tendered, Change: change, At: b.CreatedAt, Staff: actor.Name}}
 	w.touch(showID)
 	return b, nil
+}
+
+// ticketsPerBooking spaces ticket ids: booking n's tickets are 32n..32n+19.
+const ticketsPerBooking = 32
+
+// errKeyUsed says the idempotency key already made a booking: the caller
+// answers with that booking.
+var errKeyUsed = errors.New("idempotency key used")
+
+// whyNotLive explains a hold that could not be confirmed.
+func (s *Store) whyNotLive(w *wtx, req booking.CheckoutRequest) error {
+	var showID, expires int64
+	var owner, status string
+	err := w.queryRow(`SELECT show_id, owner, status, expires_at FROM holds WHERE id = ?`, req.HoldID).Scan(&showID, &owner, &status, &expires)
+	if err == sql.ErrNoRows || (err == nil && owner != req.Owner) {
+		return booking.Errorf(booking.ENotFound, "That hold is gone; choose the seats again.")
+	}
+	if err != nil {
+		return err
+	}
+	what := "the seats"
+	rows, err := w.query(`SELECT s.label FROM seat_claims c JOIN seats s ON s.id = c.seat_id WHERE c.hold_id = ? ORDER BY s.row_idx, s.col`, req.HoldID)
+	if err != nil {
+		return err
+	}
+	var labels []string
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			rows.Close()
+			return err
+		}
+		labels = append(labels, l)
+	}
+	rows.Close()
+	if len(labels) > 0 {
+		what = strings.Join(labels, ", ")
+	}
+	switch status {
+	case "held", "expired":
+		ago := time.Duration(w.nowMS()-expires) * time.Millisecond
+		return booking.Errorf(booking.EExpired, "The hold on %s ran out %s ago; hold the seats again.", what, roundAgo(ago))
+	case "confirmed":
+		return booking.Errorf(booking.EConflict, "Those seats were already sold with another checkout.")
+	}
+	return booking.Errorf(booking.EExpired, "The hold on %s was released; hold the seats again.", what)
 }
 
 func labelsOf(seats []booking.Seat) []string {
@@ -261,8 +305,8 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 	reason := booking.CleanLine(req.Reason, 200)
 	var id int64
 	err := s.do(ctx, "cancel", func(w *wtx) error {
-		var showID, total int64
-		err := w.queryRow(`SELECT id, show_id, total FROM bookings WHERE number = ?`, number).Scan(&id, &showID, &total)
+		var showID, total, holdID int64
+		err := w.queryRow(`SELECT id, show_id, total, hold_id FROM bookings WHERE number = ?`, number).Scan(&id, &showID, &total, &holdID)
 		if err == sql.ErrNoRows {
 			return notFoundBooking(number)
 		}
@@ -290,7 +334,7 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 		if admitted > 0 {
 			return booking.Errorf(booking.EConflict, "A ticket of %s was already admitted; it cannot be cancelled.", number)
 		}
-		res, err = w.exec(`UPDATE seat_claims SET status = 'cancelled' WHERE booking_id = ? AND status = 'sold'`, id)
+		res, err = w.exec(`UPDATE seat_claims SET status = 'cancelled' WHERE hold_id = ? AND booking_id = ? AND status = 'sold'`, holdID, id)
 		if err != nil {
 			return err
 		}

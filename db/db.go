@@ -107,6 +107,9 @@ func dsn(path, sync string, readOnly bool) string {
 		// Checkpoints run on their own connection (see checkpointer),
 		// so a commit never stalls behind a checkpoint's fsyncs.
 		q.Add("_pragma", "wal_autocheckpoint(0)")
+		// Every job runs in a SAVEPOINT; keep its sub-journal in memory
+		// instead of writing it to a temp file page by page.
+		q.Add("_pragma", "temp_store(MEMORY)")
 		// BEGIN IMMEDIATE takes the write lock up front. A deferred
 		// transaction that reads and then writes would fail at once
 		// with SQLITE_BUSY (the snapshot trap) when another writer got

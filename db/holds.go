@@ -71,6 +71,54 @@ func liveClaims(w *wtx, showID int64) (map[int64]claim, error) {
 	return out, rows.Err()
 }
 
+// liveClaimsOf returns the live claims on the given seats of a show.
+func liveClaimsOf(w *wtx, showID int64, seats []booking.Seat) (map[int64]claim, error) {
+	out := make(map[int64]claim, len(seats))
+	for _, seat := range seats {
+		var c claim
+		err := w.queryRow(`SELECT c.status, h.owner, c.hold_id FROM seat_claims c JOIN holds h ON h.id = c.hold_id
+			WHERE c.show_id = ? AND c.seat_id = ? AND c.status IN ('held', 'sold')`, showID, seat.ID).Scan(&c.status, &c.owner, &c.holdID)
+		if err == sql.ErrNoRows {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[seat.ID] = c
+	}
+	return out, nil
+}
+
+// liveSeatIDs lists every seat of a show with a live claim. It reads only
+// the partial unique index, which covers exactly these rows.
+func liveSeatIDs(w *wtx, showID int64) (map[int64]bool, error) {
+	rows, err := w.query(`SELECT seat_id FROM seat_claims WHERE show_id = ? AND status IN ('held', 'sold')`, showID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[int64]bool)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+// takenSet is takenFunc over a set of busy seat ids.
+func takenSet(hall *booking.Hall, busy map[int64]bool) func(int64) bool {
+	blocked := make(map[int64]bool)
+	for _, s := range hall.Seats {
+		if s.Blocked {
+			blocked[s.ID] = true
+		}
+	}
+	return func(id int64) bool { return busy[id] || blocked[id] }
+}
+
 // takenFunc says which seats cannot be offered: any live claim (the
 // asker's own holds included: they already have those) or a blocked seat.
 func takenFunc(hall *booking.Hall, live map[int64]claim) func(int64) bool {
@@ -120,7 +168,7 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 		if err == nil || !isConstraint(err) {
 			return err
 		}
-		if err := w.rollbackTo("claim"); err != nil {
+		if err := w.rollbackJob(); err != nil {
 			return err
 		}
 		if n, err := expireStale(w, req.ShowID); err != nil {
@@ -130,11 +178,11 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 			if err == nil || !isConstraint(err) {
 				return err
 			}
-			if err := w.rollbackTo("claim"); err != nil {
+			if err := w.rollbackJob(); err != nil {
 				return err
 			}
 		}
-		live, err := liveClaims(w, req.ShowID)
+		live, err := liveClaimsOf(w, req.ShowID, seats)
 		if err != nil {
 			return err
 		}
@@ -154,9 +202,13 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 			hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, fresh)
 			return err
 		}
+		busy, err := liveSeatIDs(w, req.ShowID)
+		if err != nil {
+			return err
+		}
 		return &booking.SeatsTakenError{
 			Taken:       taken,
-			Suggestions: booking.NextTo(hall, takenFunc(hall, live), taken[0], len(seats), 3),
+			Suggestions: booking.NextTo(hall, takenSet(hall, busy), taken[0], len(seats), 3),
 		}
 	})
 	if err != nil {
@@ -234,13 +286,10 @@ func (s *Store) saleableHall(ctx context.Context, showID int64) (*booking.Hall, 
 }
 
 // claimSeats inserts live claims for seats into a new hold, or into the
-// live hold addTo of the same owner, and returns the whole hold. It sets a
-// savepoint "claim" first, so a caller that meets a constraint error can
-// undo the partial inserts with w.rollbackTo("claim").
+// live hold addTo of the same owner, and returns the whole hold. A caller
+// that meets a constraint error undoes the partial inserts with
+// w.rollbackJob().
 func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner string, ttl time.Duration, addTo int64, seats []booking.Seat) (*booking.Hold, error) {
-	if _, err := w.exec("SAVEPOINT claim"); err != nil {
-		return nil, err
-	}
 	expires := w.now.Add(ttl).UnixMilli()
 	holdID := addTo
 	if addTo != 0 {
@@ -258,8 +307,13 @@ func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner strin
 			return nil, err
 		}
 	}
-	for _, seat := range seats {
-		if _, err := w.exec(`INSERT INTO seat_claims (show_id, seat_id, hold_id, status) VALUES (?, ?, ?, 'held')`, showID, seat.ID, holdID); err != nil {
+	if len(seats) > 0 {
+		// One multi-row INSERT: one statement per hold, not per seat.
+		args := make([]any, 0, 3*len(seats))
+		for _, seat := range seats {
+			args = append(args, showID, seat.ID, holdID)
+		}
+		if _, err := w.exec(`INSERT INTO seat_claims (show_id, seat_id, hold_id, status) VALUES `+placeholders("(?, ?, ?, 'held')", len(seats)), args...); err != nil {
 			return nil, err
 		}
 	}
@@ -269,9 +323,6 @@ func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner strin
 		if held, err = heldSeats(w, hall, holdID); err != nil {
 			return nil, err
 		}
-	}
-	if _, err := w.exec("RELEASE claim"); err != nil {
-		return nil, err
 	}
 	if len(held) > maxSeatsPerHold {
 		return nil, booking.Errorf(booking.EInvalid, "One sale can hold at most %d seats.", maxSeatsPerHold)
@@ -522,4 +573,17 @@ func (s *Store) ReleasePrefix(ctx context.Context, prefix string) (int, error) {
 		return nil
 	})
 	return n, err
+}
+
+// placeholders repeats a VALUES tuple n times, comma separated. The
+// statement text depends only on n, so each size is prepared once.
+func placeholders(tuple string, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(tuple)
+	}
+	return b.String()
 }

@@ -56,12 +56,11 @@ func (w *wtx) exec(query string, args ...any) (sql.Result, error) {
 	return st.ExecContext(w.ctx, args...)
 }
 
-// rollbackTo undoes the work since a named savepoint and releases it.
-func (w *wtx) rollbackTo(name string) error {
-	if _, err := w.exec("ROLLBACK TO " + name); err != nil {
-		return err
-	}
-	_, err := w.exec("RELEASE " + name)
+// rollbackJob undoes what this job wrote so far and lets it go on inside
+// the same savepoint (ROLLBACK TO keeps the savepoint open).
+func (w *wtx) rollbackJob() error {
+	_, err := w.exec("ROLLBACK TO job")
+	w.changed = nil
 	return err
 }
 
