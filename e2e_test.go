@@ -1,0 +1,120 @@
+package main
+
+import (
+	"database/sql"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// buildBinary builds the boxoffice binary the way it ships, once per test
+// binary run.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "boxoffice")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// tmuxTerm is the real binary running in a real terminal (tmux), read the
+// way a person reads it: the visible screen.
+type tmuxTerm struct {
+	t      *testing.T
+	socket string
+}
+
+func startTmux(t *testing.T, width, height int, command ...string) *tmuxTerm {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (apt-get install tmux)")
+	}
+	tm := &tmuxTerm{t: t, socket: "boxoffice-test-" + filepath.Base(t.TempDir())}
+	args := append([]string{"-L", tm.socket, "new-session", "-d", "-x", itoa(width), "-y", itoa(height)}, command...)
+	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	return tm
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func (tm *tmuxTerm) send(keys ...string) {
+	tm.t.Helper()
+	args := append([]string{"-L", tm.socket, "send-keys", "-t", "0"}, keys...)
+	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+		tm.t.Fatalf("send-keys %v: %v %s", keys, err, out)
+	}
+}
+
+func (tm *tmuxTerm) screen() string {
+	out, _ := exec.Command("tmux", "-L", tm.socket, "capture-pane", "-p", "-t", "0").Output()
+	return string(out)
+}
+
+// waitFor waits until the screen shows text, failing with the screen.
+func (tm *tmuxTerm) waitFor(text string) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		s := tm.screen()
+		if strings.Contains(s, text) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("screen never showed %q:\n%s", text, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// The shipped binary in a real terminal: sign in with the demo
+// credentials, sell two seats by best available for cash, then read the
+// database file.
+func TestE2E_CounterSellsTwoSeats(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	data := filepath.Join(t.TempDir(), "data")
+	tm := startTmux(t, 100, 30, "env", "BOXOFFICE_DATA="+data, "TERM=xterm-256color", bin)
+
+	tm.waitFor("Sign in")
+	tm.send("demo", "Tab", "1234", "Enter")
+	tm.waitFor("Start")
+	// Tomorrow's first show is on sale whatever the time of day.
+	tm.send("Right")
+	tm.waitFor("Tomorrow")
+	tm.send("Enter")
+	tm.waitFor("SCREEN")
+	tm.send("2", "b")
+	tm.waitFor("Holding 2")
+	tm.send("Enter")
+	tm.waitFor("Tendered")
+	tm.send("30", "Enter")
+	screen := tm.waitFor("Change due 5.00")
+	if !strings.Contains(screen, "Sold BO-") {
+		t.Fatalf("no booking number on screen:\n%s", screen)
+	}
+
+	dbh, err := sql.Open("sqlite", "file:"+filepath.Join(data, "boxoffice.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dbh.Close()
+	var bookings, sold, tendered, change, amount int
+	dbh.QueryRow(`SELECT count(*) FROM bookings`).Scan(&bookings)
+	dbh.QueryRow(`SELECT count(*) FROM seat_claims WHERE status = 'sold'`).Scan(&sold)
+	dbh.QueryRow(`SELECT amount, tendered, change_due FROM payments WHERE kind = 'sale'`).Scan(&amount, &tendered, &change)
+	if bookings != 1 || sold != 2 || amount != 2500 || tendered != 3000 || change != 500 {
+		t.Fatalf("bookings %d, sold seats %d, payment %d tendered %d change %d", bookings, sold, amount, tendered, change)
+	}
+}
