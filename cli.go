@@ -154,11 +154,12 @@ func (c *cli) counter(args []string) int {
 	}
 	defer o.store.Close()
 	err = tui.Run(c.ctx, tui.Options{
-		Store:    o.store,
-		Demo:     o.demo,
-		Owner:    "local-" + randomID(),
-		Terminal: hostTerminal(),
-		Logger:   logger,
+		Store:           o.store,
+		Demo:            o.demo,
+		DemoCredentials: booking.Credentials{Name: assets.DemoUser, PIN: assets.DemoPIN},
+		Owner:           "local-" + randomID(),
+		Terminal:        hostTerminal(),
+		Logger:          logger,
 	}, c.stdin, c.stdout)
 	if err != nil {
 		logger.Error("counter", "err", err)

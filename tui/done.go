@@ -1,0 +1,174 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	qrcode "github.com/skip2/go-qrcode"
+
+	"boxoffice/booking"
+)
+
+// doneState is the receipt of a sale with its tickets as QR codes.
+type doneState struct {
+	booking *booking.Booking
+	qrs     []string // one drawn QR code per ticket, made once
+	page    int      // first ticket shown
+}
+
+func (m *Model) openDone(b *booking.Booking) {
+	d := doneState{booking: b}
+	for _, t := range b.Tickets {
+		d.qrs = append(d.qrs, renderQR(t.Code))
+	}
+	m.done = d
+	m.screen = screenDone
+	m.setInfo("Sold " + booking.Clean(b.Number) + ".")
+}
+
+func (m *Model) doneKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	d := &m.done
+	per := m.qrPerPage()
+	switch {
+	case key.Matches(msg, k.NewSale), key.Matches(msg, k.Back):
+		m.screen = screenShows
+		m.done = doneState{}
+		m.setInfo("")
+		return m.loadShowsCmd()
+	case key.Matches(msg, k.NextTicket):
+		if d.page+per < len(d.qrs) {
+			d.page += per
+		}
+	case key.Matches(msg, k.PrevTicket):
+		d.page = max(d.page-per, 0)
+	}
+	return nil
+}
+
+// qrPerPage is how many QR codes fit side by side.
+func (m *Model) qrPerPage() int {
+	w := 0
+	for _, q := range m.done.qrs {
+		w = max(w, len([]rune(strings.SplitN(q, "\n", 2)[0])))
+	}
+	if w == 0 {
+		return 1
+	}
+	return max((m.width+2)/(w+2), 1)
+}
+
+func (m *Model) viewDone(height int) string {
+	st := &m.styles
+	d := &m.done
+	b := d.booking
+	var out strings.Builder
+	if b == nil {
+		return ""
+	}
+	sh := b.Show
+	per := m.qrPerPage()
+	end := min(d.page+per, len(d.qrs))
+	pager := ""
+	if len(d.qrs) > per {
+		pager = st.Subtle.Render(fmt.Sprintf("tickets %d–%d of %d · ←/→", d.page+1, end, len(d.qrs)))
+	}
+	title := st.Title.Render("Sold "+cut(b.Number, 20)) + st.Subtle.Render(" · "+cut(sh.Film.Title, 30)+" · "+cut(sh.HallName, 12)+" · "+sh.Starts.In(m.now().Location()).Format("Mon 2 Jan 15:04"))
+	out.WriteString(spread(title, pager, m.width))
+	out.WriteString("\n")
+	line := st.Label.Render("Seats ") + st.Bold.Render(strings.Join(seatLabelsOf(b), " ")) +
+		st.Label.Render("   Total ") + st.Money.Render(money(b.Total))
+	for _, p := range b.Payments {
+		if p.Kind != "sale" {
+			continue
+		}
+		line += st.Label.Render("   Paid ") + string(p.Method)
+		if p.Method == booking.Cash && p.Tendered > 0 {
+			line += " " + money(p.Tendered)
+		}
+		line += st.Label.Render("   Change due ") + st.Money.Render(money(p.Change))
+	}
+	out.WriteString(cutStyled(line, m.width))
+	out.WriteString("\n")
+	if b.Customer != "" || b.Phone != "" {
+		out.WriteString(st.Subtle.Render(cut("Customer "+b.Customer+" "+b.Phone, m.width)))
+	}
+	out.WriteString("\n")
+
+	// The QR codes, side by side, each captioned with seat and type.
+	var blocks [][]string
+	for i := d.page; i < end; i++ {
+		t := b.Tickets[i]
+		lines := strings.Split(d.qrs[i], "\n")
+		w := len([]rune(lines[0]))
+		caption := fit(t.Seat.Label+" "+t.Type, w)
+		block := []string{st.Bold.Render(caption)}
+		for _, l := range lines {
+			block = append(block, st.QR.Render(l))
+		}
+		blocks = append(blocks, block)
+	}
+	for row := 0; ; row++ {
+		var parts []string
+		any := false
+		for _, bl := range blocks {
+			if row < len(bl) {
+				parts = append(parts, bl[row])
+				any = true
+			}
+		}
+		if !any {
+			break
+		}
+		out.WriteString(strings.Join(parts, "  "))
+		out.WriteString("\n")
+	}
+	return strings.TrimSuffix(out.String(), "\n")
+}
+
+func seatLabelsOf(b *booking.Booking) []string {
+	out := make([]string, len(b.Tickets))
+	for i, t := range b.Tickets {
+		out[i] = booking.Clean(t.Seat.Label)
+	}
+	return out
+}
+
+// renderQR draws code as a QR code in half-block characters, two module
+// rows per line, with the standard four-module quiet zone. Light modules
+// are drawn as blocks: on the usual dark terminal that gives dark modules
+// on a light ground, which is what scanners expect; the QR style also sets
+// black on white explicitly where colour is available.
+func renderQR(code string) string {
+	q, err := qrcode.New(code, qrcode.Low)
+	if err != nil {
+		return "(no QR: " + booking.Clean(err.Error()) + ")"
+	}
+	bm := q.Bitmap() // includes the quiet zone
+	var b strings.Builder
+	for y := 0; y < len(bm); y += 2 {
+		for x := range bm[y] {
+			top := !bm[y][x]
+			bottom := y+1 < len(bm) && !bm[y+1][x]
+			if y+1 >= len(bm) {
+				bottom = true
+			}
+			switch {
+			case top && bottom:
+				b.WriteString("█")
+			case top:
+				b.WriteString("▀")
+			case bottom:
+				b.WriteString("▄")
+			default:
+				b.WriteString(" ")
+			}
+		}
+		if y+2 < len(bm) {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}

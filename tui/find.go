@@ -1,0 +1,403 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"boxoffice/booking"
+)
+
+type findMode int
+
+const (
+	findSearch findMode = iota // typing a query, results below
+	findList                   // moving through the results
+	findView                   // one booking
+	findCancel                 // cancel/refund form
+)
+
+// findState is finding a booking by number, phone or name, and cancelling
+// it.
+type findState struct {
+	mode     findMode
+	back     screen // where esc from the search goes
+	query    field
+	results  []booking.Booking
+	searched bool
+	cursor   int
+	booking  *booking.Booking
+
+	// The cancel form: a reason, and a supervisor's name and PIN when the
+	// clerk signed in is below supervisor.
+	reason, supName, supPIN field
+	cfocus                  int
+	busy                    bool
+}
+
+func newFindState() findState {
+	f := findState{query: newField(40), reason: newField(80), supName: newField(40), supPIN: newField(32)}
+	f.supPIN.mask = true
+	return f
+}
+
+func (f *findState) focusedField() *field {
+	if f.busy {
+		return nil
+	}
+	switch f.mode {
+	case findSearch:
+		return &f.query
+	case findCancel:
+		switch f.cfocus {
+		case 0:
+			return &f.reason
+		case 1:
+			return &f.supName
+		case 2:
+			return &f.supPIN
+		}
+	}
+	return nil
+}
+
+type (
+	findMsg struct {
+		query   string
+		results []booking.Booking
+		err     error
+	}
+	bookingMsg struct {
+		booking *booking.Booking
+		err     error
+	}
+	cancelMsg struct {
+		booking *booking.Booking
+		err     error
+	}
+)
+
+func (m *Model) openFind() tea.Cmd {
+	back := m.screen
+	if back == screenCheckout || back == screenDone {
+		back = screenShows
+	}
+	m.find = newFindState()
+	m.find.back = back
+	m.screen = screenFind
+	m.setInfo("")
+	return nil
+}
+
+// needsApprover reports whether cancelling needs a supervisor's PIN typed
+// at this counter.
+func (m *Model) needsApprover() bool {
+	return m.actor != nil && m.actor.Role < booking.MinRole(booking.ActionCancel)
+}
+
+func (m *Model) findKey(msg tea.KeyPressMsg) tea.Cmd {
+	f := &m.find
+	k := m.keys
+	if f.busy {
+		return nil
+	}
+	switch f.mode {
+	case findSearch, findList:
+		switch {
+		case key.Matches(msg, k.Back):
+			if f.mode == findList {
+				f.mode = findSearch
+				return nil
+			}
+			m.screen = f.back
+			if m.screen == screenSeatMap {
+				return m.loadSeatMapCmd()
+			}
+			m.screen = screenShows
+			return m.loadShowsCmd()
+		case key.Matches(msg, k.Down):
+			if len(f.results) > 0 {
+				if f.mode == findList && f.cursor < len(f.results)-1 {
+					f.cursor++
+				}
+				f.mode = findList
+			}
+			return nil
+		case key.Matches(msg, k.Up):
+			if f.cursor > 0 {
+				f.cursor--
+			} else {
+				f.mode = findSearch
+			}
+			return nil
+		case msg.String() == "enter":
+			if f.mode == findList && len(f.results) > 0 {
+				return m.viewBookingCmd(f.results[f.cursor].Number)
+			}
+			q := f.query.String()
+			if q == "" {
+				m.setError("Type a booking number, a phone number or a name.")
+				return nil
+			}
+			f.busy = true
+			m.setInfo("Searching…")
+			store, actor := m.store, *m.actor
+			return m.call(func(ctx context.Context) tea.Msg {
+				res, err := store.FindBookings(ctx, actor, booking.BookingQuery{Text: q, Limit: 50})
+				return findMsg{query: q, results: res, err: err}
+			})
+		}
+		if f.mode == findSearch {
+			f.query.key(msg)
+		}
+	case findView:
+		switch {
+		case key.Matches(msg, k.Back):
+			f.mode = findList
+			if len(f.results) == 0 {
+				f.mode = findSearch
+			}
+		case key.Matches(msg, k.CancelBooking):
+			if f.booking == nil || f.booking.Status != booking.BookingConfirmed {
+				m.setError("Only a confirmed booking can be cancelled.")
+				return nil
+			}
+			f.mode = findCancel
+			f.cfocus = 0
+			f.reason.Reset()
+			f.supName.Reset()
+			f.supPIN.Reset()
+			m.setInfo("")
+		}
+	case findCancel:
+		last := 0
+		if m.needsApprover() {
+			last = 2
+		}
+		switch {
+		case key.Matches(msg, k.Back):
+			f.mode = findView
+			m.setInfo("Not cancelled.")
+		case msg.String() == "enter":
+			if f.cfocus < last {
+				f.cfocus++
+				return nil
+			}
+			return m.cancelCmd()
+		case key.Matches(msg, k.NextField):
+			f.cfocus = min(f.cfocus+1, last)
+		case key.Matches(msg, k.PrevField):
+			f.cfocus = max(f.cfocus-1, 0)
+		default:
+			if fl := f.focusedField(); fl != nil {
+				fl.key(msg)
+			}
+		}
+	}
+	return nil
+}
+
+func (m *Model) viewBookingCmd(number string) tea.Cmd {
+	m.find.busy = true
+	store, actor := m.store, *m.actor
+	return m.call(func(ctx context.Context) tea.Msg {
+		b, err := store.Booking(ctx, actor, number)
+		return bookingMsg{booking: b, err: err}
+	})
+}
+
+func (m *Model) cancelCmd() tea.Cmd {
+	f := &m.find
+	req := booking.CancelRequest{
+		Number: f.booking.Number,
+		Reason: booking.CleanLine(f.reason.String(), 80),
+	}
+	if m.needsApprover() {
+		if f.supName.String() == "" || f.supPIN.Empty() {
+			m.setError("A supervisor types their name and PIN to approve.")
+			f.cfocus = 1
+			return nil
+		}
+		req.Approver = &booking.Credentials{Name: f.supName.String(), PIN: string(f.supPIN.value)}
+	}
+	f.busy = true
+	m.setInfo("Cancelling…")
+	store, actor := m.store, *m.actor
+	return m.call(func(ctx context.Context) tea.Msg {
+		b, err := store.Cancel(ctx, actor, req)
+		return cancelMsg{booking: b, err: err}
+	})
+}
+
+func (m *Model) onFind(msg findMsg) tea.Cmd {
+	f := &m.find
+	f.busy = false
+	if msg.err != nil {
+		m.fail(msg.err)
+		return nil
+	}
+	f.results, f.searched, f.cursor = msg.results, true, 0
+	switch len(msg.results) {
+	case 0:
+		m.setInfo("No booking matches.")
+	case 1:
+		return m.viewBookingCmd(msg.results[0].Number)
+	default:
+		f.mode = findList
+		m.setInfo(fmt.Sprintf("%d bookings match.", len(msg.results)))
+	}
+	return nil
+}
+
+func (m *Model) onBooking(msg bookingMsg) tea.Cmd {
+	f := &m.find
+	f.busy = false
+	if msg.err != nil {
+		m.fail(msg.err)
+		return nil
+	}
+	f.booking = msg.booking
+	f.mode = findView
+	m.setInfo("")
+	return nil
+}
+
+func (m *Model) onCancel(msg cancelMsg) tea.Cmd {
+	f := &m.find
+	f.busy = false
+	f.supPIN.Reset()
+	if msg.err != nil {
+		m.fail(msg.err)
+		if booking.ErrorCode(msg.err) != booking.EForbidden {
+			f.mode = findView
+		}
+		return nil
+	}
+	f.booking = msg.booking
+	f.mode = findView
+	var refund int64
+	for _, p := range msg.booking.Payments {
+		if p.Kind == "refund" {
+			refund += p.Amount
+		}
+	}
+	m.setInfo(fmt.Sprintf("Cancelled %s; refund %s.", booking.Clean(msg.booking.Number), money(refund)))
+	for i := range f.results {
+		if f.results[i].Number == msg.booking.Number {
+			f.results[i] = *msg.booking
+		}
+	}
+	return nil
+}
+
+func (m *Model) findHelp() helpKeys {
+	k := m.keys
+	switch m.find.mode {
+	case findView:
+		return helpKeys{short: []key.Binding{k.CancelBooking, k.Back, k.Help}, full: [][]key.Binding{{k.CancelBooking, k.Back}, {k.Find, k.SignOut, k.Quit}}}
+	case findCancel:
+		return helpKeys{short: []key.Binding{hint("enter", "next / cancel booking"), k.NextField, k.Back}}
+	}
+	return helpKeys{
+		short: []key.Binding{hint("enter", "search/open"), k.Down, k.Back, k.Quit},
+		full:  [][]key.Binding{{k.Up, k.Down}, {k.Back, k.SignOut, k.Quit}},
+	}
+}
+
+func (m *Model) viewFind(height int) string {
+	st := &m.styles
+	f := &m.find
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Find a booking") + st.Subtle.Render(" · by number, phone or name"))
+	b.WriteString("\n\n")
+	if f.mode == findView || f.mode == findCancel {
+		b.WriteString(m.viewBooking(height - 2))
+		return b.String()
+	}
+	b.WriteString(st.Label.Render("  Search ") + f.query.view(st, f.mode == findSearch && !f.busy, 40))
+	b.WriteString("\n\n")
+	rows := height - 5
+	first := 0
+	if f.cursor >= rows {
+		first = f.cursor - rows + 1
+	}
+	for i := first; i < len(f.results) && i < first+rows; i++ {
+		r := f.results[i]
+		line := fmt.Sprintf("  %-12s %s %s  %-16s %-10s %9s", cut(r.Number, 12),
+			r.Show.Starts.In(m.now().Location()).Format("02 Jan 15:04"), fit(r.Show.Film.Title, 18),
+			fit(r.Customer, 16), fit(r.Status, 10), money(r.Total))
+		if f.mode == findList && i == f.cursor {
+			b.WriteString(st.Selected.Render(line))
+		} else {
+			b.WriteString(line)
+		}
+		b.WriteString("\n")
+	}
+	if f.searched && len(f.results) == 0 {
+		b.WriteString(st.Subtle.Render("  No booking matches."))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// viewBooking shows one booking and, when cancelling, the form.
+func (m *Model) viewBooking(height int) string {
+	st := &m.styles
+	f := &m.find
+	bk := f.booking
+	var b strings.Builder
+	row := func(label, value string) {
+		b.WriteString("  " + st.Label.Render(fmt.Sprintf("%-10s", label)) + value + "\n")
+	}
+	row("Booking", st.Bold.Render(cut(bk.Number, 20))+"  "+statusWord(st, bk.Status))
+	row("Show", cut(bk.Show.Film.Title, 40)+st.Subtle.Render(" · "+cut(bk.Show.HallName, 12)+" · "+bk.Show.Starts.In(m.now().Location()).Format("Mon 2 Jan 15:04")))
+	row("Seats", strings.Join(seatLabelsOf(bk), " "))
+	row("Total", st.Money.Render(money(bk.Total)))
+	if bk.Customer != "" || bk.Phone != "" {
+		row("Customer", cut(bk.Customer, 40)+" "+cut(bk.Phone, 24))
+	}
+	sold := "Sold by " + cut(bk.SoldBy, 30)
+	if bk.Terminal != "" {
+		sold += " at " + cut(bk.Terminal, 20)
+	}
+	row("", st.Subtle.Render(sold+" · "+bk.CreatedAt.In(m.now().Location()).Format("2 Jan 15:04")))
+	for _, p := range bk.Payments {
+		row(p.Kind, fmt.Sprintf("%s %s", p.Method, money(p.Amount))+st.Subtle.Render(" by "+cut(p.Staff, 30)))
+	}
+	if bk.Status == booking.BookingCancelled {
+		text := "Cancelled by " + cut(bk.CancelledBy, 30)
+		if bk.ApprovedBy != "" {
+			text += ", approved by " + cut(bk.ApprovedBy, 30)
+		}
+		if bk.Reason != "" {
+			text += ": " + cut(bk.Reason, 60)
+		}
+		row("", st.Subtle.Render(text))
+	}
+	if f.mode != findCancel {
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(st.Warn.Render("  Cancel "+cut(bk.Number, 20)+" and refund "+money(bk.Total)+"?") + "\n")
+	on := func(i int) bool { return !f.busy && f.cfocus == i }
+	b.WriteString("  " + st.Label.Render("Reason     ") + f.reason.view(st, on(0), 40) + st.Subtle.Render("  optional") + "\n")
+	if m.needsApprover() {
+		b.WriteString(st.Subtle.Render("  A supervisor approves: their name and PIN.") + "\n")
+		b.WriteString("  " + st.Label.Render("Supervisor ") + f.supName.view(st, on(1), 30) + "\n")
+		b.WriteString("  " + st.Label.Render("PIN        ") + f.supPIN.view(st, on(2), 30) + "\n")
+	}
+	b.WriteString(st.Subtle.Render("  enter on the last field cancels and refunds · esc keeps the booking"))
+	return b.String()
+}
+
+func statusWord(st *Styles, s string) string {
+	switch s {
+	case booking.BookingCancelled:
+		return st.Warn.Render("cancelled")
+	case booking.BookingConfirmed:
+		return st.Info.Render("confirmed")
+	}
+	return st.Subtle.Render(booking.Clean(s))
+}

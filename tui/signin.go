@@ -1,0 +1,129 @@
+package tui
+
+import (
+	"context"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"boxoffice/booking"
+)
+
+// signInState is the clerk sign-in form of a shared counter terminal.
+type signInState struct {
+	name, pin field
+	focus     int // 0 name, 1 PIN
+	busy      bool
+}
+
+func newSignInState() signInState {
+	s := signInState{name: newField(40), pin: newField(32)}
+	s.pin.mask = true
+	return s
+}
+
+func (s *signInState) focused() *field {
+	if s.busy {
+		return nil
+	}
+	if s.focus == 0 {
+		return &s.name
+	}
+	return &s.pin
+}
+
+type signInMsg struct {
+	staff *booking.Staff
+	err   error
+}
+
+func (m *Model) signInKey(msg tea.KeyPressMsg) tea.Cmd {
+	s := &m.signin
+	if s.busy {
+		return nil
+	}
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Submit):
+		if s.focus == 0 {
+			s.focus = 1
+			return nil
+		}
+		if s.name.String() == "" {
+			s.focus = 0
+			m.setError("Type your name.")
+			return nil
+		}
+		s.busy = true
+		m.setInfo("Signing in…")
+		store, name, pin := m.store, s.name.String(), string(s.pin.value)
+		return m.call(func(ctx context.Context) tea.Msg {
+			st, err := store.SignIn(ctx, name, pin)
+			return signInMsg{staff: st, err: err}
+		})
+	case key.Matches(msg, k.NextField), key.Matches(msg, k.PrevField):
+		s.focus = 1 - s.focus
+		return nil
+	case key.Matches(msg, k.Back):
+		s.focused().Reset()
+		return nil
+	}
+	s.focused().key(msg)
+	return nil
+}
+
+func (m *Model) onSignIn(msg signInMsg) tea.Cmd {
+	s := &m.signin
+	s.busy = false
+	s.pin.Reset()
+	if msg.err != nil || msg.staff == nil {
+		s.focus = 1
+		if msg.err == nil {
+			msg.err = booking.Errorf(booking.EForbidden, "Wrong name or PIN.")
+		}
+		m.fail(msg.err)
+		return nil
+	}
+	st := msg.staff
+	m.actor = &booking.Actor{StaffID: st.ID, Name: st.Name, Role: st.Role, Terminal: m.opts.Terminal}
+	m.signin = newSignInState()
+	m.screen = screenShows
+	m.shows = showsState{day: dayOf(m.now())}
+	m.setInfo("Signed in as " + booking.Clean(st.Name) + ".")
+	return tea.Batch(m.afterSignIn()...)
+}
+
+func (m *Model) viewSignIn(height int) string {
+	st := &m.styles
+	s := &m.signin
+	var b strings.Builder
+	b.WriteString("\n")
+	b.WriteString(st.Title.Render("Sign in at this counter"))
+	b.WriteString("\n\n")
+	b.WriteString(st.Label.Render("Name ") + " " + s.name.view(st, !s.busy && s.focus == 0, 30) + "\n\n")
+	b.WriteString(st.Label.Render("PIN  ") + " " + s.pin.view(st, !s.busy && s.focus == 1, 30) + "\n")
+	if m.opts.Demo {
+		b.WriteString("\n")
+		c := m.opts.DemoCredentials
+		if c.Name != "" {
+			b.WriteString(st.Subtle.Render("Demo cinema: sign in as ") + st.Bold.Render(booking.Clean(c.Name)) +
+				st.Subtle.Render(" with PIN ") + st.Bold.Render(booking.Clean(c.PIN)) + "\n")
+		} else {
+			b.WriteString(st.Subtle.Render("This is the demo cinema.") + "\n")
+		}
+	}
+	return indent(b.String(), 2)
+}
+
+// indent shifts every line of s right by n spaces.
+func indent(s string, n int) string {
+	pad := strings.Repeat(" ", n)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pad + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}

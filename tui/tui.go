@@ -1,0 +1,796 @@
+// Package tui is the counter: the Bubble Tea screens a clerk sells from,
+// run in a local terminal by Run or served per SSH session by New.
+//
+// The model does no I/O in Update or View. Every call to the booking core is
+// a tea.Cmd that returns a message, and the core is reached only through
+// Backend, so the package never sees a database.
+package tui
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"boxoffice/booking"
+)
+
+// Backend is what the counter needs of the booking core: a subset of
+// booking.Store, so a *db.Store satisfies it and tests may pass anything
+// that behaves like one.
+type Backend interface {
+	Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error)
+	SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error)
+	TicketTypes(ctx context.Context) ([]booking.TicketType, error)
+	Hold(ctx context.Context, actor booking.Actor, req booking.HoldRequest) (*booking.Hold, error)
+	HoldBest(ctx context.Context, actor booking.Actor, req booking.HoldBestRequest) (*booking.Hold, error)
+	Release(ctx context.Context, actor booking.Actor, holdID int64, owner string, seats ...string) error
+	Extend(ctx context.Context, actor booking.Actor, holdID int64, owner string, ttl time.Duration) (*booking.Hold, error)
+	ReleaseOwner(ctx context.Context, owner string) (int, error)
+	Checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest) (*booking.Booking, error)
+	Cancel(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Booking, error)
+	Booking(ctx context.Context, actor booking.Actor, number string) (*booking.Booking, error)
+	FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error)
+	SignIn(ctx context.Context, name, pin string) (*booking.Staff, error)
+	Changes() *booking.Broker
+}
+
+var _ Backend = booking.Store(nil)
+
+// Options configure one counter session.
+type Options struct {
+	// Store is the booking core.
+	Store Backend
+	// Demo shows the demo credentials on the sign-in screen.
+	Demo bool
+	// DemoCredentials are the credentials the sign-in screen shows when
+	// Demo is set (assets.DemoUser and assets.DemoPIN).
+	DemoCredentials booking.Credentials
+	// Owner is this session's unique id: the owner of its holds.
+	Owner string
+	// Staff, when set, opens the session signed in (a personal SSH key);
+	// nil opens the sign-in screen.
+	Staff *booking.Actor
+	// Terminal is the counter device's name, recorded on every sale.
+	Terminal string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// IdleSignOut signs the clerk out after this long without a key press;
+	// zero never does.
+	IdleSignOut time.Duration
+	// Logger receives internal errors; discarded when nil.
+	Logger *slog.Logger
+	// Context, when set, bounds every call the session makes and its
+	// subscription to live changes (an SSH session's context).
+	Context context.Context
+}
+
+// ServerNoticeMsg is sent into a running program from outside (the SSH
+// server) to show a banner, such as "Server restarting — finish this sale".
+// An empty Text removes the banner.
+type ServerNoticeMsg struct{ Text string }
+
+// MinWidth and MinHeight are the smallest terminal the counter draws in.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// callTimeout bounds one call to the store from a command.
+const callTimeout = 15 * time.Second
+
+type screen int
+
+const (
+	screenSignIn screen = iota
+	screenShows
+	screenSeatMap
+	screenCheckout
+	screenDone
+	screenFind
+)
+
+func (s screen) String() string {
+	switch s {
+	case screenSignIn:
+		return "sign-in"
+	case screenShows:
+		return "shows"
+	case screenSeatMap:
+		return "seat map"
+	case screenCheckout:
+		return "checkout"
+	case screenDone:
+		return "done"
+	case screenFind:
+		return "find booking"
+	}
+	return fmt.Sprintf("screen(%d)", int(s))
+}
+
+// Model is one counter session. *Model implements tea.Model.
+type Model struct {
+	opts   Options
+	store  Backend
+	ctx    context.Context
+	cancel context.CancelFunc
+	now    func() time.Time
+	log    *slog.Logger
+	styles Styles
+	keys   KeyMap
+	help   help.Model
+
+	width, height int
+	screen        screen
+	actor         *booking.Actor // nil when signed out
+	types         []booking.TicketType
+
+	notice    string // server notice banner
+	status    string // one line under the screen
+	statusErr bool
+	quitting  bool // asking "release seats and quit?"
+	closing   bool // quit under way
+
+	lastInput time.Time
+	idleArmed bool
+	ticking   bool
+
+	signin   signInState
+	shows    showsState
+	seats    seatMapState
+	checkout checkoutState
+	done     doneState
+	find     findState
+
+	live <-chan booking.ShowChanged
+
+	// parkBlocking is a test hook: commands that wait (timers, the live
+	// subscription) are parked in parked instead of returned, so tests can
+	// run every other command synchronously.
+	parkBlocking bool
+	parked       []tea.Cmd
+}
+
+var _ tea.Model = (*Model)(nil)
+
+// New returns a counter session.
+func New(opts Options) *Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	parent := opts.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancel(parent)
+	m := &Model{
+		opts:   opts,
+		store:  opts.Store,
+		ctx:    ctx,
+		cancel: cancel,
+		now:    opts.Now,
+		log:    opts.Logger,
+		styles: DefaultStyles(),
+		keys:   DefaultKeyMap(),
+		help:   help.New(),
+		width:  MinWidth,
+		height: MinHeight,
+	}
+	m.help.Styles = m.styles.Help
+	m.help.SetWidth(m.width)
+	m.signin = newSignInState()
+	m.find = newFindState()
+	m.shows.day = dayOf(m.now())
+	if opts.Staff != nil {
+		a := *opts.Staff
+		if a.Terminal == "" {
+			a.Terminal = opts.Terminal
+		}
+		m.actor = &a
+		m.screen = screenShows
+	}
+	return m
+}
+
+// Close ends the session's commands and live subscription. The program
+// calls it on quit; a server calls it when the session ends.
+func (m *Model) Close() { m.cancel() }
+
+// Init subscribes to live changes and, when the session opens signed in,
+// loads the day's shows.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.subscribeCmd()}
+	if m.actor != nil {
+		cmds = append(cmds, m.afterSignIn()...)
+	}
+	return tea.Batch(cmds...)
+}
+
+// Messages returned by commands.
+type (
+	subscribedMsg struct{ ch <-chan booking.ShowChanged }
+	changeMsg     booking.ShowChanged
+	tickMsg       struct{}
+	idleMsg       struct{}
+	typesMsg      struct {
+		types []booking.TicketType
+		err   error
+	}
+	signedOutMsg struct{ err error }
+)
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.SetWidth(msg.Width)
+		return m, nil
+	case ServerNoticeMsg:
+		m.notice = booking.CleanLine(msg.Text, 200)
+		return m, nil
+	case subscribedMsg:
+		m.live = msg.ch
+		return m, m.waitChangeCmd()
+	case changeMsg:
+		return m, tea.Batch(m.onChange(booking.ShowChanged(msg)), m.waitChangeCmd())
+	case tickMsg:
+		m.ticking = false
+		return m, m.onTick()
+	case idleMsg:
+		m.idleArmed = false
+		return m, m.onIdle()
+	case typesMsg:
+		if msg.err != nil {
+			m.fail(msg.err)
+		} else {
+			m.types = msg.types
+		}
+		return m, nil
+	case signedOutMsg:
+		if msg.err != nil {
+			m.fail(msg.err)
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		m.lastInput = m.now()
+		return m, m.onKey(msg)
+	case tea.PasteMsg:
+		return m, m.onPaste(msg.Content)
+	case tea.MouseClickMsg:
+		if m.screen == screenSeatMap && !m.tooSmall() && m.actor != nil {
+			return m, m.onMapClick(msg.Mouse())
+		}
+		return m, nil
+	}
+	return m, m.onResult(msg)
+}
+
+// onResult routes a store call's answer to its screen.
+func (m *Model) onResult(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case signInMsg:
+		return m.onSignIn(msg)
+	case showsMsg:
+		return m.onShows(msg)
+	case seatMapMsg:
+		return m.onSeatMap(msg)
+	case holdMsg:
+		return m.onHold(msg)
+	case releaseMsg:
+		return m.onRelease(msg)
+	case extendMsg:
+		return m.onExtend(msg)
+	case checkoutMsg:
+		return m.onCheckout(msg)
+	case findMsg:
+		return m.onFind(msg)
+	case bookingMsg:
+		return m.onBooking(msg)
+	case cancelMsg:
+		return m.onCancel(msg)
+	}
+	return nil
+}
+
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if m.quitting {
+		switch {
+		case key.Matches(msg, k.Yes), key.Matches(msg, k.Quit):
+			return m.quitCmd()
+		case key.Matches(msg, k.No):
+			m.quitting = false
+		}
+		return nil
+	}
+	if key.Matches(msg, k.Quit) {
+		if m.heldCount() > 0 {
+			m.quitting = true
+			return nil
+		}
+		return m.quitCmd()
+	}
+	if m.closing || m.tooSmall() {
+		return nil
+	}
+	if m.help.ShowAll {
+		if key.Matches(msg, k.Help) || key.Matches(msg, k.Back) {
+			m.help.ShowAll = false
+		}
+		return nil
+	}
+	if key.Matches(msg, k.Help) && !m.typing() {
+		m.help.ShowAll = true
+		return nil
+	}
+	if m.actor != nil {
+		switch {
+		case key.Matches(msg, k.SignOut):
+			return m.signOut("Signed out.")
+		case key.Matches(msg, k.Find) && m.screen != screenFind:
+			return m.openFind()
+		}
+	}
+	switch m.screen {
+	case screenSignIn:
+		return m.signInKey(msg)
+	case screenShows:
+		return m.showsKey(msg)
+	case screenSeatMap:
+		return m.seatMapKey(msg)
+	case screenCheckout:
+		return m.checkoutKey(msg)
+	case screenDone:
+		return m.doneKey(msg)
+	case screenFind:
+		return m.findKey(msg)
+	}
+	return nil
+}
+
+// onPaste types pasted text into the focused field, if any.
+func (m *Model) onPaste(s string) tea.Cmd {
+	if f := m.focusedField(); f != nil {
+		f.insert(s)
+	}
+	return nil
+}
+
+// focusedField returns the text field keys go to, or nil.
+func (m *Model) focusedField() *field {
+	switch m.screen {
+	case screenSignIn:
+		return m.signin.focused()
+	case screenSeatMap:
+		if m.seats.prompt {
+			return &m.seats.input
+		}
+	case screenCheckout:
+		return m.checkout.focusedField()
+	case screenFind:
+		return m.find.focusedField()
+	}
+	return nil
+}
+
+// typing reports whether letters are text right now rather than keys.
+func (m *Model) typing() bool { return m.focusedField() != nil }
+
+// heldCount is how many seats this session holds, as far as it knows.
+func (m *Model) heldCount() int {
+	if m.seats.sm == nil {
+		return 0
+	}
+	return len(m.seats.mine())
+}
+
+// quitCmd releases this session's holds and then quits.
+func (m *Model) quitCmd() tea.Cmd {
+	m.quitting = false
+	m.closing = true
+	m.status, m.statusErr = "Releasing held seats…", false
+	store, owner, log := m.store, m.opts.Owner, m.log
+	ctx := context.WithoutCancel(m.ctx)
+	cancel := m.cancel
+	return func() tea.Msg {
+		c, done := context.WithTimeout(ctx, 5*time.Second)
+		defer done()
+		if _, err := store.ReleaseOwner(c, owner); err != nil {
+			log.Error("release holds on quit", "owner", owner, "err", err)
+		}
+		cancel()
+		return tea.QuitMsg{}
+	}
+}
+
+// signOut forgets the clerk and releases their holds, keeping the program.
+func (m *Model) signOut(why string) tea.Cmd {
+	store, owner := m.store, m.opts.Owner
+	ctx := m.ctx
+	m.actor = nil
+	m.screen = screenSignIn
+	m.signin = newSignInState()
+	m.shows = showsState{day: dayOf(m.now())}
+	m.seats = seatMapState{}
+	m.checkout = checkoutState{}
+	m.done = doneState{}
+	m.find = newFindState()
+	m.help.ShowAll = false
+	m.setInfo(why)
+	return func() tea.Msg {
+		c, done := context.WithTimeout(ctx, callTimeout)
+		defer done()
+		_, err := store.ReleaseOwner(c, owner)
+		return signedOutMsg{err: err}
+	}
+}
+
+// afterSignIn loads what every signed-in screen needs.
+func (m *Model) afterSignIn() []tea.Cmd {
+	m.lastInput = m.now()
+	return []tea.Cmd{m.loadShowsCmd(), m.loadTypesCmd(), m.armIdle()}
+}
+
+func (m *Model) loadTypesCmd() tea.Cmd {
+	store := m.store
+	return m.call(func(ctx context.Context) tea.Msg {
+		types, err := store.TicketTypes(ctx)
+		return typesMsg{types: types, err: err}
+	})
+}
+
+// call wraps a store call in a command bounded by the session's context.
+func (m *Model) call(fn func(ctx context.Context) tea.Msg) tea.Cmd {
+	ctx := m.ctx
+	return func() tea.Msg {
+		c, cancel := context.WithTimeout(ctx, callTimeout)
+		defer cancel()
+		return fn(c)
+	}
+}
+
+// park returns cmd, or in tests keeps it aside (see parkBlocking).
+func (m *Model) park(cmd tea.Cmd) tea.Cmd {
+	if m.parkBlocking {
+		m.parked = append(m.parked, cmd)
+		return nil
+	}
+	return cmd
+}
+
+func (m *Model) subscribeCmd() tea.Cmd {
+	broker, ctx := m.store.Changes(), m.ctx
+	if broker == nil {
+		return nil
+	}
+	return func() tea.Msg { return subscribedMsg{ch: broker.Subscribe(ctx)} }
+}
+
+// waitChangeCmd waits for the next committed change. Changes that queued up
+// meanwhile are merged into one: the reload reads the database anyway.
+func (m *Model) waitChangeCmd() tea.Cmd {
+	ch := m.live
+	if ch == nil {
+		return nil
+	}
+	return m.park(func() tea.Msg {
+		c, ok := <-ch
+		if !ok {
+			return nil
+		}
+		for {
+			select {
+			case more, ok := <-ch:
+				if !ok {
+					return changeMsg(c)
+				}
+				if more.ShowID != c.ShowID {
+					c.ShowID = 0
+				}
+			default:
+				return changeMsg(c)
+			}
+		}
+	})
+}
+
+// onChange repaints whatever shows the changed show.
+func (m *Model) onChange(c booking.ShowChanged) tea.Cmd {
+	if m.actor == nil {
+		return nil
+	}
+	switch m.screen {
+	case screenSeatMap, screenCheckout:
+		if c.ShowID == 0 || c.ShowID == m.seats.show.ID {
+			return m.loadSeatMapCmd()
+		}
+	case screenShows:
+		for _, s := range m.shows.all {
+			if c.ShowID == 0 || s.ID == c.ShowID {
+				return m.loadShowsCmd()
+			}
+		}
+	}
+	return nil
+}
+
+// ensureTick keeps the one-second hold countdown running while a hold is.
+func (m *Model) ensureTick() tea.Cmd {
+	if m.ticking || m.seats.expires.IsZero() {
+		return nil
+	}
+	m.ticking = true
+	return m.park(tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} }))
+}
+
+func (m *Model) onTick() tea.Cmd {
+	if m.seats.expires.IsZero() || (m.screen != screenSeatMap && m.screen != screenCheckout) {
+		return nil
+	}
+	if !m.now().Before(m.seats.expires) {
+		m.seats.expires = time.Time{}
+		m.setError("The hold ran out; the seats are free again.")
+		return m.loadSeatMapCmd()
+	}
+	return m.ensureTick()
+}
+
+// armIdle starts the idle sign-out timer if it is wanted and not running.
+func (m *Model) armIdle() tea.Cmd {
+	return m.armIdleAfter(m.opts.IdleSignOut)
+}
+
+func (m *Model) armIdleAfter(d time.Duration) tea.Cmd {
+	if m.opts.IdleSignOut <= 0 || m.idleArmed || m.actor == nil {
+		return nil
+	}
+	m.idleArmed = true
+	return m.park(tea.Tick(d, func(time.Time) tea.Msg { return idleMsg{} }))
+}
+
+// onIdle signs the clerk out when no key came for IdleSignOut, else waits
+// for the rest of it. One timer runs at a time, however fast the typing.
+func (m *Model) onIdle() tea.Cmd {
+	if m.actor == nil || m.opts.IdleSignOut <= 0 {
+		return nil
+	}
+	left := m.lastInput.Add(m.opts.IdleSignOut).Sub(m.now())
+	if left > 0 {
+		return m.armIdleAfter(left)
+	}
+	return m.signOut(fmt.Sprintf("Signed out after %s without a key press.", m.opts.IdleSignOut))
+}
+
+// fail shows an error to the clerk; internal details go to the log only.
+func (m *Model) fail(err error) {
+	m.setError(errorText(err))
+	if booking.ErrorCode(err) == booking.EInternal {
+		m.log.Error("counter", "screen", m.screen.String(), "err", err)
+	}
+}
+
+func (m *Model) setError(s string) { m.status, m.statusErr = s, true }
+func (m *Model) setInfo(s string)  { m.status, m.statusErr = s, false }
+
+// errorHints is the one table of how an error code reads at the counter:
+// text added after the core's own message.
+var errorHints = map[string]string{
+	booking.EInternal: "Try again; if it keeps happening, tell the manager.",
+}
+
+// errorText is the line a clerk reads for err.
+func errorText(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "The box office is busy — try again."
+	}
+	msg := booking.ErrorMessage(err)
+	if hint := errorHints[booking.ErrorCode(err)]; hint != "" && !strings.Contains(msg, hint) {
+		msg = strings.TrimSuffix(msg, ".") + ". " + hint
+	}
+	return msg
+}
+
+func (m *Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
+
+// newIdempotencyKey makes the key one checkout screen sends with every try.
+func newIdempotencyKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// dayOf returns local midnight of t's day in t's location.
+func dayOf(t time.Time) time.Time {
+	y, mo, d := t.Date()
+	return time.Date(y, mo, d, 0, 0, 0, 0, t.Location())
+}
+
+// money formats minor units: 1250 -> "12.50".
+func money(minor int64) string {
+	sign := ""
+	if minor < 0 {
+		sign, minor = "-", -minor
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, minor/100, minor%100)
+}
+
+// parseMoney reads an amount typed at the counter: "20", "20.5", "20,50".
+func parseMoney(s string) (int64, bool) {
+	s = strings.ReplaceAll(strings.TrimSpace(s), ",", ".")
+	if s == "" {
+		return 0, false
+	}
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	if whole == "" {
+		whole = "0"
+	}
+	if hasFrac && (len(frac) > 2 || strings.Contains(frac, ".")) {
+		return 0, false
+	}
+	var n int64
+	for _, r := range whole {
+		if !isDigit(r) || n > 1e12 {
+			return 0, false
+		}
+		n = n*10 + int64(r-'0')
+	}
+	n *= 100
+	switch len(frac) {
+	case 1:
+		n += int64(frac[0]-'0') * 10
+	case 2:
+		n += int64(frac[0]-'0')*10 + int64(frac[1]-'0')
+	}
+	for _, r := range frac {
+		if !isDigit(r) {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// View draws the session.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "boxoffice"
+	return v
+}
+
+// render draws the whole screen as exactly height lines of at most width
+// cells.
+func (m *Model) render() string {
+	if m.tooSmall() {
+		return m.renderTooSmall()
+	}
+	st := &m.styles
+	var top []string
+	top = append(top, m.titleBar())
+	if m.notice != "" {
+		top = append(top, st.Notice.Render(padRight(" "+m.notice, m.width)))
+	}
+	var bottom []string
+	if m.quitting {
+		bottom = append(bottom, st.Banner.Render(padRight(fmt.Sprintf(" %d seats are held. Release them and quit? y/n", m.heldCount()), m.width)))
+	} else {
+		bottom = append(bottom, m.statusLine())
+	}
+	bottom = append(bottom, m.help.ShortHelpView(m.helpFor().ShortHelp()))
+
+	bodyH := m.height - len(top) - len(bottom)
+	var body string
+	switch {
+	case m.help.ShowAll:
+		body = st.Title.Render("Keys") + "\n\n" + m.help.FullHelpView(m.helpFor().FullHelp())
+	case m.screen == screenSignIn:
+		body = m.viewSignIn(bodyH)
+	case m.screen == screenShows:
+		body = m.viewShows(bodyH)
+	case m.screen == screenSeatMap:
+		body = m.viewSeatMap(bodyH)
+	case m.screen == screenCheckout:
+		body = m.viewCheckout(bodyH)
+	case m.screen == screenDone:
+		body = m.viewDone(bodyH)
+	case m.screen == screenFind:
+		body = m.viewFind(bodyH)
+	}
+	lines := make([]string, 0, m.height)
+	lines = append(lines, top...)
+	bl := strings.Split(body, "\n")
+	for i := 0; i < bodyH; i++ {
+		if i < len(bl) {
+			lines = append(lines, bl[i])
+		} else {
+			lines = append(lines, "")
+		}
+	}
+	lines = append(lines, bottom...)
+	for i, l := range lines {
+		if ansi.StringWidth(l) > m.width {
+			lines[i] = ansi.Truncate(l, m.width, "…")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) renderTooSmall() string {
+	msg := fmt.Sprintf("Make the window larger: the counter needs %d×%d, this one is %d×%d.", MinWidth, MinHeight, m.width, m.height)
+	msg += "\nctrl+c quits."
+	out := make([]string, 0, max(m.height, 1))
+	for _, l := range strings.Split(msg, "\n") {
+		out = append(out, ansi.Truncate(ansi.Wordwrap(l, max(m.width, 10), " "), max(m.width, 1)*4, ""))
+	}
+	return strings.Join(out, "\n")
+}
+
+// titleBar is the first line: who is signed in where, and when.
+func (m *Model) titleBar() string {
+	st := &m.styles
+	left := st.Title.Render("boxoffice")
+	if m.opts.Terminal != "" {
+		left += st.Subtle.Render(" · " + booking.Clean(m.opts.Terminal))
+	}
+	if m.actor != nil {
+		left += st.Subtle.Render(" · ") + st.Bold.Render(booking.Clean(m.actor.Name)) + st.Subtle.Render(" ("+m.actor.Role.String()+")")
+	}
+	right := st.Subtle.Render(m.now().Format("Mon 2 Jan 15:04"))
+	return spread(left, right, m.width)
+}
+
+func (m *Model) statusLine() string {
+	if m.status == "" {
+		return ""
+	}
+	if m.statusErr {
+		return m.styles.Error.Render("! " + m.status)
+	}
+	return m.styles.Info.Render(m.status)
+}
+
+// spread puts left and right on one line of width cells.
+func spread(left, right string, width int) string {
+	rw := ansi.StringWidth(right)
+	if ansi.StringWidth(left)+rw+1 > width {
+		left = ansi.Truncate(left, max(width-rw-1, 0), "…")
+	}
+	gap := width - ansi.StringWidth(left) - rw
+	if gap < 1 {
+		return left
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// padRight pads s with spaces to width cells.
+func padRight(s string, width int) string {
+	if w := ansi.StringWidth(s); w < width {
+		return s + strings.Repeat(" ", width-w)
+	}
+	return s
+}
+
+// cut shortens an untrusted string to n cells after cleaning it.
+func cut(s string, n int) string {
+	s = booking.Clean(s)
+	if ansi.StringWidth(s) > n {
+		return ansi.Truncate(s, n, "…")
+	}
+	return s
+}
+
+// fit cleans s and pads or cuts it to exactly n cells.
+func fit(s string, n int) string { return padRight(cut(s, n), n) }
