@@ -314,7 +314,7 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 			return err
 		}
 		var admitted int
-		if err := w.queryRow(`SELECT count(*) FROM tickets WHERE booking_id = ? AND status = 'admitted'`, id).Scan(&admitted); err != nil {
+		if err := w.queryRow(`SELECT count(*) FROM tickets WHERE id BETWEEN ? AND ? AND status = 'admitted'`, id*ticketsPerBooking, id*ticketsPerBooking+ticketsPerBooking-1).Scan(&admitted); err != nil {
 			return err
 		}
 		// Claim the status first: a second or stale cancel stops here,
@@ -342,7 +342,7 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 		if _, err := w.exec(`UPDATE shows SET sold = sold - ? WHERE id = ?`, freed, showID); err != nil {
 			return err
 		}
-		if _, err := w.exec(`UPDATE tickets SET status = 'void' WHERE booking_id = ? AND status = 'issued'`, id); err != nil {
+		if _, err := w.exec(`UPDATE tickets SET status = 'void' WHERE id BETWEEN ? AND ? AND status = 'issued'`, id*ticketsPerBooking, id*ticketsPerBooking+ticketsPerBooking-1); err != nil {
 			return err
 		}
 		var method string
