@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"boxoffice/booking"
 )
@@ -203,4 +204,36 @@ func (c *cli) hall(args []string) int {
 			path, booking.Clean(h.Name), len(h.Rows), len(h.Seats), kinds[booking.Premium], kinds[booking.Wheelchair], kinds[booking.Companion])
 	}
 	return code
+}
+
+// admit scans a ticket code at the door.
+func (c *cli) admit(args []string) int {
+	fs := c.flags("admit")
+	fs.BoolVar(&c.jsonOut, "json", false, "machine output")
+	pos, err := c.parse(fs, args)
+	if err != nil {
+		return c.usageErr("%v", err)
+	}
+	if len(pos) != 1 {
+		return c.usageErr("usage: boxoffice admit CODE")
+	}
+	o, err := c.open(false)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer o.store.Close()
+	actor := booking.System
+	actor.Name = "door (cli)"
+	res, err := o.store.Admit(c.ctx, actor, pos[0])
+	if err != nil {
+		return c.fail(err)
+	}
+	if c.jsonOut {
+		c.printJSON(map[string]string{"booking": res.Booking, "seat": res.Ticket.Seat.Label, "type": res.Ticket.Type,
+			"film": booking.Clean(res.Show.Film.Title), "hall": booking.Clean(res.Show.HallName), "start": res.Show.Starts.Format(time.RFC3339)})
+		return exitOK
+	}
+	fmt.Fprintf(c.stdout, "Admit: seat %s (%s) · %s · %s %s · %s\n", res.Ticket.Seat.Label, res.Ticket.Type,
+		booking.Clean(res.Show.Film.Title), booking.Clean(res.Show.HallName), res.Show.Starts.Format("15:04"), res.Booking)
+	return exitOK
 }

@@ -41,6 +41,7 @@ Usage:
                  [--key KEY] [--name N] [--phone P] [--json]
   boxoffice booking NUMBER [--json]                       look a booking up
   boxoffice cancel NUMBER [--reason R] [--json]           cancel and refund a booking
+  boxoffice admit CODE [--json]                           admit a ticket at the door (once)
   boxoffice staff add NAME --role door|clerk|supervisor|manager [--key-file FILE]
                                                           (the PIN is read from stdin)
   boxoffice staff list | staff disable NAME
@@ -94,6 +95,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return c.staff(rest)
 	case "terminal":
 		return c.terminal(rest)
+	case "admit":
+		return c.admit(rest)
 	case "hall":
 		return c.hall(rest)
 	case "serve":

@@ -161,6 +161,9 @@ func TestCLI_Cancel(t *testing.T) {
 	if code != 3 || !strings.Contains(out, "stale_status") {
 		t.Fatalf("second cancel: %d %q", code, out)
 	}
+	if code, _, _ := runCLI(t, data, "", "admit", c.Tickets[0].Code); code != 3 {
+		t.Fatalf("a refunded ticket was admitted (exit %d)", code)
+	}
 	if code, _, _ := runCLI(t, data, "", "booking", "BO-ZZZZZZZZ"); code != 4 {
 		t.Fatalf("unknown booking exit %d, want 4", code)
 	}

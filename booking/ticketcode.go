@@ -36,8 +36,11 @@ func SignTicket(key TicketKey, ticketID int64) string {
 // forged code must look like one that was never issued.
 func VerifyTicket(keys []TicketKey, code string) (int64, error) {
 	notFound := Errorf(ENotFound, "Unknown ticket code.")
-	raw, err := codeEncoding.DecodeString(strings.ToUpper(strings.TrimSpace(code)))
-	if err != nil || len(raw) <= macSize {
+	code = strings.ToUpper(strings.TrimSpace(code))
+	raw, err := codeEncoding.DecodeString(code)
+	// Only the canonical spelling is a code: unused trailing bits must be
+	// zero, so one ticket has exactly one code.
+	if err != nil || len(raw) <= macSize || codeEncoding.EncodeToString(raw) != code {
 		return 0, notFound
 	}
 	payload, sum := raw[:len(raw)-macSize], raw[len(raw)-macSize:]

@@ -1,0 +1,85 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"boxoffice/booking"
+)
+
+// AdmitResult is what the door sees after a scan.
+type AdmitResult struct {
+	Ticket  booking.Ticket
+	Booking string
+	Show    booking.Show
+}
+
+// Admit checks a scanned ticket code and admits the ticket at most once:
+// the move issued -> admitted is a compare-and-set, so two doors scanning
+// the same code at once admit it once, and the second is told when and by
+// whom. A code that does not verify reads exactly like one never issued.
+func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*AdmitResult, error) {
+	if err := booking.Authorize(actor, booking.ActionAdmit); err != nil {
+		return nil, err
+	}
+	ticketID, err := booking.VerifyTicket([]booking.TicketKey{s.opts.TicketKey}, code)
+	if err != nil {
+		return nil, err
+	}
+	var res AdmitResult
+	err = s.do(ctx, "admit", func(w *wtx) error {
+		var seatID, showID int64
+		var status, number, bookingStatus, by string
+		var at sql.NullInt64
+		err := w.queryRow(`SELECT t.seat_id, t.type_code, t.status, t.admitted_at, t.admitted_by, b.number, b.status, b.show_id
+			FROM tickets t JOIN bookings b ON b.id = t.booking_id WHERE t.id = ?`, ticketID).
+			Scan(&seatID, &res.Ticket.Type, &status, &at, &by, &number, &bookingStatus, &showID)
+		if err == sql.ErrNoRows {
+			return booking.Errorf(booking.ENotFound, "Unknown ticket code.")
+		}
+		if err != nil {
+			return err
+		}
+		show, err := s.showInfo(w.ctx, showID)
+		if err != nil {
+			return err
+		}
+		hall, err := s.hall(w.ctx, show.HallID)
+		if err != nil {
+			return err
+		}
+		for _, seat := range hall.Seats {
+			if seat.ID == seatID {
+				res.Ticket.Seat = seat
+			}
+		}
+		res.Ticket.ID, res.Booking, res.Show = ticketID, number, show
+		switch {
+		case status == booking.TicketVoid || bookingStatus == booking.BookingCancelled:
+			return booking.Errorf(booking.EConflict, "Ticket %s of %s was cancelled and refunded.", res.Ticket.Seat.Label, number)
+		case status == booking.TicketAdmitted:
+			return booking.Errorf(booking.EConflict, "Ticket %s was already admitted at %s by %s.",
+				res.Ticket.Seat.Label, time.UnixMilli(at.Int64).In(w.now.Location()).Format("15:04:05"), booking.Clean(by))
+		}
+		if w.now.Before(show.Starts.Add(-2*time.Hour)) || w.now.After(show.Starts.Add(3*time.Hour)) {
+			return booking.Errorf(booking.EInvalid, "Ticket %s is for %s at %s.", res.Ticket.Seat.Label, booking.Clean(show.Film.Title), show.Starts.Format("Mon 02 Jan 15:04"))
+		}
+		r, err := w.exec(`UPDATE tickets SET status = 'admitted', admitted_at = ?, admitted_by = ? WHERE id = ? AND status = 'issued'`,
+			w.nowMS(), actor.Name, ticketID)
+		if err != nil {
+			return err
+		}
+		if n, _ := r.RowsAffected(); n != 1 {
+			return &booking.StaleError{What: "Ticket " + res.Ticket.Seat.Label, Current: "admitted"}
+		}
+		res.Ticket.Status = booking.TicketAdmitted
+		admitted := w.now
+		res.Ticket.AdmittedAt, res.Ticket.AdmittedBy = &admitted, actor.Name
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
