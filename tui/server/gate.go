@@ -1,0 +1,181 @@
+package server
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"boxoffice/booking"
+	"boxoffice/tui"
+)
+
+// errRestarting is what a counter reads when it calls the store after
+// shutdown began.
+var errRestarting = booking.Errorf(booking.EInternal, "The server is restarting; reconnect in a moment.")
+
+// gate lets store calls in until it is closed, and then waits for the ones
+// under way. Shutdown closes it before it releases this server's holds, so
+// no hold is made behind the release and no sale is cut off half way.
+type gate struct {
+	mu       sync.RWMutex
+	closed   bool
+	inflight sync.WaitGroup
+}
+
+// enter reports whether a call may start; leave must follow a true.
+func (g *gate) enter() bool {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if g.closed {
+		return false
+	}
+	g.inflight.Add(1)
+	return true
+}
+
+func (g *gate) leave() { g.inflight.Done() }
+
+// close refuses new calls and waits for those under way, or for ctx.
+func (g *gate) close(ctx context.Context) error {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		g.inflight.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// gatedStore is the Backend every counter session gets: the server's store
+// behind the gate. Shutdown waits for the calls that got in; new ones are
+// refused with errRestarting.
+type gatedStore struct {
+	Store
+	g *gate
+}
+
+var _ tui.Backend = (*gatedStore)(nil)
+
+func (s *gatedStore) Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.Shows(ctx, actor, day)
+}
+
+func (s *gatedStore) SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.SeatMap(ctx, actor, showID, owner)
+}
+
+func (s *gatedStore) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.TicketTypes(ctx)
+}
+
+func (s *gatedStore) Hold(ctx context.Context, actor booking.Actor, req booking.HoldRequest) (*booking.Hold, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.Hold(ctx, actor, req)
+}
+
+func (s *gatedStore) HoldBest(ctx context.Context, actor booking.Actor, req booking.HoldBestRequest) (*booking.Hold, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.HoldBest(ctx, actor, req)
+}
+
+func (s *gatedStore) Release(ctx context.Context, actor booking.Actor, holdID int64, owner string, seats ...string) error {
+	if !s.g.enter() {
+		return errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.Release(ctx, actor, holdID, owner, seats...)
+}
+
+func (s *gatedStore) Extend(ctx context.Context, actor booking.Actor, holdID int64, owner string, ttl time.Duration) (*booking.Hold, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.Extend(ctx, actor, holdID, owner, ttl)
+}
+
+func (s *gatedStore) ReleaseOwner(ctx context.Context, owner string) (int, error) {
+	if !s.g.enter() {
+		return 0, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.ReleaseOwner(ctx, owner)
+}
+
+// moneyTimeout bounds a sale or a refund that runs on after its session
+// ended.
+const moneyTimeout = 15 * time.Second
+
+// Checkout runs to its end even when the session's context ends meanwhile:
+// money was taken at the counter, so a sale the clerk confirmed is not
+// abandoned because the connection dropped; the idempotency key makes a
+// retry land on it.
+func (s *gatedStore) Checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest) (*booking.Booking, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), moneyTimeout)
+	defer cancel()
+	return s.Store.Checkout(ctx, actor, req)
+}
+
+// Cancel, like Checkout, runs to its end once confirmed.
+func (s *gatedStore) Cancel(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Booking, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), moneyTimeout)
+	defer cancel()
+	return s.Store.Cancel(ctx, actor, req)
+}
+
+func (s *gatedStore) Booking(ctx context.Context, actor booking.Actor, number string) (*booking.Booking, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.Booking(ctx, actor, number)
+}
+
+func (s *gatedStore) FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.FindBookings(ctx, actor, q)
+}
+
+func (s *gatedStore) SignIn(ctx context.Context, name, pin string) (*booking.Staff, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.SignIn(ctx, name, pin)
+}

@@ -1,0 +1,146 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// owners hands out hold owners to sessions and keeps a dropped session's
+// owner parked for the grace period. An owner is
+//
+//	prefix + identity + "/" + generation
+//
+// where prefix is unique to this server run (so Shutdown can release all
+// of its holds with one ReleasePrefix and leave another process's alone),
+// identity is the staff member or terminal of the key, and generation
+// tells apart sessions of one identity open at the same time. A session
+// that starts while an owner of its identity is parked takes that owner
+// over: its holds are still live, so the seat map shows them as held here
+// and the sale continues. A parked owner nobody takes within the grace is
+// released.
+type owners struct {
+	prefix  string
+	grace   time.Duration
+	release func(ctx context.Context, owner string) (int, error)
+	log     *slog.Logger
+
+	mu      sync.Mutex
+	stopped bool
+	idents  map[string]*identOwners
+	pending sync.WaitGroup // releases under way
+}
+
+type identOwners struct {
+	next   int
+	parked []*parkedOwner // most recent last
+}
+
+type parkedOwner struct {
+	owner string
+	timer *time.Timer
+}
+
+func newOwners(prefix string, grace time.Duration, release func(context.Context, string) (int, error), log *slog.Logger) *owners {
+	return &owners{prefix: prefix, grace: grace, release: release, log: log, idents: make(map[string]*identOwners)}
+}
+
+// take returns the owner for a new session of ident and whether it resumes
+// a dropped session.
+func (o *owners) take(ident string) (string, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	io := o.idents[ident]
+	if io == nil {
+		io = &identOwners{}
+		o.idents[ident] = io
+	}
+	if n := len(io.parked); n > 0 {
+		p := io.parked[n-1]
+		io.parked = io.parked[:n-1]
+		p.timer.Stop() // its release finds it gone from parked and does nothing
+		return p.owner, true
+	}
+	io.next++
+	return o.prefix + ident + "/" + strconv.Itoa(io.next), false
+}
+
+// park starts the grace period of a session's owner once the session has
+// ended. After Stop, holds are left to the final ReleasePrefix.
+func (o *owners) park(ident, owner string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.stopped {
+		return
+	}
+	io := o.idents[ident]
+	if o.grace <= 0 {
+		o.pending.Add(1)
+		go o.releaseNow(owner)
+		return
+	}
+	p := &parkedOwner{owner: owner}
+	p.timer = time.AfterFunc(o.grace, func() { o.expire(ident, p) })
+	io.parked = append(io.parked, p)
+}
+
+// expire releases a parked owner nobody took over.
+func (o *owners) expire(ident string, p *parkedOwner) {
+	o.mu.Lock()
+	io := o.idents[ident]
+	found := false
+	for i, q := range io.parked {
+		if q == p {
+			io.parked = append(io.parked[:i], io.parked[i+1:]...)
+			found = true
+			break
+		}
+	}
+	if !found || o.stopped {
+		o.mu.Unlock()
+		return
+	}
+	o.pending.Add(1)
+	o.mu.Unlock()
+	o.releaseNow(p.owner)
+}
+
+func (o *owners) releaseNow(owner string) {
+	defer o.pending.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	n, err := o.release(ctx, owner)
+	switch {
+	case err != nil:
+		o.log.Error("release dropped session's holds", "owner", owner, "err", err)
+	case n > 0:
+		o.log.Info("released dropped session's holds", "owner", owner, "holds", n)
+	}
+}
+
+// stop ends every grace period and waits for releases under way.
+func (o *owners) stop() {
+	o.mu.Lock()
+	o.stopped = true
+	for _, io := range o.idents {
+		for _, p := range io.parked {
+			p.timer.Stop()
+		}
+		io.parked = nil
+	}
+	o.mu.Unlock()
+	o.pending.Wait()
+}
+
+// parkedCount is how many owners wait out their grace.
+func (o *owners) parkedCount() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n := 0
+	for _, io := range o.idents {
+		n += len(io.parked)
+	}
+	return n
+}

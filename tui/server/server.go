@@ -1,0 +1,677 @@
+// Package server serves the counter TUI over SSH with Wish: one
+// tea.Program per session, public-key auth against the staff and terminal
+// keys in the database, connection limits, and a graceful shutdown that
+// gives back every seat this server's sessions held.
+//
+// Who a session is comes only from the key that signed the authentication
+// and is checked again when the session starts; a staff key opens signed
+// in as that person, a terminal key opens the sign-in screen of that
+// counter device.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	bm "charm.land/wish/v2/bubbletea"
+	"charm.land/wish/v2/recover"
+	gossh "golang.org/x/crypto/ssh"
+
+	"boxoffice/booking"
+	"boxoffice/tui"
+)
+
+// Store is what the server needs of the booking core: everything a counter
+// session uses, plus finding who a key belongs to and releasing holds in
+// bulk. *db.Store satisfies it.
+type Store interface {
+	tui.Backend
+	// IdentifyKey finds the enabled staff member or the terminal a
+	// wire-format public key belongs to. ENotFound for an unknown key,
+	// EForbidden for a disabled staff member.
+	IdentifyKey(ctx context.Context, wireKey []byte) (*booking.Staff, *booking.Terminal, error)
+	// ReleasePrefix releases every live hold whose owner starts with prefix.
+	ReleasePrefix(ctx context.Context, prefix string) (int, error)
+}
+
+// Config configures a Server. Zero durations and counts take the defaults
+// below; a negative duration turns that timer off.
+type Config struct {
+	// Addr is the TCP address to listen on; ":2222" when empty.
+	Addr string
+	// DataDir holds the host key, DataDir/ssh_host_ed25519_key (0600),
+	// made on first start and reused.
+	DataDir string
+	// Store is the booking core.
+	Store Store
+	// Demo shows DemoCredentials on the sign-in screen.
+	Demo            bool
+	DemoCredentials booking.Credentials
+	// Logger gets one line per connect, disconnect and auth failure;
+	// discarded when nil.
+	Logger *slog.Logger
+	// Now is the counters' clock; time.Now when nil.
+	Now func() time.Time
+
+	// MaxSessions caps counter sessions in total (256); MaxPerAddr per
+	// source address (32).
+	MaxSessions, MaxPerAddr int
+	// MaxPending and MaxPendingPerAddr cap connections still in the
+	// handshake, on top of the sessions (64 and 8).
+	MaxPending, MaxPendingPerAddr int
+	// ConnRate is how many new connections per second one address may
+	// make, with bursts of ConnBurst; checked at accept, before any
+	// handshake work (2/s, burst 20).
+	ConnRate  float64
+	ConnBurst int
+	// MaxAuthTries bounds authentication attempts per connection (4).
+	MaxAuthTries int
+	// HandshakeTimeout bounds the handshake and authentication (10s).
+	HandshakeTimeout time.Duration
+	// IdleTimeout closes a connection with no traffic either way (30m).
+	// The counter repaints on every change, so this catches dead
+	// connections; clerks are signed out by IdleSignOut.
+	IdleTimeout time.Duration
+	// MaxSession is the longest a session may last (12h); a minute before,
+	// the counter shows a notice.
+	MaxSession time.Duration
+	// IdleSignOut signs a clerk out after this long without a key press
+	// (10m).
+	IdleSignOut time.Duration
+	// HoldGrace is how long a dropped session's holds stay for a
+	// reconnect of the same key to take them over (90s).
+	HoldGrace time.Duration
+}
+
+func (c *Config) setDefaults() {
+	if c.Addr == "" {
+		c.Addr = ":2222"
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	setInt := func(v *int, def int) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	setInt(&c.MaxSessions, 256)
+	setInt(&c.MaxPerAddr, 32)
+	setInt(&c.MaxPending, 64)
+	setInt(&c.MaxPendingPerAddr, 8)
+	setInt(&c.ConnBurst, 20)
+	setInt(&c.MaxAuthTries, 4)
+	if c.ConnRate <= 0 {
+		c.ConnRate = 2
+	}
+	setDur := func(v *time.Duration, def time.Duration) {
+		switch {
+		case *v == 0:
+			*v = def
+		case *v < 0:
+			*v = 0
+		}
+	}
+	setDur(&c.HandshakeTimeout, 10*time.Second)
+	setDur(&c.IdleTimeout, 30*time.Minute)
+	setDur(&c.MaxSession, 12*time.Hour)
+	setDur(&c.IdleSignOut, 10*time.Minute)
+	setDur(&c.HoldGrace, 90*time.Second)
+}
+
+// ShutdownNotice is the banner every counter shows when the server stops.
+const ShutdownNotice = "Server restarting…"
+
+// resumeNotice is the banner, shown for resumeNoticeFor, of a session that
+// took over a dropped session's holds.
+const (
+	resumeNotice    = "Reconnected: any seats held before the drop are still yours."
+	resumeNoticeFor = 10 * time.Second
+)
+
+// Server serves the counter over SSH.
+type Server struct {
+	cfg    Config
+	log    *slog.Logger
+	ssh    *ssh.Server
+	signer gossh.Signer
+	store  *gatedStore
+	gate   *gate
+	owners *owners
+	slots  *slots
+	prefix string
+
+	closing atomic.Bool
+	nextID  atomic.Uint64
+
+	mu       sync.Mutex
+	ln       net.Listener
+	sessions map[ssh.Session]*session
+	running  sync.WaitGroup // session handlers under way
+}
+
+// session is one counter session: who it is and the program it runs.
+type session struct {
+	id      uint64
+	addr    string // remote host, for the per-address limits
+	remote  string // remote host:port, for the log
+	fp      string
+	staff   *booking.Staff
+	term    *booking.Terminal
+	started time.Time
+
+	owner   string
+	resumed bool
+
+	mu      sync.Mutex
+	program *tea.Program
+	model   *tui.Model
+	stopped bool      // quit asked for; a program not yet made is not run
+	pending []tea.Msg // sent before the program was made
+}
+
+// ident names the identity holds are kept for across a reconnect.
+func (s *session) ident() string {
+	if s.staff != nil {
+		return "s" + strconv.FormatInt(s.staff.ID, 10)
+	}
+	return "t" + strconv.FormatInt(s.term.ID, 10)
+}
+
+// logAttrs are the fields of every log line about the session.
+func (s *session) logAttrs() []any {
+	attrs := []any{"addr", s.remote, "fp", s.fp}
+	if s.staff != nil {
+		attrs = append(attrs, "staff", s.staff.Name)
+	} else {
+		attrs = append(attrs, "terminal", s.term.Name)
+	}
+	return attrs
+}
+
+// send delivers msg to the session's program without waiting on it: a
+// program that has not started yet or is busy must not hold up the server.
+// Messages sent before the program exists are kept for it.
+func (s *session) send(msg tea.Msg) {
+	s.mu.Lock()
+	p := s.program
+	if p == nil {
+		s.pending = append(s.pending, msg)
+	}
+	s.mu.Unlock()
+	if p != nil {
+		go p.Send(msg)
+	}
+}
+
+// stop asks the program to quit, or keeps it from running when it is not
+// made yet.
+func (s *session) stop() {
+	s.mu.Lock()
+	s.stopped = true
+	p := s.program
+	s.mu.Unlock()
+	if p != nil {
+		go p.Quit()
+	}
+}
+
+// setProgram records the program unless the session was stopped first.
+func (s *session) setProgram(p *tea.Program, m *tui.Model) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return false
+	}
+	s.program, s.model = p, m
+	if pending := s.pending; len(pending) > 0 {
+		s.pending = nil
+		go func() {
+			for _, msg := range pending {
+				p.Send(msg)
+			}
+		}()
+	}
+	return true
+}
+
+// Permission extensions set by the auth callback for the key being
+// checked. x/crypto/ssh returns to the session the permissions of the key
+// that signed, not of the last key offered.
+const (
+	extFingerprint = "boxoffice-fp"
+	extIdentity    = "boxoffice-identity"
+)
+
+// New makes a server: it loads or creates the host key and wires the
+// middlewares. Nothing listens until Serve or ListenAndServe.
+func New(cfg Config) (*Server, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("server: no store")
+	}
+	if cfg.DataDir == "" {
+		return nil, errors.New("server: no data directory")
+	}
+	cfg.setDefaults()
+	signer, err := loadHostKey(filepath.Join(cfg.DataDir, HostKeyFile))
+	if err != nil {
+		return nil, err
+	}
+	var rnd [4]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return nil, err
+	}
+	s := &Server{
+		cfg:      cfg,
+		log:      cfg.Logger,
+		signer:   signer,
+		gate:     &gate{},
+		slots:    newSlots(cfg.MaxSessions, cfg.MaxPerAddr),
+		prefix:   "ssh-" + hex.EncodeToString(rnd[:]) + ":",
+		sessions: make(map[ssh.Session]*session),
+	}
+	s.store = &gatedStore{Store: cfg.Store, g: s.gate}
+	s.owners = newOwners(s.prefix, cfg.HoldGrace, cfg.Store.ReleaseOwner, s.log)
+
+	maxTimeout := time.Duration(0)
+	if cfg.MaxSession > 0 {
+		// The app ends the session at MaxSession with a notice first; this
+		// is the backstop for a connection that does not go quietly.
+		maxTimeout = cfg.MaxSession + time.Minute
+	}
+	s.ssh, err = wish.NewServer(
+		wish.WithAddress(cfg.Addr),
+		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },
+		wish.WithPublicKeyAuth(s.authKey),
+		func(srv *ssh.Server) error {
+			srv.HandshakeTimeout = cfg.HandshakeTimeout
+			srv.IdleTimeout = cfg.IdleTimeout
+			srv.MaxTimeout = maxTimeout
+			srv.ServerConfigCallback = func(ssh.Context) *gossh.ServerConfig {
+				return &gossh.ServerConfig{MaxAuthTries: cfg.MaxAuthTries}
+			}
+			srv.ConnectionFailedCallback = func(c net.Conn, err error) {
+				s.log.Info("handshake failed", "addr", c.RemoteAddr().String(), "err", err)
+			}
+			return nil
+		},
+		// The last listed runs first: recover wraps everything, then the
+		// key is checked again, the session is logged, a PTY is required,
+		// limits and the hold owner are set up, and last the program runs.
+		wish.WithMiddleware(
+			bm.MiddlewareWithProgramHandler(s.newProgram), // one tea.Program per session
+			s.counter,    // session limits, hold owner, lifetime, shutdown message
+			requirePTY,   // no PTY: say to use ssh -t, exit
+			s.logSession, // one line at connect and at disconnect
+			s.identify,   // the key that signed is the session's key; look it up again
+			recover.MiddlewareWithLogger(printfLogger{s.log}), // a panic ends this session only
+		),
+	)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Fingerprint is the SHA256 fingerprint of the host key, as ssh-keygen -l
+// prints it: the line to compare when a counter first connects.
+func (s *Server) Fingerprint() string { return gossh.FingerprintSHA256(s.signer.PublicKey()) }
+
+// Prefix is the owner prefix of every hold this server's sessions make.
+func (s *Server) Prefix() string { return s.prefix }
+
+// ListenAndServe listens on Config.Addr and serves until Shutdown, then
+// returns nil.
+func (s *Server) ListenAndServe() error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ln)
+}
+
+// Serve serves connections from ln until Shutdown, then returns nil.
+func (s *Server) Serve(ln net.Listener) error {
+	g := newGuardListener(ln, s.cfg, s.log)
+	s.mu.Lock()
+	if s.closing.Load() {
+		s.mu.Unlock()
+		ln.Close()
+		return nil
+	}
+	s.ln = g
+	s.mu.Unlock()
+	s.log.Info("listening", "addr", ln.Addr().String(), "host_key", s.Fingerprint())
+	err := s.ssh.Serve(g)
+	if s.closing.Load() {
+		return nil
+	}
+	return err
+}
+
+// Addr is the address the server listens on, or nil before Serve.
+func (s *Server) Addr() net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ln == nil {
+		return nil
+	}
+	return s.ln.Addr()
+}
+
+// Sessions is how many counter sessions are open.
+func (s *Server) Sessions() int { return s.slots.count() }
+
+// Shutdown stops the server gracefully: it stops accepting, shows every
+// counter ShutdownNotice, lets store calls under way finish and refuses
+// new ones, ends the sessions, and releases every hold this server's
+// sessions made. When ctx ends first, the remaining sessions are cut off
+// and the holds released anyway; the error is then ctx's.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if s.closing.Swap(true) {
+		return errors.New("server: already shut down")
+	}
+	s.mu.Lock()
+	ln := s.ln
+	open := make([]*session, 0, len(s.sessions))
+	for _, st := range s.sessions {
+		open = append(open, st)
+	}
+	s.mu.Unlock()
+	if ln != nil {
+		ln.Close()
+	}
+	s.log.Info("shutting down", "sessions", len(open))
+	for _, st := range open {
+		st.send(tui.ServerNoticeMsg{Text: ShutdownNotice})
+	}
+
+	// Sales and holds under way commit; anything after is refused, so no
+	// hold appears behind the release below.
+	var errs []error
+	if err := s.gate.close(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("waiting for store calls: %w", err))
+	}
+	for _, st := range open {
+		st.stop()
+	}
+	done := make(chan struct{})
+	go func() {
+		s.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		errs = append(errs, fmt.Errorf("waiting for sessions: %w", ctx.Err()))
+	}
+	_ = s.ssh.Close()
+	s.owners.stop()
+
+	// Release even when ctx has run out: seats left held would block
+	// sales elsewhere until their holds expire.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	n, err := s.cfg.Store.ReleasePrefix(rctx, s.prefix)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("releasing holds: %w", err))
+	}
+	s.log.Info("shut down", "released_holds", n)
+	return errors.Join(errs...)
+}
+
+// authKey is the public-key callback. x/crypto/ssh calls it for every key
+// a client offers, including keys it then never signs with, so it must not
+// decide who the session is: it only vets the key and records the result
+// in the permissions of this key, which x/crypto/ssh hands to the session
+// only if this very key signs.
+func (s *Server) authKey(ctx ssh.Context, key ssh.PublicKey) bool {
+	fp := gossh.FingerprintSHA256(key)
+	remote := ctx.RemoteAddr().String()
+	if s.closing.Load() {
+		return false
+	}
+	if _, ok := key.(*gossh.Certificate); ok {
+		s.log.Warn("auth failure", "addr", remote, "fp", fp, "reason", "certificates are not accepted")
+		return false
+	}
+	lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	staff, term, err := s.cfg.Store.IdentifyKey(lctx, key.Marshal())
+	if err != nil {
+		s.log.Warn("auth failure", "addr", remote, "fp", fp, "user", booking.CleanLine(ctx.User(), 40), "reason", booking.ErrorMessage(err))
+		return false
+	}
+	perms := ctx.Permissions()
+	if perms.Extensions == nil {
+		perms.Extensions = map[string]string{}
+	}
+	perms.Extensions[extFingerprint] = fp
+	perms.Extensions[extIdentity] = identityOf(staff, term)
+	return true
+}
+
+func identityOf(staff *booking.Staff, term *booking.Terminal) string {
+	if staff != nil {
+		return "staff:" + strconv.FormatInt(staff.ID, 10)
+	}
+	return "terminal:" + strconv.FormatInt(term.ID, 10)
+}
+
+// identify checks, when a session starts, that the session's key is the
+// key auth vetted and looks it up again: a key disabled or removed since
+// the handshake is refused, and nothing from the offer phase is trusted.
+func (s *Server) identify(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		remote := sess.RemoteAddr().String()
+		key := sess.PublicKey()
+		if key == nil {
+			s.log.Warn("auth failure", "addr", remote, "reason", "no public key")
+			wish.Fatalln(sess, "Access denied.")
+			return
+		}
+		fp := gossh.FingerprintSHA256(key)
+		var ext map[string]string
+		if p := sess.Permissions(); p.Permissions != nil {
+			ext = p.Extensions
+		}
+		if ext[extFingerprint] != fp {
+			s.log.Warn("auth failure", "addr", remote, "fp", fp, "reason", "session key is not the key that was checked")
+			wish.Fatalln(sess, "Access denied.")
+			return
+		}
+		ctx, cancel := context.WithTimeout(sess.Context(), 5*time.Second)
+		staff, term, err := s.cfg.Store.IdentifyKey(ctx, key.Marshal())
+		cancel()
+		if err != nil || identityOf(staff, term) != ext[extIdentity] {
+			reason := "identity changed since auth"
+			if err != nil {
+				reason = booking.ErrorMessage(err)
+			}
+			s.log.Warn("auth failure", "addr", remote, "fp", fp, "reason", reason)
+			wish.Fatalln(sess, "Access denied.")
+			return
+		}
+		st := &session{
+			id:      s.nextID.Add(1),
+			addr:    addrOf(sess.RemoteAddr()),
+			remote:  remote,
+			fp:      fp,
+			staff:   staff,
+			term:    term,
+			started: time.Now(),
+		}
+		s.mu.Lock()
+		s.sessions[sess] = st
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			delete(s.sessions, sess)
+			s.mu.Unlock()
+		}()
+		next(sess)
+	}
+}
+
+func (s *Server) lookup(sess ssh.Session) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[sess]
+}
+
+// logSession writes one line when a session starts and one when it ends.
+func (s *Server) logSession(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		st := s.lookup(sess)
+		pty, _, hasPTY := sess.Pty()
+		attrs := append(st.logAttrs(), "session", st.id, "pty", hasPTY, "term", booking.CleanLine(pty.Term, 40),
+			"width", pty.Window.Width, "height", pty.Window.Height)
+		s.log.Info("connect", attrs...)
+		defer func() {
+			attrs := append(st.logAttrs(), "session", st.id, "owner", st.owner, "duration", time.Since(st.started).Round(time.Millisecond))
+			s.log.Info("disconnect", attrs...)
+		}()
+		next(sess)
+	}
+}
+
+// requirePTY ends a session without a terminal with a line saying what to
+// do: the counter is a full-screen program. It stands in for wish's
+// activeterm middleware, whose message does not say how.
+func requirePTY(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if _, _, ok := sess.Pty(); ok {
+			next(sess)
+			return
+		}
+		wish.Errorln(sess, "boxoffice is a full-screen program and needs a terminal: connect with ssh -t.\r")
+		_ = sess.Exit(1)
+		_ = sess.Close()
+	}
+}
+
+// counter sets a session up for the program: a slot under the session
+// limits, the owner of its holds, and its lifetime. When the session ends
+// its owner is parked for the grace period.
+func (s *Server) counter(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		st := s.lookup(sess)
+		if !s.enter() {
+			wish.Fatalln(sess, "The box office server is restarting; reconnect in a moment.\r")
+			return
+		}
+		defer s.running.Done()
+		if why := s.slots.acquire(st.addr); why != "" {
+			s.log.Warn("session refused", append(st.logAttrs(), "reason", why)...)
+			wish.Fatalln(sess, why+"\r")
+			return
+		}
+		defer s.slots.release(st.addr)
+		st.owner, st.resumed = s.owners.take(st.ident())
+
+		if d := s.cfg.MaxSession; d > 0 {
+			warn := time.AfterFunc(max(d-time.Minute, 0), func() {
+				st.send(tui.ServerNoticeMsg{Text: "This session ends in a minute: finish the sale and reconnect."})
+			})
+			end := time.AfterFunc(d, st.stop)
+			defer warn.Stop()
+			defer end.Stop()
+		}
+
+		if st.resumed {
+			clear := time.AfterFunc(resumeNoticeFor, func() {
+				if !s.closing.Load() {
+					st.send(tui.ServerNoticeMsg{})
+				}
+			})
+			defer clear.Stop()
+		}
+
+		next(sess)
+
+		st.mu.Lock()
+		if st.model != nil {
+			st.model.Close()
+		}
+		st.mu.Unlock()
+		if s.closing.Load() {
+			// Shutdown releases every hold of this server at once.
+			wish.Println(sess, "\r\nThe box office server is restarting; reconnect in a moment.\r")
+			return
+		}
+		s.owners.park(st.ident(), st.owner)
+	}
+}
+
+// enter counts a session handler in unless shutdown has begun. The check
+// and the count share the lock Shutdown takes, so Shutdown's wait sees
+// every session that got in.
+func (s *Server) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing.Load() {
+		return false
+	}
+	s.running.Add(1)
+	return true
+}
+
+// newProgram makes the session's tea.Program. It opens signed in for a
+// staff key and on the sign-in screen for a terminal key.
+func (s *Server) newProgram(sess ssh.Session) *tea.Program {
+	st := s.lookup(sess)
+	if st == nil || st.owner == "" {
+		return nil
+	}
+	opts := tui.Options{
+		Store:           s.store,
+		Demo:            s.cfg.Demo,
+		DemoCredentials: s.cfg.DemoCredentials,
+		Owner:           st.owner,
+		Now:             s.cfg.Now,
+		IdleSignOut:     s.cfg.IdleSignOut,
+		Logger:          s.log.With("session", st.id, "owner", st.owner),
+		Context:         sess.Context(),
+	}
+	if st.staff != nil {
+		opts.Staff = &booking.Actor{StaffID: st.staff.ID, Name: st.staff.Name, Role: st.staff.Role}
+	} else {
+		opts.Terminal = st.term.Name
+	}
+	m := tui.New(opts)
+	// No tea.WithContext: the middleware quits the program when the
+	// connection ends, which is a clean exit rather than a kill logged as
+	// an error for every dropped counter.
+	p := tea.NewProgram(m, bm.MakeOptions(sess)...)
+	if !st.setProgram(p, m) {
+		m.Close()
+		return nil
+	}
+	if st.resumed {
+		st.send(tui.ServerNoticeMsg{Text: resumeNotice})
+	}
+	return p
+}
+
+// printfLogger adapts slog to the Printf logger wish's recover wants.
+type printfLogger struct{ log *slog.Logger }
+
+func (l printfLogger) Printf(format string, v ...any) {
+	l.log.Error("session panic", "detail", fmt.Sprintf(format, v...))
+}
