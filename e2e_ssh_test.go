@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"database/sql"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// freePort returns a loopback port nobody listens on right now.
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// The shipped binary serves the counter; the system's own ssh client in a
+// real terminal sells a seat; SIGTERM stops the server cleanly.
+func TestE2E_ServeOverRealSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	for _, tool := range []string{"ssh", "ssh-keygen", "tmux"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (apt-get install openssh-client tmux)", tool)
+		}
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	key := filepath.Join(dir, "clerk")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v %s", err, out)
+	}
+	cli := func(stdin string, args ...string) string {
+		cmd := exec.Command(bin, append([]string{"--data", data}, args...)...)
+		cmd.Stdin = strings.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v %s", args, err, out)
+		}
+		return string(out)
+	}
+	cli("", "init")
+	cli("4321\n", "staff", "add", "Maria", "--role", "clerk", "--key-file", key+".pub")
+
+	port := freePort(t)
+	var serverOut bytes.Buffer
+	srv := exec.Command(bin, "--data", data, "serve", "--listen", "127.0.0.1:"+port)
+	srv.Stdout, srv.Stderr = &serverOut, &serverOut
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill() })
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(serverOut.String(), "Serving the counter") {
+		if time.Now().After(deadline) {
+			t.Fatalf("server did not start: %s", serverOut.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	tm := startTmux(t, 100, 30, "ssh", "-t", "-p", port, "-i", key,
+		"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "127.0.0.1")
+	tm.waitFor("Maria (clerk)")
+	tm.send("Right")
+	tm.waitFor("Tomorrow")
+	tm.send("Enter")
+	tm.waitFor("SCREEN")
+	tm.send("/")
+	tm.send("C5", "Enter")
+	tm.waitFor("Holding 1")
+	tm.send("Enter")
+	tm.waitFor("Tendered")
+	tm.send("Enter")
+	tm.waitFor("Sold BO-")
+
+	// Hold another seat, then stop the server under the live session.
+	tm.send("Enter")
+	tm.waitFor("Free  Sold")
+	tm.send("Enter")
+	tm.waitFor("SCREEN")
+	tm.send("2", "b")
+	tm.waitFor("Holding 2")
+	if err := srv.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("server exit: %v\n%s", err, serverOut.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("server did not stop on SIGTERM:\n%s", serverOut.String())
+	}
+	if !strings.Contains(serverOut.String(), "fp=SHA256:") || !strings.Contains(serverOut.String(), "staff=Maria") {
+		t.Errorf("connect not logged with fingerprint and name:\n%s", serverOut.String())
+	}
+
+	dbh, err := sql.Open("sqlite", "file:"+filepath.Join(data, "boxoffice.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dbh.Close()
+	var check string
+	var bookings, held, sold int
+	dbh.QueryRow(`PRAGMA integrity_check`).Scan(&check)
+	dbh.QueryRow(`SELECT count(*) FROM bookings`).Scan(&bookings)
+	dbh.QueryRow(`SELECT count(*) FROM holds WHERE status = 'held'`).Scan(&held)
+	dbh.QueryRow(`SELECT count(*) FROM seat_claims WHERE status = 'sold'`).Scan(&sold)
+	if check != "ok" || bookings != 1 || sold != 1 || held != 0 {
+		t.Fatalf("integrity %q, bookings %d, sold %d, holds left %d", check, bookings, sold, held)
+	}
+}
