@@ -79,6 +79,13 @@ type Store struct {
 	ticketTypes []booking.TicketType
 	readStmts   sync.Map // query -> *sql.Stmt on the read pool
 
+	// Seat-map snapshots per show, and the versions that say whether a
+	// snapshot is still current (see invalidate).
+	snapMu      sync.Mutex
+	snaps       map[int64]*seatSnap
+	snapVersion map[int64]uint64
+	snapEpoch   uint64
+
 	ownMu   sync.Mutex
 	ownSeqs map[int64]struct{} // change rows this process wrote and published itself
 
@@ -160,16 +167,19 @@ func Open(path string, opts Options) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 
 	s := &Store{
-		path:    path,
-		opts:    opts,
-		log:     opts.Logger,
-		write:   w,
-		broker:  booking.NewBroker(),
-		jobs:    make(chan *job, 1024),
-		stop:    make(chan struct{}),
-		halls:   make(map[int64]*booking.Hall),
-		shows:   make(map[int64]booking.Show),
-		ownSeqs: make(map[int64]struct{}),
+		path:   path,
+		opts:   opts,
+		log:    opts.Logger,
+		write:  w,
+		broker: booking.NewBroker(),
+		jobs:   make(chan *job, 1024),
+		stop:   make(chan struct{}),
+		halls:  make(map[int64]*booking.Hall),
+		shows:  make(map[int64]booking.Show),
+
+		snaps:       make(map[int64]*seatSnap),
+		snapVersion: make(map[int64]uint64),
+		ownSeqs:     make(map[int64]struct{}),
 	}
 	s.dummyHash, err = bcrypt.GenerateFromPassword([]byte("not-a-real-pin"), opts.PINCost)
 	if err != nil {

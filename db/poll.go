@@ -80,6 +80,7 @@ func (s *Store) publishForeign(ctx context.Context, conn *sql.Conn, after int64)
 		s.ownMu.Unlock()
 		if !own && !seen[show] {
 			seen[show] = true
+			s.invalidate(show)
 			s.broker.Publish(show)
 		}
 	}

@@ -172,59 +172,145 @@ func (s *Store) Show(ctx context.Context, actor booking.Actor, showID int64) (*b
 	return &sh, nil
 }
 
-// SeatMap returns every seat of a show with its state as seen by owner, in
-// one read transaction so the counts and the map agree.
+// claimRow is one live claim as the seat map needs it.
+type claimRow struct {
+	seat, holdID, expires int64
+	sold                  bool
+	owner                 string
+}
+
+// seatSnap is the live claims of one show as one read saw them, shared by
+// every open map of that show until the next change to it. Two hundred
+// counters repainting after one change then cost one query, not two
+// hundred.
+type seatSnap struct {
+	version uint64
+	sold    int
+	claims  []claimRow
+}
+
+// seatVersion returns the version the cached snapshot of a show must carry
+// to be current.
+func (s *Store) seatVersion(showID int64) uint64 {
+	s.snapMu.Lock()
+	defer s.snapMu.Unlock()
+	return s.snapEpoch<<32 + s.snapVersion[showID]
+}
+
+// invalidate marks a show's cached seat states stale (every show when
+// showID is 0). It runs after a commit and before the change is published,
+// so a map that repaints on the news never reads the old snapshot.
+func (s *Store) invalidate(showID int64) {
+	s.snapMu.Lock()
+	defer s.snapMu.Unlock()
+	if showID == 0 {
+		s.snapEpoch++
+		clear(s.snaps)
+		return
+	}
+	s.snapVersion[showID]++
+	delete(s.snaps, showID)
+}
+
+// seatSnapshot returns the show's live claims, from the cache when no
+// change has been published since it was read.
+func (s *Store) seatSnapshot(ctx context.Context, showID int64) (*seatSnap, error) {
+	version := s.seatVersion(showID)
+	s.snapMu.Lock()
+	snap := s.snaps[showID]
+	s.snapMu.Unlock()
+	if snap != nil && snap.version == version {
+		return snap, nil
+	}
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	snap = &seatSnap{version: version}
+	if err := tx.StmtContext(ctx, s.mustReadStmt(ctx, `SELECT sold FROM shows WHERE id = ?`)).QueryRowContext(ctx, showID).Scan(&snap.sold); err != nil {
+		return nil, err
+	}
+	rows, err := tx.StmtContext(ctx, s.mustReadStmt(ctx, `SELECT c.seat_id, c.status = 'sold', h.owner, h.id, h.expires_at
+		FROM seat_claims c JOIN holds h ON h.id = c.hold_id
+		WHERE c.show_id = ? AND c.status IN ('held', 'sold')`)).QueryContext(ctx, showID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c claimRow
+		if err := rows.Scan(&c.seat, &c.sold, &c.owner, &c.holdID, &c.expires); err != nil {
+			return nil, err
+		}
+		snap.claims = append(snap.claims, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	s.snapMu.Lock()
+	if s.snapEpoch<<32+s.snapVersion[showID] == version {
+		s.snaps[showID] = snap
+	}
+	s.snapMu.Unlock()
+	return snap, nil
+}
+
+// mustReadStmt is readStmt for statements known to prepare; an error
+// surfaces when the statement runs.
+func (s *Store) mustReadStmt(ctx context.Context, query string) *sql.Stmt {
+	st, err := s.readStmt(ctx, query)
+	if err != nil {
+		// Preparing again inside the transaction reports the error.
+		st, _ = s.read.PrepareContext(ctx, query)
+	}
+	return st
+}
+
+// SeatMap returns every seat of a show with its state as seen by owner.
+// The claims come from one read transaction (shared between maps of the
+// show until it changes); lapsed holds read as free whether or not they
+// have been swept.
 func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error) {
 	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
 		return nil, err
 	}
-	hall, err := s.hallOfShow(ctx, showID)
+	sh, err := s.showInfo(ctx, showID)
 	if err != nil {
 		return nil, err
 	}
-	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	hall, err := s.hall(ctx, sh.HallID)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := s.seatSnapshot(ctx, showID)
 	if err != nil {
 		return nil, s.translate("seat map", err)
 	}
-	defer tx.Rollback()
 	now := s.opts.Clock().UnixMilli()
-	sh, err := scanShow(tx.QueryRowContext(ctx, `SELECT `+showColumns+`
-		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`, now, showID))
-	if err != nil {
-		return nil, s.translate("seat map", err)
-	}
-	m := &booking.SeatMap{Show: sh, Hall: hall, States: make(map[int64]booking.SeatState), HoldID: make(map[int64]int64)}
+	sh.Sold = snap.sold
+	m := &booking.SeatMap{Show: sh, Hall: hall, States: make(map[int64]booking.SeatState, len(snap.claims)), HoldID: make(map[int64]int64)}
 	for _, seat := range hall.Seats {
 		if seat.Blocked {
 			m.States[seat.ID] = booking.SeatBlocked
 		}
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT c.seat_id, c.status, h.owner, h.id, h.expires_at
-		FROM seat_claims c JOIN holds h ON h.id = c.hold_id
-		WHERE c.show_id = ? AND c.status IN ('held', 'sold')`, showID)
-	if err != nil {
-		return nil, s.translate("seat map", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var seat, holdID, expires int64
-		var status, holder string
-		if err := rows.Scan(&seat, &status, &holder, &holdID, &expires); err != nil {
-			return nil, s.translate("seat map", err)
-		}
+	for _, c := range snap.claims {
 		switch {
-		case status == "sold":
-			m.States[seat] = booking.SeatSold
-		case expires <= now:
+		case c.sold:
+			m.States[c.seat] = booking.SeatSold
+		case c.expires <= now:
 			// Lapsed: free for everyone, whether or not swept yet.
-		case holder == owner && owner != "":
-			m.States[seat] = booking.SeatHeldByMe
-			m.HoldID[seat] = holdID
+		case c.owner == owner && owner != "":
+			m.States[c.seat] = booking.SeatHeldByMe
+			m.HoldID[c.seat] = c.holdID
+			m.Show.Held++
 		default:
-			m.States[seat] = booking.SeatHeldByOther
+			m.States[c.seat] = booking.SeatHeldByOther
+			m.Show.Held++
 		}
 	}
-	return m, s.translate("seat map", rows.Err())
+	return m, nil
 }
 
 // TicketTypes lists the price bands, cached once read.

@@ -211,6 +211,7 @@ func (s *Store) runBatch(c *wconn, batch []*job) {
 	for i, j := range live {
 		if errs[i] == nil {
 			for _, id := range j.changed {
+				s.invalidate(id)
 				s.broker.Publish(id)
 			}
 		}
