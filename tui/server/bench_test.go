@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -259,7 +261,24 @@ func benchIdleRSS(b *testing.B, w, h int) {
 	if addr == "" {
 		b.Fatal("the server process did not start")
 	}
-	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	lines := make(chan string, 16)
+	go func() {
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	// settle asks the server to collect garbage and return it to the OS,
+	// so RSS counts what sessions keep, not what the GC has yet to free.
+	settle := func() {
+		io.WriteString(stdin, "gc\n")
+		for l := range lines {
+			if l == "GC done" {
+				return
+			}
+		}
+		b.Fatal("the server process stopped")
+	}
 	cfg := &gossh.ClientConfig{
 		User: "bench", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 30 * time.Second,
@@ -267,9 +286,11 @@ func benchIdleRSS(b *testing.B, w, h int) {
 	// Warm up: the first sessions load the hall and grow the pools.
 	warm := openCounters(b, addr, cfg, 4, w, h)
 	time.Sleep(500 * time.Millisecond)
+	settle()
 	base := rssOf(b, cmd.Process.Pid)
 	cs := openCounters(b, addr, cfg, n, w, h)
 	time.Sleep(time.Second)
+	settle()
 	after := rssOf(b, cmd.Process.Pid)
 	b.ReportMetric(float64(after-base)/n/1024, "KiB-RSS/session")
 	b.ReportMetric(float64(base)/(1<<20), "MiB-RSS-base")
@@ -320,7 +341,14 @@ func TestBenchServerProcess(t *testing.T) {
 	defer store.Close()
 	srv, addr := serveBench(t, dir, store)
 	fmt.Printf("ADDR %s\n", addr)
-	_, _ = io.Copy(io.Discard, os.Stdin)
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		if in.Text() == "gc" {
+			runtime.GC()
+			debug.FreeOSMemory()
+			fmt.Println("GC done")
+		}
+	}
 	shutdownBench(t, srv)
 }
 
