@@ -231,20 +231,10 @@ func (s *Store) whyNotLive(w *wtx, req booking.CheckoutRequest) error {
 		return err
 	}
 	what := "the seats"
-	rows, err := w.query(`SELECT s.label FROM seat_claims c JOIN seats s ON s.id = c.seat_id WHERE c.hold_id = ? ORDER BY s.row_idx, s.col`, req.HoldID)
+	labels, err := queryList[string](w, `SELECT s.label FROM seat_claims c JOIN seats s ON s.id = c.seat_id WHERE c.hold_id = ? ORDER BY s.row_idx, s.col`, req.HoldID)
 	if err != nil {
 		return err
 	}
-	var labels []string
-	for rows.Next() {
-		var l string
-		if err := rows.Scan(&l); err != nil {
-			rows.Close()
-			return err
-		}
-		labels = append(labels, l)
-	}
-	rows.Close()
 	if len(labels) > 0 {
 		what = strings.Join(labels, ", ")
 	}

@@ -22,21 +22,8 @@ type claim struct {
 // expireStale expires the lapsed holds of one show and their claims, so a
 // hold that ran out never blocks the transaction that wants its seats.
 func expireStale(w *wtx, showID int64) (int, error) {
-	rows, err := w.query(`UPDATE holds SET status = 'expired' WHERE show_id = ? AND status = 'held' AND expires_at <= ? RETURNING id`, showID, w.nowMS())
+	ids, err := queryList[int64](w, `UPDATE holds SET status = 'expired' WHERE show_id = ? AND status = 'held' AND expires_at <= ? RETURNING id`, showID, w.nowMS())
 	if err != nil {
-		return 0, err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return 0, err
 	}
 	for _, id := range ids {
@@ -92,20 +79,15 @@ func liveClaimsOf(w *wtx, showID int64, seats []booking.Seat) (map[int64]claim, 
 // liveSeatIDs lists every seat of a show with a live claim. It reads only
 // the partial unique index, which covers exactly these rows.
 func liveSeatIDs(w *wtx, showID int64) (map[int64]bool, error) {
-	rows, err := w.query(`SELECT seat_id FROM seat_claims WHERE show_id = ? AND status IN ('held', 'sold')`, showID)
+	list, err := queryList[int64](w, `SELECT seat_id FROM seat_claims WHERE show_id = ? AND status IN ('held', 'sold')`, showID)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := make(map[int64]bool)
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
+	out := make(map[int64]bool, len(list))
+	for _, id := range list {
 		out[id] = true
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // takenSet is takenFunc over a set of busy seat ids.
@@ -333,21 +315,13 @@ func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner strin
 
 // heldSeats lists the seats a hold still holds, in hall order.
 func heldSeats(w *wtx, hall *booking.Hall, holdID int64) ([]booking.Seat, error) {
-	rows, err := w.query(`SELECT seat_id FROM seat_claims WHERE hold_id = ? AND status = 'held'`, holdID)
+	list, err := queryList[int64](w, `SELECT seat_id FROM seat_claims WHERE hold_id = ? AND status = 'held'`, holdID)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	ids := map[int64]bool{}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
+	ids := make(map[int64]bool, len(list))
+	for _, id := range list {
 		ids[id] = true
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	var out []booking.Seat
 	for _, seat := range hall.Seats {
@@ -543,20 +517,10 @@ func (s *Store) ReleasePrefix(ctx context.Context, prefix string) (int, error) {
 	}
 	var n int
 	err := s.do(ctx, "release prefix", func(w *wtx) error {
-		rows, err := w.query(`SELECT DISTINCT show_id FROM holds WHERE status = 'held' AND substr(owner, 1, ?) = ?`, len(prefix), prefix)
+		shows, err := queryList[int64](w, `SELECT DISTINCT show_id FROM holds WHERE status = 'held' AND substr(owner, 1, ?) = ?`, len(prefix), prefix)
 		if err != nil {
 			return err
 		}
-		var shows []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			shows = append(shows, id)
-		}
-		rows.Close()
 		if _, err := w.exec(`UPDATE seat_claims SET status = 'released' WHERE status = 'held' AND hold_id IN
 			(SELECT id FROM holds WHERE status = 'held' AND substr(owner, 1, ?) = ?)`, len(prefix), prefix); err != nil {
 			return err

@@ -127,20 +127,10 @@ func (s *Store) ExpireHolds(ctx context.Context) (int, error) {
 	}
 	var n int
 	err := s.do(ctx, "expire holds", func(w *wtx) error {
-		rows, err := w.query(`SELECT DISTINCT show_id FROM holds WHERE status = 'held' AND expires_at <= ?`, w.nowMS())
+		shows, err := queryList[int64](w, `SELECT DISTINCT show_id FROM holds WHERE status = 'held' AND expires_at <= ?`, w.nowMS())
 		if err != nil {
 			return err
 		}
-		var shows []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			shows = append(shows, id)
-		}
-		rows.Close()
 		n = 0
 		for _, id := range shows {
 			k, err := expireStale(w, id)

@@ -56,6 +56,24 @@ func (w *wtx) exec(query string, args ...any) (sql.Result, error) {
 	return st.ExecContext(w.ctx, args...)
 }
 
+// queryList runs a one-column query and returns its values.
+func queryList[T any](w *wtx, query string, args ...any) ([]T, error) {
+	rows, err := w.query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // rollbackJob undoes what this job wrote so far and lets it go on inside
 // the same savepoint (ROLLBACK TO keeps the savepoint open).
 func (w *wtx) rollbackJob() error {
