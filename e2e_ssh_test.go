@@ -8,10 +8,29 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
+
+// syncBuffer is a bytes.Buffer a process writes to while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
 
 // freePort returns a loopback port nobody listens on right now.
 func freePort(t *testing.T) string {
@@ -55,9 +74,9 @@ func TestE2E_ServeOverRealSSH(t *testing.T) {
 	cli("4321\n", "staff", "add", "Maria", "--role", "clerk", "--key-file", key+".pub")
 
 	port := freePort(t)
-	var serverOut bytes.Buffer
+	serverOut := &syncBuffer{}
 	srv := exec.Command(bin, "--data", data, "serve", "--listen", "127.0.0.1:"+port)
-	srv.Stdout, srv.Stderr = &serverOut, &serverOut
+	srv.Stdout, srv.Stderr = serverOut, serverOut
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
