@@ -89,6 +89,7 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 		return nil, err
 	}
 	if sold != nil {
+		s.signCodes(sold)
 		return sold, nil
 	}
 	return s.loadBooking(ctx, s.read, existing)
@@ -116,7 +117,7 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if err != nil {
 		return nil, err
 	}
-	seats, err := heldSeats(w, hall, req.HoldID)
+	seats, err := s.heldSeats(w, hall, req.HoldID)
 	if err != nil {
 		return nil, err
 	}
@@ -189,17 +190,17 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 		CreatedAt: time.UnixMilli(created),
 	}
 	// Ticket ids are derived from the booking id (a booking has at most
-	// maxSeatsPerHold < ticketsPerBooking seats), so each code can be
-	// signed before the insert and all tickets go in one statement.
-	args := make([]any, 0, 7*len(seats))
+	// maxSeatsPerHold < ticketsPerBooking seats), so all tickets go in one
+	// statement. Their codes are signed from the id when a booking is
+	// read (signCodes), outside the writer.
+	args := make([]any, 0, 5*len(seats))
 	for i, seat := range seats {
 		ticketID := bookingID*ticketsPerBooking + int64(i)
-		code := booking.SignTicket(s.opts.TicketKey, ticketID)
-		args = append(args, ticketID, bookingID, seat.ID, typeOf[i], prices[typeOf[i]], code)
-		b.Tickets = append(b.Tickets, booking.Ticket{ID: ticketID, Seat: seat, Type: typeOf[i], Price: prices[typeOf[i]], Status: booking.TicketIssued, Code: code})
+		args = append(args, ticketID, bookingID, seat.ID, typeOf[i], prices[typeOf[i]])
+		b.Tickets = append(b.Tickets, booking.Ticket{ID: ticketID, Seat: seat, Type: typeOf[i], Price: prices[typeOf[i]], Status: booking.TicketIssued})
 	}
-	if _, err := w.exec(`INSERT INTO tickets (id, booking_id, seat_id, type_code, price, code, status) VALUES `+
-		placeholders("(?, ?, ?, ?, ?, ?, 'issued')", len(seats)), args...); err != nil {
+	if _, err := w.exec(`INSERT INTO tickets (id, booking_id, seat_id, type_code, price, status) VALUES `+
+		placeholders("(?, ?, ?, ?, ?, 'issued')", len(seats)), args...); err != nil {
 		return nil, err
 	}
 	var payID int64
@@ -210,6 +211,15 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	b.Payments = []booking.Payment{{ID: payID, Kind: "sale", Method: req.Method, Amount: total, Tendered: tendered, Change: change, At: b.CreatedAt, Staff: actor.Name}}
 	w.touch(showID)
 	return b, nil
+}
+
+// signCodes fills in each ticket's code. A code is a pure function of the
+// ticket id and the signing key, so it is computed when a booking is read
+// rather than stored, and never costs the writer time.
+func (s *Store) signCodes(b *booking.Booking) {
+	for i := range b.Tickets {
+		b.Tickets[i].Code = booking.SignTicket(s.opts.TicketKey, b.Tickets[i].ID)
+	}
 }
 
 // ticketsPerBooking spaces ticket ids: booking n's tickets are 32n..32n+19.

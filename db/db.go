@@ -75,6 +75,7 @@ type Store struct {
 	// Caches of what never changes after seeding.
 	hallsMu     sync.Mutex
 	halls       map[int64]*booking.Hall
+	seatsByID   map[int64]map[int64]booking.Seat // hall -> seat id -> seat
 	shows       map[int64]booking.Show
 	ticketTypes []booking.TicketType
 	readStmts   sync.Map // query -> *sql.Stmt on the read pool
@@ -167,15 +168,16 @@ func Open(path string, opts Options) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 
 	s := &Store{
-		path:   path,
-		opts:   opts,
-		log:    opts.Logger,
-		write:  w,
-		broker: booking.NewBroker(),
-		jobs:   make(chan *job, 1024),
-		stop:   make(chan struct{}),
-		halls:  make(map[int64]*booking.Hall),
-		shows:  make(map[int64]booking.Show),
+		path:      path,
+		opts:      opts,
+		log:       opts.Logger,
+		write:     w,
+		broker:    booking.NewBroker(),
+		jobs:      make(chan *job, 1024),
+		stop:      make(chan struct{}),
+		halls:     make(map[int64]*booking.Hall),
+		seatsByID: make(map[int64]map[int64]booking.Seat),
+		shows:     make(map[int64]booking.Show),
 
 		snaps:       make(map[int64]*seatSnap),
 		snapVersion: make(map[int64]uint64),

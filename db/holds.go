@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 	"time"
 
@@ -302,7 +303,7 @@ func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner strin
 	held := seats
 	if addTo != 0 {
 		var err error
-		if held, err = heldSeats(w, hall, holdID); err != nil {
+		if held, err = s.heldSeats(w, hall, holdID); err != nil {
 			return nil, err
 		}
 	}
@@ -314,21 +315,23 @@ func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner strin
 }
 
 // heldSeats lists the seats a hold still holds, in hall order.
-func heldSeats(w *wtx, hall *booking.Hall, holdID int64) ([]booking.Seat, error) {
+func (s *Store) heldSeats(w *wtx, hall *booking.Hall, holdID int64) ([]booking.Seat, error) {
 	list, err := queryList[int64](w, `SELECT seat_id FROM seat_claims WHERE hold_id = ? AND status = 'held'`, holdID)
 	if err != nil {
 		return nil, err
 	}
-	ids := make(map[int64]bool, len(list))
+	out := make([]booking.Seat, 0, len(list))
 	for _, id := range list {
-		ids[id] = true
-	}
-	var out []booking.Seat
-	for _, seat := range hall.Seats {
-		if ids[seat.ID] {
+		if seat, ok := s.seatByID(hall.ID, id); ok {
 			out = append(out, seat)
 		}
 	}
+	slices.SortFunc(out, func(a, b booking.Seat) int {
+		if a.Row != b.Row {
+			return a.Row - b.Row
+		}
+		return a.Col - b.Col
+	})
 	return out, nil
 }
 
@@ -465,7 +468,7 @@ func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, o
 		if n, _ := res.RowsAffected(); n != 1 {
 			return booking.Errorf(booking.EExpired, "The hold ran out; hold the seats again.")
 		}
-		seats, err := heldSeats(w, hall, holdID)
+		seats, err := s.heldSeats(w, hall, holdID)
 		if err != nil {
 			return err
 		}

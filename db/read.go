@@ -69,6 +69,14 @@ func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error
 	return sh, nil
 }
 
+// seatByID finds a seat of a hall already loaded by hall().
+func (s *Store) seatByID(hallID, seatID int64) (booking.Seat, bool) {
+	s.hallsMu.Lock()
+	defer s.hallsMu.Unlock()
+	seat, ok := s.seatsByID[hallID][seatID]
+	return seat, ok
+}
+
 // hallOfShow returns the hall a show plays in. Halls never change once
 // seeded, so they are cached for the life of the store.
 func (s *Store) hallOfShow(ctx context.Context, showID int64) (*booking.Hall, error) {
@@ -109,8 +117,13 @@ func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
 	if err := rs.Err(); err != nil {
 		return nil, s.translate("hall", err)
 	}
+	byID := make(map[int64]booking.Seat, len(h.Seats))
+	for _, seat := range h.Seats {
+		byID[seat.ID] = seat
+	}
 	s.hallsMu.Lock()
 	s.halls[hallID] = h
+	s.seatsByID[hallID] = byID
 	s.hallsMu.Unlock()
 	return h, nil
 }
@@ -473,7 +486,7 @@ func (s *Store) loadBooking(ctx context.Context, q querier, id int64) (*booking.
 	for _, seat := range hall.Seats {
 		seatByID[seat.ID] = seat
 	}
-	rows, err := q.QueryContext(ctx, `SELECT id, seat_id, type_code, price, status, code, admitted_at, admitted_by
+	rows, err := q.QueryContext(ctx, `SELECT id, seat_id, type_code, price, status, admitted_at, admitted_by
 		FROM tickets WHERE id BETWEEN ? AND ? ORDER BY id`, id*ticketsPerBooking, id*ticketsPerBooking+ticketsPerBooking-1)
 	if err != nil {
 		return nil, s.translate("load booking", err)
@@ -482,7 +495,7 @@ func (s *Store) loadBooking(ctx context.Context, q querier, id int64) (*booking.
 		var t booking.Ticket
 		var seatID int64
 		var admitted sql.NullInt64
-		if err := rows.Scan(&t.ID, &seatID, &t.Type, &t.Price, &t.Status, &t.Code, &admitted, &t.AdmittedBy); err != nil {
+		if err := rows.Scan(&t.ID, &seatID, &t.Type, &t.Price, &t.Status, &admitted, &t.AdmittedBy); err != nil {
 			rows.Close()
 			return nil, s.translate("load booking", err)
 		}
@@ -494,6 +507,7 @@ func (s *Store) loadBooking(ctx context.Context, q querier, id int64) (*booking.
 		b.Tickets = append(b.Tickets, t)
 	}
 	rows.Close()
+	s.signCodes(b)
 	rows, err = q.QueryContext(ctx, `SELECT id, kind, method, amount, tendered, change_due, at, staff FROM payments WHERE booking_id = ? ORDER BY id`, id)
 	if err != nil {
 		return nil, s.translate("load booking", err)

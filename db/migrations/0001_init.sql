@@ -83,7 +83,8 @@ CREATE TABLE bookings (
 	reason       TEXT NOT NULL DEFAULT '',
 	cancelled_at INTEGER
 );
-CREATE INDEX bookings_by_phone ON bookings(phone);
+-- No index on phone: finding a booking by phone is a rare counter
+-- search, and every sale would pay for the index.
 
 CREATE TABLE seat_claims (
 	id         INTEGER PRIMARY KEY,
@@ -108,7 +109,7 @@ CREATE TABLE tickets (
 	type_code   TEXT NOT NULL REFERENCES ticket_types(code),
 	price       INTEGER NOT NULL CHECK (price >= 0),
 	status      TEXT NOT NULL CHECK (status IN ('issued', 'admitted', 'void')),
-	code        TEXT NOT NULL DEFAULT '',
+	-- No code column: a ticket's code is HMAC(key, id), computed on read.
 	admitted_at INTEGER,
 	admitted_by TEXT NOT NULL DEFAULT ''
 );
