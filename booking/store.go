@@ -108,6 +108,10 @@ type Store interface {
 	Cancel(ctx context.Context, actor Actor, req CancelRequest) (*Booking, error)
 	// Booking looks a booking up by number. ENotFound.
 	Booking(ctx context.Context, actor Actor, number string) (*Booking, error)
+	// BookingByKey returns the booking a checkout's idempotency key made:
+	// how a retried or resumed checkout finds the sale it already made.
+	// ENotFound when none did.
+	BookingByKey(ctx context.Context, actor Actor, key string) (*Booking, error)
 	// FindBookings searches by number, phone or customer name.
 	FindBookings(ctx context.Context, actor Actor, q BookingQuery) ([]Booking, error)
 

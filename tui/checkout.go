@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,8 +16,11 @@ import (
 // checkoutState is the sale of the seats held: a ticket type per seat,
 // payment and an optional customer.
 type checkoutState struct {
-	// key is made once when the screen opens and sent with every try, so
-	// a double enter or a retry after an error lands on one booking.
+	// hold is the hold being sold and key its idempotency key, the same
+	// for every try (see checkoutKey): a double enter, a retry after an
+	// error or a checkout resumed after a dropped connection lands on one
+	// booking.
+	hold   int64
 	key    string
 	seats  []booking.Seat
 	types  map[string]string // seat label -> ticket type code
@@ -43,12 +47,28 @@ type checkoutMsg struct {
 	err     error
 }
 
-// openCheckout starts the sale of the seats held, with a new idempotency
-// key.
+// checkoutKey is the idempotency key of the sale of one hold. A hold is
+// confirmed at most once, so one key per hold is enough, and deriving it
+// rather than making it up means a session that takes over a dropped one's
+// owner (the SSH server's reconnect) sends the key the dropped session
+// sent, and lands on the booking it may already have made. The owner is
+// unique per session and hold ids are unique in the store, so the key
+// names one hold only.
+func checkoutKey(owner string, holdID int64) string {
+	return owner + "/hold-" + strconv.FormatInt(holdID, 10)
+}
+
+// openCheckout starts the sale of the seats held, under the key of their
+// hold.
 func (m *Model) openCheckout() tea.Cmd {
 	mine := m.seats.mine()
+	hold := m.seats.holdID
+	if hold == 0 && len(mine) > 0 && m.seats.sm != nil {
+		hold = m.seats.sm.HoldID[mine[0].ID]
+	}
 	c := checkoutState{
-		key:      newIdempotencyKey(),
+		hold:     hold,
+		key:      checkoutKey(m.opts.Owner, hold),
 		seats:    mine,
 		types:    map[string]string{},
 		method:   booking.Cash,
@@ -186,8 +206,8 @@ func (m *Model) cycleType(label string, back bool) {
 	m.checkout.types[label] = m.types[(cur+d)%len(m.types)].Code
 }
 
-// confirmSale sends the checkout. The idempotency key is the one made when
-// the screen opened, however many times this runs.
+// confirmSale sends the checkout. The hold and its key are the ones the
+// screen opened with, however many times this runs.
 func (m *Model) confirmSale() tea.Cmd {
 	c := &m.checkout
 	total, ok := m.total()
@@ -213,7 +233,7 @@ func (m *Model) confirmSale() tea.Cmd {
 		types[k] = v
 	}
 	req := booking.CheckoutRequest{
-		HoldID:         m.seats.holdID,
+		HoldID:         c.hold,
 		Owner:          m.opts.Owner,
 		IdempotencyKey: c.key,
 		Types:          types,

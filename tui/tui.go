@@ -8,8 +8,6 @@ package tui
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -39,11 +37,16 @@ type Backend interface {
 	Checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest) (*booking.Booking, error)
 	Cancel(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Booking, error)
 	Booking(ctx context.Context, actor booking.Actor, number string) (*booking.Booking, error)
+	// BookingByKey returns the booking a checkout's idempotency key made;
+	// ENotFound when none did. A resumed checkout asks it before it
+	// offers the sale again.
+	BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error)
 	FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error)
 	SignIn(ctx context.Context, name, pin string) (*booking.Staff, error)
 	Changes() *booking.Broker
 }
 
+// Backend asks nothing of the core that booking.Store does not promise.
 var _ Backend = booking.Store(nil)
 
 // Options configure one counter session.
@@ -72,6 +75,10 @@ type Options struct {
 	// Context, when set, bounds every call the session makes and its
 	// subscription to live changes (an SSH session's context).
 	Context context.Context
+	// Resume, when set, is where a dropped session of the same Owner left
+	// off (see Model.Resume): the session reopens it once the clerk it
+	// records is signed in.
+	Resume *Resume
 }
 
 // ServerNoticeMsg is sent into a running program from outside (the SSH
@@ -151,6 +158,8 @@ type Model struct {
 	done     doneState
 	find     findState
 
+	resume *Resume // still to reopen; cleared once tried
+
 	live <-chan booking.ShowChanged
 
 	// parkBlocking is a test hook: commands that wait (timers, the live
@@ -193,6 +202,7 @@ func New(opts Options) *Model {
 	m.signin = newSignInState()
 	m.find = newFindState()
 	m.shows.day = dayOf(m.now())
+	m.resume = opts.Resume
 	if opts.Staff != nil {
 		a := *opts.Staff
 		if a.Terminal == "" {
@@ -301,6 +311,8 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onBooking(msg)
 	case cancelMsg:
 		return m.onCancel(msg)
+	case resumedMsg:
+		return m.onResumed(msg)
 	}
 	return nil
 }
@@ -438,10 +450,11 @@ func (m *Model) signOut(why string) tea.Cmd {
 	}
 }
 
-// afterSignIn loads what every signed-in screen needs.
+// afterSignIn loads what every signed-in screen needs, and reopens where a
+// dropped session of this clerk left off.
 func (m *Model) afterSignIn() []tea.Cmd {
 	m.lastInput = m.now()
-	return []tea.Cmd{m.loadShowsCmd(), m.loadTypesCmd(), m.armIdle()}
+	return []tea.Cmd{m.loadShowsCmd(), m.loadTypesCmd(), m.armIdle(), m.resumeCmd()}
 }
 
 func (m *Model) loadTypesCmd() tea.Cmd {
@@ -604,13 +617,6 @@ func errorText(err error) string {
 }
 
 func (m *Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
-
-// newIdempotencyKey makes the key one checkout screen sends with every try.
-func newIdempotencyKey() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
 
 // dayOf returns local midnight of t's day in t's location.
 func dayOf(t time.Time) time.Time {

@@ -179,3 +179,49 @@ func (s *gatedStore) SignIn(ctx context.Context, name, pin string) (*booking.Sta
 	defer s.g.leave()
 	return s.Store.SignIn(ctx, name, pin)
 }
+
+func (s *gatedStore) BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.BookingByKey(ctx, actor, key)
+}
+
+// sessionStore is one session's Backend: the gated store, counting the
+// session's sales and refunds under way. Those run on after the session
+// ends (see gatedStore.Checkout), so a reconnect waits for them to settle
+// before it looks up what its checkout's key made.
+type sessionStore struct {
+	*gatedStore
+	// money is read-locked by every sale and refund; settled takes the
+	// write lock to learn when those under way are done.
+	money sync.RWMutex
+}
+
+var _ tui.Backend = (*sessionStore)(nil)
+
+func (s *sessionStore) Checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest) (*booking.Booking, error) {
+	s.money.RLock()
+	defer s.money.RUnlock()
+	return s.gatedStore.Checkout(ctx, actor, req)
+}
+
+func (s *sessionStore) Cancel(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Booking, error) {
+	s.money.RLock()
+	defer s.money.RUnlock()
+	return s.gatedStore.Cancel(ctx, actor, req)
+}
+
+// settled returns a channel closed once the sales and refunds under way
+// when it was called have answered.
+func (s *sessionStore) settled() <-chan struct{} {
+	ch := make(chan struct{})
+	go func() {
+		// Only the wait for the readers matters, not the lock.
+		s.money.Lock()
+		s.money.Unlock()
+		close(ch)
+	}()
+	return ch
+}

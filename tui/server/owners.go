@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"boxoffice/tui"
 )
 
 // owners hands out hold owners to sessions and keeps a dropped session's
@@ -19,8 +21,9 @@ import (
 // tells apart sessions of one identity open at the same time. A session
 // that starts while an owner of its identity is parked takes that owner
 // over: its holds are still live, so the seat map shows them as held here
-// and the sale continues. A parked owner nobody takes within the grace is
-// released.
+// and the sale continues, and with them the dropped session's place (the
+// open show, the checkout and its key). A parked owner nobody takes within
+// the grace is released.
 type owners struct {
 	prefix  string
 	grace   time.Duration
@@ -41,15 +44,25 @@ type identOwners struct {
 type parkedOwner struct {
 	owner string
 	timer *time.Timer
+	// resume is where the dropped session was, nil for nowhere; settled
+	// is closed once its sales under way have answered.
+	resume  *tui.Resume
+	settled <-chan struct{}
+}
+
+// resumed is what a session takes over from a dropped one.
+type resumed struct {
+	resume  *tui.Resume
+	settled <-chan struct{}
 }
 
 func newOwners(prefix string, grace time.Duration, release func(context.Context, string) (int, error), log *slog.Logger) *owners {
 	return &owners{prefix: prefix, grace: grace, release: release, log: log, idents: make(map[string]*identOwners)}
 }
 
-// take returns the owner for a new session of ident and whether it resumes
-// a dropped session.
-func (o *owners) take(ident string) (string, bool) {
+// take returns the owner for a new session of ident and, when it takes
+// over a dropped session, what that session left; nil otherwise.
+func (o *owners) take(ident string) (string, *resumed) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	io := o.idents[ident]
@@ -61,15 +74,16 @@ func (o *owners) take(ident string) (string, bool) {
 		p := io.parked[n-1]
 		io.parked = io.parked[:n-1]
 		p.timer.Stop() // its release finds it gone from parked and does nothing
-		return p.owner, true
+		return p.owner, &resumed{resume: p.resume, settled: p.settled}
 	}
 	io.next++
-	return o.prefix + ident + "/" + strconv.Itoa(io.next), false
+	return o.prefix + ident + "/" + strconv.Itoa(io.next), nil
 }
 
-// park starts the grace period of a session's owner once the session has
-// ended. After Stop, holds are left to the final ReleasePrefix.
-func (o *owners) park(ident, owner string) {
+// park starts the grace period of a dropped session's owner once the
+// session has ended, keeping where it was for a session that takes it
+// over. After Stop, holds are left to the final ReleasePrefix.
+func (o *owners) park(ident, owner string, r *tui.Resume, settled <-chan struct{}) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.stopped {
@@ -81,9 +95,22 @@ func (o *owners) park(ident, owner string) {
 		go o.releaseNow(owner)
 		return
 	}
-	p := &parkedOwner{owner: owner}
+	p := &parkedOwner{owner: owner, resume: r, settled: settled}
 	p.timer = time.AfterFunc(o.grace, func() { o.expire(ident, p) })
 	io.parked = append(io.parked, p)
+}
+
+// drop releases the holds of a session the clerk ended, at once and
+// without parking: a quit leaves nothing to resume. The program released
+// them already; this catches a release that failed.
+func (o *owners) drop(owner string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.stopped {
+		return
+	}
+	o.pending.Add(1)
+	go o.releaseNow(owner)
 }
 
 // expire releases a parked owner nobody took over.

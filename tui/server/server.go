@@ -176,8 +176,9 @@ type session struct {
 	term    *booking.Terminal
 	started time.Time
 
-	owner   string
-	resumed bool
+	owner    string
+	takeover *resumed      // what a dropped session left; nil for a fresh owner
+	store    *sessionStore // the Backend of this session's program
 
 	mu      sync.Mutex
 	program *tea.Program
@@ -583,7 +584,23 @@ func (s *Server) counter(next ssh.Handler) ssh.Handler {
 			return
 		}
 		defer s.slots.release(st.addr)
-		st.owner, st.resumed = s.owners.take(st.ident())
+		st.owner, st.takeover = s.owners.take(st.ident())
+		st.store = &sessionStore{gatedStore: s.store}
+		if t := st.takeover; t != nil && t.settled != nil {
+			// A sale the dropped session sent may still be running: let
+			// it answer, so the resumed checkout finds the booking it made.
+			wait := time.NewTimer(moneyTimeout)
+			select {
+			case <-t.settled:
+				wait.Stop()
+			case <-wait.C:
+			case <-sess.Context().Done():
+				wait.Stop()
+				// Gone again before it began: keep the holds parked.
+				s.owners.park(st.ident(), st.owner, t.resume, t.settled)
+				return
+			}
+		}
 
 		if d := s.cfg.MaxSession; d > 0 {
 			warn := time.AfterFunc(max(d-time.Minute, 0), func() {
@@ -594,7 +611,7 @@ func (s *Server) counter(next ssh.Handler) ssh.Handler {
 			defer end.Stop()
 		}
 
-		if st.resumed {
+		if st.takeover != nil {
 			clear := time.AfterFunc(resumeNoticeFor, func() {
 				if !s.closing.Load() {
 					st.send(tui.ServerNoticeMsg{})
@@ -605,17 +622,26 @@ func (s *Server) counter(next ssh.Handler) ssh.Handler {
 
 		next(sess)
 
+		// The program has stopped, so its model may be read here.
 		st.mu.Lock()
-		if st.model != nil {
-			st.model.Close()
-		}
+		m := st.model
 		st.mu.Unlock()
+		var resume *tui.Resume
+		quit := false
+		if m != nil {
+			m.Close()
+			resume, quit = m.Resume(), m.ClerkQuit()
+		}
 		if s.closing.Load() {
 			// Shutdown releases every hold of this server at once.
 			wish.Println(sess, "\r\nThe box office server is restarting; reconnect in a moment.\r")
 			return
 		}
-		s.owners.park(st.ident(), st.owner)
+		if quit {
+			s.owners.drop(st.owner)
+			return
+		}
+		s.owners.park(st.ident(), st.owner, resume, st.store.settled())
 	}
 }
 
@@ -640,7 +666,7 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 		return nil
 	}
 	opts := tui.Options{
-		Store:           s.store,
+		Store:           st.store,
 		Demo:            s.cfg.Demo,
 		DemoCredentials: s.cfg.DemoCredentials,
 		Owner:           st.owner,
@@ -654,6 +680,9 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 	} else {
 		opts.Terminal = st.term.Name
 	}
+	if st.takeover != nil {
+		opts.Resume = st.takeover.resume
+	}
 	m := tui.New(opts)
 	// No tea.WithContext: the middleware quits the program when the
 	// connection ends, which is a clean exit rather than a kill logged as
@@ -663,7 +692,7 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 		m.Close()
 		return nil
 	}
-	if st.resumed {
+	if st.takeover != nil {
 		st.send(tui.ServerNoticeMsg{Text: resumeNotice})
 	}
 	return p
