@@ -162,6 +162,10 @@ type Model struct {
 
 	live <-chan booking.ShowChanged
 
+	// frame is the last screen drawn; drawn says it is still current.
+	frame string
+	drawn bool
+
 	// parkBlocking is a test hook: commands that wait (timers, the live
 	// subscription) are parked in parked instead of returned, so tests can
 	// run every other command synchronously.
@@ -243,6 +247,13 @@ type (
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg.(type) {
+	case changeMsg, subscribedMsg:
+		// These only start a reload; the screen is unchanged until it
+		// lands, so the frame drawn last is still right.
+	default:
+		m.drawn = false
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -668,9 +679,16 @@ func parseMoney(s string) (int64, bool) {
 	return n, true
 }
 
-// View draws the session.
+// View draws the session. Bubble Tea asks for a frame after every
+// message; a change notice only starts a reload, so its frame is the last
+// one again. With two hundred counters on one show that halves the
+// drawing per change.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
+	if !m.drawn {
+		m.frame = m.render()
+		m.drawn = true
+	}
+	v := tea.NewView(m.frame)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "boxoffice"
