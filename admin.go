@@ -34,6 +34,7 @@ func (c *cli) staff(args []string) int {
 	fs := c.flags("staff")
 	role := fs.String("role", "", "door, clerk, supervisor or manager")
 	keyFile := fs.String("key-file", "", "SSH public key that signs this person in over ssh")
+	fs.BoolVar(&c.jsonOut, "json", false, "machine output")
 	pos, err := c.parse(fs, args)
 	if err != nil {
 		return c.usageErr("%v", err)
@@ -81,6 +82,20 @@ func (c *cli) staff(args []string) int {
 		if err != nil {
 			return c.fail(err)
 		}
+		if c.jsonOut {
+			type staffJSON struct {
+				Name     string `json:"name"`
+				Role     string `json:"role"`
+				SSHKey   bool   `json:"ssh_key"`
+				Disabled bool   `json:"disabled"`
+			}
+			out := make([]staffJSON, 0, len(list))
+			for _, st := range list {
+				out = append(out, staffJSON{booking.Clean(st.Name), st.Role.String(), st.HasKey, st.Disabled})
+			}
+			c.printJSON(out)
+			return exitOK
+		}
 		tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "NAME\tROLE\tSSH KEY\tSTATUS")
 		for _, st := range list {
@@ -113,6 +128,7 @@ func (c *cli) staff(args []string) int {
 func (c *cli) terminal(args []string) int {
 	fs := c.flags("terminal")
 	keyFile := fs.String("key-file", "", "the counter device's SSH public key")
+	fs.BoolVar(&c.jsonOut, "json", false, "machine output")
 	pos, err := c.parse(fs, args)
 	if err != nil {
 		return c.usageErr("%v", err)
@@ -149,6 +165,14 @@ func (c *cli) terminal(args []string) int {
 		list, err := o.store.ListTerminals(c.ctx, booking.System)
 		if err != nil {
 			return c.fail(err)
+		}
+		if c.jsonOut {
+			names := make([]string, 0, len(list))
+			for _, t := range list {
+				names = append(names, booking.Clean(t.Name))
+			}
+			c.printJSON(names)
+			return exitOK
 		}
 		for _, t := range list {
 			fmt.Fprintln(c.stdout, booking.Clean(t.Name))

@@ -390,13 +390,18 @@ func (c *cli) sell(args []string) int {
 	key := fs.String("key", "", "idempotency key: the same key again returns the same booking")
 	name := fs.String("name", "", "customer name")
 	phone := fs.String("phone", "", "customer phone")
+	best := fs.Int("best", 0, "hold the best N seats instead of naming them")
+	wheelchair := fs.Int("wheelchair", 0, "with --best: how many of the N are wheelchair places")
 	fs.BoolVar(&c.jsonOut, "json", false, "machine output")
 	pos, err := c.parse(fs, args)
 	if err != nil {
 		return c.usageErr("%v", err)
 	}
-	if len(pos) < 2 {
-		return c.usageErr("usage: boxoffice sell SHOW SEAT... (seats like G7)")
+	if (*best == 0 && len(pos) < 2) || (*best != 0 && len(pos) != 1) {
+		return c.usageErr("usage: boxoffice sell SHOW SEAT... (seats like G7), or boxoffice sell SHOW --best N")
+	}
+	if *best < 0 || *wheelchair < 0 || (*wheelchair > 0 && *best == 0) {
+		return c.usageErr("--best takes a party size; --wheelchair goes with --best")
 	}
 	showID, ok := parseShowID(pos[0])
 	if !ok {
@@ -435,7 +440,20 @@ func (c *cli) sell(args []string) int {
 	if b, err := o.store.BookingByKey(c.ctx, actor, *key); err == nil {
 		return c.printBooking(b)
 	}
-	hold, err := o.store.Hold(c.ctx, actor, booking.HoldRequest{ShowID: showID, Seats: pos[1:], Owner: owner})
+	var hold *booking.Hold
+	if *best > 0 {
+		hold, err = o.store.HoldBest(c.ctx, actor, booking.HoldBestRequest{ShowID: showID, N: *best, Wheelchair: *wheelchair, Owner: owner})
+		if err == nil {
+			if !hold.Together {
+				fmt.Fprintf(c.stderr, "boxoffice: no %d seats are free together; selling the best split: %s\n", *best, strings.Join(seatLabels(hold.Seats), " "))
+			}
+			for _, s := range hold.Seats {
+				types[s.Label] = *typ
+			}
+		}
+	} else {
+		hold, err = o.store.Hold(c.ctx, actor, booking.HoldRequest{ShowID: showID, Seats: pos[1:], Owner: owner})
+	}
 	if err != nil {
 		if b, err2 := o.store.BookingByKey(c.ctx, actor, *key); err2 == nil {
 			return c.printBooking(b) // a concurrent run with this key won
@@ -453,6 +471,14 @@ func (c *cli) sell(args []string) int {
 		return c.fail(err)
 	}
 	return c.printBooking(b)
+}
+
+func seatLabels(seats []booking.Seat) []string {
+	out := make([]string, len(seats))
+	for i, s := range seats {
+		out[i] = s.Label
+	}
+	return out
 }
 
 type bookingJSON struct {

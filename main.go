@@ -39,6 +39,7 @@ Usage:
   boxoffice seats SHOW [--json]                           every seat of a show with its state
   boxoffice sell SHOW SEAT... [--type T] [--pay cash|card] [--tendered AMOUNT]
                  [--key KEY] [--name N] [--phone P] [--json]
+  boxoffice sell SHOW --best N [--wheelchair W] [...]     the best N seats together
   boxoffice booking NUMBER [--json]                       look a booking up
   boxoffice cancel NUMBER [--reason R] [--json]           cancel and refund a booking
   boxoffice admit CODE [--json]                           admit a ticket at the door (once)

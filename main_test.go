@@ -116,6 +116,17 @@ func TestCLI_Sell(t *testing.T) {
 			t.Fatalf("retry made %q after %q", b2.Number, b1.Number)
 		}
 	})
+	t.Run("Best", func(t *testing.T) {
+		code, out, errOut := runCLI(t, data, "", "sell", show, "--best", "4", "--type", "child", "--json")
+		if code != 0 {
+			t.Fatalf("sell --best: %d %s", code, errOut)
+		}
+		var b bookingJSON
+		json.Unmarshal([]byte(out), &b)
+		if len(b.Seats) != 4 || b.Total != "34.00" {
+			t.Fatalf("best 4 children: seats %v total %s", b.Seats, b.Total)
+		}
+	})
 	t.Run("ErrUsage", func(t *testing.T) {
 		for _, args := range [][]string{
 			{"sell", show},
@@ -123,6 +134,8 @@ func TestCLI_Sell(t *testing.T) {
 			{"sell", show, "G7", "--pay", "cheque"},
 			{"sell", show, "G7", "--tendered", "lots"},
 			{"sell", show, "Z99"},
+			{"sell", show, "G1", "--best", "2"},
+			{"sell", show, "--best", "30"},
 			{"frobnicate"},
 		} {
 			if code, _, errOut := runCLI(t, data, "", args...); code != 2 || errOut == "" {
