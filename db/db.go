@@ -68,9 +68,10 @@ type Store struct {
 	read   *sql.DB // read-only pool
 	broker *booking.Broker
 
-	jobs    chan *job
-	stop    chan struct{}
-	stopped sync.WaitGroup
+	jobs       chan *job
+	stop       chan struct{}
+	writerDone chan struct{} // closed when the writer goroutine has returned
+	stopped    sync.WaitGroup
 
 	// Caches of what never changes after seeding.
 	hallsMu     sync.Mutex
@@ -168,16 +169,17 @@ func Open(path string, opts Options) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 
 	s := &Store{
-		path:      path,
-		opts:      opts,
-		log:       opts.Logger,
-		write:     w,
-		broker:    booking.NewBroker(),
-		jobs:      make(chan *job, 1024),
-		stop:      make(chan struct{}),
-		halls:     make(map[int64]*booking.Hall),
-		seatsByID: make(map[int64]map[int64]booking.Seat),
-		shows:     make(map[int64]booking.Show),
+		path:       path,
+		opts:       opts,
+		log:        opts.Logger,
+		write:      w,
+		broker:     booking.NewBroker(),
+		jobs:       make(chan *job, 1024),
+		stop:       make(chan struct{}),
+		writerDone: make(chan struct{}),
+		halls:      make(map[int64]*booking.Hall),
+		seatsByID:  make(map[int64]map[int64]booking.Seat),
+		shows:      make(map[int64]booking.Show),
 
 		snaps:       make(map[int64]*seatSnap),
 		snapVersion: make(map[int64]uint64),

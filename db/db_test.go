@@ -646,3 +646,31 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// Close while writes are being submitted: every caller gets an answer
+// (committed or "shutting down"), none hangs.
+func TestStore_CloseUnderLoad(t *testing.T) {
+	s, _ := MustOpenDB(t, db.Options{})
+	show := firstShow(t, s)
+	hall, _ := s.SeatMap(context.Background(), clerk, show.ID, "")
+	var wg sync.WaitGroup
+	for i := 0; i < 32; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			for k := 0; k < 20; k++ {
+				seat := hall.Hall.Seats[(i*20+k)%len(hall.Hall.Seats)]
+				s.Hold(context.Background(), clerk, booking.HoldRequest{ShowID: show.ID, SeatIDs: []int64{seat.ID}, Owner: fmt.Sprint("c", i)})
+			}
+		}(i)
+	}
+	time.Sleep(5 * time.Millisecond)
+	s.Close()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a writer call hung after Close")
+	}
+}

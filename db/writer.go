@@ -156,8 +156,20 @@ func (s *Store) do(ctx context.Context, op string, fn func(w *wtx) error) error 
 		return s.translate(op, ctx.Err())
 	}
 	// Once queued, wait for the answer even if ctx ends: the write may
-	// commit, and the caller must not think it did not.
-	return s.translate(op, <-j.done)
+	// commit, and the caller must not think it did not. If the writer
+	// stopped first, a job it ran has its answer waiting; one queued too
+	// late never ran.
+	select {
+	case err := <-j.done:
+		return s.translate(op, err)
+	case <-s.writerDone:
+		select {
+		case err := <-j.done:
+			return s.translate(op, err)
+		default:
+			return booking.Errorf(booking.EInternal, "The box office is shutting down.")
+		}
+	}
 }
 
 // writer is the single goroutine that owns the write connection. It takes
@@ -165,6 +177,7 @@ func (s *Store) do(ctx context.Context, op string, fn func(w *wtx) error) error 
 // runs them in one transaction.
 func (s *Store) writer(c *wconn) {
 	defer s.stopped.Done()
+	defer close(s.writerDone)
 	defer c.close()
 	batch := make([]*job, 0, s.opts.MaxBatch)
 	for {
