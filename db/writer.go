@@ -314,7 +314,7 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (errs []error, err error) {
 		}
 		seqs = append(seqs, seq)
 	}
-	if len(seqs) > 0 {
+	if len(seqs) > 0 && s.opts.PollInterval > 0 {
 		// Mark these before the commit makes them visible to the poller,
 		// so this process does not publish its own writes twice.
 		s.ownMu.Lock()
