@@ -61,46 +61,65 @@ func ensureDataDir(dir string) error {
 	return nil
 }
 
-// loadTicketKey reads the ticket signing key, generating it on first
-// start. The file holds "ID:HEXSECRET" and is 0600.
-func loadTicketKey(dir string) (booking.TicketKey, error) {
+// loadTicketKeys reads the ticket keys, generating the first on first
+// start. The file is 0600 and holds one key a line as "ID:HEXSECRET": the
+// first line signs new tickets, later lines are earlier keys that still
+// verify the tickets they signed (see README, Secrets).
+func loadTicketKeys(dir string) (current booking.TicketKey, old []booking.TicketKey, err error) {
 	path := filepath.Join(dir, ticketKeyFile)
 	raw, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		secret := make([]byte, 32)
-		if _, err := rand.Read(secret); err != nil {
-			return booking.TicketKey{}, err
+		if err := createTicketKey(path); err != nil {
+			return current, nil, err
 		}
-		line := "1:" + hex.EncodeToString(secret) + "\n"
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if errors.Is(err, fs.ErrExist) {
-			return loadTicketKey(dir) // another process won the race
-		}
-		if err != nil {
-			return booking.TicketKey{}, fmt.Errorf("create ticket key: %w", err)
-		}
-		if _, err := f.WriteString(line); err != nil {
-			f.Close()
-			return booking.TicketKey{}, err
-		}
-		if err := f.Sync(); err != nil {
-			f.Close()
-			return booking.TicketKey{}, err
-		}
-		if err := f.Close(); err != nil {
-			return booking.TicketKey{}, err
-		}
-		raw = []byte(line)
-	} else if err != nil {
-		return booking.TicketKey{}, fmt.Errorf("read ticket key: %w", err)
+		return loadTicketKeys(dir)
 	}
-	idText, secretHex, ok := strings.Cut(strings.TrimSpace(string(raw)), ":")
-	id, err1 := strconv.ParseUint(idText, 10, 32)
-	secret, err2 := hex.DecodeString(secretHex)
-	if !ok || err1 != nil || err2 != nil || len(secret) < 16 {
-		return booking.TicketKey{}, fmt.Errorf("%s is damaged: want ID:HEXSECRET", path)
+	if err != nil {
+		return current, nil, fmt.Errorf("read ticket key: %w", err)
 	}
-	return booking.TicketKey{ID: uint32(id), Secret: secret}, nil
+	var keys []booking.TicketKey
+	for n, line := range strings.Split(string(raw), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		idText, secretHex, ok := strings.Cut(line, ":")
+		id, err1 := strconv.ParseUint(idText, 10, 32)
+		secret, err2 := hex.DecodeString(secretHex)
+		if !ok || err1 != nil || err2 != nil || len(secret) < 16 {
+			return current, nil, fmt.Errorf("%s:%d: want ID:HEXSECRET (at least 16 bytes of secret)", path, n+1)
+		}
+		keys = append(keys, booking.TicketKey{ID: uint32(id), Secret: secret})
+	}
+	if len(keys) == 0 {
+		return current, nil, fmt.Errorf("%s holds no key", path)
+	}
+	return keys[0], keys[1:], nil
+}
+
+// createTicketKey writes a new random key with id 1, unless another
+// process created the file first.
+func createTicketKey(path string) error {
+	secret := make([]byte, 32)
+	if _, err := rand.Read(secret); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil // another process won the race; use its key
+	}
+	if err != nil {
+		return fmt.Errorf("create ticket key: %w", err)
+	}
+	if _, err := f.WriteString("1:" + hex.EncodeToString(secret) + "\n"); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // opened is an open data directory.
@@ -118,7 +137,7 @@ func openData(ctx context.Context, dir, sync string, noDemo bool, logger *slog.L
 	if err := ensureDataDir(dir); err != nil {
 		return nil, err
 	}
-	key, err := loadTicketKey(dir)
+	key, oldKeys, err := loadTicketKeys(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +147,7 @@ func openData(ctx context.Context, dir, sync string, noDemo bool, logger *slog.L
 	if f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600); err == nil {
 		f.Close()
 	}
-	store, err := db.Open(path, db.Options{Sync: sync, TicketKey: key, Logger: logger})
+	store, err := db.Open(path, db.Options{Sync: sync, TicketKey: key, OldTicketKeys: oldKeys, Logger: logger})
 	if err != nil {
 		return nil, err
 	}

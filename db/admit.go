@@ -23,7 +23,7 @@ func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*A
 	if err := booking.Authorize(actor, booking.ActionAdmit); err != nil {
 		return nil, err
 	}
-	ticketID, err := booking.VerifyTicket([]booking.TicketKey{s.opts.TicketKey}, code)
+	ticketID, err := booking.VerifyTicket(append([]booking.TicketKey{s.opts.TicketKey}, s.opts.OldTicketKeys...), code)
 	if err != nil {
 		return nil, err
 	}

@@ -42,6 +42,8 @@ type Options struct {
 	Clock func() time.Time
 	// TicketKey signs ticket codes.
 	TicketKey booking.TicketKey
+	// OldTicketKeys still verify codes signed before a key rotation.
+	OldTicketKeys []booking.TicketKey
 	// Logger receives internal errors; discarded when nil.
 	Logger *slog.Logger
 	// PollInterval is how often PRAGMA data_version is polled for writes by
