@@ -1,9 +1,13 @@
 package tui
 
 import (
+	"image"
+	"image/color"
 	"strings"
 	"testing"
 
+	"github.com/makiuchi-d/gozxing"
+	zxqr "github.com/makiuchi-d/gozxing/qrcode"
 	qrcode "github.com/skip2/go-qrcode"
 
 	"boxoffice/booking"
@@ -50,4 +54,50 @@ func TestRenderQR(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRenderQR_Scans decodes the drawing as a phone would see the screen:
+// the half-block characters become pixels and a QR reader (ZXing's Go
+// port) must read the ticket code back.
+func TestRenderQR_Scans(t *testing.T) {
+	for _, id := range []int64{1, 987654, 1 << 40} {
+		code := booking.SignTicket(testTicketKey, id)
+		img := screenImage(renderQR(code), 6)
+		bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := zxqr.NewQRCodeReader().Decode(bmp, nil)
+		if err != nil {
+			t.Fatalf("ticket %d: the drawn QR code does not scan: %v", id, err)
+		}
+		if res.GetText() != code {
+			t.Fatalf("scanned %q, want %q", res.GetText(), code)
+		}
+	}
+}
+
+// screenImage paints half-block text as a terminal shows it with the
+// QR style (light blocks on a dark background), scale pixels a module.
+func screenImage(text string, scale int) image.Image {
+	lines := strings.Split(text, "\n")
+	w := len([]rune(lines[0]))
+	img := image.NewGray(image.Rect(0, 0, w*scale, 2*len(lines)*scale))
+	for ly, line := range lines {
+		for x, r := range []rune(line) {
+			top := r == '█' || r == '▀'
+			bottom := r == '█' || r == '▄'
+			for dy := 0; dy < scale; dy++ {
+				for dx := 0; dx < scale; dx++ {
+					if top {
+						img.SetGray(x*scale+dx, 2*ly*scale+dy, color.Gray{Y: 255})
+					}
+					if bottom {
+						img.SetGray(x*scale+dx, (2*ly+1)*scale+dy, color.Gray{Y: 255})
+					}
+				}
+			}
+		}
+	}
+	return img
 }
