@@ -91,9 +91,9 @@ func TestE2E_ServeOverRealSSH(t *testing.T) {
 
 	tm := startTmux(t, 100, 30, "ssh", "-t", "-p", port, "-i", key,
 		"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "127.0.0.1")
-	tm.waitFor("Maria (clerk)")
+	tm.waitFor("Maria (clerk)", "Grand")
 	tm.send("Right")
-	tm.waitFor("Tomorrow")
+	tm.waitFor("Tomorrow", "Grand")
 	tm.send("Enter")
 	tm.waitFor("SCREEN")
 	tm.send("/")
@@ -106,7 +106,7 @@ func TestE2E_ServeOverRealSSH(t *testing.T) {
 
 	// Hold another seat, then stop the server under the live session.
 	tm.send("Enter")
-	tm.waitFor("Free  Sold")
+	tm.waitFor("Free  Sold", "Grand")
 	tm.send("Enter")
 	tm.waitFor("SCREEN")
 	tm.send("2", "b")

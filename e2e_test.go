@@ -60,17 +60,22 @@ func (tm *tmuxTerm) screen() string {
 	return string(out)
 }
 
-// waitFor waits until the screen shows text, failing with the screen.
-func (tm *tmuxTerm) waitFor(text string) string {
+// waitFor waits until the screen shows every one of texts at once,
+// failing with the screen.
+func (tm *tmuxTerm) waitFor(texts ...string) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		s := tm.screen()
-		if strings.Contains(s, text) {
+		all := true
+		for _, text := range texts {
+			all = all && strings.Contains(s, text)
+		}
+		if all && !strings.Contains(s, "Loading") {
 			return s
 		}
 		if time.Now().After(deadline) {
-			tm.t.Fatalf("screen never showed %q:\n%s", text, s)
+			tm.t.Fatalf("screen never showed %q:\n%s", texts, s)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -89,10 +94,12 @@ func TestE2E_CounterSellsTwoSeats(t *testing.T) {
 
 	tm.waitFor("Sign in")
 	tm.send("demo", "Tab", "1234", "Enter")
-	tm.waitFor("Start")
-	// Tomorrow's first show is on sale whatever the time of day.
+	tm.waitFor("Start", "Grand")
+	// Tomorrow's first show is on sale whatever the time of day. Wait for
+	// its list (a hall name in the rows), not just the header, before
+	// opening it.
 	tm.send("Right")
-	tm.waitFor("Tomorrow")
+	tm.waitFor("Tomorrow", "Grand")
 	tm.send("Enter")
 	tm.waitFor("SCREEN")
 	tm.send("2", "b")
