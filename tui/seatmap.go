@@ -807,11 +807,21 @@ func (m *Model) viewSeatMap(height int) string {
 		b.WriteString(pad)
 		b.WriteString(s.rowL[r])
 		if g.cellW == 2 {
+			// Seats that look alike side by side share one styled run.
+			open := -1
+			closeRun := func() {
+				if open >= 0 {
+					b.WriteString(st.Seats[open].close)
+					open = -1
+				}
+			}
 			for c, i := range row {
 				switch {
 				case cursorOn && r == s.curRow && c == s.curCol:
+					closeRun()
 					b.WriteString(st.Cursor.Render("["))
 				case cursorOn && r == s.curRow && c == s.curCol+1:
+					closeRun()
 					b.WriteString(st.Cursor.Render("]"))
 				default:
 					b.WriteByte(' ')
@@ -820,8 +830,15 @@ func (m *Model) viewSeatMap(height int) string {
 					b.WriteByte(' ')
 					continue
 				}
-				b.WriteString(st.Seats[s.lookOf(&s.hall.Seats[i])].cell)
+				look := s.lookOf(&s.hall.Seats[i])
+				if look != open {
+					closeRun()
+					b.WriteString(st.Seats[look].open)
+					open = look
+				}
+				b.WriteString(st.Seats[look].Glyph)
 			}
+			closeRun()
 			if cursorOn && r == s.curRow && s.curCol == len(row)-1 {
 				b.WriteString(st.Cursor.Render("]"))
 			} else {

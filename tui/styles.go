@@ -3,6 +3,7 @@ package tui
 import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
+	"strings"
 )
 
 // Palette is the Okabe–Ito colour-blind-safe palette. Colour only ever
@@ -32,6 +33,10 @@ type seatLook struct {
 	cell string
 	// cursor is the same glyph drawn under the cursor in compact mode.
 	cursor string
+	// open and close are the escape sequences around the glyph in cell,
+	// so a run of seats that look the same is styled once, not per seat:
+	// fewer sequences for every terminal renderer to parse each frame.
+	open, close string
 }
 
 // Look indexes for the seat map and legend.
@@ -127,6 +132,9 @@ func DefaultStyles() Styles {
 		l := &s.Seats[i]
 		l.cell = l.Style.Render(l.Glyph)
 		l.cursor = l.Style.Reverse(true).Render(l.Glyph)
+		if i := strings.Index(l.cell, l.Glyph); i >= 0 {
+			l.open, l.close = l.cell[:i], l.cell[i+len(l.Glyph):]
+		}
 	}
 	return s
 }
