@@ -196,40 +196,6 @@ func (c *cli) terminal(args []string) int {
 	return c.usageErr("unknown terminal command %q (add, list, remove)", booking.CleanLine(pos[0], 20))
 }
 
-// hall checks layout files without touching any database.
-func (c *cli) hall(args []string) int {
-	fs := c.flags("hall")
-	pos, err := c.parse(fs, args)
-	if err != nil {
-		return c.usageErr("%v", err)
-	}
-	if len(pos) < 2 || pos[0] != "check" {
-		return c.usageErr("usage: boxoffice hall check FILE...")
-	}
-	code := exitOK
-	for _, path := range pos[1:] {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			fmt.Fprintf(c.stderr, "%s: %v\n", path, err)
-			code = exitUsage
-			continue
-		}
-		h, err := booking.ParseLayout(path, src)
-		if err != nil {
-			fmt.Fprintln(c.stderr, booking.ErrorMessage(err))
-			code = exitUsage
-			continue
-		}
-		kinds := map[booking.SeatKind]int{}
-		for _, s := range h.Seats {
-			kinds[s.Kind]++
-		}
-		fmt.Fprintf(c.stdout, "%s: %s, %d rows, %d seats (%d premium, %d wheelchair, %d companion)\n",
-			path, booking.Clean(h.Name), len(h.Rows), len(h.Seats), kinds[booking.Premium], kinds[booking.Wheelchair], kinds[booking.Companion])
-	}
-	return code
-}
-
 // admit scans a ticket code at the door.
 func (c *cli) admit(args []string) int {
 	fs := c.flags("admit")

@@ -198,10 +198,13 @@ func (c *cli) init(args []string) int {
 	defer o.store.Close()
 	fmt.Fprintf(c.stdout, "Data directory: %s\n", o.dir)
 	switch {
-	case o.seeded:
+	case o.seeded && o.demo:
 		fmt.Fprintf(c.stdout, "Created the demo cinema. Sign in as %s with PIN %s.\n", assets.DemoUser, assets.DemoPIN)
 	case o.demo:
 		fmt.Fprintf(c.stdout, "The demo cinema is already there. Sign in as %s with PIN %s.\n", assets.DemoUser, assets.DemoPIN)
+	case o.seeded:
+		fmt.Fprintln(c.stdout, "Created an empty cinema. Next: boxoffice hall add FILE, film add, show add, price set,")
+		fmt.Fprintln(c.stdout, "and a manager: echo PIN | boxoffice staff add NAME --role manager")
 	default:
 		fmt.Fprintln(c.stdout, "The database is ready.")
 	}

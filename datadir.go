@@ -157,13 +157,16 @@ func openData(ctx context.Context, dir, sync string, noDemo bool, logger *slog.L
 		store.Close()
 		return nil, err
 	}
-	if empty && !noDemo {
+	if empty {
 		seed, err := assets.Demo(time.Now())
+		if noDemo {
+			seed, err = booking.Seed{}, nil // a cinema of its own, set up by hand
+		}
 		if err != nil {
 			store.Close()
 			return nil, err
 		}
-		err = store.Seed(ctx, seed, true)
+		err = store.Seed(ctx, seed, !noDemo)
 		if err != nil && booking.ErrorCode(err) != booking.EConflict { // conflict: another process seeded it first
 			store.Close()
 			return nil, err

@@ -47,7 +47,10 @@ Usage:
                                                           (the PIN is read from stdin)
   boxoffice staff list | staff disable NAME
   boxoffice terminal add NAME --key-file FILE | terminal list | terminal remove NAME
-  boxoffice hall check FILE...                            check hall layout files
+  boxoffice hall check FILE... | hall add FILE... | hall list   hall layouts (see README)
+  boxoffice film add "TITLE" --minutes N [--rating R] | film list
+  boxoffice show add --film ID --hall NAME --at "2026-12-01 19:30"
+  boxoffice price set CODE "NAME" AMOUNT | price list     ticket types and prices
   boxoffice serve [--listen ADDR]                         serve the counter over SSH
   boxoffice bench [--json] [--sync full|normal] [--duration D]
 
@@ -100,6 +103,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return c.admit(rest)
 	case "hall":
 		return c.hall(rest)
+	case "film":
+		return c.film(rest)
+	case "show":
+		return c.show(rest)
+	case "price":
+		return c.price(rest)
 	case "serve":
 		return c.serve(rest)
 	case "bench":

@@ -247,3 +247,48 @@ func TestCLI_TicketKeyRotation(t *testing.T) {
 		t.Fatalf("a damaged key file: %d %q", code, errOut)
 	}
 }
+
+// A cinema of its own: an empty database, a hall from a layout file, a
+// film, a show, prices, then a sale.
+func TestCLI_OwnCinema(t *testing.T) {
+	data := t.TempDir()
+	if code, _, errOut := runCLI(t, data, "", "init", "--no-demo"); code != 0 {
+		t.Fatal(errOut)
+	}
+	layout := filepath.Join(t.TempDir(), "small.hall")
+	os.WriteFile(layout, []byte("hall: Small\nA | ssss..ssss\nB | sssscwssss\n"), 0o600)
+	bad := filepath.Join(t.TempDir(), "bad.hall")
+	os.WriteFile(bad, []byte("hall: Bad\nA | ssxs\n"), 0o600)
+	if code, _, errOut := runCLI(t, data, "", "hall", "add", bad); code != 2 || !strings.Contains(errOut, "bad.hall:2:7:") {
+		t.Fatalf("bad layout: %d %q", code, errOut)
+	}
+	if code, out, errOut := runCLI(t, data, "", "hall", "add", layout); code != 0 || !strings.Contains(out, "18 seats") {
+		t.Fatalf("hall add: %d %s %s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, data, "", "film", "add", "Our Film", "--minutes", "95"); code != 0 {
+		t.Fatal(errOut)
+	}
+	at := time.Now().AddDate(0, 0, 1).Format("2006-01-02") + " 19:30"
+	if code, _, errOut := runCLI(t, data, "", "show", "add", "--film", "1", "--hall", "small", "--at", at); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, _ := runCLI(t, data, "", "show", "add", "--film", "1", "--hall", "Small", "--at", at); code != 3 {
+		t.Fatalf("a second show at the same time in the same hall: exit %d", code)
+	}
+	// No prices yet: a sale cannot go through.
+	if code, _, _ := runCLI(t, data, "", "sell", "1", "A1"); code == 0 {
+		t.Fatal("sold a seat with no ticket types")
+	}
+	if code, _, errOut := runCLI(t, data, "", "price", "set", "adult", "Adult", "11.00"); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := runCLI(t, data, "", "sell", "1", "B5", "B6", "--tendered", "25", "--json")
+	if code != 0 {
+		t.Fatalf("sell: %d %s", code, errOut)
+	}
+	var b bookingJSON
+	json.Unmarshal([]byte(out), &b)
+	if b.Total != "22.00" || b.Change != "3.00" {
+		t.Fatalf("sale %+v", b)
+	}
+}

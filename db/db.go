@@ -321,6 +321,16 @@ func sqliteCode(err error) int {
 	return 0
 }
 
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+
+// notFoundAs turns "no rows" into a not-found domain error.
+func notFoundAs(err error, format string, args ...any) error {
+	if isNoRows(err) {
+		return booking.Errorf(booking.ENotFound, format, args...)
+	}
+	return err
+}
+
 // isBusy reports whether err is SQLite saying another connection holds the
 // lock: retried by the writer, never shown to a clerk.
 func isBusy(err error) bool {

@@ -49,6 +49,8 @@ func (s *Store) startPoller() error {
 				continue
 			}
 			version = v
+			// Something was committed; prices may have changed too.
+			s.forgetTicketTypes()
 			next, err := s.publishForeign(ctx, conn, lastSeq)
 			if err != nil {
 				s.log.Warn("poll changes", "err", err)

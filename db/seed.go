@@ -4,17 +4,17 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 
 	"boxoffice/booking"
 
 	"golang.org/x/crypto/bcrypt"
 )
 
-// Empty reports whether the database has no halls yet (a fresh file).
+// Empty reports whether the database was never seeded: a fresh file. A
+// cinema created empty on purpose (init --no-demo) is not empty.
 func (s *Store) Empty(ctx context.Context) (bool, error) {
 	var n int
-	if err := s.readRow(ctx, `SELECT count(*) FROM halls`).Scan(&n); err != nil {
+	if err := s.readRow(ctx, `SELECT count(*) FROM meta WHERE key = 'demo'`).Scan(&n); err != nil {
 		return false, s.translate("empty", err)
 	}
 	return n == 0, nil
@@ -34,7 +34,8 @@ func (s *Store) IsDemo(ctx context.Context) (bool, error) {
 }
 
 // Seed fills an empty database with halls, films, prices, shows and staff
-// in one transaction. Seeding a database that has halls is a conflict, so
+// in one transaction; an empty Seed marks the database as a cinema of its
+// own that will be set up by hand. Seeding a database that has halls is a conflict, so
 // two processes starting on one new file seed it once.
 func (s *Store) Seed(ctx context.Context, seed booking.Seed, demo bool) error {
 	hashes := make([]string, len(seed.Staff))
@@ -50,7 +51,7 @@ func (s *Store) Seed(ctx context.Context, seed booking.Seed, demo bool) error {
 	}
 	return s.do(ctx, "seed", func(w *wtx) error {
 		var n int
-		if err := w.queryRow(`SELECT count(*) FROM halls`).Scan(&n); err != nil {
+		if err := w.queryRow(`SELECT (SELECT count(*) FROM halls) + (SELECT count(*) FROM meta WHERE key = 'demo')`).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
@@ -58,21 +59,18 @@ func (s *Store) Seed(ctx context.Context, seed booking.Seed, demo bool) error {
 		}
 		hallIDs := make([]int64, len(seed.Halls))
 		for i, h := range seed.Halls {
-			if err := w.queryRow(`INSERT INTO halls (name, rows, width) VALUES (?, ?, ?) RETURNING id`,
-				booking.CleanLine(h.Name, 60), strings.Join(h.Rows, " "), h.Width).Scan(&hallIDs[i]); err != nil {
+			var err error
+			if hallIDs[i], err = insertHall(w, h); err != nil {
 				return err
-			}
-			for _, seat := range h.Seats {
-				if _, err := w.exec(`INSERT INTO seats (hall_id, label, row_tag, number, row_idx, col, kind, blocked) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-					hallIDs[i], seat.Label, seat.RowTag, seat.Number, seat.Row, seat.Col, seat.Kind.String(), seat.Blocked); err != nil {
-					return err
-				}
 			}
 		}
 		filmIDs := make([]int64, len(seed.Films))
 		for i, f := range seed.Films {
-			if err := w.queryRow(`INSERT INTO films (title, minutes, rating) VALUES (?, ?, ?) RETURNING id`,
-				booking.CleanLine(f.Title, 120), f.Minutes, booking.CleanLine(f.Rating, 8)).Scan(&filmIDs[i]); err != nil {
+			if err := validFilm(f); err != nil {
+				return err
+			}
+			var err error
+			if filmIDs[i], err = insertFilm(w, f); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,217 @@
+package db
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"boxoffice/booking"
+)
+
+// Cleaning is the gap a hall needs between one show's end and the next
+// show's start (trailers are inside a show's running time here).
+const Cleaning = 15 * time.Minute
+
+// insertHall writes a hall and its seats; the caller's transaction.
+func insertHall(w *wtx, h booking.Hall) (int64, error) {
+	var id int64
+	err := w.queryRow(`INSERT INTO halls (name, rows, width) VALUES (?, ?, ?) RETURNING id`,
+		booking.CleanLine(h.Name, 60), strings.Join(h.Rows, " "), h.Width).Scan(&id)
+	if isConstraint(err) {
+		return 0, booking.Errorf(booking.EConflict, "There is already a hall called %s.", booking.CleanLine(h.Name, 60))
+	}
+	if err != nil {
+		return 0, err
+	}
+	for _, seat := range h.Seats {
+		if _, err := w.exec(`INSERT INTO seats (hall_id, label, row_tag, number, row_idx, col, kind, blocked) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, seat.Label, seat.RowTag, seat.Number, seat.Row, seat.Col, seat.Kind.String(), seat.Blocked); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+func insertFilm(w *wtx, f booking.Film) (int64, error) {
+	var id int64
+	err := w.queryRow(`INSERT INTO films (title, minutes, rating) VALUES (?, ?, ?) RETURNING id`,
+		booking.CleanLine(f.Title, 120), f.Minutes, booking.CleanLine(f.Rating, 8)).Scan(&id)
+	return id, err
+}
+
+func validFilm(f booking.Film) error {
+	if booking.CleanLine(f.Title, 120) == "" {
+		return booking.Errorf(booking.EInvalid, "A film needs a title.")
+	}
+	if f.Minutes < 1 || f.Minutes > 600 {
+		return booking.Errorf(booking.EInvalid, "A film runs between 1 and 600 minutes.")
+	}
+	return nil
+}
+
+// AddHall adds a hall (parsed with booking.ParseLayout). EConflict when a
+// hall of that name exists.
+func (s *Store) AddHall(ctx context.Context, actor booking.Actor, h booking.Hall) (int64, error) {
+	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
+		return 0, err
+	}
+	if len(h.Seats) == 0 {
+		return 0, booking.Errorf(booking.EInvalid, "A hall needs seats.")
+	}
+	var id int64
+	err := s.do(ctx, "add hall", func(w *wtx) error {
+		var err error
+		id, err = insertHall(w, h)
+		return err
+	})
+	return id, err
+}
+
+// Halls lists the halls with their capacities.
+func (s *Store) Halls(ctx context.Context, actor booking.Actor) ([]booking.Hall, error) {
+	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
+		return nil, err
+	}
+	ids, err := s.readIDs(ctx, `SELECT id FROM halls ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]booking.Hall, 0, len(ids))
+	for _, id := range ids {
+		h, err := s.hall(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *h)
+	}
+	return out, nil
+}
+
+// AddFilm adds a film to the programme.
+func (s *Store) AddFilm(ctx context.Context, actor booking.Actor, f booking.Film) (int64, error) {
+	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
+		return 0, err
+	}
+	if err := validFilm(f); err != nil {
+		return 0, err
+	}
+	var id int64
+	err := s.do(ctx, "add film", func(w *wtx) error {
+		var err error
+		id, err = insertFilm(w, f)
+		return err
+	})
+	return id, err
+}
+
+// Films lists the films.
+func (s *Store) Films(ctx context.Context, actor booking.Actor) ([]booking.Film, error) {
+	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
+		return nil, err
+	}
+	rows, err := s.readRows(ctx, `SELECT id, title, minutes, rating FROM films ORDER BY title`)
+	if err != nil {
+		return nil, s.translate("films", err)
+	}
+	defer rows.Close()
+	var out []booking.Film
+	for rows.Next() {
+		var f booking.Film
+		if err := rows.Scan(&f.ID, &f.Title, &f.Minutes, &f.Rating); err != nil {
+			return nil, s.translate("films", err)
+		}
+		out = append(out, f)
+	}
+	return out, s.translate("films", rows.Err())
+}
+
+// AddShow schedules a film in a hall. A hall is never double-booked: the
+// new show and every other show of the hall, each with its running time
+// plus Cleaning, must not overlap. ENotFound for the film or hall,
+// EConflict for an overlap.
+func (s *Store) AddShow(ctx context.Context, actor booking.Actor, filmID, hallID int64, starts time.Time) (int64, error) {
+	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
+		return 0, err
+	}
+	var id int64
+	err := s.do(ctx, "add show", func(w *wtx) error {
+		var minutes, capacity int
+		if err := w.queryRow(`SELECT minutes FROM films WHERE id = ?`, filmID).Scan(&minutes); err != nil {
+			return notFoundAs(err, "There is no film %d.", filmID)
+		}
+		if err := w.queryRow(`SELECT count(*) FROM seats WHERE hall_id = ?`, hallID).Scan(&capacity); err != nil || capacity == 0 {
+			return booking.Errorf(booking.ENotFound, "There is no hall %d.", hallID)
+		}
+		start := starts.Unix()
+		end := starts.Add(time.Duration(minutes)*time.Minute + Cleaning).Unix()
+		var clash string
+		var clashAt int64
+		err := w.queryRow(`SELECT f.title, s.starts_at FROM shows s JOIN films f ON f.id = s.film_id
+			WHERE s.hall_id = ? AND s.starts_at < ? AND s.starts_at + (f.minutes * 60) + ? > ?
+			ORDER BY s.starts_at LIMIT 1`, hallID, end, int64(Cleaning/time.Second), start).Scan(&clash, &clashAt)
+		if err == nil {
+			return booking.Errorf(booking.EConflict, "The hall is taken by %s at %s (with cleaning).",
+				booking.Clean(clash), time.Unix(clashAt, 0).In(starts.Location()).Format("Mon 02 Jan 15:04"))
+		}
+		if err != nil && !isNoRows(err) {
+			return err
+		}
+		return w.queryRow(`INSERT INTO shows (film_id, hall_id, starts_at, capacity) VALUES (?, ?, ?, ?) RETURNING id`,
+			filmID, hallID, start, capacity).Scan(&id)
+	})
+	return id, err
+}
+
+// SetPrice adds or changes a ticket type. A changed price applies to
+// sales from now on; tickets already sold keep the price they were sold at.
+func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, t booking.TicketType) error {
+	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
+		return err
+	}
+	code := strings.ToLower(strings.TrimSpace(t.Code))
+	if code == "" || len(code) > 20 || strings.Trim(code, "abcdefghijklmnopqrstuvwxyz0123456789_-") != "" {
+		return booking.Errorf(booking.EInvalid, "A ticket type code is 1 to 20 lower-case letters, digits, - or _.")
+	}
+	name := booking.CleanLine(t.Name, 40)
+	if name == "" {
+		return booking.Errorf(booking.EInvalid, "A ticket type needs a name.")
+	}
+	if t.Price < 0 || t.Price > 100_000_00 {
+		return booking.Errorf(booking.EInvalid, "A price is between 0.00 and 100000.00.")
+	}
+	err := s.do(ctx, "set price", func(w *wtx) error {
+		_, err := w.exec(`INSERT INTO ticket_types (code, name, price, sort) VALUES (?, ?, ?, (SELECT coalesce(max(sort), 0) + 1 FROM ticket_types))
+			ON CONFLICT (code) DO UPDATE SET name = excluded.name, price = excluded.price`, code, name, t.Price)
+		return err
+	})
+	if err == nil {
+		s.forgetTicketTypes()
+	}
+	return err
+}
+
+// forgetTicketTypes drops the cached price list, after a price change
+// here or a commit noticed from another process.
+func (s *Store) forgetTicketTypes() {
+	s.hallsMu.Lock()
+	s.ticketTypes = nil
+	s.hallsMu.Unlock()
+}
+
+// readIDs runs a one-column query on the read pool.
+func (s *Store) readIDs(ctx context.Context, query string, args ...any) ([]int64, error) {
+	rows, err := s.readRows(ctx, query, args...)
+	if err != nil {
+		return nil, s.translate("read ids", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, s.translate("read ids", err)
+		}
+		out = append(out, id)
+	}
+	return out, s.translate("read ids", rows.Err())
+}
