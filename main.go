@@ -51,6 +51,7 @@ Usage:
   boxoffice film add "TITLE" --minutes N [--rating R] | film list
   boxoffice show add --film ID --hall NAME --at "2026-12-01 19:30"
   boxoffice price set CODE "NAME" AMOUNT | price list     ticket types and prices
+  boxoffice waitlist add SHOW --name N --phone P [--seats N] | waitlist SHOW [--json]
   boxoffice serve [--listen ADDR]                         serve the counter over SSH
   boxoffice bench [--json] [--sync full|normal] [--duration D]
 
@@ -109,6 +110,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return c.show(rest)
 	case "price":
 		return c.price(rest)
+	case "waitlist":
+		return c.waitlist(rest)
 	case "serve":
 		return c.serve(rest)
 	case "bench":

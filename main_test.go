@@ -292,3 +292,23 @@ func TestCLI_OwnCinema(t *testing.T) {
 		t.Fatalf("sale %+v", b)
 	}
 }
+
+func TestCLI_Waitlist(t *testing.T) {
+	data := t.TempDir()
+	show := firstShowID(t, data)
+	if code, _, errOut := runCLI(t, data, "", "waitlist", "add", show, "--name", "Ann\x1b[31m", "--phone", "0123", "--seats", "2"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, _ := runCLI(t, data, "", "waitlist", "add", show, "--name", "Bob"); code != 2 {
+		t.Fatalf("no phone: exit %d", code)
+	}
+	code, out, _ := runCLI(t, data, "", "waitlist", show, "--json")
+	var list []struct {
+		Name  string `json:"name"`
+		Seats int    `json:"seats"`
+	}
+	json.Unmarshal([]byte(out), &list)
+	if code != 0 || len(list) != 1 || list[0].Name != "Ann[31m" || list[0].Seats != 2 {
+		t.Fatalf("waitlist: %d %q", code, out)
+	}
+}

@@ -268,3 +268,73 @@ func (c *cli) price(args []string) int {
 	}
 	return c.usageErr("unknown price command %q (set, list)", booking.CleanLine(pos[0], 20))
 }
+
+// waitlist adds to and shows a show's waiting list.
+func (c *cli) waitlist(args []string) int {
+	fs := c.flags("waitlist")
+	name := fs.String("name", "", "customer name")
+	phone := fs.String("phone", "", "phone number to call")
+	seats := fs.Int("seats", 1, "party size")
+	fs.BoolVar(&c.jsonOut, "json", false, "machine output")
+	pos, err := c.parse(fs, args)
+	if err != nil {
+		return c.usageErr("%v", err)
+	}
+	usage := "usage: boxoffice waitlist add SHOW --name N --phone P [--seats N] | waitlist SHOW"
+	var showArg string
+	switch {
+	case len(pos) == 2 && pos[0] == "add":
+		showArg = pos[1]
+	case len(pos) == 1:
+		showArg = pos[0]
+	default:
+		return c.usageErr("%s", usage)
+	}
+	showID, ok := parseShowID(showArg)
+	if !ok {
+		return c.usageErr("SHOW must be a show id from `boxoffice shows`, not %q", booking.CleanLine(showArg, 20))
+	}
+	o, err := c.open(false)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer o.store.Close()
+	if pos[0] == "add" {
+		e, err := o.store.AddWaitlist(c.ctx, booking.System, showID, *name, *phone, *seats)
+		if err != nil {
+			return c.fail(err)
+		}
+		fmt.Fprintf(c.stdout, "%s (%s) waits for %d seats; the box office is told when they come free.\n", e.Name, e.Phone, e.Seats)
+		return exitOK
+	}
+	list, err := o.store.Waitlist(c.ctx, booking.System, showID)
+	if err != nil {
+		return c.fail(err)
+	}
+	if c.jsonOut {
+		type entryJSON struct {
+			Name     string `json:"name"`
+			Phone    string `json:"phone"`
+			Seats    int    `json:"seats"`
+			Notified string `json:"notified,omitempty"`
+		}
+		out := make([]entryJSON, 0, len(list))
+		for _, e := range list {
+			j := entryJSON{Name: booking.Clean(e.Name), Phone: booking.Clean(e.Phone), Seats: e.Seats}
+			if e.NotifiedAt != nil {
+				j.Notified = e.NotifiedAt.Format(time.RFC3339)
+			}
+			out = append(out, j)
+		}
+		c.printJSON(out)
+		return exitOK
+	}
+	for _, e := range list {
+		state := "waiting"
+		if e.NotifiedAt != nil {
+			state = "seats free since " + e.NotifiedAt.Format("15:04") + " — call"
+		}
+		fmt.Fprintf(c.stdout, "%-20s %-14s %2d seats  %s\n", booking.Clean(e.Name), booking.Clean(e.Phone), e.Seats, state)
+	}
+	return exitOK
+}

@@ -49,6 +49,7 @@ const (
 	ActionSell         Action = "sell"
 	ActionViewBooking  Action = "view_booking"
 	ActionFindBooking  Action = "find_booking"
+	ActionWaitlist     Action = "waitlist"
 	ActionCancel       Action = "cancel"
 	ActionAdmit        Action = "admit"
 	ActionManageStaff  Action = "manage_staff"
@@ -65,6 +66,7 @@ var permissions = map[Action]Role{
 	ActionSell:        RoleClerk,
 	ActionViewBooking: RoleDoor,
 	ActionFindBooking: RoleClerk,
+	ActionWaitlist:    RoleClerk,
 	ActionCancel:      RoleSupervisor,
 	ActionAdmit:       RoleDoor,
 	ActionManageStaff: RoleManager,

@@ -89,8 +89,8 @@ func (s *Store) publishForeign(ctx context.Context, conn *sql.Conn, after int64)
 	return last, rows.Err()
 }
 
-// sweeper expires lapsed holds so seat maps stop showing them, and trims
-// the change log. A lapsed hold never blocks a sale even before the sweep:
+// sweeper expires lapsed holds so seat maps stop showing them, tells the
+// waiting list when seats come free, and trims the change log. A lapsed hold never blocks a sale even before the sweep:
 // the transaction that wants a seat expires stale holds on it first.
 func (s *Store) sweeper() {
 	defer s.stopped.Done()
@@ -104,6 +104,15 @@ func (s *Store) sweeper() {
 		}
 		if _, err := s.ExpireHolds(context.Background()); err != nil {
 			s.log.Warn("sweep holds", "err", err)
+		}
+		notified, err := s.NotifyWaitlist(context.Background())
+		if err != nil {
+			s.log.Warn("sweep waitlist", "err", err)
+		}
+		for _, e := range notified {
+			// The box office calls the customer; the log is where the
+			// counters' supervisor sees whom to call.
+			s.log.Info("waitlist: seats free, call the customer", "show", e.ShowID, "name", e.Name, "phone", e.Phone, "seats", e.Seats)
 		}
 		if n%600 == 0 {
 			s.do(context.Background(), "trim changes", func(w *wtx) error {

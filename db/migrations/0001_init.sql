@@ -176,3 +176,4 @@ CREATE TABLE waitlist (
 	created_at  INTEGER NOT NULL,
 	notified_at INTEGER
 );
+CREATE INDEX waitlist_waiting ON waitlist(show_id, created_at) WHERE notified_at IS NULL;

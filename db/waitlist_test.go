@@ -1,0 +1,72 @@
+package db_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"boxoffice/booking"
+	"boxoffice/db"
+)
+
+// Invariant 6: a waiting-list entry is notified at most once, even with
+// two sweepers (two stores on one file, as two processes would be)
+// running at the same time.
+func TestStore_NotifyWaitlist(t *testing.T) {
+	ctx := context.Background()
+	s, path := MustOpenDB(t, db.Options{SweepInterval: -1})
+	other := mustOpenPath(t, path, db.Options{SweepInterval: -1})
+	show := firstShow(t, s)
+	// Sell out all but four seats.
+	m, _ := s.SeatMap(ctx, clerk, show.ID, "")
+	var labels []string
+	for _, seat := range m.Hall.Seats[:len(m.Hall.Seats)-4] {
+		labels = append(labels, seat.Label)
+	}
+	var sold []*booking.Booking
+	for i := 0; i < len(labels); i += 20 {
+		sold = append(sold, mustSell(t, s, show.ID, "bulk", labels[i:min(i+20, len(labels))]...))
+	}
+	ann, err := s.AddWaitlist(ctx, clerk, show.ID, "Ann", "0123", 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, _ := s.AddWaitlist(ctx, clerk, show.ID, "Bob", "0456", 2)
+
+	// Four seats free: Ann (6) waits, and Bob (2) may not jump the queue.
+	if n, _ := s.NotifyWaitlist(ctx); len(n) != 0 {
+		t.Fatalf("notified %v with only four seats free", n)
+	}
+	// A cancellation frees 20 seats: both fit now.
+	if _, err := s.Cancel(ctx, supervisor, booking.CancelRequest{Number: sold[0].Number}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	counts := map[int64]int{}
+	var mu sync.Mutex
+	for _, store := range []*db.Store{s, other, s, other} {
+		wg.Add(1)
+		go func(store *db.Store) {
+			defer wg.Done()
+			for k := 0; k < 5; k++ {
+				got, err := store.NotifyWaitlist(ctx)
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				for _, e := range got {
+					counts[e.ID]++
+				}
+				mu.Unlock()
+			}
+		}(store)
+	}
+	wg.Wait()
+	if counts[ann.ID] != 1 || counts[bob.ID] != 1 || len(counts) != 2 {
+		t.Fatalf("notifications per entry: %v", counts)
+	}
+	list, _ := s.Waitlist(ctx, clerk, show.ID)
+	if len(list) != 2 || list[0].NotifiedAt == nil || list[1].NotifiedAt == nil {
+		t.Fatalf("waitlist %+v", list)
+	}
+}
