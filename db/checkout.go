@@ -258,14 +258,6 @@ func (s *Store) whyNotLive(w *wtx, req booking.CheckoutRequest) error {
 	return booking.Errorf(booking.EExpired, "The hold on %s was released; hold the seats again.", what)
 }
 
-func labelsOf(seats []booking.Seat) []string {
-	out := make([]string, len(seats))
-	for i, s := range seats {
-		out[i] = s.Label
-	}
-	return out
-}
-
 func roundAgo(d time.Duration) string {
 	switch {
 	case d < time.Minute:

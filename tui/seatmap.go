@@ -570,7 +570,7 @@ func (m *Model) goTo(text string) tea.Cmd {
 	s := &m.seats
 	labels, err := parseSeatRange(text)
 	if err != nil {
-		m.setError(err.Error())
+		m.setError(booking.ErrorMessage(err))
 		return nil
 	}
 	seats := make([]booking.Seat, 0, len(labels))
@@ -589,7 +589,7 @@ func (m *Model) goTo(text string) tea.Cmd {
 // parseSeatRange reads "G7", "g7", "G7-9" or "G7-G9" into seat labels.
 func parseSeatRange(text string) ([]string, error) {
 	t := strings.ToUpper(strings.ReplaceAll(text, " ", ""))
-	bad := errors.New("Type a seat like G7, or a range like G7-9.")
+	bad := booking.Errorf(booking.EInvalid, "Type a seat like G7, or a range like G7-9.")
 	from, to, isRange := strings.Cut(t, "-")
 	row, n1, ok := splitLabel(from)
 	if !ok {
@@ -611,7 +611,7 @@ func parseSeatRange(text string) ([]string, error) {
 		n1, n2 = n2, n1
 	}
 	if n2-n1 >= 20 {
-		return nil, errors.New("At most 20 seats at once.")
+		return nil, booking.Errorf(booking.EInvalid, "At most 20 seats at once.")
 	}
 	var out []string
 	for n := n1; n <= n2; n++ {

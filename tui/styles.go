@@ -14,7 +14,6 @@ var (
 	colSky       = lipgloss.Color("#56B4E9")
 	colGreen     = lipgloss.Color("#009E73")
 	colYellow    = lipgloss.Color("#F0E442")
-	colBlue      = lipgloss.Color("#0072B2")
 	colVermilion = lipgloss.Color("#D55E00")
 	colPurple    = lipgloss.Color("#CC79A7")
 	colGrey      = lipgloss.Color("#8A8A8A")

@@ -160,14 +160,3 @@ func (o *owners) stop() {
 	o.mu.Unlock()
 	o.pending.Wait()
 }
-
-// parkedCount is how many owners wait out their grace.
-func (o *owners) parkedCount() int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	n := 0
-	for _, io := range o.idents {
-		n += len(io.parked)
-	}
-	return n
-}
