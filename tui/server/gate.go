@@ -219,8 +219,8 @@ func (s *sessionStore) settled() <-chan struct{} {
 	ch := make(chan struct{})
 	go func() {
 		// Only the wait for the readers matters, not the lock.
-		//lint:ignore SA2001 taking the write lock is how we wait for them
 		s.money.Lock()
+		//lint:ignore SA2001 taking the write lock is how we wait for them
 		s.money.Unlock()
 		close(ch)
 	}()
