@@ -177,6 +177,14 @@ func openData(ctx context.Context, dir, sync string, noDemo bool, logger *slog.L
 		store.Close()
 		return nil, err
 	}
+	if o.demo && !o.seeded {
+		// Keep a week of demo shows ahead however long ago it was made.
+		if seed, err := assets.Demo(time.Now()); err == nil {
+			if _, err := store.TopUpDemo(ctx, seed); err != nil {
+				logger.Warn("top up demo programme", "err", err)
+			}
+		}
+	}
 	return o, nil
 }
 

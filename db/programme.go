@@ -215,3 +215,50 @@ func (s *Store) readIDs(ctx context.Context, query string, args ...any) ([]int64
 	}
 	return out, s.translate("read ids", rows.Err())
 }
+
+// TopUpDemo keeps the demo cinema's programme rolling: for each day of
+// seed that has no shows at all yet, it adds that day's shows, matching
+// halls by name and films by title. A demo left for a week still has a
+// week of shows ahead; days that have shows are left alone.
+func (s *Store) TopUpDemo(ctx context.Context, seed booking.Seed) (int, error) {
+	added := 0
+	err := s.do(ctx, "top up demo", func(w *wtx) error {
+		added = 0
+		hallIDs := make([]int64, len(seed.Halls))
+		for i, h := range seed.Halls {
+			if err := w.queryRow(`SELECT id FROM halls WHERE name = ?`, booking.CleanLine(h.Name, 60)).Scan(&hallIDs[i]); err != nil {
+				return notFoundAs(err, "The demo hall %s is gone.", h.Name)
+			}
+		}
+		filmIDs := make([]int64, len(seed.Films))
+		for i, f := range seed.Films {
+			if err := w.queryRow(`SELECT id FROM films WHERE title = ? ORDER BY id LIMIT 1`, booking.CleanLine(f.Title, 120)).Scan(&filmIDs[i]); err != nil {
+				return notFoundAs(err, "The demo film %s is gone.", f.Title)
+			}
+		}
+		busy := map[string]bool{}
+		for _, sh := range seed.Shows {
+			y, m, d := sh.Starts.Date()
+			day := time.Date(y, m, d, 0, 0, 0, 0, sh.Starts.Location())
+			key := day.Format("2006-01-02")
+			if _, seen := busy[key]; !seen {
+				var n int
+				if err := w.queryRow(`SELECT count(*) FROM shows WHERE starts_at >= ? AND starts_at < ?`,
+					day.Unix(), day.AddDate(0, 0, 1).Unix()).Scan(&n); err != nil {
+					return err
+				}
+				busy[key] = n > 0
+			}
+			if busy[key] {
+				continue
+			}
+			if _, err := w.exec(`INSERT INTO shows (film_id, hall_id, starts_at, capacity) VALUES (?, ?, ?, ?)`,
+				filmIDs[sh.Film], hallIDs[sh.Hall], sh.Starts.Unix(), len(seed.Halls[sh.Hall].Seats)); err != nil {
+				return err
+			}
+			added++
+		}
+		return nil
+	})
+	return added, err
+}

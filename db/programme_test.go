@@ -73,3 +73,23 @@ func TestStore_Programme(t *testing.T) {
 		}
 	})
 }
+
+func TestStore_TopUpDemo(t *testing.T) {
+	ctx := context.Background()
+	clock := fixedClock()
+	s, _ := MustOpenDB(t, db.Options{Clock: clock.Now})
+	// The test seed has shows on its first two days; a week later the
+	// same seed for "today" adds that day's shows once.
+	later := testSeed(clock.Now().AddDate(0, 0, 7))
+	n, err := s.TopUpDemo(ctx, later)
+	if err != nil || n != len(later.Shows) {
+		t.Fatalf("added %d of %d: %v", n, len(later.Shows), err)
+	}
+	if n, _ := s.TopUpDemo(ctx, later); n != 0 {
+		t.Fatalf("a second top-up added %d shows", n)
+	}
+	// Days that already have shows are left alone.
+	if n, _ := s.TopUpDemo(ctx, testSeed(clock.Now())); n != 0 {
+		t.Fatalf("topped up days that had shows: %d", n)
+	}
+}
