@@ -422,13 +422,13 @@ func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking
 		}
 		return -1
 	}, text)
-	phoneLike := "\x00" // matches nothing when no digits were typed
-	if len(digits) >= 3 {
-		phoneLike = "%" + digits + "%"
+	if len(digits) < 3 {
+		digits = "" // too few digits to mean a phone number
 	}
 	rows, err := s.readRows(ctx, `SELECT id FROM bookings
-		WHERE number = ? OR customer LIKE ? ESCAPE '\' OR replace(replace(replace(phone, ' ', ''), '-', ''), '+', '') LIKE ?
-		ORDER BY created_at DESC, id DESC LIMIT ?`, normalizeNumber(text), like, phoneLike, limit)
+		WHERE number = ? OR customer LIKE ? ESCAPE '\'
+			OR (? <> '' AND replace(replace(replace(phone, ' ', ''), '-', ''), '+', '') LIKE '%' || ? || '%')
+		ORDER BY created_at DESC, id DESC LIMIT ?`, normalizeNumber(text), like, digits, digits, limit)
 	if err != nil {
 		return nil, s.translate("find bookings", err)
 	}
