@@ -312,3 +312,31 @@ func TestCLI_Waitlist(t *testing.T) {
 		t.Fatalf("waitlist: %d %q", code, out)
 	}
 }
+
+// The bench runs end to end and its JSON carries the fields scripts read;
+// nothing is sold twice and every acknowledged booking is committed.
+func TestCLI_Bench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the bench")
+	}
+	code, out, errOut := runCLI(t, t.TempDir(), "", "bench", "--duration", "300ms", "--clients", "1,4", "--sync", "normal", "--json")
+	if code != 0 {
+		t.Fatalf("bench: %d %s", code, errOut)
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	for _, clients := range []int{1, 4} {
+		var r map[string]any
+		if err := dec.Decode(&r); err != nil {
+			t.Fatalf("result for %d clients: %v\n%s", clients, err, out)
+		}
+		for _, field := range []string{"clients", "sync", "bookings_per_sec", "p50_ms", "p99_ms", "max_ms", "double_sold", "raw_tx_per_sec"} {
+			if _, ok := r[field]; !ok {
+				t.Errorf("no %s in %v", field, r)
+			}
+		}
+		if r["clients"] != float64(clients) || r["sync"] != "normal" || r["double_sold"] != float64(0) ||
+			r["bookings_acknowledged"] != r["bookings_committed"] || r["bookings_per_sec"].(float64) <= 0 {
+			t.Errorf("result %v", r)
+		}
+	}
+}
