@@ -644,6 +644,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("BOXOFFICE_RACER") != "" {
 		os.Exit(racerMain())
 	}
+	if os.Getenv("BOXOFFICE_SELLER") != "" {
+		os.Exit(sellerMain())
+	}
 	os.Exit(m.Run())
 }
 

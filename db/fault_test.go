@@ -1,0 +1,103 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"boxoffice/booking"
+	"boxoffice/db"
+)
+
+// sellerMain runs in a child process: sell pairs of seats as fast as it
+// can until it is killed.
+func sellerMain() int {
+	path := os.Getenv("BOXOFFICE_DB")
+	show, _ := strconv.ParseInt(os.Getenv("BOXOFFICE_SHOW"), 10, 64)
+	s, err := db.Open(path, db.Options{TicketKey: testKey})
+	if err != nil {
+		fmt.Println("ERR", err)
+		return 1
+	}
+	ctx := context.Background()
+	hall := testHall()
+	fmt.Println("READY")
+	for k := 0; ; k++ {
+		i := k % (len(hall.Seats) / 2)
+		owner := fmt.Sprint("seller-", k)
+		h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: show, Seats: []string{hall.Seats[2*i].Label, hall.Seats[2*i+1].Label}, Owner: owner})
+		if err != nil {
+			continue // sold already: a cancel below frees it again
+		}
+		b, err := s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: owner, IdempotencyKey: owner, Method: booking.Cash, Tendered: 5000})
+		if err == nil && k%3 == 0 {
+			s.Cancel(ctx, supervisor, booking.CancelRequest{Number: b.Number})
+		}
+	}
+}
+
+// A process killed with SIGKILL in the middle of selling and cancelling
+// leaves the file consistent: integrity ok, every booking whole (tickets,
+// payments and sold seats agree with its status), the show's sold counter
+// equal to the seats really sold, and the store opens and sells again.
+func TestStore_KilledMidSale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	s, path := MustOpenDB(t, db.Options{})
+	show := firstShow(t, s)
+	s.Close()
+	for round := 0; round < 3; round++ {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "BOXOFFICE_SELLER=1", "BOXOFFICE_DB="+path, "BOXOFFICE_SHOW="+strconv.FormatInt(show.ID, 10))
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 6)
+		out.Read(buf) // READY
+		time.Sleep(time.Duration(150+100*round) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+
+		raw := openRaw(t, path)
+		var check string
+		raw.QueryRow(`PRAGMA integrity_check`).Scan(&check)
+		if check != "ok" {
+			t.Fatalf("round %d: integrity %q", round, check)
+		}
+		var bad int
+		// A confirmed booking has issued tickets, one sale payment, no
+		// refund and its seats sold; a cancelled one has void tickets, one
+		// refund and no sold seats.
+		raw.QueryRow(`SELECT count(*) FROM bookings b WHERE
+			(SELECT count(*) FROM payments p WHERE p.booking_id = b.id AND p.kind = 'sale') != 1
+			OR (b.status = 'confirmed' AND (
+				(SELECT count(*) FROM payments p WHERE p.booking_id = b.id AND p.kind = 'refund') != 0
+				OR (SELECT count(*) FROM tickets t WHERE t.booking_id = b.id AND t.status = 'issued') !=
+				   (SELECT count(*) FROM seat_claims c WHERE c.hold_id = b.hold_id AND c.status = 'sold')))
+			OR (b.status = 'cancelled' AND (
+				(SELECT count(*) FROM payments p WHERE p.booking_id = b.id AND p.kind = 'refund') != 1
+				OR (SELECT count(*) FROM seat_claims c WHERE c.hold_id = b.hold_id AND c.status = 'sold') != 0))`).Scan(&bad)
+		var counter, sold, bookings int
+		raw.QueryRow(`SELECT sold FROM shows WHERE id = ?`, show.ID).Scan(&counter)
+		raw.QueryRow(`SELECT count(*) FROM seat_claims WHERE show_id = ? AND status = 'sold'`, show.ID).Scan(&sold)
+		raw.QueryRow(`SELECT count(*) FROM bookings`).Scan(&bookings)
+		if bad != 0 || counter != sold {
+			t.Fatalf("round %d: %d broken bookings of %d; sold counter %d, sold seats %d", round, bad, bookings, counter, sold)
+		}
+		if bookings == 0 {
+			t.Fatalf("round %d: the seller sold nothing before it was killed", round)
+		}
+	}
+	// The file still works.
+	s2 := mustOpenPath(t, path, db.Options{})
+	if _, err := s2.HoldBest(context.Background(), clerk, booking.HoldBestRequest{ShowID: show.ID, N: 1, Owner: "after"}); err != nil {
+		t.Fatal(err)
+	}
+}
