@@ -252,3 +252,21 @@ func TestServer_QuitThenReconnect(t *testing.T) {
 		t.Fatalf("a session after a clean quit says Reconnected:\n%s", a2.scr.Text())
 	}
 }
+
+// A session that held nothing and had no show open leaves nothing to
+// resume: its next session starts fresh, without "Reconnected".
+func TestServer_DropWithNothingHeld(t *testing.T) {
+	e := newEnv(t, func(c *server.Config) { c.HoldGrace = 30 * time.Second })
+	key := e.staffKey("anna", booking.RoleClerk)
+	a := e.mustDial(key)
+	a.waitText("enter open") // signed in on the shows list
+	a.close()
+	if !waitLog(e, "disconnect", "session=1 ") {
+		t.Fatal("no disconnect")
+	}
+	a2 := e.mustDial(key)
+	a2.waitText("enter open")
+	if a2.waitFor(1500*time.Millisecond, func(s string) bool { return strings.Contains(s, "Reconnected") }) {
+		t.Fatalf("a session after one that held nothing says Reconnected:\n%s", a2.scr.Text())
+	}
+}

@@ -637,7 +637,10 @@ func (s *Server) counter(next ssh.Handler) ssh.Handler {
 			wish.Println(sess, "\r\nThe box office server is restarting; reconnect in a moment.\r")
 			return
 		}
-		if quit {
+		if quit || resume == nil {
+			// Nothing to come back to (the clerk quit, or held nothing
+			// and had no show open): release now rather than greet the
+			// next session with "Reconnected".
 			s.owners.drop(st.owner)
 			return
 		}
