@@ -64,6 +64,13 @@ type Credentials struct {
 	PIN  string
 }
 
+// Admission is what the door sees after a scan that let someone in.
+type Admission struct {
+	Ticket  Ticket
+	Booking string
+	Show    Show
+}
+
 // BookingQuery finds bookings by number, phone or customer name.
 type BookingQuery struct {
 	Text  string
@@ -114,6 +121,11 @@ type Store interface {
 	BookingByKey(ctx context.Context, actor Actor, key string) (*Booking, error)
 	// FindBookings searches by number, phone or customer name.
 	FindBookings(ctx context.Context, actor Actor, q BookingQuery) ([]Booking, error)
+
+	// Admit checks a scanned ticket code and admits the ticket at most
+	// once. A code that does not verify is ENotFound, exactly like one
+	// never issued; a second scan is EConflict naming when and by whom.
+	Admit(ctx context.Context, actor Actor, code string) (*Admission, error)
 
 	// SignIn checks a name and PIN. Five failures lock the name for five
 	// minutes; unknown names cost the same as wrong PINs. EForbidden.

@@ -8,18 +8,11 @@ import (
 	"boxoffice/booking"
 )
 
-// AdmitResult is what the door sees after a scan.
-type AdmitResult struct {
-	Ticket  booking.Ticket
-	Booking string
-	Show    booking.Show
-}
-
 // Admit checks a scanned ticket code and admits the ticket at most once:
 // the move issued -> admitted is a compare-and-set, so two doors scanning
 // the same code at once admit it once, and the second is told when and by
 // whom. A code that does not verify reads exactly like one never issued.
-func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*AdmitResult, error) {
+func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*booking.Admission, error) {
 	if err := booking.Authorize(actor, booking.ActionAdmit); err != nil {
 		return nil, err
 	}
@@ -27,7 +20,7 @@ func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*A
 	if err != nil {
 		return nil, err
 	}
-	var res AdmitResult
+	var res booking.Admission
 	err = s.do(ctx, "admit", func(w *wtx) error {
 		var seatID, showID int64
 		var status, number, bookingStatus, by string

@@ -11,6 +11,7 @@ type KeyMap struct {
 	Help    key.Binding
 	Back    key.Binding
 	Find    key.Binding
+	Door    key.Binding
 	SignOut key.Binding
 
 	// Sign-in and forms.
@@ -68,6 +69,7 @@ func DefaultKeyMap() KeyMap {
 		Help:    b(k("?"), h("?", "keys")),
 		Back:    b(k("esc"), h("esc", "back")),
 		Find:    b(k("ctrl+f"), h("ctrl+f", "find booking")),
+		Door:    b(k("ctrl+d"), h("ctrl+d", "door: admit tickets")),
 		SignOut: b(k("ctrl+o"), h("ctrl+o", "sign out/switch clerk")),
 
 		NextField: b(k("tab", "down"), h("tab", "next field")),
@@ -129,7 +131,7 @@ func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
 // helpFor returns the keys the current screen answers to.
 func (m *Model) helpFor() helpKeys {
 	k := m.keys
-	global := []key.Binding{k.Back, k.Find, k.SignOut, k.Help, k.Quit}
+	global := []key.Binding{k.Back, k.Find, k.Door, k.SignOut, k.Help, k.Quit}
 	switch {
 	case m.quitting:
 		return helpKeys{short: []key.Binding{k.Yes, k.No}}
@@ -179,6 +181,8 @@ func (m *Model) helpFor() helpKeys {
 		}
 	case m.screen == screenFind:
 		return m.findHelp()
+	case m.screen == screenDoor:
+		return m.doorHelp()
 	}
 	return helpKeys{short: global}
 }

@@ -91,6 +91,10 @@ func (m *Model) onSignIn(msg signInMsg) tea.Cmd {
 	m.screen = screenShows
 	m.shows = showsState{day: dayOf(m.now())}
 	m.setInfo("Signed in as " + booking.Clean(st.Name) + ".")
+	if st.Role == booking.RoleDoor {
+		// Door staff work the door; the shows list is one esc away.
+		m.openDoor()
+	}
 	return tea.Batch(m.afterSignIn()...)
 }
 

@@ -43,6 +43,7 @@ type Backend interface {
 	BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error)
 	FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error)
 	SignIn(ctx context.Context, name, pin string) (*booking.Staff, error)
+	Admit(ctx context.Context, actor booking.Actor, code string) (*booking.Admission, error)
 	Changes() *booking.Broker
 }
 
@@ -104,6 +105,7 @@ const (
 	screenCheckout
 	screenDone
 	screenFind
+	screenDoor
 )
 
 func (s screen) String() string {
@@ -120,6 +122,8 @@ func (s screen) String() string {
 		return "done"
 	case screenFind:
 		return "find booking"
+	case screenDoor:
+		return "door"
 	}
 	return fmt.Sprintf("screen(%d)", int(s))
 }
@@ -151,6 +155,7 @@ type Model struct {
 	idleArmed bool
 	ticking   bool
 
+	door     doorState
 	signin   signInState
 	shows    showsState
 	seats    seatMapState
@@ -322,6 +327,8 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onBooking(msg)
 	case cancelMsg:
 		return m.onCancel(msg)
+	case admitMsg:
+		return m.onAdmit(msg)
 	case resumedMsg:
 		return m.onResumed(msg)
 	}
@@ -365,6 +372,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.signOut("Signed out.")
 		case key.Matches(msg, k.Find) && m.screen != screenFind:
 			return m.openFind()
+		case key.Matches(msg, k.Door) && m.screen != screenDoor:
+			return m.openDoor()
 		}
 	}
 	switch m.screen {
@@ -380,6 +389,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.doneKey(msg)
 	case screenFind:
 		return m.findKey(msg)
+	case screenDoor:
+		return m.doorKey(msg)
 	}
 	return nil
 }
@@ -405,6 +416,10 @@ func (m *Model) focusedField() *field {
 		return m.checkout.focusedField()
 	case screenFind:
 		return m.find.focusedField()
+	case screenDoor:
+		if !m.door.busy {
+			return &m.door.code
+		}
 	}
 	return nil
 }
@@ -732,6 +747,8 @@ func (m *Model) render() string {
 		body = m.viewDone(bodyH)
 	case m.screen == screenFind:
 		body = m.viewFind(bodyH)
+	case m.screen == screenDoor:
+		body = m.viewDoor(bodyH)
 	}
 	lines := make([]string, 0, m.height)
 	lines = append(lines, top...)

@@ -180,6 +180,14 @@ func (s *gatedStore) SignIn(ctx context.Context, name, pin string) (*booking.Sta
 	return s.Store.SignIn(ctx, name, pin)
 }
 
+func (s *gatedStore) Admit(ctx context.Context, actor booking.Actor, code string) (*booking.Admission, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.Admit(ctx, actor, code)
+}
+
 func (s *gatedStore) BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error) {
 	if !s.g.enter() {
 		return nil, errRestarting

@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"boxoffice/booking"
+)
+
+// doorState is the door: a scanner (or a person) types a ticket code and
+// enter, and the screen says at once whether to let the holder in.
+type doorState struct {
+	back     screen
+	code     field
+	busy     bool
+	admitted *booking.Admission // the last scan let someone in
+	refused  string             // or why it did not
+	count    int                // admitted at this door this session
+}
+
+type admitMsg struct {
+	res *booking.Admission
+	err error
+}
+
+func newDoorState(back screen) doorState {
+	return doorState{back: back, code: newField(64)}
+}
+
+// openDoor shows the door screen. Door staff land here on sign-in.
+func (m *Model) openDoor() tea.Cmd {
+	back := m.screen
+	if back != screenShows {
+		back = screenShows
+	}
+	count := m.door.count
+	m.door = newDoorState(back)
+	m.door.count = count
+	m.screen = screenDoor
+	m.setInfo("")
+	return nil
+}
+
+func (m *Model) doorKey(msg tea.KeyPressMsg) tea.Cmd {
+	d := &m.door
+	switch {
+	case key.Matches(msg, m.keys.Back):
+		if m.actor != nil && m.actor.Role == booking.RoleDoor {
+			d.code.Reset() // the door is home for door staff
+			return nil
+		}
+		m.screen = d.back
+		return m.loadShowsCmd()
+	case key.Matches(msg, m.keys.Submit):
+		code := strings.ToUpper(strings.Join(strings.Fields(d.code.String()), ""))
+		if code == "" || d.busy {
+			return nil
+		}
+		d.busy = true
+		store, actor := m.store, *m.actor
+		return m.call(func(ctx context.Context) tea.Msg {
+			res, err := store.Admit(ctx, actor, code)
+			return admitMsg{res: res, err: err}
+		})
+	}
+	d.code.key(msg)
+	return nil
+}
+
+func (m *Model) onAdmit(msg admitMsg) tea.Cmd {
+	d := &m.door
+	d.busy = false
+	d.code.Reset() // ready for the next scan
+	if msg.err != nil {
+		d.admitted, d.refused = nil, booking.ErrorMessage(msg.err)
+		if booking.ErrorCode(msg.err) == booking.EInternal {
+			m.log.Error("admit", "err", msg.err)
+		}
+		return nil
+	}
+	d.admitted, d.refused = msg.res, ""
+	d.count++
+	return nil
+}
+
+func (m *Model) viewDoor(height int) string {
+	st := &m.styles
+	d := &m.door
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Door") + st.Subtle.Render(fmt.Sprintf(" · scan a ticket · %d admitted here", d.count)) + "\n\n")
+	b.WriteString("  " + st.Label.Render("Code ") + d.code.view(st, !d.busy, 40) + "\n\n")
+	switch {
+	case d.busy:
+		b.WriteString(st.Subtle.Render("  Checking…"))
+	case d.admitted != nil:
+		a := d.admitted
+		b.WriteString(st.Info.Bold(true).Render("  ✔ ADMIT") + "\n\n")
+		b.WriteString(fmt.Sprintf("  Seat %s · %s\n", st.Bold.Render(a.Ticket.Seat.Label), booking.Clean(a.Ticket.Type)))
+		b.WriteString(fmt.Sprintf("  %s · %s · %s\n", booking.Clean(a.Show.Film.Title), booking.Clean(a.Show.HallName),
+			a.Show.Starts.In(m.now().Location()).Format("15:04")))
+		b.WriteString(st.Subtle.Render("  Booking "+a.Booking) + "\n")
+	case d.refused != "":
+		b.WriteString(st.Error.Render("  ✘ DO NOT ADMIT") + "\n\n")
+		b.WriteString("  " + booking.Clean(d.refused) + "\n")
+	default:
+		b.WriteString(st.Subtle.Render("  Scan the QR code on the ticket, or type its code and press enter."))
+	}
+	return b.String()
+}
+
+func (m *Model) doorHelp() helpKeys {
+	k := m.keys
+	submit := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "admit"))
+	return helpKeys{
+		short: []key.Binding{submit, k.Back, k.Find, k.SignOut, k.Help},
+		full:  [][]key.Binding{{submit, k.Back}, {k.Find, k.SignOut, k.Help, k.Quit}},
+	}
+}
