@@ -55,6 +55,9 @@ type Options struct {
 	// PINCost is the bcrypt cost for new PINs; bcrypt.DefaultCost when
 	// zero. Tests lower it: the race detector makes each hash slow.
 	PINCost int
+	// BusyTimeout is how long SQLite waits for another process's write
+	// lock before the writer retries (5s when zero).
+	BusyTimeout time.Duration
 	// MaxBatch caps how many queued writes share one commit; 128 when zero,
 	// 1 disables group commit (for the benchmark's comparison).
 	MaxBatch int
@@ -106,9 +109,9 @@ var _ booking.Store = (*Store)(nil)
 
 // dsn builds the connection string. The pragmas are in the DSN so every
 // connection the pool opens gets them, not just the first.
-func dsn(path, sync string, readOnly bool) string {
+func dsn(path, sync string, readOnly bool, busy time.Duration) string {
 	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous("+sync+")")
 	if readOnly {
@@ -144,6 +147,9 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.SweepInterval == 0 {
 		opts.SweepInterval = time.Second
 	}
+	if opts.BusyTimeout <= 0 {
+		opts.BusyTimeout = 5 * time.Second
+	}
 	if opts.PINCost == 0 {
 		opts.PINCost = pinCost
 	}
@@ -159,7 +165,7 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, booking.Errorf(booking.EInvalid, "unknown sync mode %q (full or normal)", opts.Sync)
 	}
 
-	w, err := sql.Open("sqlite", dsn(path, sync, false))
+	w, err := sql.Open("sqlite", dsn(path, sync, false, opts.BusyTimeout))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -196,7 +202,7 @@ func Open(path string, opts Options) (*Store, error) {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn(path, sync, true))
+	r, err := sql.Open("sqlite", dsn(path, sync, true, opts.BusyTimeout))
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -221,7 +227,7 @@ func Open(path string, opts Options) (*Store, error) {
 		s.stopped.Add(1)
 		go s.sweeper()
 	}
-	if s.ckpt, err = sql.Open("sqlite", dsn(path, sync, false)); err != nil {
+	if s.ckpt, err = sql.Open("sqlite", dsn(path, sync, false, opts.BusyTimeout)); err != nil {
 		s.Close()
 		return nil, err
 	}
