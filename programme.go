@@ -317,12 +317,17 @@ func (c *cli) waitlist(args []string) int {
 			Phone    string `json:"phone"`
 			Seats    int    `json:"seats"`
 			Notified string `json:"notified,omitempty"`
+			Called   string `json:"called,omitempty"`
+			CalledBy string `json:"called_by,omitempty"`
 		}
 		out := make([]entryJSON, 0, len(list))
 		for _, e := range list {
 			j := entryJSON{Name: booking.Clean(e.Name), Phone: booking.Clean(e.Phone), Seats: e.Seats}
 			if e.NotifiedAt != nil {
 				j.Notified = e.NotifiedAt.Format(time.RFC3339)
+			}
+			if e.CalledAt != nil {
+				j.Called, j.CalledBy = e.CalledAt.Format(time.RFC3339), booking.Clean(e.CalledBy)
 			}
 			out = append(out, j)
 		}
@@ -331,7 +336,10 @@ func (c *cli) waitlist(args []string) int {
 	}
 	for _, e := range list {
 		state := "waiting"
-		if e.NotifiedAt != nil {
+		switch {
+		case e.CalledAt != nil:
+			state = "called by " + booking.Clean(e.CalledBy) + " at " + e.CalledAt.Format("15:04")
+		case e.NotifiedAt != nil:
 			state = "seats free since " + e.NotifiedAt.Format("15:04") + " — call"
 		}
 		fmt.Fprintf(c.stdout, "%-20s %-14s %2d seats  %s\n", booking.Clean(e.Name), booking.Clean(e.Phone), e.Seats, state)

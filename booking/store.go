@@ -127,6 +127,13 @@ type Store interface {
 	// never issued; a second scan is EConflict naming when and by whom.
 	Admit(ctx context.Context, actor Actor, code string) (*Admission, error)
 
+	// WaitlistCalls lists the waiting customers whose seats came free and
+	// whom nobody has called yet, for shows still on sale, oldest first.
+	WaitlistCalls(ctx context.Context, actor Actor) ([]WaitlistEntry, error)
+	// MarkCalled records that a clerk called a waiting customer, once:
+	// *StaleError when another counter already did.
+	MarkCalled(ctx context.Context, actor Actor, entryID int64) error
+
 	// SignIn checks a name and PIN. Five failures lock the name for five
 	// minutes; unknown names cost the same as wrong PINs. EForbidden.
 	SignIn(ctx context.Context, name, pin string) (*Staff, error)

@@ -282,8 +282,11 @@ type Terminal struct {
 type WaitlistEntry struct {
 	ID         int64
 	ShowID     int64
+	Show       Show // filled in the list of customers to call
 	Name       string
 	Phone      string
 	Seats      int
-	NotifiedAt *time.Time
+	NotifiedAt *time.Time // seats came free: call them
+	CalledAt   *time.Time
+	CalledBy   string
 }

@@ -37,7 +37,7 @@ func (s *Store) Waitlist(ctx context.Context, actor booking.Actor, showID int64)
 	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
 		return nil, err
 	}
-	rows, err := s.readRows(ctx, `SELECT id, name, phone, seats, notified_at FROM waitlist WHERE show_id = ? ORDER BY created_at, id`, showID)
+	rows, err := s.readRows(ctx, `SELECT id, name, phone, seats, notified_at, called_at, called_by FROM waitlist WHERE show_id = ? ORDER BY created_at, id`, showID)
 	if err != nil {
 		return nil, s.translate("waitlist", err)
 	}
@@ -45,13 +45,17 @@ func (s *Store) Waitlist(ctx context.Context, actor booking.Actor, showID int64)
 	var out []booking.WaitlistEntry
 	for rows.Next() {
 		e := booking.WaitlistEntry{ShowID: showID}
-		var at *int64
-		if err := rows.Scan(&e.ID, &e.Name, &e.Phone, &e.Seats, &at); err != nil {
+		var at, called *int64
+		if err := rows.Scan(&e.ID, &e.Name, &e.Phone, &e.Seats, &at, &called, &e.CalledBy); err != nil {
 			return nil, s.translate("waitlist", err)
 		}
 		if at != nil {
 			t := time.UnixMilli(*at)
 			e.NotifiedAt = &t
+		}
+		if called != nil {
+			t := time.UnixMilli(*called)
+			e.CalledAt = &t
 		}
 		out = append(out, e)
 	}
@@ -112,6 +116,7 @@ func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, er
 					e.NotifiedAt = &at
 					notified = append(notified, e)
 					free -= e.Seats
+					w.touch(showID) // open counters look for calls to make
 				}
 			}
 		}
@@ -121,4 +126,67 @@ func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, er
 		return nil, err
 	}
 	return notified, nil
+}
+
+// WaitlistCalls lists notified customers nobody has called yet.
+func (s *Store) WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booking.WaitlistEntry, error) {
+	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
+		return nil, err
+	}
+	rows, err := s.readRows(ctx, `SELECT w.id, w.show_id, w.name, w.phone, w.seats, w.notified_at FROM waitlist w JOIN shows s ON s.id = w.show_id
+		WHERE w.notified_at IS NOT NULL AND w.called_at IS NULL AND s.starts_at > ?
+		ORDER BY w.notified_at, w.id LIMIT 20`, s.opts.Clock().Add(-SalesClose).Unix())
+	if err != nil {
+		return nil, s.translate("waitlist calls", err)
+	}
+	var out []booking.WaitlistEntry
+	for rows.Next() {
+		var e booking.WaitlistEntry
+		var at int64
+		if err := rows.Scan(&e.ID, &e.ShowID, &e.Name, &e.Phone, &e.Seats, &at); err != nil {
+			rows.Close()
+			return nil, s.translate("waitlist calls", err)
+		}
+		t := time.UnixMilli(at)
+		e.NotifiedAt = &t
+		out = append(out, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, s.translate("waitlist calls", err)
+	}
+	for i := range out {
+		sh, err := s.showInfo(ctx, out[i].ShowID)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Show = sh
+	}
+	return out, nil
+}
+
+// MarkCalled claims a notified entry as called by compare-and-set.
+func (s *Store) MarkCalled(ctx context.Context, actor booking.Actor, entryID int64) error {
+	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
+		return err
+	}
+	return s.do(ctx, "mark called", func(w *wtx) error {
+		res, err := w.exec(`UPDATE waitlist SET called_at = ?, called_by = ? WHERE id = ? AND notified_at IS NOT NULL AND called_at IS NULL`,
+			w.nowMS(), actor.Name, entryID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return nil
+		}
+		var name, by string
+		var called *int64
+		if err := w.queryRow(`SELECT name, called_by, called_at FROM waitlist WHERE id = ?`, entryID).Scan(&name, &by, &called); err != nil {
+			return notFoundAs(err, "No such waiting-list entry.")
+		}
+		if called == nil {
+			return booking.Errorf(booking.EConflict, "%s's seats have not come free yet.", booking.Clean(name))
+		}
+		return &booking.StaleError{What: booking.Clean(name), Current: "called by " + booking.Clean(by)}
+	})
 }

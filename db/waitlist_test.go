@@ -70,3 +70,44 @@ func TestStore_NotifyWaitlist(t *testing.T) {
 		t.Fatalf("waitlist %+v", list)
 	}
 }
+
+func TestStore_WaitlistCalls(t *testing.T) {
+	ctx := context.Background()
+	s, _ := MustOpenDB(t, db.Options{SweepInterval: -1})
+	show := firstShow(t, s)
+	e, err := s.AddWaitlist(ctx, clerk, show.ID, "Ann", "0123", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkCalled(ctx, clerk, e.ID); booking.ErrorCode(err) != booking.EConflict {
+		t.Fatalf("calling before seats came free: %v", err)
+	}
+	if calls, _ := s.WaitlistCalls(ctx, clerk); len(calls) != 0 {
+		t.Fatalf("calls before notification: %v", calls)
+	}
+	if n, _ := s.NotifyWaitlist(ctx); len(n) != 1 {
+		t.Fatalf("notified %v", n)
+	}
+	calls, err := s.WaitlistCalls(ctx, clerk)
+	if err != nil || len(calls) != 1 || calls[0].Name != "Ann" || calls[0].Show.Film.Title != show.Film.Title {
+		t.Fatalf("calls %+v %v", calls, err)
+	}
+	// Two counters press "called" at once: one wins, the other hears who.
+	errs := make(chan error, 2)
+	for _, who := range []string{"carl", "sue"} {
+		go func(who string) {
+			errs <- s.MarkCalled(ctx, booking.Actor{Name: who, Role: booking.RoleClerk}, e.ID)
+		}(who)
+	}
+	e1, e2 := <-errs, <-errs
+	if (e1 == nil) == (e2 == nil) {
+		t.Fatalf("both or neither marked the call: %v / %v", e1, e2)
+	}
+	if calls, _ := s.WaitlistCalls(ctx, clerk); len(calls) != 0 {
+		t.Fatalf("still to call after the call: %v", calls)
+	}
+	list, _ := s.Waitlist(ctx, clerk, show.ID)
+	if list[0].CalledAt == nil || list[0].CalledBy == "" {
+		t.Fatalf("call not recorded: %+v", list[0])
+	}
+}

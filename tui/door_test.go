@@ -84,3 +84,35 @@ func TestDoor(t *testing.T) {
 		}
 	})
 }
+
+// A waiting-list customer whose seats came free shows on every counter
+// until a clerk presses ctrl+k; a second counter then hears who called.
+func TestWaitlistBanner(t *testing.T) {
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	ctx := context.Background()
+	shows, _ := s.Shows(ctx, booking.System, clock.Now())
+	if _, err := s.AddWaitlist(ctx, booking.System, shows[0].ID, "Ann Lee\x1b[5m", "0123 456", 2); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.NotifyWaitlist(ctx); err != nil || len(n) != 1 {
+		t.Fatalf("notify: %v %v", n, err)
+	}
+	a := newTestModel(t, s, clock, "calls-a", 100, 30)
+	signIn(t, a, assets.DemoUser, assets.DemoPIN)
+	b := newTestModel(t, s, clock, "calls-b", 100, 30)
+	signIn(t, b, assets.DemoUser, assets.DemoPIN)
+	for _, m := range []*Model{a, b} {
+		if screen := screenText(m); !strings.Contains(screen, "☎ Call Ann Lee[5m 0123 456: 2 seats free") {
+			t.Fatalf("no call banner:\n%s", screen)
+		}
+	}
+	press(t, a, "ctrl+k")
+	if screen := screenText(a); strings.Contains(screen, "☎ Call") || !strings.Contains(screen, "Marked Ann Lee[5m as called.") {
+		t.Fatalf("after ctrl+k:\n%s", screen)
+	}
+	press(t, b, "ctrl+k") // b still shows the banner from before
+	if screen := screenText(b); !strings.Contains(screen, "already called by demo") || strings.Contains(screen, "☎ Call") {
+		t.Fatalf("second counter:\n%s", screen)
+	}
+}

@@ -12,6 +12,7 @@ type KeyMap struct {
 	Back    key.Binding
 	Find    key.Binding
 	Door    key.Binding
+	Called  key.Binding
 	SignOut key.Binding
 
 	// Sign-in and forms.
@@ -70,6 +71,7 @@ func DefaultKeyMap() KeyMap {
 		Back:    b(k("esc"), h("esc", "back")),
 		Find:    b(k("ctrl+f"), h("ctrl+f", "find booking")),
 		Door:    b(k("ctrl+d"), h("ctrl+d", "door: admit tickets")),
+		Called:  b(k("ctrl+k"), h("ctrl+k", "waiting-list customer called")),
 		SignOut: b(k("ctrl+o"), h("ctrl+o", "sign out/switch clerk")),
 
 		NextField: b(k("tab", "down"), h("tab", "next field")),
@@ -131,7 +133,7 @@ func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
 // helpFor returns the keys the current screen answers to.
 func (m *Model) helpFor() helpKeys {
 	k := m.keys
-	global := []key.Binding{k.Back, k.Find, k.Door, k.SignOut, k.Help, k.Quit}
+	global := []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Help, k.Quit}
 	switch {
 	case m.quitting:
 		return helpKeys{short: []key.Binding{k.Yes, k.No}}

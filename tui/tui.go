@@ -44,6 +44,8 @@ type Backend interface {
 	FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error)
 	SignIn(ctx context.Context, name, pin string) (*booking.Staff, error)
 	Admit(ctx context.Context, actor booking.Actor, code string) (*booking.Admission, error)
+	WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booking.WaitlistEntry, error)
+	MarkCalled(ctx context.Context, actor booking.Actor, entryID int64) error
 	Changes() *booking.Broker
 }
 
@@ -155,7 +157,11 @@ type Model struct {
 	idleArmed bool
 	ticking   bool
 
-	door     doorState
+	door doorState
+
+	// calls are waiting-list customers to ring (see calls.go).
+	calls    []booking.WaitlistEntry
+	callsGen int
 	signin   signInState
 	shows    showsState
 	seats    seatMapState
@@ -253,9 +259,9 @@ type (
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
-	case changeMsg, subscribedMsg:
-		// These only start a reload; the screen is unchanged until it
-		// lands, so the frame drawn last is still right.
+	case changeMsg, subscribedMsg, callsTickMsg, callsMsg:
+		// These only start a reload (or redraw only when it brought
+		// something new); until then the frame drawn last is still right.
 	default:
 		m.drawn = false
 	}
@@ -272,6 +278,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.waitChangeCmd()
 	case changeMsg:
 		return m, tea.Batch(m.onChange(booking.ShowChanged(msg)), m.waitChangeCmd())
+	case callsTickMsg:
+		return m, m.onCallsTick(msg)
 	case tickMsg:
 		m.ticking = false
 		return m, m.onTick()
@@ -329,6 +337,10 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onCancel(msg)
 	case admitMsg:
 		return m.onAdmit(msg)
+	case callsMsg:
+		return m.onCalls(msg)
+	case calledMsg:
+		return m.onCalled(msg)
 	case resumedMsg:
 		return m.onResumed(msg)
 	}
@@ -374,6 +386,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.openFind()
 		case key.Matches(msg, k.Door) && m.screen != screenDoor:
 			return m.openDoor()
+		case key.Matches(msg, k.Called) && len(m.calls) > 0:
+			return m.markCalledCmd()
 		}
 	}
 	switch m.screen {
@@ -480,7 +494,9 @@ func (m *Model) signOut(why string) tea.Cmd {
 // dropped session of this clerk left off.
 func (m *Model) afterSignIn() []tea.Cmd {
 	m.lastInput = m.now()
-	return []tea.Cmd{m.loadShowsCmd(), m.loadTypesCmd(), m.armIdle(), m.resumeCmd()}
+	m.callsGen++
+	m.calls = nil
+	return []tea.Cmd{m.loadShowsCmd(), m.loadTypesCmd(), m.armIdle(), m.resumeCmd(), m.loadCallsCmd(), m.callsTick()}
 }
 
 func (m *Model) loadTypesCmd() tea.Cmd {
@@ -726,6 +742,9 @@ func (m *Model) render() string {
 	if m.quitting {
 		bottom = append(bottom, st.Banner.Render(padRight(fmt.Sprintf(" %d seats are held. Release them and quit? y/n", m.heldCount()), m.width)))
 	} else {
+		if line := m.callsLine(); line != "" {
+			bottom = append(bottom, line)
+		}
 		bottom = append(bottom, m.statusLine())
 	}
 	bottom = append(bottom, m.help.ShortHelpView(m.helpFor().ShortHelp()))

@@ -188,6 +188,22 @@ func (s *gatedStore) Admit(ctx context.Context, actor booking.Actor, code string
 	return s.Store.Admit(ctx, actor, code)
 }
 
+func (s *gatedStore) WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booking.WaitlistEntry, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.WaitlistCalls(ctx, actor)
+}
+
+func (s *gatedStore) MarkCalled(ctx context.Context, actor booking.Actor, entryID int64) error {
+	if !s.g.enter() {
+		return errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.MarkCalled(ctx, actor, entryID)
+}
+
 func (s *gatedStore) BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error) {
 	if !s.g.enter() {
 		return nil, errRestarting

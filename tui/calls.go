@@ -1,0 +1,110 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"boxoffice/booking"
+)
+
+// callsEvery is how often a counter looks for waiting-list customers to
+// call. The list lives in the database, so a missed look loses nothing.
+const callsEvery = 10 * time.Second
+
+type (
+	callsMsg struct {
+		calls []booking.WaitlistEntry
+		err   error
+	}
+	callsTickMsg struct{ gen int }
+	calledMsg    struct{ err error }
+)
+
+// loadCallsCmd reads the customers to call; clerks and up see them.
+func (m *Model) loadCallsCmd() tea.Cmd {
+	if m.actor == nil || m.actor.Role < booking.MinRole(booking.ActionWaitlist) {
+		return nil
+	}
+	store, actor := m.store, *m.actor
+	return m.call(func(ctx context.Context) tea.Msg {
+		calls, err := store.WaitlistCalls(ctx, actor)
+		return callsMsg{calls: calls, err: err}
+	})
+}
+
+// callsTick schedules the next look. Each sign-in starts a new generation
+// so an old timer does not keep a second loop going.
+func (m *Model) callsTick() tea.Cmd {
+	gen := m.callsGen
+	return m.park(tea.Tick(callsEvery, func(time.Time) tea.Msg { return callsTickMsg{gen: gen} }))
+}
+
+func (m *Model) onCallsTick(msg callsTickMsg) tea.Cmd {
+	if msg.gen != m.callsGen || m.actor == nil {
+		return nil
+	}
+	return tea.Batch(m.loadCallsCmd(), m.callsTick())
+}
+
+func (m *Model) onCalls(msg callsMsg) tea.Cmd {
+	if msg.err != nil {
+		m.log.Warn("waitlist calls", "err", msg.err)
+		return nil
+	}
+	if !sameCalls(m.calls, msg.calls) {
+		m.calls = msg.calls
+		m.drawn = false
+	}
+	return nil
+}
+
+func sameCalls(a, b []booking.WaitlistEntry) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// markCalledCmd records that this clerk called the first customer shown.
+func (m *Model) markCalledCmd() tea.Cmd {
+	if len(m.calls) == 0 || m.actor == nil {
+		return nil
+	}
+	store, actor, id := m.store, *m.actor, m.calls[0].ID
+	return m.call(func(ctx context.Context) tea.Msg {
+		return calledMsg{err: store.MarkCalled(ctx, actor, id)}
+	})
+}
+
+func (m *Model) onCalled(msg calledMsg) tea.Cmd {
+	if msg.err != nil {
+		m.fail(msg.err) // "Ann is already called by sue", most likely
+	} else if len(m.calls) > 0 {
+		m.setInfo("Marked " + booking.Clean(m.calls[0].Name) + " as called.")
+	}
+	return m.loadCallsCmd()
+}
+
+// callsLine is the banner over the status line while someone is to be
+// called: the oldest first, with how many more wait.
+func (m *Model) callsLine() string {
+	if len(m.calls) == 0 || m.actor == nil {
+		return ""
+	}
+	c := m.calls[0]
+	line := fmt.Sprintf(" ☎ Call %s %s: %d seats free for %s %s", booking.Clean(c.Name), booking.Clean(c.Phone), c.Seats,
+		booking.Clean(c.Show.Film.Title), c.Show.Starts.In(m.now().Location()).Format("Mon 15:04"))
+	if more := len(m.calls) - 1; more > 0 {
+		line += fmt.Sprintf(" (+%d more)", more)
+	}
+	line += " · ctrl+k called"
+	return m.styles.Banner.Render(padRight(line, m.width))
+}
