@@ -127,6 +127,9 @@ type Store interface {
 	// never issued; a second scan is EConflict naming when and by whom.
 	Admit(ctx context.Context, actor Actor, code string) (*Admission, error)
 
+	// AddWaitlist puts a customer on a show's waiting list. EInvalid
+	// without a name and phone.
+	AddWaitlist(ctx context.Context, actor Actor, showID int64, name, phone string, seats int) (*WaitlistEntry, error)
 	// WaitlistCalls lists the waiting customers whose seats came free and
 	// whom nobody has called yet, for shows still on sale, oldest first.
 	WaitlistCalls(ctx context.Context, actor Actor) ([]WaitlistEntry, error)

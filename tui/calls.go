@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -107,4 +109,48 @@ func (m *Model) callsLine() string {
 	}
 	line += " · ctrl+k called"
 	return m.styles.Banner.Render(padRight(line, m.width))
+}
+
+type waitlistedMsg struct {
+	entry *booking.WaitlistEntry
+	err   error
+}
+
+// addWaitlist puts the customer typed at the waiting-list prompt ("Ann
+// Lee, 0123 456, 2") on the open show's list. The party size defaults to
+// the number typed before b, else 2.
+func (m *Model) addWaitlist(text string) tea.Cmd {
+	parts := strings.Split(text, ",")
+	if len(parts) < 2 || len(parts) > 3 {
+		m.setError("Type the name, the phone number and the party size, with commas: Ann Lee, 0123 456, 2")
+		return nil
+	}
+	seats := m.seats.count
+	if seats == 0 {
+		seats = 2
+	}
+	if len(parts) == 3 {
+		n, err := strconv.Atoi(strings.TrimSpace(parts[2]))
+		if err != nil || n < 1 {
+			m.setError("The party size is a number, like 2.")
+			return nil
+		}
+		seats = n
+	}
+	name, phone := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])
+	store, actor, showID := m.store, *m.actor, m.seats.show.ID
+	return m.call(func(ctx context.Context) tea.Msg {
+		e, err := store.AddWaitlist(ctx, actor, showID, name, phone, seats)
+		return waitlistedMsg{entry: e, err: err}
+	})
+}
+
+func (m *Model) onWaitlisted(msg waitlistedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.fail(msg.err)
+		return nil
+	}
+	e := msg.entry
+	m.setInfo(fmt.Sprintf("%s waits for %d seats; every counter shows when to call.", booking.Clean(e.Name), e.Seats))
+	return nil
 }

@@ -116,3 +116,30 @@ func TestWaitlistBanner(t *testing.T) {
 		t.Fatalf("second counter:\n%s", screen)
 	}
 }
+
+// The seat map's w key puts a customer on the show's waiting list.
+func TestSeatMap_Waitlist(t *testing.T) {
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	m := newTestModel(t, s, clock, "wait", 100, 30)
+	show := openGrandShow(t, m)
+	press(t, m, "3", "w")
+	if !m.seats.waitPrompt || !strings.Contains(screenText(m), "Waiting list — name, phone, seats:") {
+		t.Fatalf("no prompt:\n%s", screenText(m))
+	}
+	typeText(t, m, "Ann Lee, 0123 456")
+	press(t, m, "enter")
+	if !strings.Contains(m.status, "Ann Lee waits for 3 seats") {
+		t.Fatalf("status %q", m.status)
+	}
+	press(t, m, "w")
+	typeText(t, m, "Bob")
+	press(t, m, "enter")
+	if !m.statusErr || !strings.Contains(m.status, "with commas") {
+		t.Fatalf("a name alone: %q", m.status)
+	}
+	list, err := s.Waitlist(context.Background(), booking.System, show.ID)
+	if err != nil || len(list) != 1 || list[0].Name != "Ann Lee" || list[0].Phone != "0123 456" || list[0].Seats != 3 {
+		t.Fatalf("waiting list %+v %v", list, err)
+	}
+}

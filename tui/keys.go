@@ -35,6 +35,7 @@ type KeyMap struct {
 	SeatRight key.Binding
 	Toggle    key.Binding
 	GoTo      key.Binding
+	Waitlist  key.Binding
 	Count     key.Binding
 	Best      key.Binding
 	Clear     key.Binding
@@ -91,6 +92,7 @@ func DefaultKeyMap() KeyMap {
 		SeatRight: b(k("right", "l"), h("→/l", "right")),
 		Toggle:    b(k("space"), h("space", "hold/release")),
 		GoTo:      b(k("/"), h("/", "go to G7 or G7-9")),
+		Waitlist:  b(k("w"), h("w", "waiting list")),
 		Count:     b(k("1", "2", "3", "4", "5", "6", "7", "8", "9"), h("1-9", "party size")),
 		Best:      b(k("b"), h("b", "best seats")),
 		Clear:     b(k("x"), h("x", "release all")),
@@ -152,6 +154,11 @@ func (m *Model) helpFor() helpKeys {
 			short: []key.Binding{k.TakeOffer, k.Dismiss, k.Help},
 			full:  [][]key.Binding{{k.TakeOffer, k.Dismiss}, global},
 		}
+	case m.screen == screenSeatMap && m.seats.waitPrompt:
+		return helpKeys{short: []key.Binding{
+			hint("enter", "add to the waiting list"),
+			hint("esc", "cancel"),
+		}}
 	case m.screen == screenSeatMap && m.seats.prompt:
 		return helpKeys{short: []key.Binding{
 			hint("enter", "toggle seats"),
@@ -163,7 +170,7 @@ func (m *Model) helpFor() helpKeys {
 			full: [][]key.Binding{
 				{k.SeatUp, k.SeatDown, k.SeatLeft, k.SeatRight},
 				{k.Toggle, k.GoTo, k.Count, k.Best},
-				{k.Clear, k.Extend, k.Checkout},
+				{k.Clear, k.Extend, k.Waitlist, k.Checkout},
 				global,
 			},
 		}

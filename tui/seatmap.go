@@ -32,6 +32,10 @@ type seatMapState struct {
 	prompt bool // the go-to-seat prompt is open
 	input  field
 
+	// waitPrompt is the waiting-list prompt: "name, phone, seats".
+	waitPrompt bool
+	waitInput  field
+
 	clash *clashState
 
 	holdID  int64
@@ -84,7 +88,7 @@ type extendMsg struct {
 // openSeatMap shows the map of sh.
 func (m *Model) openSeatMap(sh booking.Show) tea.Cmd {
 	m.screen = screenSeatMap
-	m.seats = seatMapState{show: sh, input: newField(12), seq: m.seats.seq, applied: m.seats.seq}
+	m.seats = seatMapState{show: sh, input: newField(12), waitInput: newField(80), seq: m.seats.seq, applied: m.seats.seq}
 	m.setInfo("")
 	return m.loadSeatMapCmd()
 }
@@ -280,6 +284,21 @@ func (m *Model) seatMapKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if s.waitPrompt {
+		switch msg.String() {
+		case "enter":
+			s.waitPrompt = false
+			text := s.waitInput.String()
+			s.waitInput.Reset()
+			return m.addWaitlist(text)
+		case "esc":
+			s.waitPrompt = false
+			s.waitInput.Reset()
+		default:
+			s.waitInput.key(msg)
+		}
+		return nil
+	}
 	if s.clash != nil {
 		switch {
 		case key.Matches(msg, k.TakeOffer):
@@ -326,6 +345,10 @@ func (m *Model) seatMapKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.GoTo):
 		s.prompt = true
 		s.input.Reset()
+		return nil
+	case key.Matches(msg, k.Waitlist):
+		s.waitPrompt = true
+		s.waitInput.Reset()
 		return nil
 	case key.Matches(msg, k.Clear):
 		if mine := s.mine(); len(mine) > 0 {
@@ -689,7 +712,7 @@ func (m *Model) mapGeom() mapGeom {
 	switch {
 	case s.clash != nil:
 		banner = 2
-	case s.prompt:
+	case s.prompt, s.waitPrompt:
 		banner = 1
 	}
 	if g.panel {
@@ -708,7 +731,7 @@ func (m *Model) mapGeom() mapGeom {
 // onMapClick toggles the seat under a left click.
 func (m *Model) onMapClick(ms tea.Mouse) tea.Cmd {
 	s := &m.seats
-	if ms.Button != tea.MouseLeft || s.sm == nil || len(s.grid) == 0 || s.prompt {
+	if ms.Button != tea.MouseLeft || s.sm == nil || len(s.grid) == 0 || s.prompt || s.waitPrompt {
 		return nil
 	}
 	g := m.mapGeom()
@@ -875,6 +898,8 @@ func (m *Model) viewSeatMap(height int) string {
 		b.WriteString(m.clashBanner())
 	case s.prompt:
 		b.WriteString(st.Label.Render(" Go to seat (G7 or G7-9): ") + s.input.view(st, true, 12))
+	case s.waitPrompt:
+		b.WriteString(st.Label.Render(" Waiting list — name, phone, seats: ") + s.waitInput.view(st, true, max(m.width-40, 10)))
 	case !g.panel:
 		b.WriteString(m.cursorLine())
 	}

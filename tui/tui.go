@@ -44,6 +44,7 @@ type Backend interface {
 	FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error)
 	SignIn(ctx context.Context, name, pin string) (*booking.Staff, error)
 	Admit(ctx context.Context, actor booking.Actor, code string) (*booking.Admission, error)
+	AddWaitlist(ctx context.Context, actor booking.Actor, showID int64, name, phone string, seats int) (*booking.WaitlistEntry, error)
 	WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booking.WaitlistEntry, error)
 	MarkCalled(ctx context.Context, actor booking.Actor, entryID int64) error
 	Changes() *booking.Broker
@@ -339,6 +340,8 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onAdmit(msg)
 	case callsMsg:
 		return m.onCalls(msg)
+	case waitlistedMsg:
+		return m.onWaitlisted(msg)
 	case calledMsg:
 		return m.onCalled(msg)
 	case resumedMsg:
@@ -425,6 +428,9 @@ func (m *Model) focusedField() *field {
 	case screenSeatMap:
 		if m.seats.prompt {
 			return &m.seats.input
+		}
+		if m.seats.waitPrompt {
+			return &m.seats.waitInput
 		}
 	case screenCheckout:
 		return m.checkout.focusedField()

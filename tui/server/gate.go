@@ -188,6 +188,14 @@ func (s *gatedStore) Admit(ctx context.Context, actor booking.Actor, code string
 	return s.Store.Admit(ctx, actor, code)
 }
 
+func (s *gatedStore) AddWaitlist(ctx context.Context, actor booking.Actor, showID int64, name, phone string, seats int) (*booking.WaitlistEntry, error) {
+	if !s.g.enter() {
+		return nil, errRestarting
+	}
+	defer s.g.leave()
+	return s.Store.AddWaitlist(ctx, actor, showID, name, phone, seats)
+}
+
 func (s *gatedStore) WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booking.WaitlistEntry, error) {
 	if !s.g.enter() {
 		return nil, errRestarting
