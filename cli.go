@@ -448,7 +448,7 @@ func (c *cli) sell(args []string) int {
 		hold, err = o.store.HoldBest(c.ctx, actor, booking.HoldBestRequest{ShowID: showID, N: *best, Wheelchair: *wheelchair, Owner: owner})
 		if err == nil {
 			if !hold.Together {
-				fmt.Fprintf(c.stderr, "boxoffice: no %d seats are free together; selling the best split: %s\n", *best, strings.Join(seatLabels(hold.Seats), " "))
+				fmt.Fprintf(c.stderr, "boxoffice: no %d seats are free together; selling the best split: %s\n", *best, strings.Join(booking.Labels(hold.Seats), " "))
 			}
 			for _, s := range hold.Seats {
 				types[s.Label] = *typ
@@ -474,14 +474,6 @@ func (c *cli) sell(args []string) int {
 		return c.fail(err)
 	}
 	return c.printBooking(b)
-}
-
-func seatLabels(seats []booking.Seat) []string {
-	out := make([]string, len(seats))
-	for i, s := range seats {
-		out[i] = s.Label
-	}
-	return out
 }
 
 type bookingJSON struct {

@@ -59,13 +59,13 @@ type SeatsTakenError struct {
 func (e *SeatsTakenError) Error() string { return e.Message() }
 
 // TakenLabels returns the taken seats' labels.
-func (e *SeatsTakenError) TakenLabels() []string { return labels(e.Taken) }
+func (e *SeatsTakenError) TakenLabels() []string { return Labels(e.Taken) }
 
 // SuggestionLabels returns each suggestion's seat labels.
 func (e *SeatsTakenError) SuggestionLabels() [][]string {
 	out := make([][]string, len(e.Suggestions))
 	for i, s := range e.Suggestions {
-		out[i] = labels(s)
+		out[i] = Labels(s)
 	}
 	return out
 }
@@ -86,10 +86,11 @@ func (e *SeatsTakenError) Message() string {
 	if len(first) == 1 {
 		return fmt.Sprintf("%s — %s is free next to it", msg, first[0].Label)
 	}
-	return fmt.Sprintf("%s — %s are free next to it", msg, joinAnd(labels(first)))
+	return fmt.Sprintf("%s — %s are free next to it", msg, joinAnd(Labels(first)))
 }
 
-func labels(seats []Seat) []string {
+// Labels lists the seats' labels, in order.
+func Labels(seats []Seat) []string {
 	out := make([]string, len(seats))
 	for i, s := range seats {
 		out[i] = s.Label

@@ -38,16 +38,21 @@ func expireStale(w *wtx, showID int64) (int, error) {
 	return len(ids), nil
 }
 
-// liveClaims returns every live claim of a show by seat id.
-func liveClaims(w *wtx, showID int64) (map[int64]claim, error) {
-	rows, err := w.query(`SELECT c.seat_id, c.status, h.owner, c.hold_id
-		FROM seat_claims c JOIN holds h ON h.id = c.hold_id
-		WHERE c.show_id = ? AND c.status IN ('held', 'sold')`, showID)
+// liveClaimsOf returns the live claims on the given seats of a show, in
+// one query.
+func liveClaimsOf(w *wtx, showID int64, seats []booking.Seat) (map[int64]claim, error) {
+	args := make([]any, 0, len(seats)+1)
+	args = append(args, showID)
+	for _, seat := range seats {
+		args = append(args, seat.ID)
+	}
+	rows, err := w.query(`SELECT c.seat_id, c.status, h.owner, c.hold_id FROM seat_claims c JOIN holds h ON h.id = c.hold_id
+		WHERE c.show_id = ? AND c.status IN ('held', 'sold') AND c.seat_id IN (`+placeholders("?", len(seats))+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := make(map[int64]claim)
+	out := make(map[int64]claim, len(seats))
 	for rows.Next() {
 		var seat int64
 		var c claim
@@ -57,24 +62,6 @@ func liveClaims(w *wtx, showID int64) (map[int64]claim, error) {
 		out[seat] = c
 	}
 	return out, rows.Err()
-}
-
-// liveClaimsOf returns the live claims on the given seats of a show.
-func liveClaimsOf(w *wtx, showID int64, seats []booking.Seat) (map[int64]claim, error) {
-	out := make(map[int64]claim, len(seats))
-	for _, seat := range seats {
-		var c claim
-		err := w.queryRow(`SELECT c.status, h.owner, c.hold_id FROM seat_claims c JOIN holds h ON h.id = c.hold_id
-			WHERE c.show_id = ? AND c.seat_id = ? AND c.status IN ('held', 'sold')`, showID, seat.ID).Scan(&c.status, &c.owner, &c.holdID)
-		if err == sql.ErrNoRows {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out[seat.ID] = c
-	}
-	return out, nil
 }
 
 // liveSeatIDs lists every seat of a show with a live claim. It reads only
@@ -91,7 +78,8 @@ func liveSeatIDs(w *wtx, showID int64) (map[int64]bool, error) {
 	return out, nil
 }
 
-// takenSet is takenFunc over a set of busy seat ids.
+// takenSet says which seats cannot be offered: any live claim (the
+// asker's own holds included: they already have those) or a blocked seat.
 func takenSet(hall *booking.Hall, busy map[int64]bool) func(int64) bool {
 	blocked := make(map[int64]bool)
 	for _, s := range hall.Seats {
@@ -100,21 +88,6 @@ func takenSet(hall *booking.Hall, busy map[int64]bool) func(int64) bool {
 		}
 	}
 	return func(id int64) bool { return busy[id] || blocked[id] }
-}
-
-// takenFunc says which seats cannot be offered: any live claim (the
-// asker's own holds included: they already have those) or a blocked seat.
-func takenFunc(hall *booking.Hall, live map[int64]claim) func(int64) bool {
-	blocked := make(map[int64]bool)
-	for _, s := range hall.Seats {
-		if s.Blocked {
-			blocked[s.ID] = true
-		}
-	}
-	return func(id int64) bool {
-		_, ok := live[id]
-		return ok || blocked[id]
-	}
 }
 
 func ttlOrDefault(ttl time.Duration) time.Duration {
@@ -226,11 +199,11 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 		if _, err := expireStale(w, req.ShowID); err != nil {
 			return err
 		}
-		live, err := liveClaims(w, req.ShowID)
+		busy, err := liveSeatIDs(w, req.ShowID)
 		if err != nil {
 			return err
 		}
-		blocks, tog, ok := booking.BestAvailable(hall, takenFunc(hall, live), req.N, booking.BestOptions{Wheelchair: req.Wheelchair})
+		blocks, tog, ok := booking.BestAvailable(hall, takenSet(hall, busy), req.N, booking.BestOptions{Wheelchair: req.Wheelchair})
 		if !ok {
 			if req.Wheelchair > 0 {
 				return booking.Errorf(booking.EConflict, "No %d seats with %d wheelchair place(s) are free for this show.", req.N, req.Wheelchair)

@@ -145,8 +145,7 @@ func (s *Store) Shows(ctx context.Context, actor booking.Actor, day time.Time) (
 	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
 		return nil, err
 	}
-	y, m, d := day.Date()
-	from := time.Date(y, m, d, 0, 0, 0, 0, day.Location())
+	from := dayStart(day)
 	to := from.AddDate(0, 0, 1)
 	rows, err := s.readRows(ctx, `SELECT `+showColumns+`
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id
@@ -425,23 +424,13 @@ func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking
 	if len(digits) < 3 {
 		digits = "" // too few digits to mean a phone number
 	}
-	rows, err := s.readRows(ctx, `SELECT id FROM bookings
+	ids, err := s.readIDs(ctx, `SELECT id FROM bookings
 		WHERE number = ? OR customer LIKE ? ESCAPE '\'
 			OR (? <> '' AND replace(replace(replace(phone, ' ', ''), '-', ''), '+', '') LIKE '%' || ? || '%')
 		ORDER BY created_at DESC, id DESC LIMIT ?`, normalizeNumber(text), like, digits, digits, limit)
 	if err != nil {
-		return nil, s.translate("find bookings", err)
+		return nil, err
 	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, s.translate("find bookings", err)
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
 	out := make([]booking.Booking, 0, len(ids))
 	for _, id := range ids {
 		b, err := s.loadBooking(ctx, s.read, id)

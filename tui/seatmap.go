@@ -270,34 +270,10 @@ func (m *Model) seatMapKey(msg tea.KeyPressMsg) tea.Cmd {
 	s := &m.seats
 	k := m.keys
 	if s.prompt {
-		switch msg.String() {
-		case "enter":
-			s.prompt = false
-			text := s.input.String()
-			s.input.Reset()
-			return m.goTo(text)
-		case "esc":
-			s.prompt = false
-			s.input.Reset()
-		default:
-			s.input.key(msg)
-		}
-		return nil
+		return promptKey(msg, &s.prompt, &s.input, m.goTo)
 	}
 	if s.waitPrompt {
-		switch msg.String() {
-		case "enter":
-			s.waitPrompt = false
-			text := s.waitInput.String()
-			s.waitInput.Reset()
-			return m.addWaitlist(text)
-		case "esc":
-			s.waitPrompt = false
-			s.waitInput.Reset()
-		default:
-			s.waitInput.key(msg)
-		}
-		return nil
+		return promptKey(msg, &s.waitPrompt, &s.waitInput, m.addWaitlist)
 	}
 	if s.clash != nil {
 		switch {
@@ -654,6 +630,24 @@ func splitLabel(s string) (string, int, bool) {
 		return "", 0, false
 	}
 	return s[:i], n, true
+}
+
+// promptKey edits a one-line prompt: enter closes it and submits the
+// text, esc closes it, anything else types.
+func promptKey(msg tea.KeyPressMsg, open *bool, f *field, submit func(string) tea.Cmd) tea.Cmd {
+	switch msg.String() {
+	case "enter":
+		*open = false
+		text := f.String()
+		f.Reset()
+		return submit(text)
+	case "esc":
+		*open = false
+		f.Reset()
+	default:
+		f.key(msg)
+	}
+	return nil
 }
 
 func seatLabels(seats []booking.Seat) []string {

@@ -63,68 +63,62 @@ type gatedStore struct {
 
 var _ tui.Backend = (*gatedStore)(nil)
 
-func (s *gatedStore) Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
+// through runs one store call if the gate lets it in, and lets Shutdown
+// wait for it.
+func through[T any](g *gate, call func() (T, error)) (T, error) {
+	if !g.enter() {
+		var zero T
+		return zero, errRestarting
 	}
-	defer s.g.leave()
-	return s.Store.Shows(ctx, actor, day)
+	defer g.leave()
+	return call()
+}
+
+func (s *gatedStore) Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error) {
+	return through(s.g, func() ([]booking.Show, error) {
+		return s.Store.Shows(ctx, actor, day)
+	})
 }
 
 func (s *gatedStore) SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.SeatMap(ctx, actor, showID, owner)
+	return through(s.g, func() (*booking.SeatMap, error) {
+		return s.Store.SeatMap(ctx, actor, showID, owner)
+	})
 }
 
 func (s *gatedStore) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.TicketTypes(ctx)
+	return through(s.g, func() ([]booking.TicketType, error) {
+		return s.Store.TicketTypes(ctx)
+	})
 }
 
 func (s *gatedStore) Hold(ctx context.Context, actor booking.Actor, req booking.HoldRequest) (*booking.Hold, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.Hold(ctx, actor, req)
+	return through(s.g, func() (*booking.Hold, error) {
+		return s.Store.Hold(ctx, actor, req)
+	})
 }
 
 func (s *gatedStore) HoldBest(ctx context.Context, actor booking.Actor, req booking.HoldBestRequest) (*booking.Hold, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.HoldBest(ctx, actor, req)
+	return through(s.g, func() (*booking.Hold, error) {
+		return s.Store.HoldBest(ctx, actor, req)
+	})
 }
 
 func (s *gatedStore) Release(ctx context.Context, actor booking.Actor, holdID int64, owner string, seats ...string) error {
-	if !s.g.enter() {
-		return errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.Release(ctx, actor, holdID, owner, seats...)
+	_, err := through(s.g, func() (struct{}, error) { return struct{}{}, s.Store.Release(ctx, actor, holdID, owner, seats...) })
+	return err
 }
 
 func (s *gatedStore) Extend(ctx context.Context, actor booking.Actor, holdID int64, owner string, ttl time.Duration) (*booking.Hold, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.Extend(ctx, actor, holdID, owner, ttl)
+	return through(s.g, func() (*booking.Hold, error) {
+		return s.Store.Extend(ctx, actor, holdID, owner, ttl)
+	})
 }
 
 func (s *gatedStore) ReleaseOwner(ctx context.Context, owner string) (int, error) {
-	if !s.g.enter() {
-		return 0, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.ReleaseOwner(ctx, owner)
+	return through(s.g, func() (int, error) {
+		return s.Store.ReleaseOwner(ctx, owner)
+	})
 }
 
 // moneyTimeout bounds a sale or a refund that runs on after its session
@@ -136,88 +130,67 @@ const moneyTimeout = 15 * time.Second
 // abandoned because the connection dropped; the idempotency key makes a
 // retry land on it.
 func (s *gatedStore) Checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest) (*booking.Booking, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), moneyTimeout)
-	defer cancel()
-	return s.Store.Checkout(ctx, actor, req)
+	return through(s.g, func() (*booking.Booking, error) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), moneyTimeout)
+		defer cancel()
+		return s.Store.Checkout(ctx, actor, req)
+	})
 }
 
 // Cancel, like Checkout, runs to its end once confirmed.
 func (s *gatedStore) Cancel(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Booking, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), moneyTimeout)
-	defer cancel()
-	return s.Store.Cancel(ctx, actor, req)
+	return through(s.g, func() (*booking.Booking, error) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), moneyTimeout)
+		defer cancel()
+		return s.Store.Cancel(ctx, actor, req)
+	})
 }
 
 func (s *gatedStore) Booking(ctx context.Context, actor booking.Actor, number string) (*booking.Booking, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.Booking(ctx, actor, number)
+	return through(s.g, func() (*booking.Booking, error) {
+		return s.Store.Booking(ctx, actor, number)
+	})
 }
 
 func (s *gatedStore) FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.FindBookings(ctx, actor, q)
+	return through(s.g, func() ([]booking.Booking, error) {
+		return s.Store.FindBookings(ctx, actor, q)
+	})
 }
 
 func (s *gatedStore) SignIn(ctx context.Context, name, pin string) (*booking.Staff, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.SignIn(ctx, name, pin)
+	return through(s.g, func() (*booking.Staff, error) {
+		return s.Store.SignIn(ctx, name, pin)
+	})
 }
 
 func (s *gatedStore) Admit(ctx context.Context, actor booking.Actor, code string) (*booking.Admission, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.Admit(ctx, actor, code)
+	return through(s.g, func() (*booking.Admission, error) {
+		return s.Store.Admit(ctx, actor, code)
+	})
 }
 
 func (s *gatedStore) AddWaitlist(ctx context.Context, actor booking.Actor, showID int64, name, phone string, seats int) (*booking.WaitlistEntry, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.AddWaitlist(ctx, actor, showID, name, phone, seats)
+	return through(s.g, func() (*booking.WaitlistEntry, error) {
+		return s.Store.AddWaitlist(ctx, actor, showID, name, phone, seats)
+	})
 }
 
 func (s *gatedStore) WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booking.WaitlistEntry, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.WaitlistCalls(ctx, actor)
+	return through(s.g, func() ([]booking.WaitlistEntry, error) {
+		return s.Store.WaitlistCalls(ctx, actor)
+	})
 }
 
 func (s *gatedStore) MarkCalled(ctx context.Context, actor booking.Actor, entryID int64) error {
-	if !s.g.enter() {
-		return errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.MarkCalled(ctx, actor, entryID)
+	_, err := through(s.g, func() (struct{}, error) { return struct{}{}, s.Store.MarkCalled(ctx, actor, entryID) })
+	return err
 }
 
 func (s *gatedStore) BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error) {
-	if !s.g.enter() {
-		return nil, errRestarting
-	}
-	defer s.g.leave()
-	return s.Store.BookingByKey(ctx, actor, key)
+	return through(s.g, func() (*booking.Booking, error) {
+		return s.Store.BookingByKey(ctx, actor, key)
+	})
 }
 
 // sessionStore is one session's Backend: the gated store, counting the
