@@ -45,6 +45,11 @@ type Store interface {
 	IdentifyKey(ctx context.Context, wireKey []byte) (*booking.Staff, *booking.Terminal, error)
 	// ReleasePrefix releases every live hold whose owner starts with prefix.
 	ReleasePrefix(ctx context.Context, prefix string) (int, error)
+	// Access lists the enabled staff and the registered terminals.
+	Access(ctx context.Context) (booking.Access, error)
+	// PINUnchanged reports whether name still has the PIN it was made
+	// with: whether the demo sign-in hint is true.
+	PINUnchanged(ctx context.Context, name string) (bool, error)
 }
 
 // Config configures a Server. Zero durations and counts take the defaults
@@ -94,6 +99,10 @@ type Config struct {
 	// HoldGrace is how long a dropped session's holds stay for a
 	// reconnect of the same key to take them over (90s).
 	HoldGrace time.Duration
+	// AccessCheck is how often open sessions are checked against the
+	// staff and terminals still allowed (2s); a disabled person's or a
+	// removed terminal's session then closes with a message.
+	AccessCheck time.Duration
 }
 
 func (c *Config) setDefaults() {
@@ -133,6 +142,7 @@ func (c *Config) setDefaults() {
 	setDur(&c.MaxSession, 12*time.Hour)
 	setDur(&c.IdleSignOut, 10*time.Minute)
 	setDur(&c.HoldGrace, 90*time.Second)
+	setDur(&c.AccessCheck, 2*time.Second)
 }
 
 // ShutdownNotice is the banner every counter shows when the server stops.
@@ -151,7 +161,6 @@ type Server struct {
 	log    *slog.Logger
 	ssh    *ssh.Server
 	signer gossh.Signer
-	store  *gatedStore
 	gate   *gate
 	owners *owners
 	slots  *slots
@@ -159,6 +168,7 @@ type Server struct {
 
 	closing atomic.Bool
 	nextID  atomic.Uint64
+	quit    chan struct{} // closed by Shutdown: stops the access watcher
 
 	mu       sync.Mutex
 	ln       net.Listener
@@ -179,6 +189,9 @@ type session struct {
 	owner    string
 	takeover *resumed      // what a dropped session left; nil for a fresh owner
 	store    *sessionStore // the Backend of this session's program
+
+	// withdrawn is set once the session's access was withdrawn.
+	withdrawn atomic.Bool
 
 	mu      sync.Mutex
 	program *tea.Program
@@ -286,8 +299,8 @@ func New(cfg Config) (*Server, error) {
 		slots:    newSlots(cfg.MaxSessions, cfg.MaxPerAddr),
 		prefix:   "ssh-" + hex.EncodeToString(rnd[:]) + ":",
 		sessions: make(map[ssh.Session]*session),
+		quit:     make(chan struct{}),
 	}
-	s.store = &gatedStore{Store: cfg.Store, g: s.gate}
 	s.owners = newOwners(s.prefix, cfg.HoldGrace, cfg.Store.ReleaseOwner, s.log)
 
 	maxTimeout := time.Duration(0)
@@ -358,6 +371,9 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 	s.ln = g
 	s.mu.Unlock()
+	if s.cfg.AccessCheck > 0 {
+		go s.watchAccess()
+	}
 	s.log.Info("listening", "addr", ln.Addr().String(), "host_key", s.Fingerprint())
 	err := s.ssh.Serve(g)
 	if s.closing.Load() {
@@ -388,6 +404,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if s.closing.Swap(true) {
 		return errors.New("server: already shut down")
 	}
+	close(s.quit)
 	s.mu.Lock()
 	ln := s.ln
 	open := make([]*session, 0, len(s.sessions))
@@ -518,6 +535,9 @@ func (s *Server) identify(next ssh.Handler) ssh.Handler {
 			term:    term,
 			started: time.Now(),
 		}
+		gs := &gatedStore{Store: s.cfg.Store, g: s.gate, term: term, addr: remote,
+			withdrawn: func() { s.withdraw(st, "a write was refused") }}
+		st.store = &sessionStore{gatedStore: gs}
 		s.mu.Lock()
 		s.sessions[sess] = st
 		s.mu.Unlock()
@@ -585,7 +605,6 @@ func (s *Server) counter(next ssh.Handler) ssh.Handler {
 		}
 		defer s.slots.release(st.addr)
 		st.owner, st.takeover = s.owners.take(st.ident())
-		st.store = &sessionStore{gatedStore: s.store}
 		if t := st.takeover; t != nil && t.settled != nil {
 			// A sale the dropped session sent may still be running: let
 			// it answer, so the resumed checkout finds the booking it made.
@@ -637,6 +656,11 @@ func (s *Server) counter(next ssh.Handler) ssh.Handler {
 			wish.Println(sess, "\r\nThe box office server is restarting; reconnect in a moment.\r")
 			return
 		}
+		if st.withdrawn.Load() {
+			wish.Println(sess, "\r\n"+withdrawnLine+"\r")
+			s.owners.drop(st.owner) // nobody may resume what they held
+			return
+		}
 		if quit || resume == nil {
 			// Nothing to come back to (the clerk quit, or held nothing
 			// and had no show open): release now rather than greet the
@@ -671,7 +695,7 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 	opts := tui.Options{
 		Store:           st.store,
 		Demo:            s.cfg.Demo,
-		DemoCredentials: s.cfg.DemoCredentials,
+		DemoCredentials: s.demoCredentials(sess.Context()),
 		Owner:           st.owner,
 		Now:             s.cfg.Now,
 		IdleSignOut:     s.cfg.IdleSignOut,
@@ -699,6 +723,21 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 		st.send(tui.ServerNoticeMsg{Text: resumeNotice})
 	}
 	return p
+}
+
+// demoCredentials are the sign-in hint of the demo cinema while its PIN
+// still works; none once it was changed.
+func (s *Server) demoCredentials(ctx context.Context) booking.Credentials {
+	c := s.cfg.DemoCredentials
+	if !s.cfg.Demo || c.Name == "" {
+		return c
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if ok, err := s.cfg.Store.PINUnchanged(ctx, c.Name); err != nil || !ok {
+		return booking.Credentials{}
+	}
+	return c
 }
 
 // printfLogger adapts slog to the Printf logger wish's recover wants.
