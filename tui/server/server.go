@@ -74,8 +74,11 @@ type Config struct {
 	// MaxSessions caps counter sessions in total (256); MaxPerAddr per
 	// source address (32).
 	MaxSessions, MaxPerAddr int
-	// MaxPending and MaxPendingPerAddr cap connections still in the
-	// handshake, on top of the sessions (64 and 8).
+	// MaxPending and MaxPendingPerAddr cap connections whose key has not
+	// authenticated yet (64 and 8), apart from authenticated ones: when
+	// the pool is full, the oldest unfinished handshake of the address
+	// with the most is dropped for the new one, so half-open connections
+	// from a few addresses never keep a counter on another one out.
 	MaxPending, MaxPendingPerAddr int
 	// ConnRate is how many new connections per second one address may
 	// make, with bursts of ConnBurst; checked at accept, before any
@@ -317,8 +320,22 @@ func New(cfg Config) (*Server, error) {
 			srv.HandshakeTimeout = cfg.HandshakeTimeout
 			srv.IdleTimeout = cfg.IdleTimeout
 			srv.MaxTimeout = maxTimeout
-			srv.ServerConfigCallback = func(ssh.Context) *gossh.ServerConfig {
-				return &gossh.ServerConfig{MaxAuthTries: cfg.MaxAuthTries}
+			// The listener's connection rides in the context from accept
+			// to authentication, which moves it out of the pending pool.
+			srv.ConnCallback = func(ctx ssh.Context, c net.Conn) net.Conn {
+				ctx.SetValue(guardKey{}, c)
+				return c
+			}
+			srv.ServerConfigCallback = func(ctx ssh.Context) *gossh.ServerConfig {
+				gc, _ := ctx.Value(guardKey{}).(*guardConn)
+				return &gossh.ServerConfig{
+					MaxAuthTries: cfg.MaxAuthTries,
+					AuthLogCallback: func(_ gossh.ConnMetadata, _ string, err error) {
+						if err == nil && gc != nil && !gc.l.authed(gc) {
+							_ = gc.Close()
+						}
+					},
+				}
 			}
 			srv.ConnectionFailedCallback = func(c net.Conn, err error) {
 				s.log.Info("handshake failed", "addr", c.RemoteAddr().String(), "err", err)
@@ -394,6 +411,21 @@ func (s *Server) Addr() net.Addr {
 
 // Sessions is how many counter sessions are open.
 func (s *Server) Sessions() int { return s.slots.count() }
+
+// Connections is how many connections are still in their handshake and how
+// many have authenticated.
+func (s *Server) Connections() (pending, authed int) {
+	s.mu.Lock()
+	ln, _ := s.ln.(*guardListener)
+	s.mu.Unlock()
+	if ln == nil {
+		return 0, 0
+	}
+	return ln.counts()
+}
+
+// guardKey is the context key of a connection's *guardConn.
+type guardKey struct{}
 
 // Shutdown stops the server gracefully: it stops accepting, shows every
 // counter ShutdownNotice, lets store calls under way finish and refuses
