@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -24,9 +23,12 @@ import (
 
 // cli runs one command with the process's streams.
 type cli struct {
-	ctx                context.Context
-	stdin              io.Reader
+	ctx   context.Context
+	stdin io.Reader
+	// stdout and stderr clean everything printed (see cleanWriter); term
+	// is the raw terminal the counter draws its screen on.
 	stdout, stderr     io.Writer
+	term               io.Writer
 	dataFlag, syncFlag string
 	jsonOut            bool
 }
@@ -118,12 +120,6 @@ func exitCode(err error) int {
 	return exitInternal
 }
 
-func (c *cli) printJSON(v any) {
-	enc := json.NewEncoder(c.stdout)
-	enc.SetIndent("", "  ")
-	enc.Encode(v)
-}
-
 // open opens the data dir for a command, logging to stderr.
 func (c *cli) open(noDemo bool) (*opened, error) {
 	dir, err := dataDir(c.dataFlag)
@@ -160,7 +156,7 @@ func (c *cli) counter(args []string) int {
 		Owner:           "local-" + randomID(),
 		Terminal:        hostTerminal(),
 		Logger:          logger,
-	}, c.stdin, c.stdout)
+	}, c.stdin, c.term)
 	if err != nil {
 		logger.Error("counter", "err", err)
 		return c.fail(err)

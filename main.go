@@ -77,12 +77,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			break
 		}
 	}
-	c := &cli{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	c := &cli{ctx: ctx, stdin: stdin, stdout: newCleanWriter(stdout), stderr: newCleanWriter(stderr), term: stdout}
 	switch cmd {
 	case "":
 		return c.counter(rest)
 	case "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(c.stdout, usage)
 		return exitOK
 	case "init":
 		return c.init(rest)
@@ -117,7 +117,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "bench":
 		return c.bench(rest)
 	}
-	fmt.Fprintf(stderr, "boxoffice: unknown command %q\n\n%s", cmd, usage)
+	fmt.Fprintf(c.stderr, "boxoffice: unknown command %q\n\n%s", cmd, usage)
 	return exitUsage
 }
 
