@@ -15,7 +15,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
 	"boxoffice/tui"
@@ -152,7 +151,7 @@ func (c *cli) counter(args []string) int {
 	err = tui.Run(c.ctx, tui.Options{
 		Store:           o.store,
 		Demo:            o.demo,
-		DemoCredentials: booking.Credentials{Name: assets.DemoUser, PIN: assets.DemoPIN},
+		DemoCredentials: o.demoHint(c.ctx),
 		Owner:           "local-" + randomID(),
 		Terminal:        hostTerminal(),
 		Logger:          logger,
@@ -193,11 +192,15 @@ func (c *cli) init(args []string) int {
 	}
 	defer o.store.Close()
 	fmt.Fprintf(c.stdout, "Data directory: %s\n", o.dir)
+	hint := ""
+	if h := o.demoHint(c.ctx); h.Name != "" {
+		hint = fmt.Sprintf(" Sign in as %s with PIN %s.", h.Name, h.PIN)
+	}
 	switch {
 	case o.seeded && o.demo:
-		fmt.Fprintf(c.stdout, "Created the demo cinema. Sign in as %s with PIN %s.\n", assets.DemoUser, assets.DemoPIN)
+		fmt.Fprintf(c.stdout, "Created the demo cinema.%s\n", hint)
 	case o.demo:
-		fmt.Fprintf(c.stdout, "The demo cinema is already there. Sign in as %s with PIN %s.\n", assets.DemoUser, assets.DemoPIN)
+		fmt.Fprintf(c.stdout, "The demo cinema is already there.%s\n", hint)
 	case o.seeded:
 		fmt.Fprintln(c.stdout, "Created an empty cinema. Next: boxoffice hall add FILE, film add, show add, price set,")
 		fmt.Fprintln(c.stdout, "and a manager: echo PIN | boxoffice staff add NAME --role manager")

@@ -45,7 +45,8 @@ Usage:
   boxoffice admit CODE [--json]                           admit a ticket at the door (once)
   boxoffice staff add NAME --role door|clerk|supervisor|manager [--key-file FILE]
                                                           (the PIN is read from stdin)
-  boxoffice staff list | staff disable NAME
+  boxoffice staff list | staff disable|enable|unlock NAME | staff role NAME ROLE
+  boxoffice staff pin NAME                                a new PIN (read from stdin)
   boxoffice terminal add NAME --key-file FILE | terminal list | terminal remove NAME
   boxoffice hall check FILE... | hall add FILE... | hall list   hall layouts (see README)
   boxoffice film add "TITLE" --minutes N [--rating R] | film list

@@ -154,3 +154,59 @@ func TestCleanWriter(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// Staff administration a supervisor needs on day one, and the demo hint
+// that goes once the demo PIN is changed.
+func TestCLI_StaffAdmin(t *testing.T) {
+	data := t.TempDir()
+	if code, out, _ := runCLI(t, data, "", "init"); code != 0 || !strings.Contains(out, "PIN 1234") {
+		t.Fatalf("init: %q", out)
+	}
+	if code, _, errOut := runCLI(t, data, "4321\n", "staff", "add", "Maria", "--role", "clerk"); code != 0 {
+		t.Fatal(errOut)
+	}
+	steps := []struct {
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"", []string{"staff", "role", "Maria", "supervisor"}, 0, "Maria is now a supervisor."},
+		{"", []string{"staff", "role", "Maria", "emperor"}, exitUsage, "unknown role"},
+		{"", []string{"staff", "disable", "Maria"}, 0, "Disabled Maria"},
+		{"", []string{"staff", "enable", "Maria"}, 0, "Enabled Maria"},
+		{"", []string{"staff", "unlock", "Maria"}, 0, "Unlocked Maria"},
+		{"", []string{"staff", "unlock", "Nobody"}, exitNotFound, "No staff called Nobody."},
+		{"12\n", []string{"staff", "pin", "Maria"}, exitUsage, "A PIN has 4 to 32 characters."},
+		{"", []string{"staff", "pin", "Maria"}, exitUsage, "standard input"},
+		{"8642\n", []string{"staff", "pin", "Maria"}, 0, "Set a new PIN for Maria."},
+		{"", []string{"staff", "role", "Maria"}, exitUsage, "usage"},
+	}
+	for _, s := range steps {
+		code, out, errOut := runCLI(t, data, s.stdin, s.args...)
+		if code != s.code || !strings.Contains(out+errOut, s.want) {
+			t.Errorf("%q: exit %d %q %q, want %d and %q", s.args, code, out, errOut, s.code, s.want)
+		}
+	}
+	code, out, _ := runCLI(t, data, "", "staff", "list", "--json")
+	var list []struct {
+		Name     string `json:"name"`
+		Role     string `json:"role"`
+		Disabled bool   `json:"disabled"`
+	}
+	json.Unmarshal([]byte(out), &list)
+	for _, st := range list {
+		if st.Name == "Maria" && (st.Role != "supervisor" || st.Disabled) {
+			t.Errorf("Maria after the changes: %+v", st)
+		}
+	}
+	if code != 0 {
+		t.Fatal("staff list")
+	}
+	if code, _, errOut := runCLI(t, data, "5678\n", "staff", "pin", "demo"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, out, _ := runCLI(t, data, "", "init"); code != 0 || strings.Contains(out, "1234") || !strings.Contains(out, "already there") {
+		t.Fatalf("init after the demo PIN changed: %q", out)
+	}
+}
