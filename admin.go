@@ -73,44 +73,49 @@ func (c *cli) staff(args []string) int {
 		fmt.Fprintf(c.stdout, "Added %s (%s)%s.\n", st.Name, st.Role, map[bool]string{true: " with an SSH key", false: ""}[st.HasKey])
 		return exitOK
 	case "list":
-		o, err := c.open(false)
-		if err != nil {
-			return c.fail(err)
-		}
-		defer o.store.Close()
-		list, err := o.store.ListStaff(c.ctx, booking.System)
-		if err != nil {
-			return c.fail(err)
-		}
-		if c.jsonOut {
-			type staffJSON struct {
-				Name     string `json:"name"`
-				Role     string `json:"role"`
-				SSHKey   bool   `json:"ssh_key"`
-				Disabled bool   `json:"disabled"`
-			}
-			out := make([]staffJSON, 0, len(list))
-			for _, st := range list {
-				out = append(out, staffJSON{booking.Clean(st.Name), st.Role.String(), st.HasKey, st.Disabled})
-			}
-			c.printJSON(out)
-			return exitOK
-		}
-		tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tROLE\tSSH KEY\tSTATUS")
-		for _, st := range list {
-			status := "active"
-			if st.Disabled {
-				status = "disabled"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", booking.Clean(st.Name), st.Role, map[bool]string{true: "yes", false: "no"}[st.HasKey], status)
-		}
-		tw.Flush()
-		return exitOK
+		return c.staffList()
 	case "disable", "enable", "unlock", "pin", "role":
 		return c.staffChange(pos)
 	}
 	return c.usageErr("unknown staff command %q (add, list, disable, enable, unlock, pin, role)", booking.CleanLine(pos[0], 20))
+}
+
+// staffList prints the staff with their roles, keys and status.
+func (c *cli) staffList() int {
+	o, err := c.open(false)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer o.store.Close()
+	list, err := o.store.ListStaff(c.ctx, booking.System)
+	if err != nil {
+		return c.fail(err)
+	}
+	if c.jsonOut {
+		type staffJSON struct {
+			Name     string `json:"name"`
+			Role     string `json:"role"`
+			SSHKey   bool   `json:"ssh_key"`
+			Disabled bool   `json:"disabled"`
+		}
+		out := make([]staffJSON, 0, len(list))
+		for _, st := range list {
+			out = append(out, staffJSON{booking.Clean(st.Name), st.Role.String(), st.HasKey, st.Disabled})
+		}
+		c.printJSON(out)
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tROLE\tSSH KEY\tSTATUS")
+	for _, st := range list {
+		status := "active"
+		if st.Disabled {
+			status = "disabled"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", booking.Clean(st.Name), st.Role, map[bool]string{true: "yes", false: "no"}[st.HasKey], status)
+	}
+	tw.Flush()
+	return exitOK
 }
 
 const staffUsage = "usage: boxoffice staff add NAME --role R [--key-file F] | staff list | staff disable|enable|unlock NAME | staff pin NAME (PIN on stdin) | staff role NAME ROLE"

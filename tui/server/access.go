@@ -84,3 +84,18 @@ func (s *Server) withdraw(st *session, why string) {
 	st.send(tui.ServerNoticeMsg{Text: withdrawnNotice})
 	time.AfterFunc(withdrawnGrace, st.stop)
 }
+
+// demoCredentials are the sign-in hint of the demo cinema while its PIN
+// still works; none once it was changed.
+func (s *Server) demoCredentials(ctx context.Context) booking.Credentials {
+	c := s.cfg.DemoCredentials
+	if !s.cfg.Demo || c.Name == "" {
+		return c
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if ok, err := s.cfg.Store.PINUnchanged(ctx, c.Name); err != nil || !ok {
+		return booking.Credentials{}
+	}
+	return c
+}

@@ -6,6 +6,9 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"charm.land/ssh"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // addrOf is the host part of a remote address: the unit every per-address
@@ -224,6 +227,40 @@ func (l *guardListener) counts() (pending, conns int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.pending, l.conns
+}
+
+// guardKey is the ssh context key of a connection's *guardConn.
+type guardKey struct{}
+
+// carryGuardConn puts the listener's connection in the ssh context, where
+// authedCallback finds it when its key has authenticated.
+func carryGuardConn(ctx ssh.Context, c net.Conn) net.Conn {
+	ctx.SetValue(guardKey{}, c)
+	return c
+}
+
+// authedCallback is the connection's x/crypto/ssh AuthLogCallback: the
+// first successful authentication moves the connection out of the pending
+// pool, or closes it when authenticated connections are at their limit.
+func authedCallback(ctx ssh.Context) func(gossh.ConnMetadata, string, error) {
+	gc, _ := ctx.Value(guardKey{}).(*guardConn)
+	return func(_ gossh.ConnMetadata, _ string, err error) {
+		if err == nil && gc != nil && !gc.l.authed(gc) {
+			_ = gc.Close()
+		}
+	}
+}
+
+// Connections is how many connections are still in their handshake and how
+// many have authenticated.
+func (s *Server) Connections() (pending, authed int) {
+	s.mu.Lock()
+	ln, _ := s.ln.(*guardListener)
+	s.mu.Unlock()
+	if ln == nil {
+		return 0, 0
+	}
+	return ln.counts()
 }
 
 // guardConn gives its slot back when closed, once.

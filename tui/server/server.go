@@ -179,95 +179,6 @@ type Server struct {
 	running  sync.WaitGroup // session handlers under way
 }
 
-// session is one counter session: who it is and the program it runs.
-type session struct {
-	id      uint64
-	addr    string // remote host, for the per-address limits
-	remote  string // remote host:port, for the log
-	fp      string
-	staff   *booking.Staff
-	term    *booking.Terminal
-	started time.Time
-
-	owner    string
-	takeover *resumed      // what a dropped session left; nil for a fresh owner
-	store    *sessionStore // the Backend of this session's program
-
-	// withdrawn is set once the session's access was withdrawn.
-	withdrawn atomic.Bool
-
-	mu      sync.Mutex
-	program *tea.Program
-	model   *tui.Model
-	stopped bool      // quit asked for; a program not yet made is not run
-	pending []tea.Msg // sent before the program was made
-}
-
-// ident names the identity holds are kept for across a reconnect.
-func (s *session) ident() string {
-	if s.staff != nil {
-		return "s" + strconv.FormatInt(s.staff.ID, 10)
-	}
-	return "t" + strconv.FormatInt(s.term.ID, 10)
-}
-
-// logAttrs are the fields of every log line about the session.
-func (s *session) logAttrs() []any {
-	attrs := []any{"addr", s.remote, "fp", s.fp}
-	if s.staff != nil {
-		attrs = append(attrs, "staff", s.staff.Name)
-	} else {
-		attrs = append(attrs, "terminal", s.term.Name)
-	}
-	return attrs
-}
-
-// send delivers msg to the session's program without waiting on it: a
-// program that has not started yet or is busy must not hold up the server.
-// Messages sent before the program exists are kept for it.
-func (s *session) send(msg tea.Msg) {
-	s.mu.Lock()
-	p := s.program
-	if p == nil {
-		s.pending = append(s.pending, msg)
-	}
-	s.mu.Unlock()
-	if p != nil {
-		go p.Send(msg)
-	}
-}
-
-// stop asks the program to quit, or keeps it from running when it is not
-// made yet.
-func (s *session) stop() {
-	s.mu.Lock()
-	s.stopped = true
-	p := s.program
-	s.mu.Unlock()
-	if p != nil {
-		go p.Quit()
-	}
-}
-
-// setProgram records the program unless the session was stopped first.
-func (s *session) setProgram(p *tea.Program, m *tui.Model) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stopped {
-		return false
-	}
-	s.program, s.model = p, m
-	if pending := s.pending; len(pending) > 0 {
-		s.pending = nil
-		go func() {
-			for _, msg := range pending {
-				p.Send(msg)
-			}
-		}()
-	}
-	return true
-}
-
 // Permission extensions set by the auth callback for the key being
 // checked. x/crypto/ssh returns to the session the permissions of the key
 // that signed, not of the last key offered.
@@ -320,22 +231,9 @@ func New(cfg Config) (*Server, error) {
 			srv.HandshakeTimeout = cfg.HandshakeTimeout
 			srv.IdleTimeout = cfg.IdleTimeout
 			srv.MaxTimeout = maxTimeout
-			// The listener's connection rides in the context from accept
-			// to authentication, which moves it out of the pending pool.
-			srv.ConnCallback = func(ctx ssh.Context, c net.Conn) net.Conn {
-				ctx.SetValue(guardKey{}, c)
-				return c
-			}
+			srv.ConnCallback = carryGuardConn
 			srv.ServerConfigCallback = func(ctx ssh.Context) *gossh.ServerConfig {
-				gc, _ := ctx.Value(guardKey{}).(*guardConn)
-				return &gossh.ServerConfig{
-					MaxAuthTries: cfg.MaxAuthTries,
-					AuthLogCallback: func(_ gossh.ConnMetadata, _ string, err error) {
-						if err == nil && gc != nil && !gc.l.authed(gc) {
-							_ = gc.Close()
-						}
-					},
-				}
+				return &gossh.ServerConfig{MaxAuthTries: cfg.MaxAuthTries, AuthLogCallback: authedCallback(ctx)}
 			}
 			srv.ConnectionFailedCallback = func(c net.Conn, err error) {
 				s.log.Info("handshake failed", "addr", c.RemoteAddr().String(), "err", err)
@@ -411,21 +309,6 @@ func (s *Server) Addr() net.Addr {
 
 // Sessions is how many counter sessions are open.
 func (s *Server) Sessions() int { return s.slots.count() }
-
-// Connections is how many connections are still in their handshake and how
-// many have authenticated.
-func (s *Server) Connections() (pending, authed int) {
-	s.mu.Lock()
-	ln, _ := s.ln.(*guardListener)
-	s.mu.Unlock()
-	if ln == nil {
-		return 0, 0
-	}
-	return ln.counts()
-}
-
-// guardKey is the context key of a connection's *guardConn.
-type guardKey struct{}
 
 // Shutdown stops the server gracefully: it stops accepting, shows every
 // counter ShutdownNotice, lets store calls under way finish and refuses
@@ -524,101 +407,6 @@ func identityOf(staff *booking.Staff, term *booking.Terminal) string {
 	return "terminal:" + strconv.FormatInt(term.ID, 10)
 }
 
-// identify checks, when a session starts, that the session's key is the
-// key auth vetted and looks it up again: a key disabled or removed since
-// the handshake is refused, and nothing from the offer phase is trusted.
-func (s *Server) identify(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		remote := sess.RemoteAddr().String()
-		key := sess.PublicKey()
-		if key == nil {
-			s.log.Warn("auth failure", "addr", remote, "reason", "no public key")
-			wish.Fatalln(sess, "Access denied.")
-			return
-		}
-		fp := gossh.FingerprintSHA256(key)
-		var ext map[string]string
-		if p := sess.Permissions(); p.Permissions != nil {
-			ext = p.Extensions
-		}
-		if ext[extFingerprint] != fp {
-			s.log.Warn("auth failure", "addr", remote, "fp", fp, "reason", "session key is not the key that was checked")
-			wish.Fatalln(sess, "Access denied.")
-			return
-		}
-		ctx, cancel := context.WithTimeout(sess.Context(), 5*time.Second)
-		staff, term, err := s.cfg.Store.IdentifyKey(ctx, key.Marshal())
-		cancel()
-		if err != nil || identityOf(staff, term) != ext[extIdentity] {
-			reason := "identity changed since auth"
-			if err != nil {
-				reason = booking.ErrorMessage(err)
-			}
-			s.log.Warn("auth failure", "addr", remote, "fp", fp, "reason", reason)
-			wish.Fatalln(sess, "Access denied.")
-			return
-		}
-		st := &session{
-			id:      s.nextID.Add(1),
-			addr:    addrOf(sess.RemoteAddr()),
-			remote:  remote,
-			fp:      fp,
-			staff:   staff,
-			term:    term,
-			started: time.Now(),
-		}
-		gs := &gatedStore{Store: s.cfg.Store, g: s.gate, term: term, addr: remote,
-			withdrawn: func() { s.withdraw(st, "a write was refused") }}
-		st.store = &sessionStore{gatedStore: gs}
-		s.mu.Lock()
-		s.sessions[sess] = st
-		s.mu.Unlock()
-		defer func() {
-			s.mu.Lock()
-			delete(s.sessions, sess)
-			s.mu.Unlock()
-		}()
-		next(sess)
-	}
-}
-
-func (s *Server) lookup(sess ssh.Session) *session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sessions[sess]
-}
-
-// logSession writes one line when a session starts and one when it ends.
-func (s *Server) logSession(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		st := s.lookup(sess)
-		pty, _, hasPTY := sess.Pty()
-		attrs := append(st.logAttrs(), "session", st.id, "pty", hasPTY, "term", booking.CleanLine(pty.Term, 40),
-			"width", pty.Window.Width, "height", pty.Window.Height)
-		s.log.Info("connect", attrs...)
-		defer func() {
-			attrs := append(st.logAttrs(), "session", st.id, "owner", st.owner, "duration", time.Since(st.started).Round(time.Millisecond))
-			s.log.Info("disconnect", attrs...)
-		}()
-		next(sess)
-	}
-}
-
-// requirePTY ends a session without a terminal with a line saying what to
-// do: the counter is a full-screen program. It stands in for wish's
-// activeterm middleware, whose message does not say how.
-func requirePTY(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		if _, _, ok := sess.Pty(); ok {
-			next(sess)
-			return
-		}
-		wish.Errorln(sess, "boxoffice is a full-screen program and needs a terminal: connect with ssh -t.\r")
-		_ = sess.Exit(1)
-		_ = sess.Close()
-	}
-}
-
 // counter sets a session up for the program: a slot under the session
 // limits, the owner of its holds, and its lifetime. When the session ends
 // its owner is parked for the grace period.
@@ -672,34 +460,37 @@ func (s *Server) counter(next ssh.Handler) ssh.Handler {
 		}
 
 		next(sess)
+		s.ended(sess, st)
+	}
+}
 
-		// The program has stopped, so its model may be read here.
-		st.mu.Lock()
-		m := st.model
-		st.mu.Unlock()
-		var resume *tui.Resume
-		quit := false
-		if m != nil {
-			m.Close()
-			resume, quit = m.Resume(), m.ClerkQuit()
-		}
-		if s.closing.Load() {
-			// Shutdown releases every hold of this server at once.
-			wish.Println(sess, "\r\nThe box office server is restarting; reconnect in a moment.\r")
-			return
-		}
-		if st.withdrawn.Load() {
-			wish.Println(sess, "\r\n"+withdrawnLine+"\r")
-			s.owners.drop(st.owner) // nobody may resume what they held
-			return
-		}
-		if quit || resume == nil {
-			// Nothing to come back to (the clerk quit, or held nothing
-			// and had no show open): release now rather than greet the
-			// next session with "Reconnected".
-			s.owners.drop(st.owner)
-			return
-		}
+// ended settles a session whose program has stopped: on shutdown or
+// withdrawal it says so, and its holds are released, or parked for a
+// reconnect when there is somewhere to come back to.
+func (s *Server) ended(sess ssh.Session, st *session) {
+	// The program has stopped, so its model may be read here.
+	st.mu.Lock()
+	m := st.model
+	st.mu.Unlock()
+	var resume *tui.Resume
+	quit := false
+	if m != nil {
+		m.Close()
+		resume, quit = m.Resume(), m.ClerkQuit()
+	}
+	switch {
+	case s.closing.Load():
+		// Shutdown releases every hold of this server at once.
+		wish.Println(sess, "\r\nThe box office server is restarting; reconnect in a moment.\r")
+	case st.withdrawn.Load():
+		wish.Println(sess, "\r\n"+withdrawnLine+"\r")
+		s.owners.drop(st.owner) // nobody may resume what they held
+	case quit || resume == nil:
+		// Nothing to come back to (the clerk quit, or held nothing and
+		// had no show open): release now rather than greet the next
+		// session with "Reconnected".
+		s.owners.drop(st.owner)
+	default:
 		s.owners.park(st.ident(), st.owner, resume, st.store.settled())
 	}
 }
@@ -755,21 +546,6 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 		st.send(tui.ServerNoticeMsg{Text: resumeNotice})
 	}
 	return p
-}
-
-// demoCredentials are the sign-in hint of the demo cinema while its PIN
-// still works; none once it was changed.
-func (s *Server) demoCredentials(ctx context.Context) booking.Credentials {
-	c := s.cfg.DemoCredentials
-	if !s.cfg.Demo || c.Name == "" {
-		return c
-	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	if ok, err := s.cfg.Store.PINUnchanged(ctx, c.Name); err != nil || !ok {
-		return booking.Credentials{}
-	}
-	return c
 }
 
 // printfLogger adapts slog to the Printf logger wish's recover wants.
