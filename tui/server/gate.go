@@ -157,7 +157,10 @@ func (s *gatedStore) Extend(ctx context.Context, actor booking.Actor, holdID int
 	})
 }
 
+// ReleaseOwner is how a counter lets go of everything as its clerk signs
+// out or quits: from then on nobody acts in this session.
 func (s *gatedStore) ReleaseOwner(ctx context.Context, owner string) (int, error) {
+	s.noteActing(0, 0)
 	return through(s, func() (int, error) {
 		return s.Store.ReleaseOwner(ctx, owner)
 	})
