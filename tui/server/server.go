@@ -62,7 +62,8 @@ type Config struct {
 	DataDir string
 	// Store is the booking core.
 	Store Store
-	// Demo shows DemoCredentials on the sign-in screen.
+	// Demo shows DemoCredentials on the sign-in screen, as long as that
+	// name's PIN was never changed (Store.PINUnchanged, per session).
 	Demo            bool
 	DemoCredentials booking.Credentials
 	// Logger gets one line per connect, disconnect and auth failure;
