@@ -40,7 +40,7 @@ func (c *cli) staff(args []string) int {
 		return c.usageErr("%v", err)
 	}
 	if len(pos) == 0 {
-		return c.usageErr("usage: boxoffice staff add NAME --role R [--key-file F] | staff list | staff disable NAME")
+		return c.usageErr("%s", staffUsage)
 	}
 	switch pos[0] {
 	case "add":
@@ -73,56 +73,102 @@ func (c *cli) staff(args []string) int {
 		fmt.Fprintf(c.stdout, "Added %s (%s)%s.\n", st.Name, st.Role, map[bool]string{true: " with an SSH key", false: ""}[st.HasKey])
 		return exitOK
 	case "list":
-		o, err := c.open(false)
-		if err != nil {
-			return c.fail(err)
+		return c.staffList()
+	case "disable", "enable", "unlock", "pin", "role":
+		return c.staffChange(pos)
+	}
+	return c.usageErr("unknown staff command %q (add, list, disable, enable, unlock, pin, role)", booking.CleanLine(pos[0], 20))
+}
+
+// staffList prints the staff with their roles, keys and status.
+func (c *cli) staffList() int {
+	o, err := c.open(false)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer o.store.Close()
+	list, err := o.store.ListStaff(c.ctx, booking.System)
+	if err != nil {
+		return c.fail(err)
+	}
+	if c.jsonOut {
+		type staffJSON struct {
+			Name     string `json:"name"`
+			Role     string `json:"role"`
+			SSHKey   bool   `json:"ssh_key"`
+			Disabled bool   `json:"disabled"`
 		}
-		defer o.store.Close()
-		list, err := o.store.ListStaff(c.ctx, booking.System)
-		if err != nil {
-			return c.fail(err)
-		}
-		if c.jsonOut {
-			type staffJSON struct {
-				Name     string `json:"name"`
-				Role     string `json:"role"`
-				SSHKey   bool   `json:"ssh_key"`
-				Disabled bool   `json:"disabled"`
-			}
-			out := make([]staffJSON, 0, len(list))
-			for _, st := range list {
-				out = append(out, staffJSON{booking.Clean(st.Name), st.Role.String(), st.HasKey, st.Disabled})
-			}
-			c.printJSON(out)
-			return exitOK
-		}
-		tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tROLE\tSSH KEY\tSTATUS")
+		out := make([]staffJSON, 0, len(list))
 		for _, st := range list {
-			status := "active"
-			if st.Disabled {
-				status = "disabled"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", booking.Clean(st.Name), st.Role, map[bool]string{true: "yes", false: "no"}[st.HasKey], status)
+			out = append(out, staffJSON{booking.Clean(st.Name), st.Role.String(), st.HasKey, st.Disabled})
 		}
-		tw.Flush()
-		return exitOK
-	case "disable":
-		if len(pos) != 2 {
-			return c.usageErr("usage: boxoffice staff disable NAME")
-		}
-		o, err := c.open(false)
-		if err != nil {
-			return c.fail(err)
-		}
-		defer o.store.Close()
-		if err := o.store.DisableStaff(c.ctx, booking.System, pos[1]); err != nil {
-			return c.fail(err)
-		}
-		fmt.Fprintf(c.stdout, "Disabled %s: their PIN and key no longer sign in.\n", booking.Clean(pos[1]))
+		c.printJSON(out)
 		return exitOK
 	}
-	return c.usageErr("unknown staff command %q (add, list, disable)", booking.CleanLine(pos[0], 20))
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tROLE\tSSH KEY\tSTATUS")
+	for _, st := range list {
+		status := "active"
+		if st.Disabled {
+			status = "disabled"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", booking.Clean(st.Name), st.Role, map[bool]string{true: "yes", false: "no"}[st.HasKey], status)
+	}
+	tw.Flush()
+	return exitOK
+}
+
+const staffUsage = "usage: boxoffice staff add NAME --role R [--key-file F] | staff list | staff disable|enable|unlock NAME | staff pin NAME (PIN on stdin) | staff role NAME ROLE"
+
+// staffChange runs staff disable, enable, unlock, pin and role: each one
+// change to one person, checked whole before the database is opened.
+func (c *cli) staffChange(pos []string) int {
+	verb := pos[0]
+	want := 2
+	if verb == "role" {
+		want = 3
+	}
+	if len(pos) != want {
+		return c.usageErr("%s", staffUsage)
+	}
+	name := pos[1]
+	var role booking.Role
+	var pin string
+	var err error
+	switch verb {
+	case "role":
+		if role, err = booking.ParseRole(pos[2]); err != nil {
+			return c.fail(err)
+		}
+	case "pin":
+		if pin, err = readPIN(c.stdin); err != nil {
+			return c.usageErr("%v", err)
+		}
+	}
+	o, err := c.open(false)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer o.store.Close()
+	st := o.store
+	var done string
+	switch verb {
+	case "disable":
+		err, done = st.DisableStaff(c.ctx, booking.System, name), "Disabled %s: their PIN and key no longer sign in, and their open sessions close."
+	case "enable":
+		err, done = st.EnableStaff(c.ctx, booking.System, name), "Enabled %s: their PIN and key sign in again."
+	case "unlock":
+		err, done = st.UnlockStaff(c.ctx, booking.System, name), "Unlocked %s: wrong PINs no longer hold them back."
+	case "pin":
+		err, done = st.SetPIN(c.ctx, booking.System, name, pin), "Set a new PIN for %s."
+	case "role":
+		err, done = st.SetRole(c.ctx, booking.System, name, role), "%s is now a "+role.String()+"."
+	}
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.stdout, done+"\n", booking.CleanLine(name, 40))
+	return exitOK
 }
 
 func (c *cli) terminal(args []string) int {

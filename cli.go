@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,7 +15,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
 	"boxoffice/tui"
@@ -24,9 +22,12 @@ import (
 
 // cli runs one command with the process's streams.
 type cli struct {
-	ctx                context.Context
-	stdin              io.Reader
+	ctx   context.Context
+	stdin io.Reader
+	// stdout and stderr clean everything printed (see cleanWriter); term
+	// is the raw terminal the counter draws its screen on.
 	stdout, stderr     io.Writer
+	term               io.Writer
 	dataFlag, syncFlag string
 	jsonOut            bool
 }
@@ -118,12 +119,6 @@ func exitCode(err error) int {
 	return exitInternal
 }
 
-func (c *cli) printJSON(v any) {
-	enc := json.NewEncoder(c.stdout)
-	enc.SetIndent("", "  ")
-	enc.Encode(v)
-}
-
 // open opens the data dir for a command, logging to stderr.
 func (c *cli) open(noDemo bool) (*opened, error) {
 	dir, err := dataDir(c.dataFlag)
@@ -156,11 +151,11 @@ func (c *cli) counter(args []string) int {
 	err = tui.Run(c.ctx, tui.Options{
 		Store:           o.store,
 		Demo:            o.demo,
-		DemoCredentials: booking.Credentials{Name: assets.DemoUser, PIN: assets.DemoPIN},
+		DemoCredentials: o.demoHint(c.ctx),
 		Owner:           "local-" + randomID(),
 		Terminal:        hostTerminal(),
 		Logger:          logger,
-	}, c.stdin, c.stdout)
+	}, c.stdin, c.term)
 	if err != nil {
 		logger.Error("counter", "err", err)
 		return c.fail(err)
@@ -197,11 +192,15 @@ func (c *cli) init(args []string) int {
 	}
 	defer o.store.Close()
 	fmt.Fprintf(c.stdout, "Data directory: %s\n", o.dir)
+	hint := ""
+	if h := o.demoHint(c.ctx); h.Name != "" {
+		hint = fmt.Sprintf(" Sign in as %s with PIN %s.", h.Name, h.PIN)
+	}
 	switch {
 	case o.seeded && o.demo:
-		fmt.Fprintf(c.stdout, "Created the demo cinema. Sign in as %s with PIN %s.\n", assets.DemoUser, assets.DemoPIN)
+		fmt.Fprintf(c.stdout, "Created the demo cinema.%s\n", hint)
 	case o.demo:
-		fmt.Fprintf(c.stdout, "The demo cinema is already there. Sign in as %s with PIN %s.\n", assets.DemoUser, assets.DemoPIN)
+		fmt.Fprintf(c.stdout, "The demo cinema is already there.%s\n", hint)
 	case o.seeded:
 		fmt.Fprintln(c.stdout, "Created an empty cinema. Next: boxoffice hall add FILE, film add, show add, price set,")
 		fmt.Fprintln(c.stdout, "and a manager: echo PIN | boxoffice staff add NAME --role manager")

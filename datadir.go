@@ -188,6 +188,19 @@ func openData(ctx context.Context, dir, sync string, noDemo bool, logger *slog.L
 	return o, nil
 }
 
+// demoHint is the sign-in hint of the demo cinema (its manager and PIN)
+// while that PIN still works; none in a cinema of its own or once the
+// demo manager's PIN was changed.
+func (o *opened) demoHint(ctx context.Context) booking.Credentials {
+	if !o.demo {
+		return booking.Credentials{}
+	}
+	if ok, err := o.store.PINUnchanged(ctx, assets.DemoUser); err != nil || !ok {
+		return booking.Credentials{}
+	}
+	return booking.Credentials{Name: assets.DemoUser, PIN: assets.DemoPIN}
+}
+
 // fileLogger appends to the data dir's log file, so nothing is ever
 // written over the counter's screen.
 func fileLogger(dir string) (*slog.Logger, io.Closer, error) {

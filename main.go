@@ -45,7 +45,8 @@ Usage:
   boxoffice admit CODE [--json]                           admit a ticket at the door (once)
   boxoffice staff add NAME --role door|clerk|supervisor|manager [--key-file FILE]
                                                           (the PIN is read from stdin)
-  boxoffice staff list | staff disable NAME
+  boxoffice staff list | staff disable|enable|unlock NAME | staff role NAME ROLE
+  boxoffice staff pin NAME                                a new PIN (read from stdin)
   boxoffice terminal add NAME --key-file FILE | terminal list | terminal remove NAME
   boxoffice hall check FILE... | hall add FILE... | hall list   hall layouts (see README)
   boxoffice film add "TITLE" --minutes N [--rating R] | film list
@@ -77,12 +78,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			break
 		}
 	}
-	c := &cli{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	c := &cli{ctx: ctx, stdin: stdin, stdout: newCleanWriter(stdout), stderr: newCleanWriter(stderr), term: stdout}
 	switch cmd {
 	case "":
 		return c.counter(rest)
 	case "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(c.stdout, usage)
 		return exitOK
 	case "init":
 		return c.init(rest)
@@ -117,7 +118,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "bench":
 		return c.bench(rest)
 	}
-	fmt.Fprintf(stderr, "boxoffice: unknown command %q\n\n%s", cmd, usage)
+	fmt.Fprintf(c.stderr, "boxoffice: unknown command %q\n\n%s", cmd, usage)
 	return exitUsage
 }
 

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -86,13 +88,16 @@ func (c *cli) parseHalls(paths []string) ([]booking.Hall, int) {
 	var halls []booking.Hall
 	code := exitOK
 	for _, path := range paths {
+		// The name as printed: a file name can hold anything but '/' and
+		// NUL, escape sequences included.
+		name := booking.CleanLine(path, 200)
 		src, err := os.ReadFile(path)
 		if err != nil {
-			fmt.Fprintf(c.stderr, "%s: %v\n", path, err)
+			fmt.Fprintf(c.stderr, "%s: %s\n", name, readError(err))
 			code = exitUsage
 			continue
 		}
-		h, err := booking.ParseLayout(path, src)
+		h, err := booking.ParseLayout(name, src)
 		if err != nil {
 			fmt.Fprintln(c.stderr, booking.ErrorMessage(err))
 			code = exitUsage
@@ -103,10 +108,19 @@ func (c *cli) parseHalls(paths []string) ([]booking.Hall, int) {
 			kinds[s.Kind]++
 		}
 		fmt.Fprintf(c.stdout, "%s: %s, %d rows, %d seats (%d premium, %d wheelchair, %d companion)\n",
-			path, booking.Clean(h.Name), len(h.Rows), len(h.Seats), kinds[booking.Premium], kinds[booking.Wheelchair], kinds[booking.Companion])
+			name, booking.Clean(h.Name), len(h.Rows), len(h.Seats), kinds[booking.Premium], kinds[booking.Wheelchair], kinds[booking.Companion])
 		halls = append(halls, *h)
 	}
 	return halls, code
+}
+
+// readError says why a file could not be read without repeating its name.
+func readError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // film adds and lists films.

@@ -1,6 +1,9 @@
 package booking
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Role orders what a member of staff may do: door < clerk < supervisor <
 // manager. Kiosk is below door: it may only do what a customer may.
@@ -85,10 +88,45 @@ func MinRole(a Action) Role {
 // Actor is who asks for an action: the signed-in staff member, the terminal
 // they sit at and the session that owns their holds.
 type Actor struct {
+	// StaffID is the signed-in member of staff; 0 for System and kiosks.
+	// Every write checks, in its own transaction, that this person is
+	// still enabled and holds at least Role.
 	StaffID  int64
 	Name     string
 	Role     Role
 	Terminal string
+	// TerminalID is the registered terminal (an SSH counter device) the
+	// actor works at; 0 for a local counter or the command line. Every
+	// write checks that it is still registered.
+	TerminalID int64
+}
+
+// Access is who may still act: enabled staff with their roles, and the
+// registered terminals.
+type Access struct {
+	Staff     map[int64]Role
+	Terminals map[int64]bool
+}
+
+// Allows reports whether a session of staff staffID acting as role (0: no
+// one signed in) at terminal terminalID (0: none) may go on.
+func (a Access) Allows(staffID int64, role Role, terminalID int64) bool {
+	if staffID != 0 {
+		if r, ok := a.Staff[staffID]; !ok || r < role {
+			return false
+		}
+	}
+	return terminalID == 0 || a.Terminals[terminalID]
+}
+
+// ErrWithdrawn is the error of a write by someone disabled, demoted or
+// working at a removed terminal since they signed in.
+var ErrWithdrawn = &Error{Code: EForbidden, Message: "Your access was withdrawn."}
+
+// IsWithdrawn reports whether err says the actor's access was withdrawn.
+func IsWithdrawn(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == ErrWithdrawn.Code && e.Message == ErrWithdrawn.Message
 }
 
 // System is the actor for the local command line, run by whoever owns the

@@ -8,6 +8,9 @@ import (
 // DefaultHoldTTL is how long seats stay held at a counter without a sale.
 const DefaultHoldTTL = 5 * time.Minute
 
+// DoorsOpen is how long before a show starts the door admits its tickets.
+const DoorsOpen = 2 * time.Hour
+
 // HoldRequest asks for specific seats of a show.
 type HoldRequest struct {
 	ShowID int64
@@ -54,14 +57,34 @@ type CancelRequest struct {
 	Number string
 	Reason string
 	// Approver is a supervisor who typed their name and PIN at the
-	// counter of a clerk below supervisor. The store checks the PIN.
+	// counter of a clerk below supervisor. The store checks the PIN
+	// against a lockout counter of its own, so wrong approvals never lock
+	// the supervisor out of signing in.
 	Approver *Credentials
+	// Addr is where the approval was typed (an SSH session's remote
+	// address), for the log of failed approvals; the server fills it in.
+	Addr string
 }
 
 // Credentials are a name and PIN typed at a counter.
 type Credentials struct {
 	Name string
 	PIN  string
+}
+
+// SignInRequest is a name and PIN typed at a counter, with where it was
+// typed: every failure is logged with the terminal and address, and a
+// removed terminal signs nobody in.
+type SignInRequest struct {
+	Name string
+	PIN  string
+	// Terminal names the counter ("till-2", "local:host"), for the log.
+	Terminal string
+	// TerminalID is the registered terminal the request came through; 0
+	// for a local counter. The SSH server fills it in, never the screen.
+	TerminalID int64
+	// Addr is the remote address of an SSH session, "" for a local one.
+	Addr string
 }
 
 // Admission is what the door sees after a scan that let someone in.
@@ -137,9 +160,12 @@ type Store interface {
 	// *StaleError when another counter already did.
 	MarkCalled(ctx context.Context, actor Actor, entryID int64) error
 
-	// SignIn checks a name and PIN. Five failures lock the name for five
-	// minutes; unknown names cost the same as wrong PINs. EForbidden.
-	SignIn(ctx context.Context, name, pin string) (*Staff, error)
+	// SignIn checks a name and PIN. Each attempt is counted before the
+	// PIN is compared, so five attempts lock the name for five minutes
+	// however many arrive at once; unknown names cost the same as wrong
+	// PINs. Every failure is logged with req's terminal and address.
+	// EForbidden.
+	SignIn(ctx context.Context, req SignInRequest) (*Staff, error)
 
 	// Changes returns the broker that publishes committed show changes.
 	Changes() *Broker

@@ -68,7 +68,7 @@ func TestStore_Keys(t *testing.T) {
 		if _, _, err := s.IdentifyKey(ctx, staffKey.Marshal()); booking.ErrorCode(err) != booking.EForbidden {
 			t.Fatalf("disabled staff's key: %v", err)
 		}
-		if _, err := s.SignIn(ctx, "Maria", "4321"); booking.ErrorCode(err) != booking.EForbidden {
+		if _, err := s.SignIn(ctx, booking.SignInRequest{Name: "Maria", PIN: "4321"}); booking.ErrorCode(err) != booking.EForbidden {
 			t.Fatalf("disabled staff's PIN: %v", err)
 		}
 		if err := s.RemoveTerminal(ctx, mgr, "till-1"); err != nil {

@@ -21,7 +21,7 @@ func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*b
 		return nil, err
 	}
 	var res booking.Admission
-	err = s.do(ctx, "admit", func(w *wtx) error {
+	err = s.doAs(ctx, actor, "admit", func(w *wtx) error {
 		var seatID, showID int64
 		var status, number, bookingStatus, by string
 		var at sql.NullInt64
@@ -50,13 +50,13 @@ func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*b
 		res.Ticket.ID, res.Booking, res.Show = ticketID, number, show
 		switch {
 		case status == booking.TicketVoid || bookingStatus == booking.BookingCancelled:
-			return booking.Errorf(booking.EConflict, "Ticket %s of %s was cancelled and refunded.", res.Ticket.Seat.Label, number)
+			return booking.Errorf(booking.EConflict, "Ticket %s of %s was cancelled and refunded.", booking.Clean(res.Ticket.Seat.Label), booking.Clean(number))
 		case status == booking.TicketAdmitted:
 			return booking.Errorf(booking.EConflict, "Ticket %s was already admitted at %s by %s.",
-				res.Ticket.Seat.Label, time.UnixMilli(at.Int64).In(w.now.Location()).Format("15:04:05"), booking.Clean(by))
+				booking.Clean(res.Ticket.Seat.Label), time.UnixMilli(at.Int64).In(w.now.Location()).Format("15:04:05"), booking.Clean(by))
 		}
-		if w.now.Before(show.Starts.Add(-2*time.Hour)) || w.now.After(show.Starts.Add(3*time.Hour)) {
-			return booking.Errorf(booking.EInvalid, "Ticket %s is for %s at %s.", res.Ticket.Seat.Label, booking.Clean(show.Film.Title), show.Starts.Format("Mon 02 Jan 15:04"))
+		if err := tooEarlyOrLate(w.now, show, res.Ticket.Seat.Label); err != nil {
+			return err
 		}
 		r, err := w.exec(`UPDATE tickets SET status = 'admitted', admitted_at = ?, admitted_by = ? WHERE id = ? AND status = 'issued'`,
 			w.nowMS(), actor.Name, ticketID)
@@ -75,4 +75,26 @@ func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*b
 		return nil, err
 	}
 	return &res, nil
+}
+
+// tooEarlyOrLate refuses a ticket outside its show's door window: before
+// the doors open it says when they do (the same day) or which day the
+// show is; long after the start it names the show.
+func tooEarlyOrLate(now time.Time, show booking.Show, seat string) error {
+	starts := show.Starts.In(now.Location())
+	opens := starts.Add(-booking.DoorsOpen)
+	switch {
+	case now.Before(opens) && sameDay(now, starts):
+		return booking.Errorf(booking.EInvalid, "Doors open at %s for the %s show (%s, seat %s).",
+			opens.Format("15:04"), starts.Format("15:04"), booking.Clean(show.Film.Title), booking.Clean(seat))
+	case now.Before(opens), now.After(starts.Add(3 * time.Hour)):
+		return booking.Errorf(booking.EInvalid, "Ticket %s is for %s at %s.", booking.Clean(seat), booking.Clean(show.Film.Title), starts.Format("Mon 02 Jan 15:04"))
+	}
+	return nil
+}
+
+func sameDay(a, b time.Time) bool {
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	return ay == by && am == bm && ad == bd
 }

@@ -66,7 +66,7 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 
 	var existing int64
 	var sold *booking.Booking
-	err = s.do(ctx, "checkout", func(w *wtx) error {
+	err = s.doAs(ctx, actor, "checkout", func(w *wtx) error {
 		// The same key again lands on the booking the first call made,
 		// whatever happened to the hold since.
 		existing, sold = 0, nil
@@ -284,7 +284,7 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 		if req.Approver == nil {
 			return nil, err
 		}
-		sup, aerr := s.SignIn(ctx, req.Approver.Name, req.Approver.PIN)
+		sup, aerr := s.approve(ctx, actor, req)
 		if aerr != nil {
 			return nil, aerr
 		}
@@ -296,7 +296,7 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 	number := normalizeNumber(req.Number)
 	reason := booking.CleanLine(req.Reason, 200)
 	var id int64
-	err := s.do(ctx, "cancel", func(w *wtx) error {
+	err := s.doAs(ctx, actor, "cancel", func(w *wtx) error {
 		var showID, total, holdID int64
 		err := w.queryRow(`SELECT id, show_id, total, hold_id FROM bookings WHERE number = ?`, number).Scan(&id, &showID, &total, &holdID)
 		if err == sql.ErrNoRows {

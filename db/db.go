@@ -101,6 +101,7 @@ type Store struct {
 	dummyHash []byte
 
 	commits, jobsDone, retries atomic.Int64
+	pinChecks                  atomic.Int64
 
 	closeOnce sync.Once
 }

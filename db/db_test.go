@@ -610,30 +610,30 @@ func TestStore_SignIn(t *testing.T) {
 	clock := fixedClock()
 	s, path := MustOpenDB(t, db.Options{Clock: clock.Now})
 	ctx := context.Background()
-	if st, err := s.SignIn(ctx, "carl", "1234"); err != nil || st.Role != booking.RoleClerk {
+	if st, err := s.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "1234"}); err != nil || st.Role != booking.RoleClerk {
 		t.Fatalf("%+v %v", st, err)
 	}
 	for i := 0; i < 5; i++ {
-		if _, err := s.SignIn(ctx, "carl", "0000"); booking.ErrorMessage(err) != "Wrong name or PIN." {
+		if _, err := s.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "0000"}); booking.ErrorMessage(err) != "Wrong name or PIN." {
 			t.Fatalf("attempt %d: %v", i, err)
 		}
 	}
-	_, err := s.SignIn(ctx, "carl", "1234")
+	_, err := s.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "1234"})
 	if booking.ErrorCode(err) != booking.EForbidden {
 		t.Fatalf("locked name signed in: %v", err)
 	}
 	// A restart does not reset the lock.
 	s.Close()
 	s2 := mustOpenPath(t, path, db.Options{Clock: clock.Now})
-	if _, err := s2.SignIn(ctx, "carl", "1234"); booking.ErrorCode(err) != booking.EForbidden {
+	if _, err := s2.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "1234"}); booking.ErrorCode(err) != booking.EForbidden {
 		t.Fatalf("lock lost on restart: %v", err)
 	}
 	clock.Add(5*time.Minute + time.Second)
-	if _, err := s2.SignIn(ctx, "carl", "1234"); err != nil {
+	if _, err := s2.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "1234"}); err != nil {
 		t.Fatalf("after the lockout: %v", err)
 	}
 	// Unknown names answer like wrong PINs.
-	if _, err := s2.SignIn(ctx, "nobody", "1234"); booking.ErrorMessage(err) != "Wrong name or PIN." {
+	if _, err := s2.SignIn(ctx, booking.SignInRequest{Name: "nobody", PIN: "1234"}); booking.ErrorMessage(err) != "Wrong name or PIN." {
 		t.Fatalf("unknown name: %v", err)
 	}
 }

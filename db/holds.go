@@ -115,7 +115,7 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	}
 	ttl := ttlOrDefault(req.TTL)
 	var hold *booking.Hold
-	err = s.do(ctx, "hold", func(w *wtx) error {
+	err = s.doAs(ctx, actor, "hold", func(w *wtx) error {
 		// Fast path: insert the claims and let the partial unique index
 		// say whether any seat is live elsewhere. Only on a clash does the
 		// transaction look further: expire lapsed holds (which must never
@@ -195,7 +195,7 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 	ttl := ttlOrDefault(req.TTL)
 	var hold *booking.Hold
 	var together bool
-	err = s.do(ctx, "hold best", func(w *wtx) error {
+	err = s.doAs(ctx, actor, "hold best", func(w *wtx) error {
 		if _, err := expireStale(w, req.ShowID); err != nil {
 			return err
 		}
@@ -383,7 +383,7 @@ func (s *Store) Release(ctx context.Context, actor booking.Actor, holdID int64, 
 			ids = append(ids, seat.ID)
 		}
 	}
-	return s.do(ctx, "release", func(w *wtx) error {
+	return s.doAs(ctx, actor, "release", func(w *wtx) error {
 		return releaseHold(w, holdID, showID, ids)
 	})
 }
@@ -432,7 +432,7 @@ func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, o
 	}
 	ttl = ttlOrDefault(ttl)
 	var hold *booking.Hold
-	err = s.do(ctx, "extend", func(w *wtx) error {
+	err = s.doAs(ctx, actor, "extend", func(w *wtx) error {
 		expires := w.now.Add(ttl)
 		res, err := w.exec(`UPDATE holds SET expires_at = ? WHERE id = ? AND status = 'held' AND expires_at > ?`, expires.UnixMilli(), holdID, w.nowMS())
 		if err != nil {

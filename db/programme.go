@@ -59,7 +59,7 @@ func (s *Store) AddHall(ctx context.Context, actor booking.Actor, h booking.Hall
 		return 0, booking.Errorf(booking.EInvalid, "A hall needs seats.")
 	}
 	var id int64
-	err := s.do(ctx, "add hall", func(w *wtx) error {
+	err := s.doAs(ctx, actor, "add hall", func(w *wtx) error {
 		var err error
 		id, err = insertHall(w, h)
 		return err
@@ -96,7 +96,7 @@ func (s *Store) AddFilm(ctx context.Context, actor booking.Actor, f booking.Film
 		return 0, err
 	}
 	var id int64
-	err := s.do(ctx, "add film", func(w *wtx) error {
+	err := s.doAs(ctx, actor, "add film", func(w *wtx) error {
 		var err error
 		id, err = insertFilm(w, f)
 		return err
@@ -134,7 +134,7 @@ func (s *Store) AddShow(ctx context.Context, actor booking.Actor, filmID, hallID
 		return 0, err
 	}
 	var id int64
-	err := s.do(ctx, "add show", func(w *wtx) error {
+	err := s.doAs(ctx, actor, "add show", func(w *wtx) error {
 		var minutes, capacity int
 		if err := w.queryRow(`SELECT minutes FROM films WHERE id = ?`, filmID).Scan(&minutes); err != nil {
 			return notFoundAs(err, "There is no film %d.", filmID)
@@ -179,7 +179,7 @@ func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, t booking.Tic
 	if t.Price < 0 || t.Price > 100_000_00 {
 		return booking.Errorf(booking.EInvalid, "A price is between 0.00 and 100000.00.")
 	}
-	err := s.do(ctx, "set price", func(w *wtx) error {
+	err := s.doAs(ctx, actor, "set price", func(w *wtx) error {
 		_, err := w.exec(`INSERT INTO ticket_types (code, name, price, sort) VALUES (?, ?, ?, (SELECT coalesce(max(sort), 0) + 1 FROM ticket_types))
 			ON CONFLICT (code) DO UPDATE SET name = excluded.name, price = excluded.price`, code, name, t.Price)
 		return err

@@ -22,7 +22,7 @@ func (s *Store) AddWaitlist(ctx context.Context, actor booking.Actor, showID int
 	if _, err := s.showInfo(ctx, showID); err != nil {
 		return nil, err
 	}
-	err := s.do(ctx, "add waitlist", func(w *wtx) error {
+	err := s.doAs(ctx, actor, "add waitlist", func(w *wtx) error {
 		return w.queryRow(`INSERT INTO waitlist (show_id, name, phone, seats, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
 			showID, e.Name, e.Phone, seats, w.nowMS()).Scan(&e.ID)
 	})
@@ -170,7 +170,7 @@ func (s *Store) MarkCalled(ctx context.Context, actor booking.Actor, entryID int
 	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
 		return err
 	}
-	return s.do(ctx, "mark called", func(w *wtx) error {
+	return s.doAs(ctx, actor, "mark called", func(w *wtx) error {
 		res, err := w.exec(`UPDATE waitlist SET called_at = ?, called_by = ? WHERE id = ? AND notified_at IS NOT NULL AND called_at IS NULL`,
 			w.nowMS(), actor.Name, entryID)
 		if err != nil {

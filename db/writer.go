@@ -172,6 +172,50 @@ func (s *Store) do(ctx context.Context, op string, fn func(w *wtx) error) error 
 	}
 }
 
+// doAs is do for a write someone asked for: inside the same transaction,
+// before fn, it checks that actor may still act (see checkActor), so a
+// person disabled or a terminal removed since sign-in can do nothing from
+// their next write on, whatever session they still hold.
+func (s *Store) doAs(ctx context.Context, actor booking.Actor, op string, fn func(w *wtx) error) error {
+	return s.do(ctx, op, func(w *wtx) error {
+		if err := checkActor(w, actor); err != nil {
+			return err
+		}
+		return fn(w)
+	})
+}
+
+// checkActor refuses with booking.ErrWithdrawn an actor whose staff row is
+// gone, disabled or now below the role they act with, or whose registered
+// terminal was removed. System, the command line and kiosks have neither a
+// staff id nor a terminal id and skip both checks.
+func checkActor(w *wtx, actor booking.Actor) error {
+	if actor.StaffID != 0 {
+		var role string
+		var disabled bool
+		err := w.queryRow(`SELECT role, disabled FROM staff WHERE id = ?`, actor.StaffID).Scan(&role, &disabled)
+		if isNoRows(err) {
+			return booking.ErrWithdrawn
+		}
+		if err != nil {
+			return err
+		}
+		if r, perr := booking.ParseRole(role); disabled || perr != nil || r < actor.Role {
+			return booking.ErrWithdrawn
+		}
+	}
+	if actor.TerminalID != 0 {
+		var n int
+		if err := w.queryRow(`SELECT count(*) FROM terminals WHERE id = ?`, actor.TerminalID).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return booking.ErrWithdrawn
+		}
+	}
+	return nil
+}
+
 // writer is the single goroutine that owns the write connection. It takes
 // the first queued job and every job queued behind it (up to MaxBatch) and
 // runs them in one transaction.
@@ -255,11 +299,15 @@ type Stats struct {
 	Commits int64 // transactions committed
 	Jobs    int64 // writes answered from those commits
 	Retries int64 // batches retried after SQLITE_BUSY from another process
+	// PINChecks counts bcrypt comparisons of typed PINs (sign-ins and
+	// approvals, unknown names included): what a guesser costs the server
+	// and what the lockout bounds.
+	PINChecks int64
 }
 
 // Stats returns the writer's counters; Jobs/Commits is the mean batch.
 func (s *Store) Stats() Stats {
-	return Stats{Commits: s.commits.Load(), Jobs: s.jobsDone.Load(), Retries: s.retries.Load()}
+	return Stats{Commits: s.commits.Load(), Jobs: s.jobsDone.Load(), Retries: s.retries.Load(), PINChecks: s.pinChecks.Load()}
 }
 
 func isBusyBatch(err error) bool { return errors.Is(err, errBusyBatch) || isBusy(err) }

@@ -99,10 +99,10 @@ func (m *Model) viewDoor(height int) string {
 	case d.admitted != nil:
 		a := d.admitted
 		b.WriteString(st.Info.Bold(true).Render("  ✔ ADMIT") + "\n\n")
-		b.WriteString(fmt.Sprintf("  Seat %s · %s\n", st.Bold.Render(a.Ticket.Seat.Label), booking.Clean(a.Ticket.Type)))
+		b.WriteString(fmt.Sprintf("  Seat %s · %s\n", st.Bold.Render(booking.Clean(a.Ticket.Seat.Label)), booking.Clean(a.Ticket.Type)))
 		b.WriteString(fmt.Sprintf("  %s · %s · %s\n", booking.Clean(a.Show.Film.Title), booking.Clean(a.Show.HallName),
 			a.Show.Starts.In(m.now().Location()).Format("15:04")))
-		b.WriteString(st.Subtle.Render("  Booking "+a.Booking) + "\n")
+		b.WriteString(st.Subtle.Render("  Booking "+booking.Clean(a.Booking)) + "\n")
 	case d.refused != "":
 		b.WriteString(st.Error.Render("  ✘ DO NOT ADMIT") + "\n\n")
 		b.WriteString("  " + booking.Clean(d.refused) + "\n")

@@ -57,9 +57,9 @@ func (m *Model) signInKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		s.busy = true
 		m.setInfo("Signing in…")
-		store, name, pin := m.store, s.name.String(), string(s.pin.value)
+		store, req := m.store, booking.SignInRequest{Name: s.name.String(), PIN: string(s.pin.value), Terminal: m.opts.Terminal}
 		return m.call(func(ctx context.Context) tea.Msg {
-			st, err := store.SignIn(ctx, name, pin)
+			st, err := store.SignIn(ctx, req)
 			return signInMsg{staff: st, err: err}
 		})
 	case key.Matches(msg, k.NextField), key.Matches(msg, k.PrevField):

@@ -42,7 +42,7 @@ type Backend interface {
 	// offers the sale again.
 	BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error)
 	FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error)
-	SignIn(ctx context.Context, name, pin string) (*booking.Staff, error)
+	SignIn(ctx context.Context, req booking.SignInRequest) (*booking.Staff, error)
 	Admit(ctx context.Context, actor booking.Actor, code string) (*booking.Admission, error)
 	AddWaitlist(ctx context.Context, actor booking.Actor, showID int64, name, phone string, seats int) (*booking.WaitlistEntry, error)
 	WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booking.WaitlistEntry, error)

@@ -81,6 +81,12 @@ func TestServer_RaceForOneSeat(t *testing.T) {
 			break
 		}
 		t.Logf("race for %s: the loser's map knew first; trying another seat", s)
+		// The winner gives the seat back, so the next round starts with
+		// nothing held: a seat still held would make its "Holding 1: …"
+		// read "Holding 2: …" and the round never settle.
+		winner.goTo(s)
+		winner.send("\r")
+		winner.waitText("Released " + s)
 	}
 	if seat == "" {
 		t.Fatal("the store never decided a race")

@@ -102,9 +102,18 @@ type env struct {
 // newEnv opens a seeded store and serves it; cfg may adjust the config.
 func newEnv(tb testing.TB, cfg func(*server.Config)) *env {
 	tb.Helper()
+	return newEnvWith(tb, db.Options{}, cfg)
+}
+
+// newEnvWith is newEnv with store options (a clock). The store logs to
+// the env's log like the server.
+func newEnvWith(tb testing.TB, opts db.Options, cfg func(*server.Config)) *env {
+	tb.Helper()
 	e := &env{tb: tb, dir: tb.TempDir(), logs: &syncBuffer{}, served: make(chan error, 1)}
 	e.dbPath = filepath.Join(e.dir, "boxoffice.db")
-	store, err := db.Open(e.dbPath, db.Options{TicketKey: testTicketKey, PINCost: bcrypt.MinCost, PollInterval: -1})
+	opts.TicketKey, opts.PINCost, opts.PollInterval = testTicketKey, bcrypt.MinCost, -1
+	opts.Logger = slog.New(slog.NewTextHandler(e.logs, nil))
+	store, err := db.Open(e.dbPath, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

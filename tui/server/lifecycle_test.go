@@ -213,6 +213,15 @@ func TestServer_SessionLimit(t *testing.T) {
 		t.Errorf("stderr = %q, want the reason", b.stderr.String())
 	}
 	a.close()
+	// The slot comes back when the server has seen the session end, a
+	// moment after the client closed it: dialling at once raced that.
+	deadline := time.Now().Add(5 * time.Second)
+	for e.srv.Sessions() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sessions still open after the client closed", e.srv.Sessions())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	c := e.mustDial(e.staffKey("cara", booking.RoleClerk))
 	c.waitText("cara (clerk)") // the slot came back
 }

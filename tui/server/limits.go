@@ -6,6 +6,9 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"charm.land/ssh"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // addrOf is the host part of a remote address: the unit every per-address
@@ -24,45 +27,71 @@ func addrOf(a net.Addr) string {
 	return host
 }
 
-// guardListener admits connections before the SSH handshake starts: a
-// token bucket per address limits how fast one address may connect, and
-// open connections are capped in total and per address. A refused
-// connection is closed at once, so a flood costs an accept and a close,
-// never a goroutine parked in a handshake. Accept never waits on a client:
-// every handshake runs on its own goroutine under the handshake deadline,
-// so a client that sends garbage or stalls holds one slot until that
-// deadline and blocks nobody else.
+// guardListener admits connections before the SSH handshake starts and
+// keeps unfinished handshakes apart from authenticated connections, so
+// that half-open connections can never refuse a registered counter:
+//
+//   - a token bucket per address limits how fast one address may connect;
+//   - a connection is pending until its key has authenticated: at most
+//     maxPendingPerAddr per address and maxPending in all. When the
+//     pending pool is full, a new connection evicts the oldest pending one
+//     of the address with the most pending, so an attacker holding
+//     handshakes open from a few addresses evicts only their own, and a
+//     counter on any other address always gets its turn;
+//   - an authenticated connection counts apart, up to maxConns in all and
+//     maxConnsPerAddr per address (sessions have limits of their own
+//     below these); half-open ones never use these slots.
+//
+// A refused connection is closed at once, so a flood costs an accept and a
+// close, never a goroutine parked in a handshake. Accept never waits on a
+// client: every handshake runs on its own goroutine under the handshake
+// deadline, after which the server drops it.
 type guardListener struct {
 	net.Listener
 	log *slog.Logger
 	now func() time.Time
 
-	rate       float64 // tokens per second per address
-	burst      float64
-	maxOpen    int
-	maxPerAddr int
+	rate                          float64 // tokens per second per address
+	burst                         float64
+	maxPending, maxPendingPerAddr int
+	maxConns, maxConnsPerAddr     int
 
-	mu    sync.Mutex
-	open  int
-	addrs map[string]*addrState
+	mu      sync.Mutex
+	pending int // connections still in the handshake
+	conns   int // authenticated connections
+	addrs   map[string]*addrState
 }
 
 type addrState struct {
-	tokens float64
-	last   time.Time
-	open   int
+	tokens  float64
+	last    time.Time
+	pending []*guardConn // oldest first
+	conns   int
 }
+
+// connState is where a guardConn is in the listener's accounting.
+type connState int
+
+const (
+	connPending connState = iota
+	connAuthed
+	connGone // closed, evicted or refused: counted nowhere
+)
 
 func newGuardListener(l net.Listener, cfg Config, log *slog.Logger) *guardListener {
 	return &guardListener{
-		Listener:   l,
-		log:        log,
-		now:        time.Now,
-		rate:       cfg.ConnRate,
-		burst:      float64(cfg.ConnBurst),
-		maxOpen:    cfg.MaxSessions + cfg.MaxPending,
-		maxPerAddr: cfg.MaxPerAddr + cfg.MaxPendingPerAddr,
-		addrs:      make(map[string]*addrState),
+		Listener:          l,
+		log:               log,
+		now:               time.Now,
+		rate:              cfg.ConnRate,
+		burst:             float64(cfg.ConnBurst),
+		maxPending:        cfg.MaxPending,
+		maxPendingPerAddr: cfg.MaxPendingPerAddr,
+		// Headroom over the session limits, so that one connection too
+		// many is refused by the session limit, with a line saying why.
+		maxConns:        cfg.MaxSessions + cfg.MaxPending,
+		maxConnsPerAddr: cfg.MaxPerAddr + cfg.MaxPendingPerAddr,
+		addrs:           make(map[string]*addrState),
 	}
 }
 
@@ -73,75 +102,181 @@ func (l *guardListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		addr := addrOf(c.RemoteAddr())
-		if why := l.admit(addr); why != "" {
+		gc := &guardConn{Conn: c, l: l, addr: addrOf(c.RemoteAddr())}
+		why, evicted := l.admit(gc)
+		if evicted != nil {
+			l.log.Warn("unfinished handshake dropped", "addr", evicted.RemoteAddr().String(), "reason", "pending pool full")
+			_ = evicted.Conn.Close()
+		}
+		if why != "" {
 			l.log.Warn("connection refused", "addr", c.RemoteAddr().String(), "reason", why)
 			_ = c.Close()
 			continue
 		}
-		return &guardConn{Conn: c, l: l, addr: addr}, nil
+		return gc, nil
 	}
 }
 
-// admit takes a token and a slot for addr, or says why not.
-func (l *guardListener) admit(addr string) string {
+// admit takes a token and a pending slot for c, or says why not. When the
+// pool is full it returns the connection it evicted to make room, for the
+// caller to close outside the lock.
+func (l *guardListener) admit(c *guardConn) (why string, evicted *guardConn) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
-	st := l.addrs[addr]
+	st := l.addrs[c.addr]
 	if st == nil {
 		if len(l.addrs) >= 4096 {
 			l.forgetIdleLocked(now)
 		}
 		st = &addrState{tokens: l.burst, last: now}
-		l.addrs[addr] = st
+		l.addrs[c.addr] = st
 	}
 	st.tokens = min(l.burst, st.tokens+now.Sub(st.last).Seconds()*l.rate)
 	st.last = now
 	switch {
 	case st.tokens < 1:
-		return "connection rate"
-	case l.open >= l.maxOpen:
-		return fmt.Sprintf("%d connections open", l.open)
-	case st.open >= l.maxPerAddr:
-		return fmt.Sprintf("%d connections open from this address", st.open)
+		return "connection rate", nil
+	case len(st.pending) >= l.maxPendingPerAddr:
+		return fmt.Sprintf("%d unfinished handshakes from this address", len(st.pending)), nil
+	}
+	if l.pending >= l.maxPending {
+		evicted = l.evictLocked()
 	}
 	st.tokens--
-	st.open++
-	l.open++
-	return ""
+	c.since = now
+	st.pending = append(st.pending, c)
+	l.pending++
+	return "", evicted
+}
+
+// evictLocked takes the oldest pending connection of the address with
+// the most pending out of the pool.
+func (l *guardListener) evictLocked() *guardConn {
+	var worst *addrState
+	for _, st := range l.addrs {
+		if n := len(st.pending); n > 0 && (worst == nil || n > len(worst.pending) ||
+			(n == len(worst.pending) && st.pending[0].since.Before(worst.pending[0].since))) {
+			worst = st
+		}
+	}
+	if worst == nil {
+		return nil
+	}
+	c := worst.pending[0]
+	l.forgetLocked(c)
+	return c
+}
+
+// authed moves c from the pending pool to the authenticated connections.
+// It reports false, and c is then to be closed, when c was evicted
+// meanwhile or authenticated connections are at their limit.
+func (l *guardListener) authed(c *guardConn) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c.state != connPending {
+		return false
+	}
+	l.forgetLocked(c)
+	st := l.addrs[c.addr]
+	if st == nil || l.conns >= l.maxConns || st.conns >= l.maxConnsPerAddr {
+		l.log.Warn("connection refused", "addr", c.RemoteAddr().String(), "reason", "too many connections")
+		return false
+	}
+	c.state = connAuthed
+	l.conns++
+	st.conns++
+	return true
+}
+
+// forgetLocked takes c out of the accounting, whatever its state.
+func (l *guardListener) forgetLocked(c *guardConn) {
+	st := l.addrs[c.addr]
+	switch c.state {
+	case connPending:
+		l.pending--
+		if st != nil {
+			for i, p := range st.pending {
+				if p == c {
+					st.pending = append(st.pending[:i], st.pending[i+1:]...)
+					break
+				}
+			}
+		}
+	case connAuthed:
+		l.conns--
+		if st != nil {
+			st.conns--
+		}
+	}
+	c.state = connGone
 }
 
 // forgetIdleLocked drops addresses with nothing open and a full bucket:
 // they are indistinguishable from addresses never seen.
 func (l *guardListener) forgetIdleLocked(now time.Time) {
 	for a, st := range l.addrs {
-		if st.open == 0 && st.tokens+now.Sub(st.last).Seconds()*l.rate >= l.burst {
+		if len(st.pending) == 0 && st.conns == 0 && st.tokens+now.Sub(st.last).Seconds()*l.rate >= l.burst {
 			delete(l.addrs, a)
 		}
 	}
 }
 
-func (l *guardListener) done(addr string) {
+// counts returns the pending and authenticated connections.
+func (l *guardListener) counts() (pending, conns int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.open--
-	if st := l.addrs[addr]; st != nil {
-		st.open--
+	return l.pending, l.conns
+}
+
+// guardKey is the ssh context key of a connection's *guardConn.
+type guardKey struct{}
+
+// carryGuardConn puts the listener's connection in the ssh context, where
+// authedCallback finds it when its key has authenticated.
+func carryGuardConn(ctx ssh.Context, c net.Conn) net.Conn {
+	ctx.SetValue(guardKey{}, c)
+	return c
+}
+
+// authedCallback is the connection's x/crypto/ssh AuthLogCallback: the
+// first successful authentication moves the connection out of the pending
+// pool, or closes it when authenticated connections are at their limit.
+func authedCallback(ctx ssh.Context) func(gossh.ConnMetadata, string, error) {
+	gc, _ := ctx.Value(guardKey{}).(*guardConn)
+	return func(_ gossh.ConnMetadata, _ string, err error) {
+		if err == nil && gc != nil && !gc.l.authed(gc) {
+			_ = gc.Close()
+		}
 	}
+}
+
+// Connections is how many connections are still in their handshake and how
+// many have authenticated.
+func (s *Server) Connections() (pending, authed int) {
+	s.mu.Lock()
+	ln, _ := s.ln.(*guardListener)
+	s.mu.Unlock()
+	if ln == nil {
+		return 0, 0
+	}
+	return ln.counts()
 }
 
 // guardConn gives its slot back when closed, once.
 type guardConn struct {
 	net.Conn
-	l    *guardListener
-	addr string
-	once sync.Once
+	l     *guardListener
+	addr  string
+	since time.Time
+	state connState // guarded by l.mu
 }
 
 func (c *guardConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(func() { c.l.done(c.addr) })
+	c.l.mu.Lock()
+	c.l.forgetLocked(c)
+	c.l.mu.Unlock()
 	return err
 }
 

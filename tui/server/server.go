@@ -45,6 +45,11 @@ type Store interface {
 	IdentifyKey(ctx context.Context, wireKey []byte) (*booking.Staff, *booking.Terminal, error)
 	// ReleasePrefix releases every live hold whose owner starts with prefix.
 	ReleasePrefix(ctx context.Context, prefix string) (int, error)
+	// Access lists the enabled staff and the registered terminals.
+	Access(ctx context.Context) (booking.Access, error)
+	// PINUnchanged reports whether name still has the PIN it was made
+	// with: whether the demo sign-in hint is true.
+	PINUnchanged(ctx context.Context, name string) (bool, error)
 }
 
 // Config configures a Server. Zero durations and counts take the defaults
@@ -57,7 +62,8 @@ type Config struct {
 	DataDir string
 	// Store is the booking core.
 	Store Store
-	// Demo shows DemoCredentials on the sign-in screen.
+	// Demo shows DemoCredentials on the sign-in screen, as long as that
+	// name's PIN was never changed (Store.PINUnchanged, per session).
 	Demo            bool
 	DemoCredentials booking.Credentials
 	// Logger gets one line per connect, disconnect and auth failure;
@@ -69,8 +75,11 @@ type Config struct {
 	// MaxSessions caps counter sessions in total (256); MaxPerAddr per
 	// source address (32).
 	MaxSessions, MaxPerAddr int
-	// MaxPending and MaxPendingPerAddr cap connections still in the
-	// handshake, on top of the sessions (64 and 8).
+	// MaxPending and MaxPendingPerAddr cap connections whose key has not
+	// authenticated yet (64 and 8), apart from authenticated ones: when
+	// the pool is full, the oldest unfinished handshake of the address
+	// with the most is dropped for the new one, so half-open connections
+	// from a few addresses never keep a counter on another one out.
 	MaxPending, MaxPendingPerAddr int
 	// ConnRate is how many new connections per second one address may
 	// make, with bursts of ConnBurst; checked at accept, before any
@@ -94,6 +103,10 @@ type Config struct {
 	// HoldGrace is how long a dropped session's holds stay for a
 	// reconnect of the same key to take them over (90s).
 	HoldGrace time.Duration
+	// AccessCheck is how often open sessions are checked against the
+	// staff and terminals still allowed (2s); a disabled person's or a
+	// removed terminal's session then closes with a message.
+	AccessCheck time.Duration
 }
 
 func (c *Config) setDefaults() {
@@ -133,6 +146,7 @@ func (c *Config) setDefaults() {
 	setDur(&c.MaxSession, 12*time.Hour)
 	setDur(&c.IdleSignOut, 10*time.Minute)
 	setDur(&c.HoldGrace, 90*time.Second)
+	setDur(&c.AccessCheck, 2*time.Second)
 }
 
 // ShutdownNotice is the banner every counter shows when the server stops.
@@ -151,7 +165,6 @@ type Server struct {
 	log    *slog.Logger
 	ssh    *ssh.Server
 	signer gossh.Signer
-	store  *gatedStore
 	gate   *gate
 	owners *owners
 	slots  *slots
@@ -159,97 +172,12 @@ type Server struct {
 
 	closing atomic.Bool
 	nextID  atomic.Uint64
+	quit    chan struct{} // closed by Shutdown: stops the access watcher
 
 	mu       sync.Mutex
 	ln       net.Listener
 	sessions map[ssh.Session]*session
 	running  sync.WaitGroup // session handlers under way
-}
-
-// session is one counter session: who it is and the program it runs.
-type session struct {
-	id      uint64
-	addr    string // remote host, for the per-address limits
-	remote  string // remote host:port, for the log
-	fp      string
-	staff   *booking.Staff
-	term    *booking.Terminal
-	started time.Time
-
-	owner    string
-	takeover *resumed      // what a dropped session left; nil for a fresh owner
-	store    *sessionStore // the Backend of this session's program
-
-	mu      sync.Mutex
-	program *tea.Program
-	model   *tui.Model
-	stopped bool      // quit asked for; a program not yet made is not run
-	pending []tea.Msg // sent before the program was made
-}
-
-// ident names the identity holds are kept for across a reconnect.
-func (s *session) ident() string {
-	if s.staff != nil {
-		return "s" + strconv.FormatInt(s.staff.ID, 10)
-	}
-	return "t" + strconv.FormatInt(s.term.ID, 10)
-}
-
-// logAttrs are the fields of every log line about the session.
-func (s *session) logAttrs() []any {
-	attrs := []any{"addr", s.remote, "fp", s.fp}
-	if s.staff != nil {
-		attrs = append(attrs, "staff", s.staff.Name)
-	} else {
-		attrs = append(attrs, "terminal", s.term.Name)
-	}
-	return attrs
-}
-
-// send delivers msg to the session's program without waiting on it: a
-// program that has not started yet or is busy must not hold up the server.
-// Messages sent before the program exists are kept for it.
-func (s *session) send(msg tea.Msg) {
-	s.mu.Lock()
-	p := s.program
-	if p == nil {
-		s.pending = append(s.pending, msg)
-	}
-	s.mu.Unlock()
-	if p != nil {
-		go p.Send(msg)
-	}
-}
-
-// stop asks the program to quit, or keeps it from running when it is not
-// made yet.
-func (s *session) stop() {
-	s.mu.Lock()
-	s.stopped = true
-	p := s.program
-	s.mu.Unlock()
-	if p != nil {
-		go p.Quit()
-	}
-}
-
-// setProgram records the program unless the session was stopped first.
-func (s *session) setProgram(p *tea.Program, m *tui.Model) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stopped {
-		return false
-	}
-	s.program, s.model = p, m
-	if pending := s.pending; len(pending) > 0 {
-		s.pending = nil
-		go func() {
-			for _, msg := range pending {
-				p.Send(msg)
-			}
-		}()
-	}
-	return true
 }
 
 // Permission extensions set by the auth callback for the key being
@@ -286,8 +214,8 @@ func New(cfg Config) (*Server, error) {
 		slots:    newSlots(cfg.MaxSessions, cfg.MaxPerAddr),
 		prefix:   "ssh-" + hex.EncodeToString(rnd[:]) + ":",
 		sessions: make(map[ssh.Session]*session),
+		quit:     make(chan struct{}),
 	}
-	s.store = &gatedStore{Store: cfg.Store, g: s.gate}
 	s.owners = newOwners(s.prefix, cfg.HoldGrace, cfg.Store.ReleaseOwner, s.log)
 
 	maxTimeout := time.Duration(0)
@@ -304,8 +232,9 @@ func New(cfg Config) (*Server, error) {
 			srv.HandshakeTimeout = cfg.HandshakeTimeout
 			srv.IdleTimeout = cfg.IdleTimeout
 			srv.MaxTimeout = maxTimeout
-			srv.ServerConfigCallback = func(ssh.Context) *gossh.ServerConfig {
-				return &gossh.ServerConfig{MaxAuthTries: cfg.MaxAuthTries}
+			srv.ConnCallback = carryGuardConn
+			srv.ServerConfigCallback = func(ctx ssh.Context) *gossh.ServerConfig {
+				return &gossh.ServerConfig{MaxAuthTries: cfg.MaxAuthTries, AuthLogCallback: authedCallback(ctx)}
 			}
 			srv.ConnectionFailedCallback = func(c net.Conn, err error) {
 				s.log.Info("handshake failed", "addr", c.RemoteAddr().String(), "err", err)
@@ -358,6 +287,9 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 	s.ln = g
 	s.mu.Unlock()
+	if s.cfg.AccessCheck > 0 {
+		go s.watchAccess()
+	}
 	s.log.Info("listening", "addr", ln.Addr().String(), "host_key", s.Fingerprint())
 	err := s.ssh.Serve(g)
 	if s.closing.Load() {
@@ -388,6 +320,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if s.closing.Swap(true) {
 		return errors.New("server: already shut down")
 	}
+	close(s.quit)
 	s.mu.Lock()
 	ln := s.ln
 	open := make([]*session, 0, len(s.sessions))
@@ -475,98 +408,6 @@ func identityOf(staff *booking.Staff, term *booking.Terminal) string {
 	return "terminal:" + strconv.FormatInt(term.ID, 10)
 }
 
-// identify checks, when a session starts, that the session's key is the
-// key auth vetted and looks it up again: a key disabled or removed since
-// the handshake is refused, and nothing from the offer phase is trusted.
-func (s *Server) identify(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		remote := sess.RemoteAddr().String()
-		key := sess.PublicKey()
-		if key == nil {
-			s.log.Warn("auth failure", "addr", remote, "reason", "no public key")
-			wish.Fatalln(sess, "Access denied.")
-			return
-		}
-		fp := gossh.FingerprintSHA256(key)
-		var ext map[string]string
-		if p := sess.Permissions(); p.Permissions != nil {
-			ext = p.Extensions
-		}
-		if ext[extFingerprint] != fp {
-			s.log.Warn("auth failure", "addr", remote, "fp", fp, "reason", "session key is not the key that was checked")
-			wish.Fatalln(sess, "Access denied.")
-			return
-		}
-		ctx, cancel := context.WithTimeout(sess.Context(), 5*time.Second)
-		staff, term, err := s.cfg.Store.IdentifyKey(ctx, key.Marshal())
-		cancel()
-		if err != nil || identityOf(staff, term) != ext[extIdentity] {
-			reason := "identity changed since auth"
-			if err != nil {
-				reason = booking.ErrorMessage(err)
-			}
-			s.log.Warn("auth failure", "addr", remote, "fp", fp, "reason", reason)
-			wish.Fatalln(sess, "Access denied.")
-			return
-		}
-		st := &session{
-			id:      s.nextID.Add(1),
-			addr:    addrOf(sess.RemoteAddr()),
-			remote:  remote,
-			fp:      fp,
-			staff:   staff,
-			term:    term,
-			started: time.Now(),
-		}
-		s.mu.Lock()
-		s.sessions[sess] = st
-		s.mu.Unlock()
-		defer func() {
-			s.mu.Lock()
-			delete(s.sessions, sess)
-			s.mu.Unlock()
-		}()
-		next(sess)
-	}
-}
-
-func (s *Server) lookup(sess ssh.Session) *session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sessions[sess]
-}
-
-// logSession writes one line when a session starts and one when it ends.
-func (s *Server) logSession(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		st := s.lookup(sess)
-		pty, _, hasPTY := sess.Pty()
-		attrs := append(st.logAttrs(), "session", st.id, "pty", hasPTY, "term", booking.CleanLine(pty.Term, 40),
-			"width", pty.Window.Width, "height", pty.Window.Height)
-		s.log.Info("connect", attrs...)
-		defer func() {
-			attrs := append(st.logAttrs(), "session", st.id, "owner", st.owner, "duration", time.Since(st.started).Round(time.Millisecond))
-			s.log.Info("disconnect", attrs...)
-		}()
-		next(sess)
-	}
-}
-
-// requirePTY ends a session without a terminal with a line saying what to
-// do: the counter is a full-screen program. It stands in for wish's
-// activeterm middleware, whose message does not say how.
-func requirePTY(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		if _, _, ok := sess.Pty(); ok {
-			next(sess)
-			return
-		}
-		wish.Errorln(sess, "boxoffice is a full-screen program and needs a terminal: connect with ssh -t.\r")
-		_ = sess.Exit(1)
-		_ = sess.Close()
-	}
-}
-
 // counter sets a session up for the program: a slot under the session
 // limits, the owner of its holds, and its lifetime. When the session ends
 // its owner is parked for the grace period.
@@ -585,7 +426,6 @@ func (s *Server) counter(next ssh.Handler) ssh.Handler {
 		}
 		defer s.slots.release(st.addr)
 		st.owner, st.takeover = s.owners.take(st.ident())
-		st.store = &sessionStore{gatedStore: s.store}
 		if t := st.takeover; t != nil && t.settled != nil {
 			// A sale the dropped session sent may still be running: let
 			// it answer, so the resumed checkout finds the booking it made.
@@ -621,29 +461,37 @@ func (s *Server) counter(next ssh.Handler) ssh.Handler {
 		}
 
 		next(sess)
+		s.ended(sess, st)
+	}
+}
 
-		// The program has stopped, so its model may be read here.
-		st.mu.Lock()
-		m := st.model
-		st.mu.Unlock()
-		var resume *tui.Resume
-		quit := false
-		if m != nil {
-			m.Close()
-			resume, quit = m.Resume(), m.ClerkQuit()
-		}
-		if s.closing.Load() {
-			// Shutdown releases every hold of this server at once.
-			wish.Println(sess, "\r\nThe box office server is restarting; reconnect in a moment.\r")
-			return
-		}
-		if quit || resume == nil {
-			// Nothing to come back to (the clerk quit, or held nothing
-			// and had no show open): release now rather than greet the
-			// next session with "Reconnected".
-			s.owners.drop(st.owner)
-			return
-		}
+// ended settles a session whose program has stopped: on shutdown or
+// withdrawal it says so, and its holds are released, or parked for a
+// reconnect when there is somewhere to come back to.
+func (s *Server) ended(sess ssh.Session, st *session) {
+	// The program has stopped, so its model may be read here.
+	st.mu.Lock()
+	m := st.model
+	st.mu.Unlock()
+	var resume *tui.Resume
+	quit := false
+	if m != nil {
+		m.Close()
+		resume, quit = m.Resume(), m.ClerkQuit()
+	}
+	switch {
+	case s.closing.Load():
+		// Shutdown releases every hold of this server at once.
+		wish.Println(sess, "\r\nThe box office server is restarting; reconnect in a moment.\r")
+	case st.withdrawn.Load():
+		wish.Println(sess, "\r\n"+withdrawnLine+"\r")
+		s.owners.drop(st.owner) // nobody may resume what they held
+	case quit || resume == nil:
+		// Nothing to come back to (the clerk quit, or held nothing and
+		// had no show open): release now rather than greet the next
+		// session with "Reconnected".
+		s.owners.drop(st.owner)
+	default:
 		s.owners.park(st.ident(), st.owner, resume, st.store.settled())
 	}
 }
@@ -671,7 +519,7 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 	opts := tui.Options{
 		Store:           st.store,
 		Demo:            s.cfg.Demo,
-		DemoCredentials: s.cfg.DemoCredentials,
+		DemoCredentials: s.demoCredentials(sess.Context()),
 		Owner:           st.owner,
 		Now:             s.cfg.Now,
 		IdleSignOut:     s.cfg.IdleSignOut,

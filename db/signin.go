@@ -1,0 +1,150 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"boxoffice/booking"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// Sign-in lockout: a name may have maxFailures PIN attempts; the attempt
+// that reaches the bound locks the name for lockout, counted in the
+// database so a restart does not reset it.
+const (
+	maxFailures = 5
+	lockout     = 5 * time.Minute
+	pinCost     = bcrypt.DefaultCost
+)
+
+// pinCounter is one kind of PIN attempt with a lockout of its own.
+type pinCounter struct {
+	table string // the table counting its failures
+	what  string // for the log: "sign-in" or "approval"
+}
+
+var (
+	signInPINs   = pinCounter{table: "signin_failures", what: "sign-in"}
+	approvalPINs = pinCounter{table: "approval_failures", what: "approval"}
+)
+
+// pinAttempt is what reserving an attempt found.
+type pinAttempt struct {
+	staff  booking.Staff
+	hash   string
+	known  bool          // an enabled member of staff has this name
+	locked time.Duration // > 0: refused without comparing, for this long yet
+	n      int           // this attempt's number since the count began
+}
+
+// SignIn checks a name and PIN typed at a counter.
+func (s *Store) SignIn(ctx context.Context, req booking.SignInRequest) (*booking.Staff, error) {
+	return s.checkPIN(ctx, signInPINs, req)
+}
+
+// approve checks the PIN of a supervisor approving a clerk's cancel at
+// the clerk's counter, on the approval counter.
+func (s *Store) approve(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Staff, error) {
+	return s.checkPIN(ctx, approvalPINs, booking.SignInRequest{
+		Name: req.Approver.Name, PIN: req.Approver.PIN,
+		Terminal: actor.Terminal, TerminalID: actor.TerminalID, Addr: req.Addr,
+	})
+}
+
+// checkPIN counts the attempt first, in a write transaction, and compares
+// the PIN only when the attempt was within the bound: however many
+// attempts arrive at once, at most maxFailures are compared before the
+// name locks. A right PIN clears the count.
+func (s *Store) checkPIN(ctx context.Context, c pinCounter, req booking.SignInRequest) (*booking.Staff, error) {
+	name := booking.CleanLine(req.Name, 40)
+	a, err := s.reservePIN(ctx, c, name, req.TerminalID)
+	if err != nil {
+		return nil, err
+	}
+	addr := req.Addr
+	if addr == "" {
+		addr = "local"
+	}
+	attrs := []any{"name", name, "terminal", booking.CleanLine(req.Terminal, 60), "addr", addr}
+	if a.locked > 0 {
+		s.log.Warn(c.what+" refused", append(attrs, "reason", "locked")...)
+		return nil, booking.Errorf(booking.EForbidden, "Too many wrong PINs for %s; try again in %d min.", name, int(a.locked.Minutes())+1)
+	}
+	hash := a.hash
+	if !a.known {
+		hash = string(s.dummyHash) // an unknown name costs what a wrong PIN costs
+	}
+	s.pinChecks.Add(1)
+	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(req.PIN)) != nil || !a.known {
+		reason := "wrong PIN"
+		if !a.known {
+			reason = "unknown or disabled name"
+		}
+		s.log.Warn(c.what+" failed", append(attrs, "reason", reason, "attempt", a.n)...)
+		if a.n >= maxFailures {
+			s.log.Warn(c.what+" locked", "name", name, "for", lockout)
+		}
+		return nil, booking.Errorf(booking.EForbidden, "Wrong name or PIN.")
+	}
+	err = s.do(ctx, c.what+" ok", func(w *wtx) error {
+		_, err := w.exec(`DELETE FROM `+c.table+` WHERE name = ?`, name)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &a.staff, nil
+}
+
+// reservePIN counts one attempt for name, or finds it locked, and reads
+// the staff row the PIN is to be compared with, all in one transaction.
+func (s *Store) reservePIN(ctx context.Context, c pinCounter, name string, terminalID int64) (pinAttempt, error) {
+	var a pinAttempt
+	err := s.do(ctx, c.what, func(w *wtx) error {
+		a = pinAttempt{} // the job may run again after SQLITE_BUSY
+		if err := checkActor(w, booking.Actor{TerminalID: terminalID}); err != nil {
+			return err
+		}
+		var failures int
+		var lockedUntil int64
+		err := w.queryRow(`SELECT failures, locked_until FROM `+c.table+` WHERE name = ?`, name).Scan(&failures, &lockedUntil)
+		if err != nil && !isNoRows(err) {
+			return err
+		}
+		if now := w.nowMS(); lockedUntil > now {
+			a.locked = time.Duration(lockedUntil-now) * time.Millisecond
+			return nil
+		}
+		if lockedUntil != 0 {
+			failures = 0 // the lock ran out: the count starts again
+		}
+		a.n = failures + 1
+		lock := int64(0)
+		if a.n >= maxFailures {
+			// Locked from this attempt on: the attempts arriving while
+			// this one is compared are refused without comparing.
+			lock = w.now.Add(lockout).UnixMilli()
+		}
+		if _, err := w.exec(`INSERT INTO `+c.table+` (name, failures, locked_until) VALUES (?, ?, ?)
+			ON CONFLICT (name) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until`, name, a.n, lock); err != nil {
+			return err
+		}
+		var role string
+		var key sql.NullString
+		err = w.queryRow(`SELECT id, name, role, pin_hash, disabled, key_fp FROM staff WHERE name = ?`, name).
+			Scan(&a.staff.ID, &a.staff.Name, &role, &a.hash, &a.staff.Disabled, &key)
+		if isNoRows(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		r, rerr := booking.ParseRole(role)
+		a.staff.Role, a.staff.HasKey = r, key.Valid
+		a.known = !a.staff.Disabled && rerr == nil
+		return nil
+	})
+	return a, err
+}
