@@ -265,10 +265,14 @@ func (s *Store) Changes() *booking.Broker { return s.broker }
 
 // migrate applies each embedded migration not yet applied, each in its own
 // transaction, in file-name order. Another process migrating at the same
-// time waits on the write lock and then finds nothing left to do.
+// time waits on the write lock and then finds nothing left to do. The
+// versions already applied are read first, without the write lock, so
+// opening an up-to-date file (every CLI command) never waits for a busy
+// server's writer.
 func (s *Store) migrate() error {
 	ctx := context.Background()
-	if _, err := s.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+	applied, err := s.appliedMigrations(ctx)
+	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	entries, err := migrations.ReadDir("migrations")
@@ -285,6 +289,9 @@ func (s *Store) migrate() error {
 		if err != nil {
 			return fmt.Errorf("migration %s: name must start with a number", name)
 		}
+		if applied[version] {
+			continue
+		}
 		body, err := migrations.ReadFile("migrations/" + name)
 		if err != nil {
 			return err
@@ -294,6 +301,53 @@ func (s *Store) migrate() error {
 		}
 	}
 	return nil
+}
+
+// appliedMigrations reads which versions are applied, creating the table
+// that records them on a new file.
+func (s *Store) appliedMigrations(ctx context.Context) (map[int]bool, error) {
+	var n int
+	if err := s.write.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&n); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		if _, err := s.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := s.write.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out[v] = true
+	}
+	return out, rows.Err()
+}
+
+// SchemaVersion is the highest migration this binary applies: data made
+// by an older generator is rebuilt when it changes (see bench --scale).
+func SchemaVersion() int {
+	entries, _ := migrations.ReadDir("migrations")
+	v := 0
+	for _, e := range entries {
+		if n, err := strconv.Atoi(strings.SplitN(e.Name(), "_", 2)[0]); err == nil && n > v {
+			v = n
+		}
+	}
+	return v
+}
+
+// migrationSteps are Go steps that run right after a migration's SQL, in
+// the same transaction, for back-fills SQL cannot express.
+var migrationSteps = map[int]func(ctx context.Context, tx *sql.Tx) error{
+	3: backfillSearch,
 }
 
 func (s *Store) applyMigration(ctx context.Context, version int, body string) error {
@@ -311,6 +365,11 @@ func (s *Store) applyMigration(ctx context.Context, version int, body string) er
 	}
 	if _, err := tx.ExecContext(ctx, body); err != nil {
 		return err
+	}
+	if step := migrationSteps[version]; step != nil {
+		if err := step(ctx, tx); err != nil {
+			return err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, version, time.Now().Unix()); err != nil {
 		return err
