@@ -52,6 +52,7 @@ Usage:
   boxoffice show add --film ID --hall NAME --at "2026-12-01 19:30"
   boxoffice price set CODE "NAME" AMOUNT | price list     ticket types and prices
   boxoffice waitlist add SHOW --name N --phone P [--seats N] | waitlist SHOW [--json]
+  boxoffice waitlist remove ENTRY_ID                      take a customer off a waiting list
   boxoffice serve [--listen ADDR]                         serve the counter over SSH
   boxoffice bench [--json] [--sync full|normal] [--duration D]
 
