@@ -34,7 +34,8 @@ const usage = `boxoffice — a cinema box office in the terminal
 
 Usage:
   boxoffice [--data DIR] [--sync full|normal]             open the counter in this terminal
-  boxoffice init [--no-demo]                              create the data dir and database
+  boxoffice init [--no-demo | --demo-history DAYS]        create the data dir and database
+                                                          (DAYS of past demo sales, for trying scale)
   boxoffice shows [--date YYYY-MM-DD] [--json]            list a day's shows
   boxoffice seats SHOW [--json]                           every seat of a show with its state
   boxoffice sell SHOW SEAT... [--type T] [--pay cash|card] [--tendered AMOUNT]
