@@ -31,3 +31,6 @@ func CapturePrepared() (stop func() []string) {
 // OtherStatements are the statements the store runs without preparing
 // them through the writer or the read pool (the poller's connection).
 func OtherStatements() []string { return []string{qLastChange, qChangesAfter} }
+
+// DefaultDummyHash is the built-in hash unknown names are checked against.
+const DefaultDummyHash = defaultDummyHash

@@ -10,6 +10,8 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+
+	"golang.org/x/crypto/bcrypt"
 )
 
 func sellTo(t *testing.T, s *db.Store, show int64, seat, customer, phone string) *booking.Booking {
@@ -157,5 +159,14 @@ func TestMigration_BackfillsSearch(t *testing.T) {
 	var rev string
 	if err := raw.QueryRow(`SELECT phone_rev FROM waitlist WHERE id = 1`).Scan(&rev); err != nil || rev != "99990105551" {
 		t.Errorf("waitlist phone_rev %q %v", rev, err)
+	}
+}
+
+// The built-in dummy hash is a real bcrypt hash at the default cost, so an
+// unknown name costs what a wrong PIN costs.
+func TestDummyHashCost(t *testing.T) {
+	cost, err := bcrypt.Cost([]byte(db.DefaultDummyHash))
+	if err != nil || cost != bcrypt.DefaultCost {
+		t.Fatalf("cost %d %v", cost, err)
 	}
 }

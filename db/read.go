@@ -129,15 +129,16 @@ func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
 	return h, nil
 }
 
-// showColumns are a show's columns and its live held-seat count. The
-// count repeats the partial index's own condition (status IN ('held',
-// 'sold')) so SQLite reads seat_claims_one_live for that one show instead
-// of every claim ever made; the first parameter is now in unix ms.
+// showColumns are a show's columns and its live held-seat count; the
+// first parameter is now in unix ms.
 const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity, s.sold, ` + heldCount
 
-// heldCount counts the seats of show s held by unexpired holds.
+// heldCount counts the seats of show s held by unexpired holds. It reads
+// the partial index seat_claims_held (migration 4), whose rows are only
+// the claims held now, by repeating its condition (status = 'held'):
+// neither every claim ever made, nor every sold seat of the show.
 const heldCount = `(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id
-	 WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'held' AND ho.expires_at > ?)`
+	 WHERE c.show_id = s.id AND c.status = 'held' AND ho.expires_at > ?)`
 
 func scanShow(sc interface{ Scan(...any) error }) (booking.Show, error) {
 	var sh booking.Show
