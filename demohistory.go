@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -32,30 +33,12 @@ func (c *cli) demoHistory(o *opened, days int) int {
 		}
 		return c.fail(err)
 	}
-	today := time.Now()
-	past, err := pastProgramme(today, days)
-	if err != nil {
-		o.store.Close()
-		return c.fail(err)
-	}
-	if _, err := o.store.TopUpDemo(ctx, past); err != nil {
-		o.store.Close()
-		return c.fail(err)
-	}
 	o.store.Close()
-	key, _, err := loadTicketKeys(o.dir)
-	if err != nil {
-		return c.fail(err)
-	}
 	fmt.Fprintf(c.stdout, "Playing %d days of business…\n", days)
-	stats, err := db.GenerateHistory(ctx, filepath.Join(o.dir, dbFile), db.HistoryOptions{
-		Days: days, Today: today, Seed: 1, TicketKey: key,
-		Actor: booking.Actor{Name: assets.DemoUser, Role: booking.RoleManager, Terminal: "history"},
-		Progress: func(day int) {
-			if (day+1)%30 == 0 {
-				fmt.Fprintf(c.stdout, "  %d days\n", day+1)
-			}
-		},
+	stats, err := playHistory(ctx, o.dir, days, func(day int) {
+		if (day+1)%30 == 0 {
+			fmt.Fprintf(c.stdout, "  %d days\n", day+1)
+		}
 	})
 	if err != nil {
 		return c.fail(err)
@@ -63,6 +46,36 @@ func (c *cli) demoHistory(o *opened, days int) int {
 	fmt.Fprintf(c.stdout, "%d bookings (%d cancelled and refunded), %d customers who changed their mind, %d waiting (%d told, %d called) in %.1fs.\n",
 		stats.Bookings, stats.Cancelled, stats.Abandoned, stats.Waiting, stats.Told, stats.Called, stats.Elapsed.Seconds())
 	return c.checkHistory()
+}
+
+// playHistory adds the past programme to the demo cinema in dir (closed,
+// without sales) and plays days of business on it.
+func playHistory(ctx context.Context, dir string, days int, progress func(int)) (db.HistoryStats, error) {
+	today := time.Now()
+	past, err := pastProgramme(today, days)
+	if err != nil {
+		return db.HistoryStats{}, err
+	}
+	key, _, err := loadTicketKeys(dir)
+	if err != nil {
+		return db.HistoryStats{}, err
+	}
+	path := filepath.Join(dir, dbFile)
+	s, err := db.Open(path, db.Options{TicketKey: key, SweepInterval: -1, PollInterval: -1})
+	if err != nil {
+		return db.HistoryStats{}, err
+	}
+	_, err = s.TopUpDemo(ctx, past)
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return db.HistoryStats{}, err
+	}
+	return db.GenerateHistory(ctx, path, db.HistoryOptions{
+		Days: days, Today: today, Seed: 1, TicketKey: key, Progress: progress,
+		Actor: booking.Actor{Name: assets.DemoUser, Role: booking.RoleManager, Terminal: "history"},
+	})
 }
 
 // checkHistory reopens the data dir and checks every invariant of what
