@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"boxoffice/assets"
@@ -44,6 +45,7 @@ type scaleSide struct {
 	store   *db.Store
 	sample  []sampleBooking
 	shows   []int64  // on sale now, most free seats first
+	found   int      // bookings the find operations returned, for their answer size
 	sold    []string // sales made and not yet cancelled
 	sales   int
 	live    int64 // a show on sale with a clash to find at AddShow
@@ -62,9 +64,13 @@ type scaleResult struct {
 	RatioP50 float64 `json:"ratio_p50"`
 	RatioP99 float64 `json:"ratio_p99"`
 	N        int     `json:"n"`
+	// WeekFound and YearFound are the bookings a search returned on
+	// average: its answer, which a cost is proportional to.
+	WeekFound float64 `json:"week_found,omitempty"`
+	YearFound float64 `json:"year_found,omitempty"`
 }
 
-func (c *cli) benchScale(days, n int, idle time.Duration) int {
+func (c *cli) benchScale(days, n int, idle time.Duration, only string) int {
 	ctx := c.ctx
 	week, err := c.scaleDir(ctx, 7)
 	if err != nil {
@@ -92,6 +98,9 @@ func (c *cli) benchScale(days, n int, idle time.Duration) int {
 		fmt.Fprintf(c.stdout, "%-34s %9s %9s %9s %9s %7s %7s\n", "operation (ms)", "week p50", "week p99", "year p50", "year p99", "x p50", "x p99")
 	}
 	for _, op := range scaleOps() {
+		if only != "" && !strings.Contains(strings.ToLower(op.name), strings.ToLower(only)) {
+			continue
+		}
 		res, err := measure(op, sides, n)
 		if err != nil {
 			return c.fail(fmt.Errorf("%s: %w", op.name, err))
@@ -100,6 +109,9 @@ func (c *cli) benchScale(days, n int, idle time.Duration) int {
 	}
 	for _, side := range sides {
 		side.store.Close()
+	}
+	if idle <= 0 {
+		return exitOK
 	}
 	if err := c.scaleProcesses(sides, idle); err != nil {
 		return c.fail(err)
@@ -112,7 +124,11 @@ func (c *cli) printScale(r scaleResult) {
 		c.printJSON(r)
 		return
 	}
-	fmt.Fprintf(c.stdout, "%-34s %9.3f %9.3f %9.3f %9.3f %7.2f %7.2f\n", r.Op, r.WeekP50, r.WeekP99, r.YearP50, r.YearP99, r.RatioP50, r.RatioP99)
+	found := ""
+	if r.WeekFound+r.YearFound > 0 {
+		found = fmt.Sprintf("  %.1f / %.1f found", r.WeekFound, r.YearFound)
+	}
+	fmt.Fprintf(c.stdout, "%-34s %9.3f %9.3f %9.3f %9.3f %7.2f %7.2f%s\n", r.Op, r.WeekP50, r.WeekP99, r.YearP50, r.YearP99, r.RatioP50, r.RatioP99, found)
 }
 
 // scaleDir returns a pristine data dir with days of history, generating
@@ -262,7 +278,15 @@ func copyFile(src, dst string) error {
 // unmeasured warm-up call each.
 func measure(op scaleOp, sides []*scaleSide, n int) (scaleResult, error) {
 	lat := make([][]time.Duration, len(sides))
+	for _, side := range sides {
+		side.found = 0
+	}
 	for i := -1; i < n; i++ {
+		if i == 0 {
+			for _, side := range sides {
+				side.found = 0 // not the warm-up's
+			}
+		}
 		for k, side := range sides {
 			if op.prep != nil {
 				if err := op.prep(side, max(i, 0)); err != nil {
@@ -282,6 +306,7 @@ func measure(op scaleOp, sides []*scaleSide, n int) (scaleResult, error) {
 	r.WeekP50, r.WeekP99 = percentiles(lat[0])
 	r.YearP50, r.YearP99 = percentiles(lat[1])
 	r.RatioP50, r.RatioP99 = r.YearP50/r.WeekP50, r.YearP99/r.WeekP99
+	r.WeekFound, r.YearFound = float64(sides[0].found)/float64(n), float64(sides[1].found)/float64(n)
 	return r, nil
 }
 
@@ -445,7 +470,7 @@ func scaleOps() []scaleOp {
 			return err
 		}},
 		{name: "FindBookings: booking number", run: func(st *scaleSide, i int) error {
-			got, err := st.store.FindBookings(ctx, clerk, booking.BookingQuery{Text: st.pick(i).number})
+			got, err := st.find(ctx, clerk, st.pick(i).number)
 			if err == nil && len(got) != 1 {
 				err = fmt.Errorf("%s found %d bookings", st.pick(i).number, len(got))
 			}
@@ -453,19 +478,24 @@ func scaleOps() []scaleOp {
 		}},
 		{name: "FindBookings: last 4 phone digits", run: func(st *scaleSide, i int) error {
 			p := st.pick(i).phone
-			_, err := st.store.FindBookings(ctx, clerk, booking.BookingQuery{Text: p[len(p)-4:]})
+			_, err := st.find(ctx, clerk, p[len(p)-4:])
+			return err
+		}},
+		{name: "FindBookings: last 6 phone digits", run: func(st *scaleSide, i int) error {
+			p := st.pick(i).phone
+			_, err := st.find(ctx, clerk, p[len(p)-6:])
 			return err
 		}},
 		{name: "FindBookings: whole phone number", run: func(st *scaleSide, i int) error {
-			_, err := st.store.FindBookings(ctx, clerk, booking.BookingQuery{Text: st.pick(i).phone})
+			_, err := st.find(ctx, clerk, st.pick(i).phone)
 			return err
 		}},
 		{name: "FindBookings: first 3 letters", run: func(st *scaleSide, i int) error {
-			_, err := st.store.FindBookings(ctx, clerk, booking.BookingQuery{Text: firstLetters(st.pick(i).name, 3)})
+			_, err := st.find(ctx, clerk, firstLetters(st.pick(i).name, 3))
 			return err
 		}},
 		{name: "FindBookings: first and last name", run: func(st *scaleSide, i int) error {
-			_, err := st.store.FindBookings(ctx, clerk, booking.BookingQuery{Text: st.pick(i).name})
+			_, err := st.find(ctx, clerk, st.pick(i).name)
 			return err
 		}},
 		{name: "Hold 2 seats + Release", run: func(st *scaleSide, i int) error {
@@ -518,6 +548,14 @@ func scaleOps() []scaleOp {
 			return fmt.Errorf("a clashing show was not refused: %v", err)
 		}},
 	}
+}
+
+// find is FindBookings as the counter's find screen calls it, counting
+// what it found.
+func (st *scaleSide) find(ctx context.Context, clerk booking.Actor, text string) ([]booking.Booking, error) {
+	got, err := st.store.FindBookings(ctx, clerk, booking.BookingQuery{Text: text, Limit: 20})
+	st.found += len(got)
+	return got, err
 }
 
 // sale sells two seats of the next show that has them.
