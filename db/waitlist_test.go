@@ -328,3 +328,51 @@ func TestStore_RemoveWaitlist(t *testing.T) {
 		t.Fatalf("list %+v", list)
 	}
 }
+
+// The change log keeps its last ChangesKeep rows, and trimming a log
+// under that size writes nothing.
+func TestStore_TrimChanges(t *testing.T) {
+	ctx := context.Background()
+	s, path := MustOpenDB(t, db.Options{SweepInterval: -1})
+	raw := openRaw(t, path)
+	if _, err := raw.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+		INSERT INTO changes (show_id) SELECT 1 FROM n`, db.ChangesKeep+50); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.TrimChanges(ctx)
+	var left int
+	raw.QueryRow(`SELECT count(*) FROM changes`).Scan(&left)
+	if err != nil || n < 50 || left != db.ChangesKeep {
+		t.Fatalf("trimmed %d (%v), %d left; want %d left", n, err, left, db.ChangesKeep)
+	}
+	before := s.Stats().Commits
+	if n, err := s.TrimChanges(ctx); n != 0 || err != nil || s.Stats().Commits != before {
+		t.Fatalf("a second trim deleted %d (%v) and committed %d", n, err, s.Stats().Commits-before)
+	}
+	// A sale after the trim still reaches another process's poller.
+	other := mustOpenPath(t, path, db.Options{SweepInterval: -1, PollInterval: 10 * time.Millisecond})
+	sub := other.Changes().Subscribe(ctx)
+	mustSell(t, s, 1, "after-trim", "A1")
+	select {
+	case <-sub:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the other process never heard of the sale after the trim")
+	}
+}
+
+// An idle store's sweeper takes no write transaction: it reads, finds
+// nothing to expire, nobody to tell and a short change log, and stops.
+func TestStore_IdleSweeperWritesNothing(t *testing.T) {
+	s, _ := MustOpenDB(t, db.Options{SweepInterval: 5 * time.Millisecond})
+	show := firstShow(t, s)
+	sellOut(t, s, show.ID, 20)
+	if _, err := s.AddWaitlist(context.Background(), clerk, show.ID, "Ann", "0123", 2); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	before := s.Stats().Commits
+	time.Sleep(300 * time.Millisecond)
+	if n := s.Stats().Commits - before; n != 0 {
+		t.Fatalf("an idle sweeper committed %d transactions in 300 ms", n)
+	}
+}
