@@ -56,6 +56,8 @@ Usage:
   boxoffice waitlist remove ENTRY_ID                      take a customer off a waiting list
   boxoffice serve [--listen ADDR]                         serve the counter over SSH
   boxoffice bench [--json] [--sync full|normal] [--duration D]
+  boxoffice bench --scale [--days 365] [--n 200] [--idle 10s] [--op TEXT]
+                                                          a week's history against a year's
 
 Global flags (before or after the command):
   --data DIR      data directory (env BOXOFFICE_DATA; default $XDG_DATA_HOME/boxoffice)
