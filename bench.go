@@ -49,12 +49,23 @@ func (c *cli) bench(args []string) int {
 	dur := fs.Duration("duration", 3*time.Second, "how long each measurement runs")
 	clientsFlag := fs.String("clients", "1,8,64", "client counts to measure")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the booking runs to this file")
+	scale := fs.Bool("scale", false, "measure every counter operation on a week's and a year's history side by side")
+	days := fs.Int("days", 365, "with --scale: days of history on the long side")
+	runs := fs.Int("n", 200, "with --scale: calls of each operation on each side")
+	idle := fs.Duration("idle", 10*time.Second, "with --scale: how long to watch an idle server's CPU (0: skip the process checks)")
+	only := fs.String("op", "", "with --scale: only the operations whose name contains this")
 	pos, err := c.parse(fs, args)
 	if err != nil {
 		return c.usageErr("%v", err)
 	}
 	if len(pos) > 0 {
 		return c.usageErr("bench takes no arguments")
+	}
+	if *scale {
+		if *days < 8 || *days > maxHistoryDays || *runs < 10 || (*idle != 0 && *idle < time.Second) {
+			return c.usageErr("--scale wants --days 8..%d, --n 10 or more and --idle 0 or 1s or more", maxHistoryDays)
+		}
+		return c.benchScale(*days, *runs, *idle, *only)
 	}
 	var clients []int
 	for _, f := range splitComma(*clientsFlag) {

@@ -179,6 +179,7 @@ func randomID() string {
 func (c *cli) init(args []string) int {
 	fs := c.flags("init")
 	noDemo := fs.Bool("no-demo", false, "create an empty cinema")
+	history := fs.Int("demo-history", 0, "give the demo cinema this many days of past sales")
 	pos, err := c.parse(fs, args)
 	if err != nil {
 		return c.usageErr("%v", err)
@@ -186,9 +187,16 @@ func (c *cli) init(args []string) int {
 	if len(pos) > 0 {
 		return c.usageErr("init takes no arguments")
 	}
+	if *history < 0 || *history > maxHistoryDays || (*history > 0 && *noDemo) {
+		return c.usageErr("--demo-history takes 1 to %d days of the demo cinema (not with --no-demo)", maxHistoryDays)
+	}
 	o, err := c.open(*noDemo)
 	if err != nil {
 		return c.fail(err)
+	}
+	if *history > 0 {
+		fmt.Fprintf(c.stdout, "Data directory: %s\n", o.dir)
+		return c.demoHistory(o, *history)
 	}
 	defer o.store.Close()
 	fmt.Fprintf(c.stdout, "Data directory: %s\n", o.dir)

@@ -34,7 +34,8 @@ const usage = `boxoffice — a cinema box office in the terminal
 
 Usage:
   boxoffice [--data DIR] [--sync full|normal]             open the counter in this terminal
-  boxoffice init [--no-demo]                              create the data dir and database
+  boxoffice init [--no-demo | --demo-history DAYS]        create the data dir and database
+                                                          (DAYS of past demo sales, for trying scale)
   boxoffice shows [--date YYYY-MM-DD] [--json]            list a day's shows
   boxoffice seats SHOW [--json]                           every seat of a show with its state
   boxoffice sell SHOW SEAT... [--type T] [--pay cash|card] [--tendered AMOUNT]
@@ -53,8 +54,11 @@ Usage:
   boxoffice show add --film ID --hall NAME --at "2026-12-01 19:30"
   boxoffice price set CODE "NAME" AMOUNT | price list     ticket types and prices
   boxoffice waitlist add SHOW --name N --phone P [--seats N] | waitlist SHOW [--json]
+  boxoffice waitlist remove ENTRY_ID                      take a customer off a waiting list
   boxoffice serve [--listen ADDR]                         serve the counter over SSH
   boxoffice bench [--json] [--sync full|normal] [--duration D]
+  boxoffice bench --scale [--days 365] [--n 200] [--idle 10s] [--op TEXT]
+                                                          a week's history against a year's
 
 Global flags (before or after the command):
   --data DIR      data directory (env BOXOFFICE_DATA; default $XDG_DATA_HOME/boxoffice)

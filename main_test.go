@@ -296,21 +296,93 @@ func TestCLI_OwnCinema(t *testing.T) {
 func TestCLI_Waitlist(t *testing.T) {
 	data := t.TempDir()
 	show := firstShowID(t, data)
+	if code, _, _ := runCLI(t, data, "", "waitlist", "add", show, "--name", "Ann", "--phone", "0123", "--seats", "2"); code != exitConflict {
+		t.Fatalf("waiting for a show with free seats: exit %d", code)
+	}
+	sold := sellOutCLI(t, data, show)
 	if code, _, errOut := runCLI(t, data, "", "waitlist", "add", show, "--name", "Ann\x1b[31m", "--phone", "0123", "--seats", "2"); code != 0 {
 		t.Fatal(errOut)
 	}
 	if code, _, _ := runCLI(t, data, "", "waitlist", "add", show, "--name", "Bob"); code != 2 {
 		t.Fatalf("no phone: exit %d", code)
 	}
-	code, out, _ := runCLI(t, data, "", "waitlist", show, "--json")
-	var list []struct {
-		Name  string `json:"name"`
-		Seats int    `json:"seats"`
+	if code, _, errOut := runCLI(t, data, "", "waitlist", "add", show, "--name", "Bob", "--phone", "0456"); code != 0 {
+		t.Fatal(errOut)
 	}
-	json.Unmarshal([]byte(out), &list)
-	if code != 0 || len(list) != 1 || list[0].Name != "Ann[31m" || list[0].Seats != 2 {
-		t.Fatalf("waitlist: %d %q", code, out)
+	if code, _, errOut := runCLI(t, data, "", "cancel", sold); code != 0 {
+		t.Fatal(errOut)
 	}
+	type entry struct {
+		ID     int64  `json:"id"`
+		Name   string `json:"name"`
+		Seats  int    `json:"seats"`
+		Status string `json:"status"`
+	}
+	list := func() []entry {
+		t.Helper()
+		code, out, errOut := runCLI(t, data, "", "waitlist", show, "--json")
+		var list []entry
+		if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil {
+			t.Fatalf("waitlist: %d %v %s", code, err, errOut)
+		}
+		return list
+	}
+	got := list()
+	if len(got) != 2 || got[0].Name != "Ann[31m" || got[0].Seats != 2 || got[1].Name != "Bob" || got[0].ID == 0 {
+		t.Fatalf("waitlist: %+v", got)
+	}
+	code, out, _ := runCLI(t, data, "", "waitlist", show)
+	if code != 0 || !strings.Contains(out, "ID") || !strings.Contains(out, "STATUS") || !strings.Contains(out, "waiting") || strings.Contains(out, "\x1b") {
+		t.Fatalf("waitlist listing: %q", out)
+	}
+	if code, out, errOut := runCLI(t, data, "", "waitlist", "remove", jsonNumber(got[0].ID)); code != 0 || !strings.Contains(out, "Removed") {
+		t.Fatalf("remove: %d %s %s", code, out, errOut)
+	}
+	if code, _, _ := runCLI(t, data, "", "waitlist", "remove", jsonNumber(got[0].ID)); code != exitNotFound {
+		t.Fatalf("removing twice: exit %d", code)
+	}
+	if code, _, _ := runCLI(t, data, "", "waitlist", "remove", "x"); code != exitUsage {
+		t.Fatalf("remove x: exit %d", code)
+	}
+	if got := list(); len(got) != 1 || got[0].Name != "Bob" {
+		t.Fatalf("after remove: %+v", got)
+	}
+}
+
+// sellOutCLI sells every seat of a show through the command line and
+// returns the number of a booking of one seat.
+func sellOutCLI(t *testing.T, data, show string) string {
+	t.Helper()
+	code, out, errOut := runCLI(t, data, "", "seats", show, "--json")
+	var m struct {
+		Seats []struct {
+			Seat string `json:"seat"`
+		} `json:"seats"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); code != 0 || err != nil {
+		t.Fatalf("seats: %d %v %s", code, err, errOut)
+	}
+	var first string
+	for start := 0; start < len(m.Seats); {
+		end := min(start+20, len(m.Seats))
+		if start == 0 {
+			end = 1
+		}
+		args := []string{"sell", show, "--pay", "card", "--json"}
+		for _, s := range m.Seats[start:end] {
+			args = append(args, s.Seat)
+		}
+		start = end
+		code, out, errOut := runCLI(t, data, "", args...)
+		var b bookingJSON
+		if err := json.Unmarshal([]byte(out), &b); code != 0 || err != nil {
+			t.Fatalf("sell: %d %v %s", code, err, errOut)
+		}
+		if first == "" {
+			first = b.Number
+		}
+	}
+	return first
 }
 
 // The bench runs end to end and its JSON carries the fields scripts read;

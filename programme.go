@@ -283,7 +283,7 @@ func (c *cli) price(args []string) int {
 	return c.usageErr("unknown price command %q (set, list)", booking.CleanLine(pos[0], 20))
 }
 
-// waitlist adds to and shows a show's waiting list.
+// waitlist adds to, lists and removes from a show's waiting list.
 func (c *cli) waitlist(args []string) int {
 	fs := c.flags("waitlist")
 	name := fs.String("name", "", "customer name")
@@ -294,51 +294,73 @@ func (c *cli) waitlist(args []string) int {
 	if err != nil {
 		return c.usageErr("%v", err)
 	}
-	usage := "usage: boxoffice waitlist add SHOW --name N --phone P [--seats N] | waitlist SHOW"
-	var showArg string
+	usage := "usage: boxoffice waitlist add SHOW --name N --phone P [--seats N] | waitlist SHOW | waitlist remove ENTRY_ID"
+	var arg string
 	switch {
-	case len(pos) == 2 && pos[0] == "add":
-		showArg = pos[1]
+	case len(pos) == 2 && (pos[0] == "add" || pos[0] == "remove"):
+		arg = pos[1]
 	case len(pos) == 1:
-		showArg = pos[0]
+		arg = pos[0]
 	default:
 		return c.usageErr("%s", usage)
 	}
-	showID, ok := parseShowID(showArg)
+	id, ok := parseShowID(arg)
+	if !ok && pos[0] == "remove" {
+		return c.usageErr("ENTRY_ID must be an entry id from `boxoffice waitlist SHOW`, not %q", booking.CleanLine(arg, 20))
+	}
 	if !ok {
-		return c.usageErr("SHOW must be a show id from `boxoffice shows`, not %q", booking.CleanLine(showArg, 20))
+		return c.usageErr("SHOW must be a show id from `boxoffice shows`, not %q", booking.CleanLine(arg, 20))
 	}
 	o, err := c.open(false)
 	if err != nil {
 		return c.fail(err)
 	}
 	defer o.store.Close()
-	if pos[0] == "add" {
-		e, err := o.store.AddWaitlist(c.ctx, booking.System, showID, *name, *phone, *seats)
+	switch pos[0] {
+	case "add":
+		e, err := o.store.AddWaitlist(c.ctx, booking.System, id, *name, *phone, *seats)
 		if err != nil {
 			return c.fail(err)
 		}
-		fmt.Fprintf(c.stdout, "%s (%s) waits for %d seats; the box office is told when they come free.\n", e.Name, e.Phone, e.Seats)
+		fmt.Fprintf(c.stdout, "%s (%s) waits for %d seats as entry %d; the box office is told when they come free.\n",
+			booking.Clean(e.Name), booking.Clean(e.Phone), e.Seats, e.ID)
+		return exitOK
+	case "remove":
+		if err := o.store.RemoveWaitlist(c.ctx, booking.System, id); err != nil {
+			return c.fail(err)
+		}
+		fmt.Fprintf(c.stdout, "Removed waiting-list entry %d.\n", id)
 		return exitOK
 	}
-	list, err := o.store.Waitlist(c.ctx, booking.System, showID)
+	list, err := o.store.Waitlist(c.ctx, booking.System, id)
 	if err != nil {
 		return c.fail(err)
 	}
+	c.printWaitlist(list, time.Now())
+	return exitOK
+}
+
+// printWaitlist prints a show's waiting list: id, name, phone, seats and
+// where each entry stands.
+func (c *cli) printWaitlist(list []booking.WaitlistEntry, now time.Time) {
 	if c.jsonOut {
 		type entryJSON struct {
-			Name     string `json:"name"`
-			Phone    string `json:"phone"`
-			Seats    int    `json:"seats"`
-			Notified string `json:"notified,omitempty"`
-			Called   string `json:"called,omitempty"`
-			CalledBy string `json:"called_by,omitempty"`
+			ID        int64  `json:"id"`
+			Name      string `json:"name"`
+			Phone     string `json:"phone"`
+			Seats     int    `json:"seats"`
+			Status    string `json:"status"`
+			Notified  string `json:"notified,omitempty"`
+			Called    string `json:"called,omitempty"`
+			CalledBy  string `json:"called_by,omitempty"`
+			OfferEnds string `json:"offer_ends,omitempty"`
 		}
 		out := make([]entryJSON, 0, len(list))
 		for _, e := range list {
-			j := entryJSON{Name: booking.Clean(e.Name), Phone: booking.Clean(e.Phone), Seats: e.Seats}
+			j := entryJSON{ID: e.ID, Name: booking.Clean(e.Name), Phone: booking.Clean(e.Phone), Seats: e.Seats, Status: e.State(now).String()}
 			if e.NotifiedAt != nil {
 				j.Notified = e.NotifiedAt.Format(time.RFC3339)
+				j.OfferEnds = e.OfferEnds().Format(time.RFC3339)
 			}
 			if e.CalledAt != nil {
 				j.Called, j.CalledBy = e.CalledAt.Format(time.RFC3339), booking.Clean(e.CalledBy)
@@ -346,17 +368,32 @@ func (c *cli) waitlist(args []string) int {
 			out = append(out, j)
 		}
 		c.printJSON(out)
-		return exitOK
+		return
 	}
+	if len(list) == 0 {
+		fmt.Fprintln(c.stdout, "Nobody is waiting for this show.")
+		return
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tPHONE\tSEATS\tSTATUS")
 	for _, e := range list {
-		state := "waiting"
-		switch {
-		case e.CalledAt != nil:
-			state = "called by " + booking.Clean(e.CalledBy) + " at " + e.CalledAt.Format("15:04")
-		case e.NotifiedAt != nil:
-			state = "seats free since " + e.NotifiedAt.Format("15:04") + " — call"
-		}
-		fmt.Fprintf(c.stdout, "%-20s %-14s %2d seats  %s\n", booking.Clean(e.Name), booking.Clean(e.Phone), e.Seats, state)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\n", e.ID, booking.Clean(e.Name), booking.Clean(e.Phone), e.Seats, waitStatus(e, now))
 	}
-	return exitOK
+	tw.Flush()
+}
+
+// waitStatus says in words where an entry stands, with the times a clerk
+// acts on.
+func waitStatus(e booking.WaitlistEntry, now time.Time) string {
+	switch e.State(now) {
+	case booking.ToCall:
+		return fmt.Sprintf("seats free since %s: call (promised till %s)", e.NotifiedAt.Format("15:04"), e.OfferEnds().Format("15:04"))
+	case booking.Called:
+		return fmt.Sprintf("called by %s at %s (promised till %s)", booking.Clean(e.CalledBy), e.CalledAt.Format("15:04"), e.OfferEnds().Format("15:04"))
+	case booking.Bought:
+		return "bought"
+	case booking.Lapsed:
+		return "offer lapsed at " + e.OfferEnds().Format("15:04")
+	}
+	return "waiting"
 }

@@ -289,4 +289,7 @@ type WaitlistEntry struct {
 	NotifiedAt *time.Time // seats came free: call them
 	CalledAt   *time.Time
 	CalledBy   string
+	// Bought is set when a booking for the show was made with their
+	// phone number after they were told: the promise was kept.
+	Bought bool
 }

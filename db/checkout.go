@@ -157,9 +157,9 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	created := w.nowMS()
 	for attempt := 0; ; attempt++ {
 		number = newBookingNumber()
-		err = w.queryRow(`INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, total, sold_by, terminal, created_at)
-			VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			number, showID, req.HoldID, key, customer, phone, total, actor.Name, actor.Terminal, created).Scan(&bookingID)
+		err = w.queryRow(`INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, phone_rev, total, sold_by, terminal, created_at)
+			VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			number, showID, req.HoldID, key, customer, phone, reverseDigits(phone), total, actor.Name, actor.Terminal, created).Scan(&bookingID)
 		if err == nil {
 			break
 		}
@@ -173,6 +173,9 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 		if used > 0 {
 			return nil, errKeyUsed
 		}
+	}
+	if err := indexCustomer(w, bookingID, customer); err != nil {
+		return nil, err
 	}
 	res, err := w.exec(`UPDATE seat_claims SET status = 'sold', booking_id = ? WHERE hold_id = ? AND status = 'held'`, bookingID, req.HoldID)
 	if err != nil {

@@ -6,6 +6,13 @@ import (
 	"time"
 )
 
+// The poller's two reads run on its own connection, not through readStmt;
+// the plan guard checks them by name (OtherStatements).
+const (
+	qLastChange   = `SELECT coalesce(max(seq), 0) FROM changes`
+	qChangesAfter = `SELECT seq, show_id FROM changes WHERE seq > ? ORDER BY seq`
+)
+
 // startPoller notices commits by other processes on the same file. PRAGMA
 // data_version changes on a connection whenever another connection commits;
 // the poller then reads the change rows it has not seen and publishes their
@@ -24,7 +31,7 @@ func (s *Store) startPoller() error {
 		conn.Close()
 		return err
 	}
-	if err := conn.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM changes`).Scan(&lastSeq); err != nil {
+	if err := conn.QueryRowContext(ctx, qLastChange).Scan(&lastSeq); err != nil {
 		conn.Close()
 		return err
 	}
@@ -63,7 +70,7 @@ func (s *Store) startPoller() error {
 }
 
 func (s *Store) publishForeign(ctx context.Context, conn *sql.Conn, after int64) (int64, error) {
-	rows, err := conn.QueryContext(ctx, `SELECT seq, show_id FROM changes WHERE seq > ? ORDER BY seq`, after)
+	rows, err := conn.QueryContext(ctx, qChangesAfter, after)
 	if err != nil {
 		return after, err
 	}
@@ -90,8 +97,11 @@ func (s *Store) publishForeign(ctx context.Context, conn *sql.Conn, after int64)
 }
 
 // sweeper expires lapsed holds so seat maps stop showing them, tells the
-// waiting list when seats come free, and trims the change log. A lapsed hold never blocks a sale even before the sweep:
-// the transaction that wants a seat expires stale holds on it first.
+// waiting list when seats come free, and trims the change log. A lapsed
+// hold never blocks a sale even before the sweep: the transaction that
+// wants a seat expires stale holds on it first. Each pass reads first and
+// writes only when there is something to write, so an idle server costs
+// a few index lookups a second and never takes the write lock.
 func (s *Store) sweeper() {
 	defer s.stopped.Done()
 	t := time.NewTicker(s.opts.SweepInterval)
@@ -102,25 +112,59 @@ func (s *Store) sweeper() {
 			return
 		case <-t.C:
 		}
-		if _, err := s.ExpireHolds(context.Background()); err != nil {
-			s.log.Warn("sweep holds", "err", err)
-		}
-		notified, err := s.NotifyWaitlist(context.Background())
-		if err != nil {
-			s.log.Warn("sweep waitlist", "err", err)
-		}
-		for _, e := range notified {
-			// The box office calls the customer; the log is where the
-			// counters' supervisor sees whom to call.
-			s.log.Info("waitlist: seats free, call the customer", "show", e.ShowID, "name", e.Name, "phone", e.Phone, "seats", e.Seats)
-		}
-		if n%600 == 0 {
-			s.do(context.Background(), "trim changes", func(w *wtx) error {
-				_, err := w.exec(`DELETE FROM changes WHERE seq < (SELECT max(seq) FROM changes) - 10000`)
-				return err
-			})
+		s.sweep(n%10 == 0)
+	}
+}
+
+// sweep is one pass of the sweeper.
+func (s *Store) sweep(trim bool) {
+	ctx := context.Background()
+	if _, err := s.ExpireHolds(ctx); err != nil {
+		s.log.Warn("sweep holds", "err", err)
+	}
+	notified, err := s.NotifyWaitlist(ctx)
+	if err != nil {
+		s.log.Warn("sweep waitlist", "err", err)
+	}
+	for _, e := range notified {
+		// The box office calls the customer; the log is where the
+		// counters' supervisor sees whom to call.
+		s.log.Info("waitlist: seats free, call the customer", "show", e.ShowID, "name", e.Name, "phone", e.Phone, "seats", e.Seats)
+	}
+	if trim {
+		if _, err := s.TrimChanges(ctx); err != nil {
+			s.log.Warn("trim changes", "err", err)
 		}
 	}
+}
+
+// ChangesKeep is how many rows of the change log are kept. A process
+// polling the file reads the rows after the last one it saw every
+// PollInterval; ten thousand commits is far more than any counter makes in
+// that time, and the log no longer grows with history.
+const ChangesKeep = 10000
+
+// TrimChanges deletes the change-log rows older than the last ChangesKeep
+// and returns how many it deleted. It looks with two primary-key reads
+// first and writes only when the log is over its size.
+func (s *Store) TrimChanges(ctx context.Context) (int, error) {
+	var span int64
+	if err := s.readRow(ctx, `SELECT coalesce((SELECT max(seq) FROM changes) - (SELECT min(seq) FROM changes), 0)`).Scan(&span); err != nil {
+		return 0, s.translate("trim changes", err)
+	}
+	if span < ChangesKeep {
+		return 0, nil
+	}
+	var n int64
+	err := s.do(ctx, "trim changes", func(w *wtx) error {
+		res, err := w.exec(`DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?`, ChangesKeep)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return int(n), err
 }
 
 // ExpireHolds marks every lapsed hold and its seat claims expired and

@@ -39,12 +39,16 @@ func insertFilm(w *wtx, f booking.Film) (int64, error) {
 	return id, err
 }
 
+// maxFilmMinutes bounds a film's running time, and so how far back a show
+// that could still be playing can have started.
+const maxFilmMinutes = 600
+
 func validFilm(f booking.Film) error {
 	if booking.CleanLine(f.Title, 120) == "" {
 		return booking.Errorf(booking.EInvalid, "A film needs a title.")
 	}
-	if f.Minutes < 1 || f.Minutes > 600 {
-		return booking.Errorf(booking.EInvalid, "A film runs between 1 and 600 minutes.")
+	if f.Minutes < 1 || f.Minutes > maxFilmMinutes {
+		return booking.Errorf(booking.EInvalid, "A film runs between 1 and %d minutes.", maxFilmMinutes)
 	}
 	return nil
 }
@@ -146,9 +150,13 @@ func (s *Store) AddShow(ctx context.Context, actor booking.Actor, filmID, hallID
 		end := starts.Add(time.Duration(minutes)*time.Minute + Cleaning).Unix()
 		var clash string
 		var clashAt int64
+		// Only a show that started at most the longest running time
+		// before this one can overlap it: the range on shows_by_hall
+		// reads those few, not the hall's whole history.
+		earliest := start - int64((maxFilmMinutes*time.Minute+Cleaning)/time.Second)
 		err := w.queryRow(`SELECT f.title, s.starts_at FROM shows s JOIN films f ON f.id = s.film_id
-			WHERE s.hall_id = ? AND s.starts_at < ? AND s.starts_at + (f.minutes * 60) + ? > ?
-			ORDER BY s.starts_at LIMIT 1`, hallID, end, int64(Cleaning/time.Second), start).Scan(&clash, &clashAt)
+			WHERE s.hall_id = ? AND s.starts_at > ? AND s.starts_at < ? AND s.starts_at + (f.minutes * 60) + ? > ?
+			ORDER BY s.starts_at LIMIT 1`, hallID, earliest, end, int64(Cleaning/time.Second), start).Scan(&clash, &clashAt)
 		if err == nil {
 			return booking.Errorf(booking.EConflict, "The hall is taken by %s at %s (with cleaning).",
 				booking.Clean(clash), time.Unix(clashAt, 0).In(starts.Location()).Format("Mon 02 Jan 15:04"))

@@ -20,6 +20,7 @@ func (s *Store) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
+	notePrepared(query)
 	if prev, loaded := s.readStmts.LoadOrStore(query, st); loaded {
 		st.Close()
 		return prev.(*sql.Stmt), nil
@@ -128,8 +129,15 @@ func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
 	return h, nil
 }
 
-const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity, s.sold,
-	(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id
+// showColumns are a show's columns and its live held-seat count; the
+// first parameter is now in unix ms.
+const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity, s.sold, ` + heldCount
+
+// heldCount counts the seats of show s held by unexpired holds. It reads
+// the partial index seat_claims_held (migration 4), whose rows are only
+// the claims held now, by repeating its condition (status = 'held'):
+// neither every claim ever made, nor every sold seat of the show.
+const heldCount = `(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id
 	 WHERE c.show_id = s.id AND c.status = 'held' AND ho.expires_at > ?)`
 
 func scanShow(sc interface{ Scan(...any) error }) (booking.Show, error) {
@@ -234,18 +242,29 @@ func (s *Store) seatSnapshot(ctx context.Context, showID int64) (*seatSnap, erro
 	if snap != nil && snap.version == version {
 		return snap, nil
 	}
+	// Both statements are prepared before the transaction takes a
+	// connection: preparing on the pool while every connection sits in
+	// such a transaction would wait for ever.
+	soldStmt, err := s.readStmt(ctx, `SELECT sold FROM shows WHERE id = ?`)
+	if err != nil {
+		return nil, err
+	}
+	claimsStmt, err := s.readStmt(ctx, `SELECT c.seat_id, c.status = 'sold', h.owner, h.id, h.expires_at
+		FROM seat_claims c JOIN holds h ON h.id = c.hold_id
+		WHERE c.show_id = ? AND c.status IN ('held', 'sold')`)
+	if err != nil {
+		return nil, err
+	}
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
 	snap = &seatSnap{version: version}
-	if err := tx.StmtContext(ctx, s.mustReadStmt(ctx, `SELECT sold FROM shows WHERE id = ?`)).QueryRowContext(ctx, showID).Scan(&snap.sold); err != nil {
+	if err := tx.StmtContext(ctx, soldStmt).QueryRowContext(ctx, showID).Scan(&snap.sold); err != nil {
 		return nil, err
 	}
-	rows, err := tx.StmtContext(ctx, s.mustReadStmt(ctx, `SELECT c.seat_id, c.status = 'sold', h.owner, h.id, h.expires_at
-		FROM seat_claims c JOIN holds h ON h.id = c.hold_id
-		WHERE c.show_id = ? AND c.status IN ('held', 'sold')`)).QueryContext(ctx, showID)
+	rows, err := tx.StmtContext(ctx, claimsStmt).QueryContext(ctx, showID)
 	if err != nil {
 		return nil, err
 	}
@@ -266,17 +285,6 @@ func (s *Store) seatSnapshot(ctx context.Context, showID int64) (*seatSnap, erro
 	}
 	s.snapMu.Unlock()
 	return snap, nil
-}
-
-// mustReadStmt is readStmt for statements known to prepare; an error
-// surfaces when the statement runs.
-func (s *Store) mustReadStmt(ctx context.Context, query string) *sql.Stmt {
-	st, err := s.readStmt(ctx, query)
-	if err != nil {
-		// Preparing again inside the transaction reports the error.
-		st, _ = s.read.PrepareContext(ctx, query)
-	}
-	return st
 }
 
 // SeatMap returns every seat of a show with its state as seen by owner.
@@ -399,119 +407,4 @@ func normalizeNumber(n string) string {
 		n = "BO-" + strings.TrimPrefix(n, "BO")
 	}
 	return n
-}
-
-// FindBookings searches by number, phone or customer name, newest first.
-func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error) {
-	if err := booking.Authorize(actor, booking.ActionFindBooking); err != nil {
-		return nil, err
-	}
-	text := booking.CleanLine(q.Text, 64)
-	if text == "" {
-		return nil, booking.Errorf(booking.EInvalid, "Type a booking number, phone or name.")
-	}
-	limit := q.Limit
-	if limit <= 0 || limit > 50 {
-		limit = 20
-	}
-	like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(text) + "%"
-	digits := strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return r
-		}
-		return -1
-	}, text)
-	if len(digits) < 3 {
-		digits = "" // too few digits to mean a phone number
-	}
-	ids, err := s.readIDs(ctx, `SELECT id FROM bookings
-		WHERE number = ? OR customer LIKE ? ESCAPE '\'
-			OR (? <> '' AND replace(replace(replace(phone, ' ', ''), '-', ''), '+', '') LIKE '%' || ? || '%')
-		ORDER BY created_at DESC, id DESC LIMIT ?`, normalizeNumber(text), like, digits, digits, limit)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]booking.Booking, 0, len(ids))
-	for _, id := range ids {
-		b, err := s.loadBooking(ctx, s.read, id)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *b)
-	}
-	return out, nil
-}
-
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// loadBooking reads a whole booking: show, tickets and payments.
-func (s *Store) loadBooking(ctx context.Context, q querier, id int64) (*booking.Booking, error) {
-	b := &booking.Booking{ID: id}
-	var showID, created int64
-	var cancelledAt sql.NullInt64
-	err := q.QueryRowContext(ctx, `SELECT number, show_id, status, customer, phone, total, sold_by, terminal, created_at,
-		cancelled_by, approved_by, reason, cancelled_at FROM bookings WHERE id = ?`, id).Scan(
-		&b.Number, &showID, &b.Status, &b.Customer, &b.Phone, &b.Total, &b.SoldBy, &b.Terminal, &created,
-		&b.CancelledBy, &b.ApprovedBy, &b.Reason, &cancelledAt)
-	if err != nil {
-		return nil, s.translate("load booking", err)
-	}
-	b.CreatedAt = time.UnixMilli(created)
-	sh, err := scanShow(q.QueryRowContext(ctx, `SELECT `+showColumns+`
-		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`,
-		s.opts.Clock().UnixMilli(), showID))
-	if err != nil {
-		return nil, s.translate("load booking", err)
-	}
-	b.Show = sh
-	hall, err := s.hall(ctx, sh.HallID)
-	if err != nil {
-		return nil, err
-	}
-	seatByID := make(map[int64]booking.Seat, len(hall.Seats))
-	for _, seat := range hall.Seats {
-		seatByID[seat.ID] = seat
-	}
-	rows, err := q.QueryContext(ctx, `SELECT id, seat_id, type_code, price, status, admitted_at, admitted_by
-		FROM tickets WHERE id BETWEEN ? AND ? ORDER BY id`, id*ticketsPerBooking, id*ticketsPerBooking+ticketsPerBooking-1)
-	if err != nil {
-		return nil, s.translate("load booking", err)
-	}
-	for rows.Next() {
-		var t booking.Ticket
-		var seatID int64
-		var admitted sql.NullInt64
-		if err := rows.Scan(&t.ID, &seatID, &t.Type, &t.Price, &t.Status, &admitted, &t.AdmittedBy); err != nil {
-			rows.Close()
-			return nil, s.translate("load booking", err)
-		}
-		t.Seat = seatByID[seatID]
-		if admitted.Valid {
-			at := time.UnixMilli(admitted.Int64)
-			t.AdmittedAt = &at
-		}
-		b.Tickets = append(b.Tickets, t)
-	}
-	rows.Close()
-	s.signCodes(b)
-	rows, err = q.QueryContext(ctx, `SELECT id, kind, method, amount, tendered, change_due, at, staff FROM payments WHERE booking_id = ? ORDER BY id`, id)
-	if err != nil {
-		return nil, s.translate("load booking", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var p booking.Payment
-		var at int64
-		var method string
-		if err := rows.Scan(&p.ID, &p.Kind, &method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff); err != nil {
-			return nil, s.translate("load booking", err)
-		}
-		p.Method = booking.PayMethod(method)
-		p.At = time.UnixMilli(at)
-		b.Payments = append(b.Payments, p)
-	}
-	return b, s.translate("load booking", rows.Err())
 }

@@ -2,12 +2,76 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"boxoffice/booking"
 )
 
-// AddWaitlist puts a customer on the waiting list of a show.
+// The waiting list of a sold-out show. When seats come free the sweeper
+// tells the box office whom to call, first come first; the seats told of
+// stay promised to that party for booking.WaitlistOffer after they were
+// told or called, or until a booking for the show is made with their
+// phone number, so the next party is only told of seats nobody else has
+// been promised. Only shows still on sale are ever looked at, so the
+// sweeper's cost is set by the programme ahead, not by every show ever
+// played.
+
+// promisedSeats is the seats of show ?1 promised to waiting customers at
+// ?2 (unix ms): told or called within the offer, and not yet bought.
+const promisedSeats = `SELECT coalesce(sum(w.seats), 0) FROM waitlist w
+	WHERE w.show_id = ?1 AND w.notified_at IS NOT NULL AND coalesce(w.called_at, w.notified_at) > ?2 - ?3
+	AND NOT ` + boughtSince
+
+// boughtSince is true when waiting customer w bought seats of the show
+// after they were told (their phone digits on a booking made since). The
+// unary + keeps SQLite on the phone index (a handful of bookings per
+// number) rather than every booking of the show.
+const boughtSince = `EXISTS (SELECT 1 FROM bookings b WHERE b.phone_rev = w.phone_rev AND b.phone_rev <> ''
+		AND +b.show_id = w.show_id AND b.created_at >= w.notified_at)`
+
+// rowQuerier is what the waiting-list rules read through: the writer's
+// transaction, or the read pool for the checks that decide whether a
+// write is needed at all.
+type rowQuerier interface {
+	queryRow(query string, args ...any) row
+	query(query string, args ...any) (*sql.Rows, error)
+}
+
+type readQuerier struct {
+	s   *Store
+	ctx context.Context
+}
+
+func (r readQuerier) queryRow(query string, args ...any) row {
+	return r.s.readRow(r.ctx, query, args...)
+}
+
+func (r readQuerier) query(query string, args ...any) (*sql.Rows, error) {
+	return r.s.readRows(r.ctx, query, args...)
+}
+
+// unpromised is a show's free seats less those promised to waiting
+// customers, at now (unix ms).
+func unpromised(q rowQuerier, showID, now int64) (int, error) {
+	var free, promised int
+	if err := q.queryRow(`SELECT s.capacity - s.sold - `+heldCount+` FROM shows s WHERE s.id = ?`, now, showID).Scan(&free); err != nil {
+		return 0, err
+	}
+	if err := q.queryRow(promisedSeats, showID, now, booking.WaitlistOffer.Milliseconds()).Scan(&promised); err != nil {
+		return 0, err
+	}
+	return free - promised, nil
+}
+
+// onSale says whether a show's sales are still open at now.
+func onSale(sh booking.Show, now time.Time) bool {
+	return now.Before(sh.Starts.Add(SalesClose))
+}
+
+// AddWaitlist puts a customer on the waiting list of a show. EInvalid for
+// a show whose sales closed; EConflict when enough seats are free (and not
+// promised to someone waiting) to sell them now.
 func (s *Store) AddWaitlist(ctx context.Context, actor booking.Actor, showID int64, name, phone string, seats int) (*booking.WaitlistEntry, error) {
 	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
 		return nil, err
@@ -19,12 +83,23 @@ func (s *Store) AddWaitlist(ctx context.Context, actor booking.Actor, showID int
 	if seats < 1 || seats > maxSeatsPerHold {
 		return nil, booking.Errorf(booking.EInvalid, "Wait for between 1 and %d seats.", maxSeatsPerHold)
 	}
-	if _, err := s.showInfo(ctx, showID); err != nil {
+	sh, err := s.showInfo(ctx, showID)
+	if err != nil {
 		return nil, err
 	}
-	err := s.doAs(ctx, actor, "add waitlist", func(w *wtx) error {
-		return w.queryRow(`INSERT INTO waitlist (show_id, name, phone, seats, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
-			showID, e.Name, e.Phone, seats, w.nowMS()).Scan(&e.ID)
+	if !onSale(sh, s.opts.Clock()) {
+		return nil, booking.Errorf(booking.EInvalid, "Sales for the %s show have closed.", sh.Starts.Format("Mon 15:04"))
+	}
+	err = s.doAs(ctx, actor, "add waitlist", func(w *wtx) error {
+		left, err := unpromised(w, showID, w.nowMS())
+		if err != nil {
+			return err
+		}
+		if left >= seats {
+			return booking.Errorf(booking.EConflict, "Seats are free: sell them now.")
+		}
+		return w.queryRow(`INSERT INTO waitlist (show_id, name, phone, phone_rev, seats, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+			showID, e.Name, e.Phone, reverseDigits(e.Phone), seats, w.nowMS()).Scan(&e.ID)
 	})
 	if err != nil {
 		return nil, err
@@ -37,7 +112,9 @@ func (s *Store) Waitlist(ctx context.Context, actor booking.Actor, showID int64)
 	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
 		return nil, err
 	}
-	rows, err := s.readRows(ctx, `SELECT id, name, phone, seats, notified_at, called_at, called_by FROM waitlist WHERE show_id = ? ORDER BY created_at, id`, showID)
+	rows, err := s.readRows(ctx, `SELECT w.id, w.name, w.phone, w.seats, w.notified_at, w.called_at, w.called_by,
+			w.notified_at IS NOT NULL AND `+boughtSince+`
+		FROM waitlist w WHERE w.show_id = ? ORDER BY w.created_at, w.id`, showID)
 	if err != nil {
 		return nil, s.translate("waitlist", err)
 	}
@@ -46,67 +123,82 @@ func (s *Store) Waitlist(ctx context.Context, actor booking.Actor, showID int64)
 	for rows.Next() {
 		e := booking.WaitlistEntry{ShowID: showID}
 		var at, called *int64
-		if err := rows.Scan(&e.ID, &e.Name, &e.Phone, &e.Seats, &at, &called, &e.CalledBy); err != nil {
+		if err := rows.Scan(&e.ID, &e.Name, &e.Phone, &e.Seats, &at, &called, &e.CalledBy, &e.Bought); err != nil {
 			return nil, s.translate("waitlist", err)
 		}
-		if at != nil {
-			t := time.UnixMilli(*at)
-			e.NotifiedAt = &t
-		}
-		if called != nil {
-			t := time.UnixMilli(*called)
-			e.CalledAt = &t
-		}
+		e.NotifiedAt = msTime(at)
+		e.CalledAt = msTime(called)
 		out = append(out, e)
 	}
 	return out, s.translate("waitlist", rows.Err())
 }
 
-// NotifyWaitlist finds the waiting customers whose party now fits the free
-// seats of their show, first come first, and marks each notified by
-// compare-and-set on notified_at: however many sweepers run, in however
-// many processes, an entry is notified at most once. It returns the
-// entries this call notified, for the caller to announce.
-func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, error) {
-	var waiting int
-	if err := s.readRow(ctx, `SELECT count(*) FROM waitlist WHERE notified_at IS NULL`).Scan(&waiting); err != nil {
-		return nil, s.translate("notify waitlist", err)
+func msTime(ms *int64) *time.Time {
+	if ms == nil {
+		return nil
 	}
-	if waiting == 0 {
+	t := time.UnixMilli(*ms)
+	return &t
+}
+
+// RemoveWaitlist takes an entry off its show's waiting list (the customer
+// bought, or no longer wants to wait); seats promised to it are free for
+// the next party. ENotFound for an unknown or already removed entry.
+func (s *Store) RemoveWaitlist(ctx context.Context, actor booking.Actor, entryID int64) error {
+	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
+		return err
+	}
+	return s.doAs(ctx, actor, "remove waitlist", func(w *wtx) error {
+		var showID int64
+		if err := w.queryRow(`DELETE FROM waitlist WHERE id = ? RETURNING show_id`, entryID).Scan(&showID); err != nil {
+			return notFoundAs(err, "No waiting-list entry %d.", entryID)
+		}
+		w.touch(showID)
+		return nil
+	})
+}
+
+// liveWaitingShows lists the shows still on sale at now that have someone
+// waiting who was never told: found from the programme (shows_by_start),
+// not from every entry ever made.
+const liveWaitingShows = `SELECT s.id FROM shows s WHERE s.starts_at > ?
+	AND EXISTS (SELECT 1 FROM waitlist w WHERE w.show_id = s.id AND w.notified_at IS NULL)`
+
+// NotifyWaitlist finds the waiting customers whose party now fits the free,
+// unpromised seats of their show, first come first, and marks each
+// notified by compare-and-set on notified_at: however many sweepers run,
+// in however many processes, an entry is notified at most once, and never
+// more parties than there are seats. It returns the entries this call
+// notified, for the caller to announce. It decides with reads whether
+// anyone is to be told and takes no write transaction when nobody is.
+func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, error) {
+	now := s.opts.Clock()
+	shows, err := s.readIDs(ctx, liveWaitingShows, now.Add(-SalesClose).Unix())
+	if err != nil {
+		return nil, err
+	}
+	var due []int64
+	for _, id := range shows {
+		next, err := nextToNotify(readQuerier{s, ctx}, id, now.UnixMilli())
+		if err != nil {
+			return nil, s.translate("notify waitlist", err)
+		}
+		if len(next) > 0 {
+			due = append(due, id)
+		}
+	}
+	if len(due) == 0 {
 		return nil, nil
 	}
 	var notified []booking.WaitlistEntry
-	err := s.do(ctx, "notify waitlist", func(w *wtx) error {
+	err = s.do(ctx, "notify waitlist", func(w *wtx) error {
 		notified = nil
-		shows, err := queryList[int64](w, `SELECT DISTINCT show_id FROM waitlist WHERE notified_at IS NULL`)
-		if err != nil {
-			return err
-		}
-		for _, showID := range shows {
-			var free int
-			err := w.queryRow(`SELECT s.capacity - s.sold - (SELECT count(*) FROM seat_claims c JOIN holds h ON h.id = c.hold_id
-				WHERE c.show_id = s.id AND c.status = 'held' AND h.expires_at > ?) FROM shows s WHERE s.id = ?`, w.nowMS(), showID).Scan(&free)
+		for _, showID := range due {
+			next, err := nextToNotify(w, showID, w.nowMS())
 			if err != nil {
 				return err
 			}
-			rows, err := w.query(`SELECT id, name, phone, seats FROM waitlist WHERE show_id = ? AND notified_at IS NULL ORDER BY created_at, id`, showID)
-			if err != nil {
-				return err
-			}
-			var entries []booking.WaitlistEntry
-			for rows.Next() {
-				e := booking.WaitlistEntry{ShowID: showID}
-				if err := rows.Scan(&e.ID, &e.Name, &e.Phone, &e.Seats); err != nil {
-					rows.Close()
-					return err
-				}
-				entries = append(entries, e)
-			}
-			rows.Close()
-			for _, e := range entries {
-				if e.Seats > free {
-					break // first come first: nobody jumps the queue
-				}
+			for _, e := range next {
 				res, err := w.exec(`UPDATE waitlist SET notified_at = ? WHERE id = ? AND notified_at IS NULL`, w.nowMS(), e.ID)
 				if err != nil {
 					return err
@@ -115,7 +207,6 @@ func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, er
 					at := w.now
 					e.NotifiedAt = &at
 					notified = append(notified, e)
-					free -= e.Seats
 					w.touch(showID) // open counters look for calls to make
 				}
 			}
@@ -128,14 +219,45 @@ func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, er
 	return notified, nil
 }
 
-// WaitlistCalls lists notified customers nobody has called yet.
+// nextToNotify lists the waiting parties of a show to tell now: in order
+// of arrival, as long as each fits the seats still free and unpromised.
+// Nobody jumps the queue: the first party that does not fit stops it.
+func nextToNotify(q rowQuerier, showID, now int64) ([]booking.WaitlistEntry, error) {
+	left, err := unpromised(q, showID, now)
+	if err != nil || left <= 0 {
+		return nil, err
+	}
+	rows, err := q.query(`SELECT id, name, phone, seats FROM waitlist WHERE show_id = ? AND notified_at IS NULL ORDER BY created_at, id`, showID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []booking.WaitlistEntry
+	for rows.Next() {
+		e := booking.WaitlistEntry{ShowID: showID}
+		if err := rows.Scan(&e.ID, &e.Name, &e.Phone, &e.Seats); err != nil {
+			return nil, err
+		}
+		if e.Seats > left {
+			break
+		}
+		left -= e.Seats
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// WaitlistCalls lists notified customers nobody has called yet whose offer
+// is still open and who have not bought, for shows still on sale.
 func (s *Store) WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booking.WaitlistEntry, error) {
 	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
 		return nil, err
 	}
-	rows, err := s.readRows(ctx, `SELECT w.id, w.show_id, w.name, w.phone, w.seats, w.notified_at FROM waitlist w JOIN shows s ON s.id = w.show_id
-		WHERE w.notified_at IS NOT NULL AND w.called_at IS NULL AND s.starts_at > ?
-		ORDER BY w.notified_at, w.id LIMIT 20`, s.opts.Clock().Add(-SalesClose).Unix())
+	now := s.opts.Clock()
+	rows, err := s.readRows(ctx, `SELECT w.id, w.show_id, w.name, w.phone, w.seats, w.notified_at
+		FROM shows s CROSS JOIN waitlist w ON w.show_id = s.id
+		WHERE s.starts_at > ? AND w.notified_at > ? AND w.called_at IS NULL AND NOT `+boughtSince+`
+		ORDER BY w.notified_at, w.id LIMIT 20`, now.Add(-SalesClose).Unix(), now.Add(-booking.WaitlistOffer).UnixMilli())
 	if err != nil {
 		return nil, s.translate("waitlist calls", err)
 	}
@@ -147,8 +269,7 @@ func (s *Store) WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booki
 			rows.Close()
 			return nil, s.translate("waitlist calls", err)
 		}
-		t := time.UnixMilli(at)
-		e.NotifiedAt = &t
+		e.NotifiedAt = msTime(&at)
 		out = append(out, e)
 	}
 	rows.Close()
@@ -165,14 +286,16 @@ func (s *Store) WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booki
 	return out, nil
 }
 
-// MarkCalled claims a notified entry as called by compare-and-set.
+// MarkCalled claims a notified entry as called by compare-and-set. The
+// call starts the offer's time again. EExpired when the offer lapsed
+// before anyone called (the seats may be promised to the next party).
 func (s *Store) MarkCalled(ctx context.Context, actor booking.Actor, entryID int64) error {
 	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
 		return err
 	}
 	return s.doAs(ctx, actor, "mark called", func(w *wtx) error {
-		res, err := w.exec(`UPDATE waitlist SET called_at = ?, called_by = ? WHERE id = ? AND notified_at IS NOT NULL AND called_at IS NULL`,
-			w.nowMS(), actor.Name, entryID)
+		res, err := w.exec(`UPDATE waitlist SET called_at = ?, called_by = ? WHERE id = ? AND notified_at > ? AND called_at IS NULL`,
+			w.nowMS(), actor.Name, entryID, w.now.Add(-booking.WaitlistOffer).UnixMilli())
 		if err != nil {
 			return err
 		}
@@ -180,12 +303,16 @@ func (s *Store) MarkCalled(ctx context.Context, actor booking.Actor, entryID int
 			return nil
 		}
 		var name, by string
-		var called *int64
-		if err := w.queryRow(`SELECT name, called_by, called_at FROM waitlist WHERE id = ?`, entryID).Scan(&name, &by, &called); err != nil {
+		var notified, called *int64
+		if err := w.queryRow(`SELECT name, called_by, notified_at, called_at FROM waitlist WHERE id = ?`, entryID).Scan(&name, &by, &notified, &called); err != nil {
 			return notFoundAs(err, "No such waiting-list entry.")
 		}
-		if called == nil {
+		switch {
+		case notified == nil:
 			return booking.Errorf(booking.EConflict, "%s's seats have not come free yet.", booking.Clean(name))
+		case called == nil:
+			return booking.Errorf(booking.EExpired, "The offer to %s lapsed after %d minutes without a call; the seats may go to the next in line.",
+				booking.Clean(name), int(booking.WaitlistOffer.Minutes()))
 		}
 		return &booking.StaleError{What: booking.Clean(name), Current: "called by " + booking.Clean(by)}
 	})

@@ -28,6 +28,7 @@ func (c *wconn) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
+	notePrepared(query)
 	c.stmts[query] = st
 	return st, nil
 }

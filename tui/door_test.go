@@ -92,7 +92,12 @@ func TestWaitlistBanner(t *testing.T) {
 	s := MustOpenStore(t, clock)
 	ctx := context.Background()
 	shows, _ := s.Shows(ctx, booking.System, clock.Now())
+	// Only a sold-out show takes a waiting list; then seats come free.
+	sold := sellOut(t, s, shows[0].ID)
 	if _, err := s.AddWaitlist(ctx, booking.System, shows[0].ID, "Ann Lee\x1b[5m", "0123 456", 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Cancel(ctx, booking.System, booking.CancelRequest{Number: sold[0].Number}); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := s.NotifyWaitlist(ctx); err != nil || len(n) != 1 {
@@ -122,6 +127,14 @@ func TestSeatMap_Waitlist(t *testing.T) {
 	clock := newClock()
 	s := MustOpenStore(t, clock)
 	m := newTestModel(t, s, clock, "wait", 100, 30)
+	// Only a sold-out show takes a waiting list.
+	shows, _ := s.Shows(context.Background(), booking.System, clock.Now())
+	for _, sh := range shows {
+		if sh.HallName == "Grand" {
+			sellOut(t, s, sh.ID)
+			break
+		}
+	}
 	show := openGrandShow(t, m)
 	press(t, m, "3", "w")
 	if !m.seats.waitPrompt || !strings.Contains(screenText(m), "Waiting list — name, phone, seats:") {

@@ -1,0 +1,164 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// maxProblems bounds how many problems of one kind CheckInvariants names.
+const maxProblems = 20
+
+// The invariant checks read every row on purpose: they are run on demand
+// (after generating history, by tests, before a migration), never by a
+// counter, and the plan guard allows their scans by name. A booking's
+// tickets are ids 32*id .. 32*id+31 (ticketsPerBooking).
+const (
+	qTwoLiveClaims = `SELECT show_id, seat_id, count(*) FROM seat_claims WHERE status IN ('held', 'sold')
+		GROUP BY show_id, seat_id HAVING count(*) > 1 LIMIT ?`
+	qSoldCounts = `SELECT id, sold, claims FROM (SELECT s.id, s.sold,
+			(SELECT count(*) FROM seat_claims c WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'sold') AS claims
+		FROM shows s) WHERE sold <> claims LIMIT ?`
+	qBookingMoney = `SELECT b.number, b.status, b.total,
+		(SELECT coalesce(sum(t.price), 0) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31),
+		(SELECT coalesce(sum(t.price), 0) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31 AND t.status <> 'void'),
+		(SELECT count(*) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31 AND t.status <> 'void'),
+		(SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE p.booking_id = b.id AND p.kind = 'sale'),
+		(SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE p.booking_id = b.id AND p.kind = 'refund'),
+		(SELECT count(*) FROM seat_claims c WHERE c.hold_id = b.hold_id AND c.booking_id = b.id AND c.status = 'sold'),
+		(SELECT count(*) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31 AND t.booking_id <> b.id)
+		FROM bookings b`
+	qOrphanPayments = `SELECT count(*) FROM payments p WHERE NOT EXISTS (SELECT 1 FROM bookings b WHERE b.id = p.booking_id)`
+	qOrphanTickets  = `SELECT count(*) FROM tickets t WHERE NOT EXISTS (SELECT 1 FROM bookings b WHERE b.id = t.booking_id)`
+)
+
+// CheckInvariants reads the whole database in one read transaction and
+// names every broken invariant it finds (at most maxProblems of a kind):
+// no seat with two live claims, each show's sold count equal to its sold
+// claims, each booking's tickets, claims and payments agreeing with its
+// total and status, and no payment or ticket without a booking. No
+// problems is an empty list.
+func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
+	for _, q := range []string{qTwoLiveClaims, qSoldCounts, qBookingMoney, qOrphanPayments, qOrphanTickets} {
+		if _, err := s.readStmt(ctx, q); err != nil {
+			return nil, s.translate("check invariants", err)
+		}
+	}
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, s.translate("check invariants", err)
+	}
+	defer tx.Rollback()
+	var problems []string
+	for _, check := range []func(context.Context, *sql.Tx) ([]string, error){s.checkClaims, s.checkSold, s.checkBookings, s.checkOrphans} {
+		p, err := check(ctx, tx)
+		if err != nil {
+			return nil, s.translate("check invariants", err)
+		}
+		problems = append(problems, p...)
+	}
+	return problems, nil
+}
+
+func (s *Store) checkClaims(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	rows, err := s.txRows(ctx, tx, qTwoLiveClaims, maxProblems)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var show, seat, n int64
+		if err := rows.Scan(&show, &seat, &n); err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprintf("show %d seat %d has %d live claims", show, seat, n))
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) checkSold(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	rows, err := s.txRows(ctx, tx, qSoldCounts, maxProblems)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var show, sold, claims int64
+		if err := rows.Scan(&show, &sold, &claims); err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprintf("show %d counts %d sold but has %d sold claims", show, sold, claims))
+	}
+	return out, rows.Err()
+}
+
+// bookingSums is one booking as checkBookings sees it.
+type bookingSums struct {
+	number, status                       string
+	total, ticketSum, liveSum, liveCount int64
+	sale, refund, soldClaims, misplaced  int64
+}
+
+// problem says what is wrong with a booking's sums, or "".
+func (b bookingSums) problem() string {
+	switch {
+	case b.ticketSum != b.total:
+		return fmt.Sprintf("tickets add up to %s, total %s", Money(b.ticketSum), Money(b.total))
+	case b.sale != b.total:
+		return fmt.Sprintf("paid %s for a total of %s", Money(b.sale), Money(b.total))
+	case b.sale-b.refund != b.liveSum:
+		return fmt.Sprintf("paid %s less %s refunded for %s of live tickets", Money(b.sale), Money(b.refund), Money(b.liveSum))
+	case b.status == "cancelled" && (b.refund != b.total || b.liveCount != 0):
+		return fmt.Sprintf("cancelled with %s refunded and %d live tickets", Money(b.refund), b.liveCount)
+	case b.status != "cancelled" && b.refund != 0:
+		return fmt.Sprintf("%s but refunded %s", b.status, Money(b.refund))
+	case b.soldClaims != b.liveCount:
+		return fmt.Sprintf("%d sold seats for %d live tickets", b.soldClaims, b.liveCount)
+	case b.misplaced != 0:
+		return fmt.Sprintf("%d tickets in its id range belong to another booking", b.misplaced)
+	}
+	return ""
+}
+
+func (s *Store) checkBookings(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	rows, err := s.txRows(ctx, tx, qBookingMoney)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var b bookingSums
+		if err := rows.Scan(&b.number, &b.status, &b.total, &b.ticketSum, &b.liveSum, &b.liveCount, &b.sale, &b.refund, &b.soldClaims, &b.misplaced); err != nil {
+			return nil, err
+		}
+		if p := b.problem(); p != "" && len(out) < maxProblems {
+			out = append(out, "booking "+b.number+": "+p)
+		}
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) checkOrphans(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	var out []string
+	for _, c := range []struct{ query, what string }{{qOrphanPayments, "payments"}, {qOrphanTickets, "tickets"}} {
+		var n int64
+		rows, err := s.txRows(ctx, tx, c.query)
+		if err != nil {
+			return nil, err
+		}
+		if rows.Next() {
+			err = rows.Scan(&n)
+		}
+		rows.Close()
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%d %s without a booking", n, c.what))
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,36 @@
+package db
+
+import "sync"
+
+// Test-only access to the store's internals for the plan guard.
+
+// CapturePrepared records every statement any store prepares from now on
+// until the returned stop is called; stop returns them, each once, in the
+// order first seen.
+func CapturePrepared() (stop func() []string) {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	var order []string
+	hook := func(q string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !seen[q] {
+			seen[q] = true
+			order = append(order, q)
+		}
+	}
+	preparedHook.Store(&hook)
+	return func() []string {
+		preparedHook.Store(nil)
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), order...)
+	}
+}
+
+// OtherStatements are the statements the store runs without preparing
+// them through the writer or the read pool (the poller's connection).
+func OtherStatements() []string { return []string{qLastChange, qChangesAfter} }
+
+// DefaultDummyHash is the built-in hash unknown names are checked against.
+const DefaultDummyHash = defaultDummyHash

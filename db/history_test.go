@@ -1,0 +1,111 @@
+package db_test
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"boxoffice/assets"
+	"boxoffice/booking"
+	"boxoffice/db"
+)
+
+// The generator leaves what real sales leave, through the store's own
+// write paths: every invariant holds, and the history has sales, refunds,
+// released and lapsed holds and waiting lists.
+func TestGenerateHistory(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "boxoffice.db")
+	today := time.Now()
+	s := mustOpenPath(t, path, db.Options{SweepInterval: -1})
+	seed, err := assets.Demo(today.AddDate(0, 0, -4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Seed(ctx, seed, true); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	opts := db.HistoryOptions{Days: 4, Today: today, Seed: 3, TicketKey: testKey,
+		Actor: booking.Actor{Name: assets.DemoUser, Role: booking.RoleManager, Terminal: "history"}}
+	stats, err := db.GenerateHistory(ctx, path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Bookings < 500 || stats.Cancelled == 0 || stats.Abandoned == 0 {
+		t.Fatalf("stats %+v", stats)
+	}
+	s = mustOpenPath(t, path, db.Options{SweepInterval: -1})
+	problems, err := s.CheckInvariants(ctx)
+	if err != nil || len(problems) != 0 {
+		t.Fatalf("invariants: %v %v", problems, err)
+	}
+	raw := openRaw(t, path)
+	counts := map[string]int{}
+	rows, err := raw.Query(`SELECT 'claim ' || status, count(*) FROM seat_claims GROUP BY status
+		UNION ALL SELECT 'payment ' || kind, count(*) FROM payments GROUP BY kind
+		UNION ALL SELECT 'booking ' || status, count(*) FROM bookings GROUP BY status
+		UNION ALL SELECT 'named', count(*) FROM bookings WHERE customer <> '' AND phone_rev <> ''
+		UNION ALL SELECT 'held', count(*) FROM holds WHERE status = 'held'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var k string
+		var n int
+		rows.Scan(&k, &n)
+		counts[k] = n
+	}
+	rows.Close()
+	for _, k := range []string{"claim sold", "claim released", "claim expired", "claim cancelled", "payment sale", "payment refund", "booking cancelled", "named"} {
+		if counts[k] == 0 {
+			t.Errorf("no %s in %v", k, counts)
+		}
+	}
+	if counts["held"] != 0 || counts["booking confirmed"]+counts["booking cancelled"] != stats.Bookings {
+		t.Errorf("counts %v for %+v", counts, stats)
+	}
+	// Found by name like any sale.
+	if got, err := s.FindBookings(ctx, clerk, booking.BookingQuery{Text: "lee"}); err != nil || len(got) == 0 {
+		t.Errorf("find by name in the history: %d %v", len(got), err)
+	}
+	s.Close()
+	if _, err := db.GenerateHistory(ctx, path, opts); booking.ErrorCode(err) != booking.EConflict {
+		t.Fatalf("a second history over sales: %v", err)
+	}
+}
+
+// CheckInvariants notices a sold count, a payment and a claim that do not
+// agree with the rest.
+func TestStore_CheckInvariants(t *testing.T) {
+	ctx := context.Background()
+	s, path := MustOpenDB(t, db.Options{SweepInterval: -1})
+	show := firstShow(t, s)
+	a := mustSell(t, s, show.ID, "a", "A1", "A2")
+	b := mustSell(t, s, show.ID, "b", "B1")
+	if _, err := s.Cancel(ctx, supervisor, booking.CancelRequest{Number: b.Number}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.CheckInvariants(ctx); err != nil || len(got) != 0 {
+		t.Fatalf("a clean database: %v %v", got, err)
+	}
+	raw := openRaw(t, path)
+	for _, q := range []string{
+		`UPDATE shows SET sold = sold + 1 WHERE id = 1`,
+		`UPDATE payments SET amount = amount + 100 WHERE kind = 'sale' AND booking_id = ` + itoa(a.ID),
+		`DROP INDEX seat_claims_one_live`,
+		`INSERT INTO seat_claims (show_id, seat_id, hold_id, status) SELECT show_id, seat_id, hold_id, 'held' FROM seat_claims WHERE booking_id = ` + itoa(a.ID) + ` LIMIT 1`,
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	got, err := s.CheckInvariants(ctx)
+	if err != nil || len(got) != 3 {
+		t.Fatalf("problems %q %v; want the sold count, the payment and the claim", got, err)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

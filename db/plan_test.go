@@ -1,0 +1,367 @@
+package db_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"boxoffice/booking"
+	"boxoffice/db"
+)
+
+// The plan guard: every statement the store prepares, collected while a
+// workload calls every store method, must not SCAN a table that grows
+// with history. A scan of such a table is what made a year of sales run
+// a hundred times slower than a week (issue 7).
+
+// historyTables grow with every sale, hold, call or commit.
+var historyTables = map[string]bool{
+	"bookings": true, "seat_claims": true, "tickets": true, "payments": true, "holds": true,
+	"waitlist": true, "changes": true, "audit": true, "booking_words": true, "shows": true,
+}
+
+// boundedIndexes are partial indexes whose rows are only what is live
+// now: scanning one costs what is open at the counters, not history.
+var boundedIndexes = map[string]string{
+	"holds_live_by_show": "holds whose status is still 'held': each lapses within its TTL and the next sweep or sale on its show expires it",
+}
+
+// allowedScans are statements that must read a whole table, each with the
+// reason, matched by a fragment of their text.
+var allowedScans = []struct{ fragment, reason string }{
+	{"GROUP BY show_id, seat_id HAVING count(*) > 1", "CheckInvariants: a full check, run on demand, never by a counter"},
+	{"WHERE sold <> claims", "CheckInvariants: a full check, run on demand, never by a counter"},
+	{"AND t.booking_id <> b.id)", "CheckInvariants: a full check, run on demand, never by a counter"},
+	{"FROM payments p WHERE NOT EXISTS", "CheckInvariants: a full check, run on demand, never by a counter"},
+	{"FROM tickets t WHERE NOT EXISTS", "CheckInvariants: a full check, run on demand, never by a counter"},
+	{"SELECT EXISTS (SELECT 1 FROM bookings)", "HasSales: the scan stops at the first booking; run once by init --demo-history"},
+}
+
+// planProblems explains each statement (and logs each plan when
+// BOXOFFICE_PLANS is set) on conn and names every scan of a
+// history table that is neither through a bounded index nor allowed.
+func planProblems(tb testing.TB, conn *sql.DB, stmts []string) []string {
+	tb.Helper()
+	var problems []string
+	for _, q := range stmts {
+		if !plannable(q) {
+			continue
+		}
+		details, err := explain(conn, q)
+		if err != nil {
+			tb.Fatalf("explain %s: %v", q, err)
+		}
+		tables := tableAliases(q)
+		if os.Getenv("BOXOFFICE_PLANS") != "" {
+			tb.Logf("%s\n\t%s", oneLine(q), strings.Join(details, "\n\t"))
+		}
+		for _, d := range details {
+			m := scanRe.FindStringSubmatch(d)
+			if m == nil {
+				continue
+			}
+			table, named := tables[m[1]]
+			if !named {
+				table = m[1]
+				if isInsert(q) {
+					// A table the statement does not name is scanned
+					// by a foreign-key check on a parent row's insert,
+					// which SQLite skips (OP_FkIfZero) unless a
+					// violation is pending: never in this store.
+					continue
+				}
+			}
+			if !historyTables[table] || boundedIndexes[m[2]] != "" || allowed(q) {
+				continue
+			}
+			problems = append(problems, fmt.Sprintf("%s (table %s) in:\n\t%s", d, table, oneLine(q)))
+		}
+	}
+	return problems
+}
+
+var scanRe = regexp.MustCompile(`^SCAN (\w+)(?: USING (?:COVERING )?INDEX (\w+))?`)
+
+func allowed(q string) bool {
+	for _, a := range allowedScans {
+		if strings.Contains(q, a.fragment) {
+			return true
+		}
+	}
+	return false
+}
+
+func plannable(q string) bool {
+	first := strings.ToUpper(strings.Fields(q)[0])
+	switch first {
+	case "SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "REPLACE":
+		return true
+	}
+	return false
+}
+
+func isInsert(q string) bool { return strings.EqualFold(strings.Fields(q)[0], "INSERT") }
+
+func oneLine(q string) string { return strings.Join(strings.Fields(q), " ") }
+
+// explain returns the detail column of EXPLAIN QUERY PLAN for q, with
+// every parameter bound to NULL.
+func explain(conn *sql.DB, q string) ([]string, error) {
+	args := make([]any, paramCount(q))
+	rows, err := conn.Query("EXPLAIN QUERY PLAN "+q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			return nil, err
+		}
+		out = append(out, detail)
+	}
+	return out, rows.Err()
+}
+
+// paramCount is how many parameters SQLite numbers in q: a bare ? takes
+// the next number after the largest so far, ?NNN its own.
+func paramCount(q string) int {
+	n := 0
+	inString := false
+	for i := 0; i < len(q); i++ {
+		switch {
+		case q[i] == '\'':
+			inString = !inString
+		case q[i] == '?' && !inString:
+			j := i + 1
+			for j < len(q) && q[j] >= '0' && q[j] <= '9' {
+				j++
+			}
+			if j > i+1 {
+				k, _ := strconv.Atoi(q[i+1 : j])
+				n = max(n, k)
+			} else {
+				n++
+			}
+			i = j - 1
+		}
+	}
+	return n
+}
+
+var aliasRe = regexp.MustCompile(`(?i)\b(?:from|join|update|into)\s+([a-z_][a-z0-9_]*)(?:\s+(?:as\s+)?([a-z_][a-z0-9_]*))?`)
+
+var notAliases = map[string]bool{
+	"where": true, "on": true, "join": true, "cross": true, "left": true, "inner": true, "set": true, "order": true,
+	"group": true, "limit": true, "using": true, "values": true, "returning": true, "select": true, "union": true,
+	"natural": true, "default": true, "having": true, "and": true, "or": true,
+}
+
+// tableAliases maps every name a plan may show for a table of q (its
+// alias, or its own name) to the table.
+func tableAliases(q string) map[string]string {
+	out := map[string]string{}
+	for _, m := range aliasRe.FindAllStringSubmatch(q, -1) {
+		table := strings.ToLower(m[1])
+		out[table] = table
+		if alias := strings.ToLower(m[2]); alias != "" && !notAliases[alias] {
+			out[alias] = table
+		}
+	}
+	return out
+}
+
+// planWorkload calls every store method at least once, down the paths a
+// counter, the CLI and the sweeper take (clashes, retries, lapsed holds,
+// lockouts too), and returns the names of the methods it called.
+func planWorkload(t *testing.T, s *db.Store, clock *testClock) []string {
+	t.Helper()
+	ctx := context.Background()
+	mgr := booking.Actor{Name: "mgr", Role: booking.RoleManager}
+	var called []string
+	step := func(name string, err error) {
+		t.Helper()
+		called = append(called, name)
+		if err != nil && booking.ErrorCode(err) == booking.EInternal {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	stepV := func(name string) func(any, error) {
+		return func(_ any, err error) { t.Helper(); step(name, err) }
+	}
+
+	stepV("Empty")(s.Empty(ctx))
+	stepV("HasSales")(s.HasSales(ctx))
+	stepV("IsDemo")(s.IsDemo(ctx))
+	stepV("Shows")(s.Shows(ctx, clerk, clock.Now()))
+	stepV("Show")(s.Show(ctx, clerk, 1))
+	stepV("SeatMap")(s.SeatMap(ctx, clerk, 1, "a"))
+	stepV("TicketTypes")(s.TicketTypes(ctx))
+	stepV("Halls")(s.Halls(ctx, clerk))
+	stepV("Films")(s.Films(ctx, clerk))
+	film, err := s.AddFilm(ctx, mgr, booking.Film{Title: "Third", Minutes: 90})
+	step("AddFilm", err)
+	stepV("AddShow")(s.AddShow(ctx, mgr, film, 1, clock.Now().Add(48*time.Hour)))
+	stepV("AddShow")(s.AddShow(ctx, mgr, film, 1, clock.Now().Add(48*time.Hour+time.Minute))) // clash
+	h := testHall()
+	h.Name = "Second Hall"
+	stepV("AddHall")(s.AddHall(ctx, mgr, h))
+	step("SetPrice", s.SetPrice(ctx, mgr, booking.TicketType{Code: "adult", Name: "Adult", Price: 1300}))
+	stepV("TopUpDemo")(s.TopUpDemo(ctx, testSeed(clock.Now().AddDate(0, 0, 3))))
+
+	// Holds: a new one, added to, a clash, lapsed holds in the way, the
+	// best available, released in part and whole, extended, by owner.
+	hold, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"A1", "A2"}, Owner: "a"})
+	step("Hold", err)
+	stepV("Hold")(s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"A3"}, Owner: "a", AddTo: hold.ID}))
+	stepV("Hold")(s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"A1"}, Owner: "b"}))
+	stepV("Hold")(s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"B1"}, Owner: "lapse", TTL: time.Second}))
+	clock.Add(2 * time.Second)
+	stepV("Hold")(s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"B1"}, Owner: "b"}))
+	stepV("HoldBest")(s.HoldBest(ctx, clerk, booking.HoldBestRequest{ShowID: 1, N: 3, Owner: "c"}))
+	step("Release", s.Release(ctx, clerk, hold.ID, "a", "A3"))
+	stepV("Extend")(s.Extend(ctx, clerk, hold.ID, "a", time.Minute))
+	stepV("ReleaseOwner")(s.ReleaseOwner(ctx, "c"))
+	stepV("ReleasePrefix")(s.ReleasePrefix(ctx, "b"))
+
+	// Sales: a sale, a retry with the same key, a lapsed hold, lookups.
+	sold, err := s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: hold.ID, Owner: "a", IdempotencyKey: "plan-1", Method: booking.Cash, Tendered: 5000, Customer: "Ann Lee", Phone: "020 7946 0018"})
+	step("Checkout", err)
+	stepV("Checkout")(s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: hold.ID, Owner: "a", IdempotencyKey: "plan-1", Method: booking.Cash}))
+	late, _ := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"C1"}, Owner: "d", TTL: time.Second})
+	clock.Add(2 * time.Second)
+	stepV("Checkout")(s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: late.ID, Owner: "d", IdempotencyKey: "plan-2", Method: booking.Card}))
+	stepV("ExpireHolds")(s.ExpireHolds(ctx))
+	stepV("Booking")(s.Booking(ctx, clerk, sold.Number))
+	stepV("BookingByKey")(s.BookingByKey(ctx, clerk, "plan-1"))
+	for _, q := range []string{sold.Number, "BO-23456789", "0018", "ann", "ann le", "zz"} {
+		stepV("FindBookings")(s.FindBookings(ctx, clerk, booking.BookingQuery{Text: q}))
+	}
+	clock.Add(100 * time.Minute) // doors open
+	stepV("Admit")(s.Admit(ctx, booking.Actor{Name: "dora", Role: booking.RoleDoor}, sold.Tickets[0].Code))
+	stepV("Admit")(s.Admit(ctx, booking.Actor{Name: "dora", Role: booking.RoleDoor}, sold.Tickets[0].Code))
+	stepV("Cancel")(s.Cancel(ctx, supervisor, booking.CancelRequest{Number: sold.Number}))
+
+	// The waiting list of a sold-out show: add, refuse, tell, call, remove.
+	show := int64(3)
+	var last *booking.Booking
+	m, _ := s.SeatMap(ctx, clerk, show, "")
+	for i := 0; i < len(m.Hall.Seats); i += 20 {
+		var labels []string
+		for _, seat := range m.Hall.Seats[i:min(i+20, len(m.Hall.Seats))] {
+			labels = append(labels, seat.Label)
+		}
+		last = mustSell(t, s, show, "bulk", labels...)
+	}
+	ann, err := s.AddWaitlist(ctx, clerk, show, "Ann", "0123", 2)
+	step("AddWaitlist", err)
+	bob, err := s.AddWaitlist(ctx, clerk, show, "Bob", "0456", 2)
+	step("AddWaitlist", err)
+	stepV("Cancel")(s.Cancel(ctx, supervisor, booking.CancelRequest{Number: last.Number}))
+	stepV("AddWaitlist")(s.AddWaitlist(ctx, clerk, show, "Cy", "0789", 2)) // seats are free
+	stepV("NotifyWaitlist")(s.NotifyWaitlist(ctx))
+	stepV("WaitlistCalls")(s.WaitlistCalls(ctx, clerk))
+	step("MarkCalled", s.MarkCalled(ctx, clerk, ann.ID))
+	step("MarkCalled", s.MarkCalled(ctx, clerk, ann.ID))
+	stepV("Waitlist")(s.Waitlist(ctx, clerk, show))
+	step("RemoveWaitlist", s.RemoveWaitlist(ctx, clerk, bob.ID))
+	stepV("TrimChanges")(s.TrimChanges(ctx))
+
+	// Staff, terminals and sign-in, including a lockout.
+	staffKey, _ := newAuthorizedKey(t)
+	termKey, termPub := newAuthorizedKey(t)
+	stepV("AddStaff")(s.AddStaff(ctx, mgr, "Maria", booking.RoleClerk, "4321", staffKey))
+	stepV("ListStaff")(s.ListStaff(ctx, mgr))
+	stepV("SignIn")(s.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "1234"}))
+	for range 6 {
+		stepV("SignIn")(s.SignIn(ctx, booking.SignInRequest{Name: "maria", PIN: "0000"}))
+	}
+	step("DisableStaff", s.DisableStaff(ctx, mgr, "Maria"))
+	step("EnableStaff", s.EnableStaff(ctx, mgr, "Maria"))
+	step("SetRole", s.SetRole(ctx, mgr, "Maria", booking.RoleSupervisor))
+	step("SetPIN", s.SetPIN(ctx, mgr, "Maria", "5678"))
+	step("UnlockStaff", s.UnlockStaff(ctx, mgr, "Maria"))
+	stepV("PINUnchanged")(s.PINUnchanged(ctx, "Maria"))
+	stepV("Access")(s.Access(ctx))
+	stepV("Cancel")(s.Cancel(ctx, clerk, booking.CancelRequest{Number: last.Number, Approver: &booking.Credentials{Name: "sue", PIN: "0000"}}))
+	stepV("AddTerminal")(s.AddTerminal(ctx, mgr, "till-9", termKey))
+	stepV("ListTerminals")(s.ListTerminals(ctx, mgr))
+	_, _, err = s.IdentifyKey(ctx, termPub.Marshal())
+	step("IdentifyKey", err)
+	step("RemoveTerminal", s.RemoveTerminal(ctx, mgr, "till-9"))
+	stepV("CheckInvariants")(s.CheckInvariants(ctx))
+	return called
+}
+
+// notStatements are store methods that run no SQL of their own.
+var notStatements = []string{"Close", "Path", "Changes", "Stats", "Seed"}
+
+func TestPlanGuard(t *testing.T) {
+	clock := fixedClock()
+	stop := db.CapturePrepared()
+	s, path := MustOpenDB(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	called := planWorkload(t, s, clock)
+	stmts := append(stop(), db.OtherStatements()...)
+	if len(stmts) < 80 || !slices.ContainsFunc(stmts, func(q string) bool { return strings.HasPrefix(q, "INSERT INTO bookings") }) {
+		t.Fatalf("captured only %d statements: the capture is broken", len(stmts))
+	}
+	for _, p := range planProblems(t, openRaw(t, path), stmts) {
+		t.Errorf("scan of a table that grows with history: %s", p)
+	}
+
+	// Every method of the store is in the workload, so a new method's
+	// statements are checked too: add it to planWorkload.
+	st := reflect.TypeOf(s)
+	for i := 0; i < st.NumMethod(); i++ {
+		name := st.Method(i).Name
+		if !slices.Contains(called, name) && !slices.Contains(notStatements, name) {
+			t.Errorf("the plan guard's workload never calls Store.%s: add it to planWorkload", name)
+		}
+	}
+	t.Logf("checked %d statements", len(stmts))
+}
+
+// The guard can fail: without the index on payments(booking_id), loading
+// a booking scans every payment ever made, and the guard says so.
+func TestPlanGuard_DroppedIndex(t *testing.T) {
+	clock := fixedClock()
+	stop := db.CapturePrepared()
+	s, path := MustOpenDB(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	planWorkload(t, s, clock)
+	stmts := stop()
+	raw := openRaw(t, path)
+	if got := planProblems(t, raw, stmts); len(got) != 0 {
+		t.Fatalf("problems before dropping the index: %v", got)
+	}
+	if _, err := raw.Exec(`DROP INDEX payments_by_booking`); err != nil {
+		t.Fatal(err)
+	}
+	got := planProblems(t, raw, stmts)
+	if !slices.ContainsFunc(got, func(p string) bool {
+		return strings.HasPrefix(p, "SCAN payments (table payments)") && strings.Contains(p, "FROM payments WHERE booking_id IN")
+	}) {
+		t.Fatalf("dropping payments_by_booking went unnoticed: %v", got)
+	}
+}
+
+func TestPlanGuard_Parse(t *testing.T) {
+	for q, want := range map[string]int{"SELECT ?": 1, "SELECT ?, ?": 2, "SELECT ?2, ?": 3, "SELECT '?', ?1": 1} {
+		if got := paramCount(q); got != want {
+			t.Errorf("paramCount(%q) = %d, want %d", q, got, want)
+		}
+	}
+	got := tableAliases(`SELECT c.x FROM seat_claims c JOIN holds AS h ON h.id = c.hold_id WHERE c.show_id IN (SELECT id FROM shows)`)
+	if got["c"] != "seat_claims" || got["h"] != "holds" || got["shows"] != "shows" || got["where"] != "" {
+		t.Errorf("aliases %v", got)
+	}
+}
