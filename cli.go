@@ -136,8 +136,12 @@ func (c *cli) open(noDemo bool) (*opened, error) {
 
 func (c *cli) counter(args []string) int {
 	fs := c.flags("boxoffice")
+	idle := fs.Duration("idle-signout", 10*time.Minute, "sign a clerk out after this long without a key press (0 never)")
 	if _, err := c.parse(fs, args); err != nil {
 		return c.usageErr("%v", err)
+	}
+	if *idle < 0 {
+		return c.usageErr("--idle-signout must not be negative")
 	}
 	dir, err := dataDir(c.dataFlag)
 	if err != nil {
@@ -160,6 +164,7 @@ func (c *cli) counter(args []string) int {
 		Owner:           "local-" + randomID(),
 		Terminal:        hostTerminal(),
 		Logger:          logger,
+		IdleSignOut:     *idle,
 	}, c.stdin, c.stdout)
 	if err != nil {
 		logger.Error("counter", "err", err)
@@ -361,31 +366,19 @@ func centre(s string, width int) string {
 	return strings.Repeat(" ", pad) + s
 }
 
-// parseMoney reads "12.50", "12,50" or "20" as minor units.
-func parseMoney(s string) (int64, error) {
-	s = strings.ReplaceAll(strings.TrimSpace(s), ",", ".")
-	whole, frac, hasFrac := strings.Cut(s, ".")
-	if whole == "" && !hasFrac {
-		return 0, fmt.Errorf("empty amount")
-	}
-	if len(frac) > 2 {
-		return 0, fmt.Errorf("at most two decimals")
-	}
-	for len(frac) < 2 {
-		frac += "0"
-	}
-	if whole == "" {
-		whole = "0"
-	}
-	w, err1 := strconv.ParseInt(whole, 10, 64)
-	f, err2 := strconv.ParseInt(frac, 10, 64)
-	if err1 != nil || err2 != nil || w < 0 || w > 1_000_000 {
-		return 0, fmt.Errorf("not an amount")
-	}
-	return w*100 + f, nil
+// sellArgs is a `sell` command line, checked before anything is written.
+type sellArgs struct {
+	showID     int64
+	seats      []string // labels, upper case, each once; empty with best
+	best       int
+	wheelchair int
+	typ        string
+	req        booking.CheckoutRequest // without the hold
 }
 
-func (c *cli) sell(args []string) int {
+// parseSell reads and checks the command line: everything that can be
+// refused without the database is refused here (exit 2).
+func (c *cli) parseSell(args []string) (*sellArgs, int) {
 	fs := c.flags("sell")
 	typ := fs.String("type", "adult", "ticket type for every seat (adult, child, senior, student)")
 	pay := fs.String("pay", "cash", "cash or card")
@@ -398,33 +391,73 @@ func (c *cli) sell(args []string) int {
 	fs.BoolVar(&c.jsonOut, "json", false, "machine output")
 	pos, err := c.parse(fs, args)
 	if err != nil {
-		return c.usageErr("%v", err)
+		return nil, c.usageErr("%v", err)
 	}
 	if (*best == 0 && len(pos) < 2) || (*best != 0 && len(pos) != 1) {
-		return c.usageErr("usage: boxoffice sell SHOW SEAT... (seats like G7), or boxoffice sell SHOW --best N")
+		return nil, c.usageErr("usage: boxoffice sell SHOW SEAT... (seats like G7), or boxoffice sell SHOW --best N")
 	}
 	if *best < 0 || *wheelchair < 0 || (*wheelchair > 0 && *best == 0) {
-		return c.usageErr("--best takes a party size; --wheelchair goes with --best")
+		return nil, c.usageErr("--best takes a party size; --wheelchair goes with --best")
 	}
-	showID, ok := parseShowID(pos[0])
-	if !ok {
-		return c.usageErr("SHOW must be a show id from `boxoffice shows`, not %q", booking.CleanLine(pos[0], 20))
+	a := &sellArgs{best: *best, wheelchair: *wheelchair, typ: strings.ToLower(strings.TrimSpace(*typ))}
+	var ok bool
+	if a.showID, ok = parseShowID(pos[0]); !ok {
+		return nil, c.usageErr("SHOW must be a show id from `boxoffice shows`, not %q", booking.CleanLine(pos[0], 20))
+	}
+	seen := map[string]bool{}
+	for _, l := range pos[1:] {
+		if l = strings.ToUpper(strings.TrimSpace(l)); !seen[l] {
+			seen[l] = true
+			a.seats = append(a.seats, l)
+		}
 	}
 	method := booking.PayMethod(*pay)
 	if method != booking.Cash && method != booking.Card {
-		return c.usageErr("--pay must be cash or card")
+		return nil, c.usageErr("--pay must be cash or card")
 	}
 	var tender int64
 	if *tendered != "" {
 		if method != booking.Cash {
-			return c.usageErr("--tendered is for cash payments")
+			return nil, c.usageErr("--tendered is for cash payments")
 		}
-		if tender, err = parseMoney(*tendered); err != nil {
-			return c.usageErr("--tendered %q: %v", booking.CleanLine(*tendered, 20), err)
+		if tender, err = booking.ParseMoney(*tendered); err != nil {
+			return nil, c.usageErr("--tendered: %s", booking.ErrorMessage(err))
 		}
 	}
 	if *key == "" {
 		*key = "cli-" + randomID()
+	}
+	a.req = booking.CheckoutRequest{IdempotencyKey: *key, Customer: *name, Phone: *phone, Method: method, Tendered: tender, CheckTotal: true}
+	if err := a.req.Validate(); err != nil {
+		return nil, c.usageErr("%s", booking.ErrorMessage(err))
+	}
+	return a, exitOK
+}
+
+// priceSale checks the ticket type against the prices the store has now and
+// works out the total, so an unknown type or short cash is refused before
+// a seat is held. The checkout then sends that total and the store
+// refuses it if a price changes in between.
+func (c *cli) priceSale(a *sellArgs, types []booking.TicketType) (int64, int) {
+	var codes []string
+	for _, t := range types {
+		codes = append(codes, t.Code)
+		if t.Code == a.typ {
+			n := max(len(a.seats), a.best)
+			total := int64(n) * t.Price
+			if a.req.Tendered > 0 && a.req.Tendered < total {
+				return 0, c.usageErr("%s tendered is less than the total %s", booking.FormatMoney(a.req.Tendered), booking.FormatMoney(total))
+			}
+			return t.Price, exitOK
+		}
+	}
+	return 0, c.usageErr("unknown ticket type %q (%s)", booking.CleanLine(a.typ, 20), strings.Join(codes, ", "))
+}
+
+func (c *cli) sell(args []string) int {
+	a, code := c.parseSell(args)
+	if a == nil {
+		return code
 	}
 	o, err := c.open(false)
 	if err != nil {
@@ -434,39 +467,42 @@ func (c *cli) sell(args []string) int {
 	owner := "cli-" + randomID()
 	actor := booking.System
 	actor.Terminal = "cli"
-	types := map[string]string{}
-	for _, s := range pos[1:] {
-		types[strings.ToUpper(s)] = *typ
-	}
 	// A retried command with the same key lands on the booking the first
 	// run made, even though its seats now read as sold.
-	if b, err := o.store.BookingByKey(c.ctx, actor, *key); err == nil {
+	if b, err := o.store.BookingByKey(c.ctx, actor, a.req.IdempotencyKey); err == nil {
 		return c.printBooking(b)
 	}
+	types, err := o.store.TicketTypes(c.ctx)
+	if err != nil {
+		return c.fail(err)
+	}
+	price, code := c.priceSale(a, types)
+	if code != exitOK {
+		return code
+	}
 	var hold *booking.Hold
-	if *best > 0 {
-		hold, err = o.store.HoldBest(c.ctx, actor, booking.HoldBestRequest{ShowID: showID, N: *best, Wheelchair: *wheelchair, Owner: owner})
-		if err == nil {
-			if !hold.Together {
-				fmt.Fprintf(c.stderr, "boxoffice: no %d seats are free together; selling the best split: %s\n", *best, strings.Join(booking.Labels(hold.Seats), " "))
-			}
-			for _, s := range hold.Seats {
-				types[s.Label] = *typ
-			}
+	if a.best > 0 {
+		hold, err = o.store.HoldBest(c.ctx, actor, booking.HoldBestRequest{ShowID: a.showID, N: a.best, Wheelchair: a.wheelchair, Owner: owner})
+		if err == nil && !hold.Together {
+			fmt.Fprintf(c.stderr, "boxoffice: no %d seats are free together; selling the best split: %s\n", a.best, strings.Join(booking.Labels(hold.Seats), " "))
 		}
 	} else {
-		hold, err = o.store.Hold(c.ctx, actor, booking.HoldRequest{ShowID: showID, Seats: pos[1:], Owner: owner})
+		hold, err = o.store.Hold(c.ctx, actor, booking.HoldRequest{ShowID: a.showID, Seats: a.seats, Owner: owner})
 	}
 	if err != nil {
-		if b, err2 := o.store.BookingByKey(c.ctx, actor, *key); err2 == nil {
+		if b, err2 := o.store.BookingByKey(c.ctx, actor, a.req.IdempotencyKey); err2 == nil {
 			return c.printBooking(b) // a concurrent run with this key won
 		}
 		return c.fail(err)
 	}
-	b, err := o.store.Checkout(c.ctx, actor, booking.CheckoutRequest{
-		HoldID: hold.ID, Owner: owner, IdempotencyKey: *key, Types: types,
-		Customer: *name, Phone: *phone, Method: method, Tendered: tender,
-	})
+	req := a.req
+	req.HoldID, req.Owner = hold.ID, owner
+	req.Types = make(map[string]string, len(hold.Seats))
+	for _, s := range hold.Seats {
+		req.Types[s.Label] = a.typ
+	}
+	req.ExpectedTotal = int64(len(hold.Seats)) * price
+	b, err := o.store.Checkout(c.ctx, actor, req)
 	// Whatever happened, nothing of this run stays held: after a sale the
 	// release is a no-op, after a failure it gives the seats back.
 	o.store.Release(context.WithoutCancel(c.ctx), actor, hold.ID, owner)
