@@ -1,6 +1,7 @@
 package db_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -27,6 +28,7 @@ func sellerMain() int {
 	ctx := context.Background()
 	hall := testHall()
 	fmt.Println("READY")
+	sold := false
 	for k := 0; ; k++ {
 		i := k % (len(hall.Seats) / 2)
 		owner := fmt.Sprint("seller-", k)
@@ -35,6 +37,10 @@ func sellerMain() int {
 			continue // sold already: a cancel below frees it again
 		}
 		b, err := s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: owner, IdempotencyKey: owner, Method: booking.Cash, Tendered: 5000})
+		if err == nil && !sold {
+			sold = true
+			fmt.Println("SOLD") // the parent kills only once a sale is in
+		}
 		if err == nil && k%3 == 0 {
 			s.Cancel(ctx, supervisor, booking.CancelRequest{Number: b.Number})
 		}
@@ -59,8 +65,11 @@ func TestStore_KilledMidSale(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		buf := make([]byte, 6)
-		out.Read(buf) // READY
+		// Wait for the first sale however slow the machine is, then kill
+		// the seller somewhere in the middle of the ones after it.
+		lines := bufio.NewScanner(out)
+		for lines.Scan() && lines.Text() != "SOLD" {
+		}
 		time.Sleep(time.Duration(150+100*round) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
