@@ -51,11 +51,7 @@ func BenchmarkCommitToRepaint(b *testing.B) {
 	held := map[int64]int64{} // seat -> hold id
 	var lat []time.Duration
 	for i := 0; b.Loop(); i++ {
-		if len(viewer.parked) == 0 {
-			b.Fatal("viewer is not waiting for changes")
-		}
-		wait := viewer.parked[len(viewer.parked)-1]
-		viewer.parked = nil
+		wait := takeParked(b, viewer, parkChange)
 		got := make(chan tea.Msg, 1)
 		go func() { got <- wait() }()
 

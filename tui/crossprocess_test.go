@@ -98,8 +98,7 @@ func BenchmarkCommitToRepaintAcrossProcesses(b *testing.B) {
 	}
 	var lat []time.Duration
 	for i := 0; b.Loop(); i++ {
-		wait := viewer.parked[len(viewer.parked)-1]
-		viewer.parked = nil
+		wait := takeParked(b, viewer, parkChange)
 		got := make(chan tea.Msg, 1)
 		go func() { got <- wait() }()
 
@@ -121,8 +120,7 @@ func BenchmarkCommitToRepaintAcrossProcesses(b *testing.B) {
 			if viewer.seats.sm.State(seat.ID) == want {
 				break
 			}
-			wait := viewer.parked[len(viewer.parked)-1]
-			viewer.parked = nil
+			wait := takeParked(b, viewer, parkChange)
 			go func() { got <- wait() }()
 		}
 		lat = append(lat, time.Since(start))
