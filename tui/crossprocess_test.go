@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	osexec "os/exec"
-	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -125,9 +124,6 @@ func BenchmarkCommitToRepaintAcrossProcesses(b *testing.B) {
 		}
 		lat = append(lat, time.Since(start))
 	}
-	slices.Sort(lat)
-	if len(lat) > 0 {
-		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
-	}
+	reportLatency(b, lat, "")
+	reportLatency(b, rawCommits(b, 500), "raw-commit-")
 }
