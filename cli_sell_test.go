@@ -85,3 +85,13 @@ func TestCLI_PriceSetRefusesBadAmounts(t *testing.T) {
 		t.Fatalf("price set 13: %d %q", code, out)
 	}
 }
+
+// The local counter takes --idle-signout like serve; a negative one is a
+// usage mistake, refused before the terminal is touched.
+func TestCLI_CounterIdleSignOutFlag(t *testing.T) {
+	data := t.TempDir()
+	code, _, errOut := runCLI(t, data, "", "--idle-signout", "-1m")
+	if code != 2 || !strings.Contains(errOut, "--idle-signout must not be negative") {
+		t.Fatalf("exit %d, %q", code, errOut)
+	}
+}
