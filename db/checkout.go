@@ -98,6 +98,17 @@ func currentPrices(w *wtx) (map[string]int64, error) {
 	return prices, rows.Err()
 }
 
+// checkTypes refuses a ticket type the cinema does not sell, before the
+// transaction writes anything.
+func checkTypes(types map[string]string, prices map[string]int64) error {
+	for label, code := range types {
+		if _, ok := prices[code]; !ok {
+			return booking.Errorf(booking.EInvalid, "Unknown ticket type %q for %s.", booking.CleanLine(code, 16), booking.CleanLine(label, 8))
+		}
+	}
+	return nil
+}
+
 // priceSeats gives each seat its ticket type (adult unless the request
 // names another) and adds up the total at the given prices.
 func priceSeats(seats []booking.Seat, types map[string]string, prices map[string]int64) ([]string, int64, error) {
@@ -142,10 +153,8 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if err != nil {
 		return nil, err
 	}
-	for label, code := range req.Types {
-		if _, ok := prices[code]; !ok {
-			return nil, booking.Errorf(booking.EInvalid, "Unknown ticket type %q for %s.", booking.CleanLine(code, 16), booking.CleanLine(label, 8))
-		}
+	if err := checkTypes(req.Types, prices); err != nil {
+		return nil, err
 	}
 	// The hold must be live: compare-and-set held -> confirmed. Only when
 	// that fails does the transaction read why.
@@ -185,27 +194,10 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 		return nil, err
 	}
 
-	var bookingID int64
-	var number string
 	created := w.nowMS()
-	for attempt := 0; ; attempt++ {
-		number = newBookingNumber()
-		err = w.queryRow(`INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, total, sold_by, terminal, created_at)
-			VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			number, showID, req.HoldID, key, customer, phone, total, actor.Name, actor.Terminal, created).Scan(&bookingID)
-		if err == nil {
-			break
-		}
-		if !isConstraint(err) || attempt > 5 {
-			return nil, err
-		}
-		var used int
-		if err := w.queryRow(`SELECT count(*) FROM bookings WHERE idem_key = ?`, key).Scan(&used); err != nil {
-			return nil, err
-		}
-		if used > 0 {
-			return nil, errKeyUsed
-		}
+	bookingID, number, err := insertBooking(w, actor, req, showID, key, customer, phone, total, created)
+	if err != nil {
+		return nil, err
 	}
 	res, err := w.exec(`UPDATE seat_claims SET status = 'sold', booking_id = ? WHERE hold_id = ? AND status = 'held'`, bookingID, req.HoldID)
 	if err != nil {
@@ -222,18 +214,7 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 		Customer: customer, Phone: phone, Total: total, SoldBy: actor.Name, Terminal: actor.Terminal,
 		CreatedAt: time.UnixMilli(created),
 	}
-	// Ticket ids are derived from the booking id (a booking has at most
-	// maxSeatsPerHold < ticketsPerBooking seats), so all tickets go in one
-	// statement. Their codes are signed from the id when a booking is
-	// read (signCodes), outside the writer.
-	args := make([]any, 0, 5*len(seats))
-	for i, seat := range seats {
-		ticketID := bookingID*ticketsPerBooking + int64(i)
-		args = append(args, ticketID, bookingID, seat.ID, typeOf[i], prices[typeOf[i]])
-		b.Tickets = append(b.Tickets, booking.Ticket{ID: ticketID, Seat: seat, Type: typeOf[i], Price: prices[typeOf[i]], Status: booking.TicketIssued})
-	}
-	if _, err := w.exec(`INSERT INTO tickets (id, booking_id, seat_id, type_code, price, status) VALUES `+
-		placeholders("(?, ?, ?, ?, ?, 'issued')", len(seats)), args...); err != nil {
+	if err := insertTickets(w, b, seats, typeOf, prices); err != nil {
 		return nil, err
 	}
 	var payID int64
@@ -244,6 +225,49 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	b.Payments = []booking.Payment{{ID: payID, Kind: "sale", Method: req.Method, Amount: total, Tendered: tendered, Change: change, At: b.CreatedAt, Staff: actor.Name}}
 	w.touch(showID)
 	return b, nil
+}
+
+// insertBooking writes the booking row under a fresh random number, and
+// tells a number clash (tried again) from the idempotency key having made
+// a booking already (errKeyUsed).
+func insertBooking(w *wtx, actor booking.Actor, req booking.CheckoutRequest, showID int64, key, customer, phone string, total, created int64) (int64, string, error) {
+	for attempt := 0; ; attempt++ {
+		var id int64
+		number := newBookingNumber()
+		err := w.queryRow(`INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, total, sold_by, terminal, created_at)
+			VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			number, showID, req.HoldID, key, customer, phone, total, actor.Name, actor.Terminal, created).Scan(&id)
+		if err == nil {
+			return id, number, nil
+		}
+		if !isConstraint(err) || attempt > 5 {
+			return 0, "", err
+		}
+		var used int
+		if err := w.queryRow(`SELECT count(*) FROM bookings WHERE idem_key = ?`, key).Scan(&used); err != nil {
+			return 0, "", err
+		}
+		if used > 0 {
+			return 0, "", errKeyUsed
+		}
+	}
+}
+
+// insertTickets writes one ticket per seat at its price and adds them to
+// b. Ticket ids are derived from the booking id (a booking has at most
+// maxSeatsPerHold < ticketsPerBooking seats), so all tickets go in one
+// statement. Their codes are signed from the id when a booking is read
+// (signCodes), outside the writer.
+func insertTickets(w *wtx, b *booking.Booking, seats []booking.Seat, typeOf []string, prices map[string]int64) error {
+	args := make([]any, 0, 5*len(seats))
+	for i, seat := range seats {
+		ticketID := b.ID*ticketsPerBooking + int64(i)
+		args = append(args, ticketID, b.ID, seat.ID, typeOf[i], prices[typeOf[i]])
+		b.Tickets = append(b.Tickets, booking.Ticket{ID: ticketID, Seat: seat, Type: typeOf[i], Price: prices[typeOf[i]], Status: booking.TicketIssued})
+	}
+	_, err := w.exec(`INSERT INTO tickets (id, booking_id, seat_id, type_code, price, status) VALUES `+
+		placeholders("(?, ?, ?, ?, ?, 'issued')", len(seats)), args...)
+	return err
 }
 
 // signCodes fills in each ticket's code. A code is a pure function of the

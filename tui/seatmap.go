@@ -286,17 +286,8 @@ func (m *Model) seatMapKey(msg tea.KeyPressMsg) tea.Cmd {
 	if s.waitPrompt {
 		return promptKey(msg, &s.waitPrompt, &s.waitInput, m.addWaitlist)
 	}
-	if s.clash != nil {
-		switch {
-		case key.Matches(msg, k.TakeOffer):
-			return m.takeOffer()
-		case key.Matches(msg, k.Dismiss):
-			s.clash = nil
-			m.setInfo("Choose again.")
-			return nil
-		}
-		// Anything else dismisses the banner and acts as usual.
-		s.clash = nil
+	if cmd, done := m.clashKey(msg); done {
+		return cmd
 	}
 	if s.sm == nil {
 		if key.Matches(msg, k.Back) {
@@ -360,6 +351,25 @@ func (m *Model) seatMapKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.leave(leaveShows)
 	}
 	return nil
+}
+
+// clashKey answers the clash banner: enter takes the offer, esc chooses
+// again, and anything else dismisses it and acts as usual (done false).
+func (m *Model) clashKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	s := &m.seats
+	if s.clash == nil {
+		return nil, false
+	}
+	switch {
+	case key.Matches(msg, m.keys.TakeOffer):
+		return m.takeOffer(), true
+	case key.Matches(msg, m.keys.Dismiss):
+		s.clash = nil
+		m.setInfo("Choose again.")
+		return nil, true
+	}
+	s.clash = nil
+	return nil, false
 }
 
 // mapEnter opens the checkout of the seats held or, right after a hold ran

@@ -199,7 +199,6 @@ func (m *Model) viewSeatMap(height int) string {
 		return b.String()
 	}
 	g := m.mapGeom()
-	width := len(s.grid[0])
 	pad := strings.Repeat(" ", g.left)
 	var panel []string
 	gutter := ""
@@ -216,75 +215,18 @@ func (m *Model) viewSeatMap(height int) string {
 	}
 
 	// The screen.
-	inner := (width-1)*g.cellW + 1
-	scr := strings.Repeat("▔", max(inner, 6))
-	label := " SCREEN "
-	if inner > len(label)+4 {
-		mid := (inner - len(label)) / 2
-		scr = strings.Repeat("▔", mid) + label + strings.Repeat("▔", inner-mid-len(label))
-	}
-	b.WriteString(pad + strings.Repeat(" ", s.labelW+1) + st.Screen.Render(scr) + strings.Repeat(" ", max(g.mapW-s.labelW-1-max(inner, 6), 0)))
+	b.WriteString(pad + m.screenEdge(g))
 	withPanel(0)
 
 	// The rows.
 	cursorOn := s.clash == nil
 	for r := g.first; r < g.first+g.rows; r++ {
-		row := s.grid[r]
 		b.WriteString(pad)
 		b.WriteString(s.rowL[r])
 		if g.cellW == 2 {
-			// Seats that look alike side by side share one styled run.
-			open := -1
-			closeRun := func() {
-				if open >= 0 {
-					b.WriteString(st.Seats[open].close)
-					open = -1
-				}
-			}
-			for c, i := range row {
-				switch {
-				case cursorOn && r == s.curRow && c == s.curCol:
-					closeRun()
-					b.WriteString(st.Cursor.Render("["))
-				case cursorOn && r == s.curRow && c == s.curCol+1:
-					closeRun()
-					b.WriteString(st.Cursor.Render("]"))
-				default:
-					b.WriteByte(' ')
-				}
-				if i < 0 {
-					b.WriteByte(' ')
-					continue
-				}
-				look := s.lookOf(&s.hall.Seats[i])
-				if look != open {
-					closeRun()
-					b.WriteString(st.Seats[look].open)
-					open = look
-				}
-				b.WriteString(st.Seats[look].Glyph)
-			}
-			closeRun()
-			if cursorOn && r == s.curRow && s.curCol == len(row)-1 {
-				b.WriteString(st.Cursor.Render("]"))
-			} else {
-				b.WriteByte(' ')
-			}
+			m.drawRowWide(&b, r, cursorOn)
 		} else {
-			b.WriteByte(' ')
-			for c, i := range row {
-				if i < 0 {
-					b.WriteByte(' ')
-					continue
-				}
-				look := &st.Seats[s.lookOf(&s.hall.Seats[i])]
-				if cursorOn && r == s.curRow && c == s.curCol {
-					b.WriteString(look.cursor)
-				} else {
-					b.WriteString(look.cell)
-				}
-			}
-			b.WriteByte(' ')
+			m.drawRowCompact(&b, r, cursorOn)
 		}
 		b.WriteString(s.rowR[r])
 		withPanel(r - g.first + 1)
@@ -303,20 +245,110 @@ func (m *Model) viewSeatMap(height int) string {
 		b.WriteString("\n")
 	}
 
-	// Banner, prompt or what is under the cursor.
+	b.WriteString(m.mapFooter(g))
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// mapFooter is the line (or two) under the map: the clash banner, a
+// prompt, a hold that ran out, or what is under the cursor.
+func (m *Model) mapFooter(g mapGeom) string {
+	st := &m.styles
+	s := &m.seats
 	switch {
 	case s.clash != nil:
-		b.WriteString(m.clashBanner())
+		return m.clashBanner()
 	case s.prompt:
-		b.WriteString(st.Label.Render(" Go to seat (G7 or G7-9): ") + s.input.view(st, true, 12))
+		return st.Label.Render(" Go to seat (G7 or G7-9): ") + s.input.view(st, true, 12)
 	case s.waitPrompt:
-		b.WriteString(st.Label.Render(" Waiting list — name, phone, seats: ") + s.waitInput.view(st, true, max(m.width-40, 10)))
+		return st.Label.Render(" Waiting list — name, phone, seats: ") + s.waitInput.view(st, true, max(m.width-40, 10))
 	case s.showLapsed():
-		b.WriteString(m.lapsedBanner())
+		return m.lapsedBanner()
 	case !g.panel:
-		b.WriteString(m.cursorLine())
+		return m.cursorLine()
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return ""
+}
+
+// screenEdge is the line that stands for the screen, above row A.
+func (m *Model) screenEdge(g mapGeom) string {
+	st := &m.styles
+	s := &m.seats
+	width := len(s.grid[0])
+	inner := (width-1)*g.cellW + 1
+	scr := strings.Repeat("▔", max(inner, 6))
+	label := " SCREEN "
+	if inner > len(label)+4 {
+		mid := (inner - len(label)) / 2
+		scr = strings.Repeat("▔", mid) + label + strings.Repeat("▔", inner-mid-len(label))
+	}
+	return strings.Repeat(" ", s.labelW+1) + st.Screen.Render(scr) + strings.Repeat(" ", max(g.mapW-s.labelW-1-max(inner, 6), 0))
+}
+
+// drawRowWide draws hall row r two cells a seat, with the cursor as
+// brackets around its seat.
+func (m *Model) drawRowWide(b *strings.Builder, r int, cursorOn bool) {
+	st := &m.styles
+	s := &m.seats
+	row := s.grid[r]
+	// Seats that look alike side by side share one styled run.
+	open := -1
+	closeRun := func() {
+		if open >= 0 {
+			b.WriteString(st.Seats[open].close)
+			open = -1
+		}
+	}
+	for c, i := range row {
+		switch {
+		case cursorOn && r == s.curRow && c == s.curCol:
+			closeRun()
+			b.WriteString(st.Cursor.Render("["))
+		case cursorOn && r == s.curRow && c == s.curCol+1:
+			closeRun()
+			b.WriteString(st.Cursor.Render("]"))
+		default:
+			b.WriteByte(' ')
+		}
+		if i < 0 {
+			b.WriteByte(' ')
+			continue
+		}
+		look := s.lookOf(&s.hall.Seats[i])
+		if look != open {
+			closeRun()
+			b.WriteString(st.Seats[look].open)
+			open = look
+		}
+		b.WriteString(st.Seats[look].Glyph)
+	}
+	closeRun()
+	if cursorOn && r == s.curRow && s.curCol == len(row)-1 {
+		b.WriteString(st.Cursor.Render("]"))
+	} else {
+		b.WriteByte(' ')
+	}
+}
+
+// drawRowCompact draws hall row r one cell a seat, for a hall too wide
+// for two.
+func (m *Model) drawRowCompact(b *strings.Builder, r int, cursorOn bool) {
+	st := &m.styles
+	s := &m.seats
+	row := s.grid[r]
+	b.WriteByte(' ')
+	for c, i := range row {
+		if i < 0 {
+			b.WriteByte(' ')
+			continue
+		}
+		look := &st.Seats[s.lookOf(&s.hall.Seats[i])]
+		if cursorOn && r == s.curRow && c == s.curCol {
+			b.WriteString(look.cursor)
+		} else {
+			b.WriteString(look.cell)
+		}
+	}
+	b.WriteByte(' ')
 }
 
 // sidePanel is the legend and the seat details, one string per line,
