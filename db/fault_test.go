@@ -28,7 +28,7 @@ func sellerMain() int {
 	ctx := context.Background()
 	hall := testHall()
 	fmt.Println("READY")
-	sold := false
+	told := false
 	for k := 0; ; k++ {
 		i := k % (len(hall.Seats) / 2)
 		owner := fmt.Sprint("seller-", k)
@@ -37,9 +37,15 @@ func sellerMain() int {
 			continue // sold already: a cancel below frees it again
 		}
 		b, err := s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: owner, IdempotencyKey: owner, Method: booking.Cash, Tendered: 5000})
-		if err == nil && !sold {
-			sold = true
+		switch {
+		case err == nil && !told:
+			told = true
 			fmt.Println("SOLD") // the parent kills only once a sale is in
+		case !told && k >= len(hall.Seats)/2:
+			// Every pair tried and none sold: the show is full from
+			// the rounds before. Kill away.
+			told = true
+			fmt.Println("FULL")
 		}
 		if err == nil && k%3 == 0 {
 			s.Cancel(ctx, supervisor, booking.CancelRequest{Number: b.Number})
@@ -65,10 +71,10 @@ func TestStore_KilledMidSale(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Wait for the first sale however slow the machine is, then kill
-		// the seller somewhere in the middle of the ones after it.
+		// Wait for the first sale (or for a full show) however slow the
+		// machine is, then kill the seller in the middle of the ones after.
 		lines := bufio.NewScanner(out)
-		for lines.Scan() && lines.Text() != "SOLD" {
+		for lines.Scan() && lines.Text() != "SOLD" && lines.Text() != "FULL" {
 		}
 		time.Sleep(time.Duration(150+100*round) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
