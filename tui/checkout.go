@@ -343,7 +343,7 @@ func (m *Model) onCheckout(msg checkoutMsg) tea.Cmd {
 			c.focus = len(c.seats) + focusSell
 			return tea.Batch(m.loadTypesCmd(), m.loadSeatMapCmd())
 		case code == booking.EExpired, code == booking.ENotFound:
-			return m.lapse()
+			return m.lapse(m.seats.mine())
 		}
 		m.fail(msg.err)
 		return m.loadSeatMapCmd()

@@ -307,6 +307,16 @@ func TestModel_HoldLapsesOnMap(t *testing.T) {
 	if got := seatLabels(m.seats.mine()); strings.Join(got, " ") != strings.Join(labels, " ") || m.seats.showLapsed() {
 		t.Fatalf("enter held %v, want %v", got, labels)
 	}
+
+	// A reload that finds the hold gone before the countdown did says so
+	// too, naming the seats.
+	if _, err := s.ReleaseOwner(context.Background(), "lapse-map"); err != nil {
+		t.Fatal(err)
+	}
+	run(t, m, m.loadSeatMapCmd())
+	if !m.seats.showLapsed() || !strings.Contains(m.status, "The hold on "+labels[0]+", ") || m.heldCount() != 0 {
+		t.Fatalf("after the hold went elsewhere: %q", m.status)
+	}
 }
 
 // Item 8: + extends on the checkout without touching the form, up to the

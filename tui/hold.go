@@ -87,7 +87,7 @@ func (m *Model) release(seats []booking.Seat) tea.Cmd {
 // extend renews the hold (on the map or the checkout alike; neither loses
 // anything), up to the store's lifetime limit.
 func (m *Model) extend() tea.Cmd {
-	if m.seats.holdID == 0 || m.seats.expires.IsZero() {
+	if m.seats.holdID == 0 {
 		m.setError("No seats are held to extend.")
 		return nil
 	}
@@ -183,7 +183,7 @@ func (m *Model) onExtend(msg extendMsg) tea.Cmd {
 		m.fail(msg.err)
 		return nil
 	case code == booking.EExpired, code == booking.ENotFound:
-		return m.lapse()
+		return m.lapse(s.mine())
 	default:
 		m.fail(msg.err)
 		return m.loadSeatMapCmd()
@@ -202,9 +202,8 @@ func (m *Model) onExtend(msg extendMsg) tea.Cmd {
 // lapse is the hold running out (or being let go elsewhere) under the
 // clerk's eyes: the seats stop being shown as held at once, the map and
 // the checkout say so, and the checkout's enter takes them again.
-func (m *Model) lapse() tea.Cmd {
+func (m *Model) lapse(seats []booking.Seat) tea.Cmd {
 	s := &m.seats
-	seats := s.mine()
 	if len(seats) == 0 && m.checkout.hold != 0 && m.checkout.hold == s.holdID {
 		seats = m.checkout.seats
 	}
@@ -221,7 +220,11 @@ func (m *Model) lapse() tea.Cmd {
 		m.checkout.lapsed = true
 	}
 	s.holdID, s.expires, s.capped = 0, time.Time{}, false
-	m.setError("The hold on " + joinLabels(seats) + " ran out; the seats are free again.")
+	if len(seats) == 0 {
+		m.setError("The hold ran out; the seats are free again.")
+	} else {
+		m.setError("The hold on " + joinLabels(seats) + " ran out; the seats are free again.")
+	}
 	return m.loadSeatMapCmd()
 }
 
@@ -261,7 +264,7 @@ func (m *Model) onTick() tea.Cmd {
 		return nil
 	}
 	if !m.now().Before(m.seats.expires) {
-		return m.lapse()
+		return m.lapse(m.seats.mine())
 	}
 	return m.ensureTick()
 }

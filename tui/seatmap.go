@@ -120,6 +120,7 @@ func (m *Model) onSeatMap(msg seatMapMsg) tea.Cmd {
 		m.fail(msg.err)
 		return nil
 	}
+	before := s.mine()
 	s.sm = msg.sm
 	s.show = msg.sm.Show
 	if s.hall == nil || s.hall.ID != msg.sm.Hall.ID {
@@ -134,7 +135,7 @@ func (m *Model) onSeatMap(msg seatMapMsg) tea.Cmd {
 	case s.holdID != 0 && !s.expires.IsZero():
 		// The counter held seats and the store says none are: the hold
 		// ran out (or was let go elsewhere) before the countdown said so.
-		return m.lapse()
+		return m.lapse(before)
 	default:
 		s.holdID, s.expires = 0, time.Time{}
 	}
