@@ -96,7 +96,7 @@ func (m *Model) openCheckout() tea.Cmd {
 		c.types[s.Label] = def
 	}
 	// Start on the tendered amount: with adult tickets and cash, a sale
-	// is the amount (or nothing, for exact money) and enter.
+	// is the amount (or nothing, for exact money), enter to Sell, enter.
 	c.focus = len(mine) + focusTendered
 	m.checkout = c
 	m.screen = screenCheckout
