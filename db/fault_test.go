@@ -30,6 +30,13 @@ func sellerMain() int {
 	fmt.Println("READY")
 	told := false
 	for k := 0; ; k++ {
+		if !told && k == len(hall.Seats)/2 {
+			// Every pair tried and none sold: the show is full from the
+			// rounds before (the last seller's hold blocks its pair until
+			// it lapses). Kill away.
+			told = true
+			fmt.Println("FULL")
+		}
 		i := k % (len(hall.Seats) / 2)
 		owner := fmt.Sprint("seller-", k)
 		h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: show, Seats: []string{hall.Seats[2*i].Label, hall.Seats[2*i+1].Label}, Owner: owner})
@@ -37,15 +44,9 @@ func sellerMain() int {
 			continue // sold already: a cancel below frees it again
 		}
 		b, err := s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: owner, IdempotencyKey: owner, Method: booking.Cash, Tendered: 5000})
-		switch {
-		case err == nil && !told:
+		if err == nil && !told {
 			told = true
 			fmt.Println("SOLD") // the parent kills only once a sale is in
-		case !told && k >= len(hall.Seats)/2:
-			// Every pair tried and none sold: the show is full from
-			// the rounds before. Kill away.
-			told = true
-			fmt.Println("FULL")
 		}
 		if err == nil && k%3 == 0 {
 			s.Cancel(ctx, supervisor, booking.CancelRequest{Number: b.Number})
