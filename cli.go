@@ -131,8 +131,12 @@ func (c *cli) open(noDemo bool) (*opened, error) {
 
 func (c *cli) counter(args []string) int {
 	fs := c.flags("boxoffice")
+	idle := fs.Duration("idle-signout", 10*time.Minute, "sign a clerk out after this long without a key press (0 never)")
 	if _, err := c.parse(fs, args); err != nil {
 		return c.usageErr("%v", err)
+	}
+	if *idle < 0 {
+		return c.usageErr("--idle-signout must not be negative")
 	}
 	dir, err := dataDir(c.dataFlag)
 	if err != nil {
@@ -155,6 +159,7 @@ func (c *cli) counter(args []string) int {
 		Owner:           "local-" + randomID(),
 		Terminal:        hostTerminal(),
 		Logger:          logger,
+		IdleSignOut:     *idle,
 	}, c.stdin, c.term)
 	if err != nil {
 		logger.Error("counter", "err", err)
@@ -366,121 +371,6 @@ func centre(s string, width int) string {
 	}
 	pad := (width - len(s)) / 2
 	return strings.Repeat(" ", pad) + s
-}
-
-// parseMoney reads "12.50", "12,50" or "20" as minor units.
-func parseMoney(s string) (int64, error) {
-	s = strings.ReplaceAll(strings.TrimSpace(s), ",", ".")
-	whole, frac, hasFrac := strings.Cut(s, ".")
-	if whole == "" && !hasFrac {
-		return 0, fmt.Errorf("empty amount")
-	}
-	if len(frac) > 2 {
-		return 0, fmt.Errorf("at most two decimals")
-	}
-	for len(frac) < 2 {
-		frac += "0"
-	}
-	if whole == "" {
-		whole = "0"
-	}
-	w, err1 := strconv.ParseInt(whole, 10, 64)
-	f, err2 := strconv.ParseInt(frac, 10, 64)
-	if err1 != nil || err2 != nil || w < 0 || w > 1_000_000 {
-		return 0, fmt.Errorf("not an amount")
-	}
-	return w*100 + f, nil
-}
-
-func (c *cli) sell(args []string) int {
-	fs := c.flags("sell")
-	typ := fs.String("type", "adult", "ticket type for every seat (adult, child, senior, student)")
-	pay := fs.String("pay", "cash", "cash or card")
-	tendered := fs.String("tendered", "", "cash handed over, like 30 or 27.50 (default: exact money)")
-	key := fs.String("key", "", "idempotency key: the same key again returns the same booking")
-	name := fs.String("name", "", "customer name")
-	phone := fs.String("phone", "", "customer phone")
-	best := fs.Int("best", 0, "hold the best N seats instead of naming them")
-	wheelchair := fs.Int("wheelchair", 0, "with --best: how many of the N are wheelchair places")
-	fs.BoolVar(&c.jsonOut, "json", false, "machine output")
-	pos, err := c.parse(fs, args)
-	if err != nil {
-		return c.usageErr("%v", err)
-	}
-	if (*best == 0 && len(pos) < 2) || (*best != 0 && len(pos) != 1) {
-		return c.usageErr("usage: boxoffice sell SHOW SEAT... (seats like G7), or boxoffice sell SHOW --best N")
-	}
-	if *best < 0 || *wheelchair < 0 || (*wheelchair > 0 && *best == 0) {
-		return c.usageErr("--best takes a party size; --wheelchair goes with --best")
-	}
-	showID, ok := parseShowID(pos[0])
-	if !ok {
-		return c.usageErr("SHOW must be a show id from `boxoffice shows`, not %q", booking.CleanLine(pos[0], 20))
-	}
-	method := booking.PayMethod(*pay)
-	if method != booking.Cash && method != booking.Card {
-		return c.usageErr("--pay must be cash or card")
-	}
-	var tender int64
-	if *tendered != "" {
-		if method != booking.Cash {
-			return c.usageErr("--tendered is for cash payments")
-		}
-		if tender, err = parseMoney(*tendered); err != nil {
-			return c.usageErr("--tendered %q: %v", booking.CleanLine(*tendered, 20), err)
-		}
-	}
-	if *key == "" {
-		*key = "cli-" + randomID()
-	}
-	o, err := c.open(false)
-	if err != nil {
-		return c.fail(err)
-	}
-	defer o.store.Close()
-	owner := "cli-" + randomID()
-	actor := booking.System
-	actor.Terminal = "cli"
-	types := map[string]string{}
-	for _, s := range pos[1:] {
-		types[strings.ToUpper(s)] = *typ
-	}
-	// A retried command with the same key lands on the booking the first
-	// run made, even though its seats now read as sold.
-	if b, err := o.store.BookingByKey(c.ctx, actor, *key); err == nil {
-		return c.printBooking(b)
-	}
-	var hold *booking.Hold
-	if *best > 0 {
-		hold, err = o.store.HoldBest(c.ctx, actor, booking.HoldBestRequest{ShowID: showID, N: *best, Wheelchair: *wheelchair, Owner: owner})
-		if err == nil {
-			if !hold.Together {
-				fmt.Fprintf(c.stderr, "boxoffice: no %d seats are free together; selling the best split: %s\n", *best, strings.Join(booking.Labels(hold.Seats), " "))
-			}
-			for _, s := range hold.Seats {
-				types[s.Label] = *typ
-			}
-		}
-	} else {
-		hold, err = o.store.Hold(c.ctx, actor, booking.HoldRequest{ShowID: showID, Seats: pos[1:], Owner: owner})
-	}
-	if err != nil {
-		if b, err2 := o.store.BookingByKey(c.ctx, actor, *key); err2 == nil {
-			return c.printBooking(b) // a concurrent run with this key won
-		}
-		return c.fail(err)
-	}
-	b, err := o.store.Checkout(c.ctx, actor, booking.CheckoutRequest{
-		HoldID: hold.ID, Owner: owner, IdempotencyKey: *key, Types: types,
-		Customer: *name, Phone: *phone, Method: method, Tendered: tender,
-	})
-	// Whatever happened, nothing of this run stays held: after a sale the
-	// release is a no-op, after a failure it gives the seats back.
-	o.store.Release(context.WithoutCancel(c.ctx), actor, hold.ID, owner)
-	if err != nil {
-		return c.fail(err)
-	}
-	return c.printBooking(b)
 }
 
 type bookingJSON struct {

@@ -101,7 +101,7 @@ func TestE2E_ServeOverRealSSH(t *testing.T) {
 	tm.waitFor("Holding 1")
 	tm.send("Enter")
 	tm.waitFor("Tendered")
-	tm.send("Enter")
+	tm.send("Enter", "Enter") // Tendered (exact money) to Sell, sell
 	tm.waitFor("Sold BO-")
 
 	// Hold another seat, then stop the server under the live session.

@@ -60,18 +60,21 @@ func (tm *tmuxTerm) screen() string {
 	return string(out)
 }
 
-// waitFor waits until the screen shows every one of texts at once,
-// failing with the screen.
+// waitFor waits until the screen shows every one of texts at once, and
+// nothing still under way (loading, selling), failing with the screen.
+// The deadline is generous: on a loaded machine the binary may take
+// seconds to answer, and what is asserted is what the screen ends up
+// saying, not how fast.
 func (tm *tmuxTerm) waitFor(texts ...string) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		s := tm.screen()
 		all := true
 		for _, text := range texts {
 			all = all && strings.Contains(s, text)
 		}
-		if all && !strings.Contains(s, "Loading") {
+		if all && !strings.Contains(s, "Loading") && !strings.Contains(s, "Selling…") {
 			return s
 		}
 		if time.Now().After(deadline) {
@@ -106,22 +109,64 @@ func TestE2E_CounterSellsTwoSeats(t *testing.T) {
 	tm.waitFor("Holding 2")
 	tm.send("Enter")
 	tm.waitFor("Tendered")
-	tm.send("30", "Enter")
-	screen := tm.waitFor("Change due 5.00")
-	if !strings.Contains(screen, "Sold BO-") {
-		t.Fatalf("no booking number on screen:\n%s", screen)
-	}
+	tm.send("30", "Enter") // the amount, then enter to the Sell step
+	tm.waitFor("[ Sell 2 tickets · 25.00 cash, change 5.00 ]")
+	tm.send("Enter")
+	// The done screen: the booking number and the change together (the
+	// checkout showed "Change due 5.00" too, before the sale).
+	tm.waitFor("Sold BO-", "Paid cash 30.00", "Change due 5.00")
+	assertSale(t, data, 1, 2500, 3000, 500)
+}
 
+// assertSale reads the database file and checks the bookings, seats sold
+// and the last sale's amount, tendered and change.
+func assertSale(t *testing.T, data string, bookings, amount, tendered, change int) {
+	t.Helper()
 	dbh, err := sql.Open("sqlite", "file:"+filepath.Join(data, "boxoffice.db")+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer dbh.Close()
-	var bookings, sold, tendered, change, amount int
-	dbh.QueryRow(`SELECT count(*) FROM bookings`).Scan(&bookings)
+	var n, sold, a, tnd, c int
+	dbh.QueryRow(`SELECT count(*) FROM bookings`).Scan(&n)
 	dbh.QueryRow(`SELECT count(*) FROM seat_claims WHERE status = 'sold'`).Scan(&sold)
-	dbh.QueryRow(`SELECT amount, tendered, change_due FROM payments WHERE kind = 'sale'`).Scan(&amount, &tendered, &change)
-	if bookings != 1 || sold != 2 || amount != 2500 || tendered != 3000 || change != 500 {
-		t.Fatalf("bookings %d, sold seats %d, payment %d tendered %d change %d", bookings, sold, amount, tendered, change)
+	dbh.QueryRow(`SELECT amount, tendered, change_due FROM payments WHERE kind = 'sale' ORDER BY id DESC LIMIT 1`).Scan(&a, &tnd, &c)
+	if n != bookings || sold != 2*bookings || a != amount || tnd != tendered || c != change {
+		t.Fatalf("bookings %d, sold seats %d, payment %d tendered %d change %d", n, sold, a, tnd, c)
 	}
+}
+
+// Must show 1 with real processes: the counter runs in a terminal with its
+// checkout open while another process (`price set`) changes the adult
+// price. The open checkout shows the new total within moments, and the sale
+// is recorded at that figure.
+func TestE2E_PriceChangeReachesOpenCounter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	data := filepath.Join(t.TempDir(), "data")
+	tm := startTmux(t, 80, 24, "env", "BOXOFFICE_DATA="+data, "TERM=xterm-256color", bin)
+	tm.waitFor("Sign in")
+	tm.send("demo", "Tab", "1234", "Enter")
+	tm.waitFor("Start", "Grand")
+	tm.send("Right")
+	tm.waitFor("Tomorrow", "Grand")
+	tm.send("Enter")
+	tm.waitFor("SCREEN")
+	tm.send("2", "b")
+	tm.waitFor("Holding 2")
+	tm.send("Enter")
+	tm.waitFor("Total                   25.00")
+
+	out, err := exec.Command(bin, "--data", data, "price", "set", "adult", "Adult", "13.00").CombinedOutput()
+	if err != nil {
+		t.Fatalf("price set: %v %s", err, out)
+	}
+	tm.waitFor("Total                   26.00", "Prices changed: the total is now 26.00.")
+	tm.send("Enter")
+	tm.waitFor("[ Sell 2 tickets · 26.00 cash, exact ]")
+	tm.send("Enter")
+	tm.waitFor("Sold BO-", "Total 26.00", "Paid cash 26.00")
+	assertSale(t, data, 1, 2600, 2600, 0)
 }

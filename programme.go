@@ -248,9 +248,9 @@ func (c *cli) price(args []string) int {
 	defer o.store.Close()
 	switch pos[0] {
 	case "set":
-		amount, err := parseMoney(pos[3])
+		amount, err := booking.ParseMoney(pos[3])
 		if err != nil {
-			return c.usageErr("AMOUNT %q: %v", booking.CleanLine(pos[3], 20), err)
+			return c.usageErr("AMOUNT: %s", booking.ErrorMessage(err))
 		}
 		if err := o.store.SetPrice(c.ctx, booking.System, booking.TicketType{Code: pos[1], Name: pos[2], Price: amount}); err != nil {
 			return c.fail(err)

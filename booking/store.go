@@ -11,6 +11,10 @@ const DefaultHoldTTL = 5 * time.Minute
 // DoorsOpen is how long before a show starts the door admits its tickets.
 const DoorsOpen = 2 * time.Hour
 
+// MaxHoldLifetime caps how long one hold can live, however often it is
+// extended or grown: seats cannot be kept off sale forever.
+const MaxHoldLifetime = 15 * time.Minute
+
 // HoldRequest asks for specific seats of a show.
 type HoldRequest struct {
 	ShowID int64
@@ -50,6 +54,14 @@ type CheckoutRequest struct {
 	Method   PayMethod
 	// Tendered is the cash handed over, minor units; 0 means exact money.
 	Tendered int64
+	// ExpectedTotal is the total the clerk saw and confirmed, minor units;
+	// CheckTotal says it was sent. The store prices the seats itself,
+	// inside the write transaction, from the ticket types current then,
+	// and refuses with *PriceChangedError when its total differs: what was
+	// on screen is what is recorded. Every caller that showed a person a
+	// total sets both.
+	ExpectedTotal int64
+	CheckTotal    bool
 }
 
 // CancelRequest cancels and refunds a booking.
@@ -123,14 +135,17 @@ type Store interface {
 	// Release lets go of the given seats of a hold, or all of it when seats
 	// is empty. Releasing an ended hold is not an error.
 	Release(ctx context.Context, actor Actor, holdID int64, owner string, seats ...string) error
-	// Extend moves a live hold's expiry to now+ttl. EExpired.
+	// Extend moves a live hold's expiry to now+ttl, but never past
+	// MaxHoldLifetime from its creation. EExpired when it lapsed; EInvalid
+	// when it already ends at that limit.
 	Extend(ctx context.Context, actor Actor, holdID int64, owner string, ttl time.Duration) (*Hold, error)
 	// ReleaseOwner releases every live hold of owner (a closing session).
 	ReleaseOwner(ctx context.Context, owner string) (int, error)
 
 	// Checkout sells a live hold. EExpired when it lapsed; EInvalid for bad
-	// payment or ticket types; the same idempotency key returns the first
-	// booking.
+	// payment or ticket types; *PriceChangedError (EConflict) when
+	// CheckTotal is set and the current prices give another total; the same
+	// idempotency key returns the first booking.
 	Checkout(ctx context.Context, actor Actor, req CheckoutRequest) (*Booking, error)
 	// Cancel claims confirmed -> cancelled first, then frees the seats and
 	// refunds. *StaleError when it was not confirmed; EForbidden without a
@@ -159,6 +174,11 @@ type Store interface {
 	// MarkCalled records that a clerk called a waiting customer, once:
 	// *StaleError when another counter already did.
 	MarkCalled(ctx context.Context, actor Actor, entryID int64) error
+	// Waitlist lists a show's waiting list, first come first.
+	Waitlist(ctx context.Context, actor Actor, showID int64) ([]WaitlistEntry, error)
+	// RemoveWaitlist takes a customer off a waiting list. ENotFound when
+	// the entry is gone already.
+	RemoveWaitlist(ctx context.Context, actor Actor, entryID int64) error
 
 	// SignIn checks a name and PIN. Each attempt is counted before the
 	// PIN is compared, so five attempts lock the name for five minutes

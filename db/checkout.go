@@ -31,47 +31,30 @@ func newBookingNumber() string {
 	return string(out)
 }
 
-// Checkout sells a live hold.
+// Checkout sells a live hold. The request is checked before the write
+// transaction; inside it the seats are priced from the ticket types
+// current then, so a price changed at another counter or by another
+// process can never be recorded behind the clerk's back (see
+// booking.CheckoutRequest.ExpectedTotal).
 func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest) (*booking.Booking, error) {
 	if err := booking.Authorize(actor, booking.ActionSell); err != nil {
 		return nil, err
 	}
-	key := strings.TrimSpace(req.IdempotencyKey)
-	if key == "" || len(key) > 128 {
-		return nil, booking.Errorf(booking.EInvalid, "A checkout needs an idempotency key.")
-	}
-	switch req.Method {
-	case booking.Cash, booking.Card:
-	default:
-		return nil, booking.Errorf(booking.EInvalid, "Pay by cash or card.")
-	}
-	if req.Tendered < 0 {
-		return nil, booking.Errorf(booking.EInvalid, "The amount tendered cannot be negative.")
-	}
-	customer := booking.CleanLine(req.Customer, 80)
-	phone := booking.CleanLine(req.Phone, 32)
-	types, err := s.TicketTypes(ctx)
-	if err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	prices := make(map[string]int64, len(types))
-	for _, t := range types {
-		prices[t.Code] = t.Price
-	}
-	for label, code := range req.Types {
-		if _, ok := prices[code]; !ok {
-			return nil, booking.Errorf(booking.EInvalid, "Unknown ticket type %q for %s.", booking.CleanLine(code, 16), booking.CleanLine(label, 8))
-		}
-	}
+	key := strings.TrimSpace(req.IdempotencyKey)
+	customer := booking.CleanLine(req.Customer, 80)
+	phone := booking.CleanLine(req.Phone, 32)
 
 	var existing int64
 	var sold *booking.Booking
-	err = s.doAs(ctx, actor, "checkout", func(w *wtx) error {
+	err := s.doAs(ctx, actor, "checkout", func(w *wtx) error {
 		// The same key again lands on the booking the first call made,
 		// whatever happened to the hold since.
 		existing, sold = 0, nil
 		var err error
-		sold, err = s.sell(w, actor, req, key, customer, phone, prices)
+		sold, err = s.sell(w, actor, req, key, customer, phone)
 		if err == nil {
 			return nil
 		}
@@ -95,13 +78,88 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 	return s.loadBooking(ctx, s.read, existing)
 }
 
+// currentPrices reads the ticket types inside the write transaction, so
+// the sale is priced at what the database says now, not at a cached copy.
+func currentPrices(w *wtx) (map[string]int64, error) {
+	rows, err := w.query(`SELECT code, price FROM ticket_types`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	prices := map[string]int64{}
+	for rows.Next() {
+		var code string
+		var price int64
+		if err := rows.Scan(&code, &price); err != nil {
+			return nil, err
+		}
+		prices[code] = price
+	}
+	return prices, rows.Err()
+}
+
+// checkTypes refuses a ticket type the cinema does not sell, before the
+// transaction writes anything.
+func checkTypes(types map[string]string, prices map[string]int64) error {
+	for label, code := range types {
+		if _, ok := prices[code]; !ok {
+			return booking.Errorf(booking.EInvalid, "Unknown ticket type %q for %s.", booking.CleanLine(code, 16), booking.CleanLine(label, 8))
+		}
+	}
+	return nil
+}
+
+// priceSeats gives each seat its ticket type (adult unless the request
+// names another) and adds up the total at the given prices.
+func priceSeats(seats []booking.Seat, types map[string]string, prices map[string]int64) ([]string, int64, error) {
+	var total int64
+	typeOf := make([]string, len(seats))
+	for i, seat := range seats {
+		code := "adult"
+		for label, c := range types {
+			if strings.EqualFold(label, seat.Label) {
+				code = c
+			}
+		}
+		if _, ok := prices[code]; !ok {
+			return nil, 0, booking.Errorf(booking.EInvalid, "Unknown ticket type %q for %s.", booking.CleanLine(code, 16), booking.CleanLine(seat.Label, 8))
+		}
+		typeOf[i] = code
+		total += prices[code]
+	}
+	return typeOf, total, nil
+}
+
+// payment works out what was tendered and the change due, refusing cash
+// short of the total.
+func payment(req booking.CheckoutRequest, total int64) (tendered, change int64, err error) {
+	if req.Method != booking.Cash {
+		return 0, 0, nil
+	}
+	tendered = req.Tendered
+	if tendered == 0 {
+		tendered = total // exact money
+	}
+	if tendered < total {
+		return 0, 0, booking.Errorf(booking.EInvalid, "%s tendered is less than the total %s.", booking.FormatMoney(tendered), booking.FormatMoney(total))
+	}
+	return tendered, tendered - total, nil
+}
+
 // sell turns a live hold into a booking inside the transaction and returns
 // the booking as written, so the caller needs no second read.
-func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, key, customer, phone string, prices map[string]int64) (*booking.Booking, error) {
+func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, key, customer, phone string) (*booking.Booking, error) {
+	prices, err := currentPrices(w)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTypes(req.Types, prices); err != nil {
+		return nil, err
+	}
 	// The hold must be live: compare-and-set held -> confirmed. Only when
 	// that fails does the transaction read why.
 	var showID int64
-	err := w.queryRow(`UPDATE holds SET status = 'confirmed' WHERE id = ? AND owner = ? AND status = 'held' AND expires_at > ? RETURNING show_id`,
+	err = w.queryRow(`UPDATE holds SET status = 'confirmed' WHERE id = ? AND owner = ? AND status = 'held' AND expires_at > ? RETURNING show_id`,
 		req.HoldID, req.Owner, w.nowMS()).Scan(&showID)
 	if err == sql.ErrNoRows {
 		return nil, s.whyNotLive(w, req)
@@ -124,55 +182,22 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if len(seats) == 0 {
 		return nil, booking.Errorf(booking.EInvalid, "No seats are held; choose seats first.")
 	}
-
-	var total int64
-	typeOf := make([]string, len(seats))
-	for i, seat := range seats {
-		code := "adult"
-		for label, c := range req.Types {
-			if strings.EqualFold(label, seat.Label) {
-				code = c
-			}
-		}
-		if _, ok := prices[code]; !ok {
-			return nil, booking.Errorf(booking.EInvalid, "Unknown ticket type %q.", code)
-		}
-		typeOf[i] = code
-		total += prices[code]
+	typeOf, total, err := priceSeats(seats, req.Types, prices)
+	if err != nil {
+		return nil, err
 	}
-	tendered, change := int64(0), int64(0)
-	if req.Method == booking.Cash {
-		tendered = req.Tendered
-		if tendered == 0 {
-			tendered = total // exact money
-		}
-		if tendered < total {
-			return nil, booking.Errorf(booking.EInvalid, "%s tendered is less than the total %s.", Money(tendered), Money(total))
-		}
-		change = tendered - total
+	if req.CheckTotal && total != req.ExpectedTotal {
+		return nil, &booking.PriceChangedError{Expected: req.ExpectedTotal, Total: total}
+	}
+	tendered, change, err := payment(req, total)
+	if err != nil {
+		return nil, err
 	}
 
-	var bookingID int64
-	var number string
 	created := w.nowMS()
-	for attempt := 0; ; attempt++ {
-		number = newBookingNumber()
-		err = w.queryRow(`INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, phone_rev, total, sold_by, terminal, created_at)
-			VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			number, showID, req.HoldID, key, customer, phone, reverseDigits(phone), total, actor.Name, actor.Terminal, created).Scan(&bookingID)
-		if err == nil {
-			break
-		}
-		if !isConstraint(err) || attempt > 5 {
-			return nil, err
-		}
-		var used int
-		if err := w.queryRow(`SELECT count(*) FROM bookings WHERE idem_key = ?`, key).Scan(&used); err != nil {
-			return nil, err
-		}
-		if used > 0 {
-			return nil, errKeyUsed
-		}
+	bookingID, number, err := insertBooking(w, actor, req, showID, key, customer, phone, total, created)
+	if err != nil {
+		return nil, err
 	}
 	if err := indexCustomer(w, bookingID, customer); err != nil {
 		return nil, err
@@ -192,18 +217,7 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 		Customer: customer, Phone: phone, Total: total, SoldBy: actor.Name, Terminal: actor.Terminal,
 		CreatedAt: time.UnixMilli(created),
 	}
-	// Ticket ids are derived from the booking id (a booking has at most
-	// maxSeatsPerHold < ticketsPerBooking seats), so all tickets go in one
-	// statement. Their codes are signed from the id when a booking is
-	// read (signCodes), outside the writer.
-	args := make([]any, 0, 5*len(seats))
-	for i, seat := range seats {
-		ticketID := bookingID*ticketsPerBooking + int64(i)
-		args = append(args, ticketID, bookingID, seat.ID, typeOf[i], prices[typeOf[i]])
-		b.Tickets = append(b.Tickets, booking.Ticket{ID: ticketID, Seat: seat, Type: typeOf[i], Price: prices[typeOf[i]], Status: booking.TicketIssued})
-	}
-	if _, err := w.exec(`INSERT INTO tickets (id, booking_id, seat_id, type_code, price, status) VALUES `+
-		placeholders("(?, ?, ?, ?, ?, 'issued')", len(seats)), args...); err != nil {
+	if err := insertTickets(w, b, seats, typeOf, prices); err != nil {
 		return nil, err
 	}
 	var payID int64
@@ -214,6 +228,49 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	b.Payments = []booking.Payment{{ID: payID, Kind: "sale", Method: req.Method, Amount: total, Tendered: tendered, Change: change, At: b.CreatedAt, Staff: actor.Name}}
 	w.touch(showID)
 	return b, nil
+}
+
+// insertBooking writes the booking row under a fresh random number, and
+// tells a number clash (tried again) from the idempotency key having made
+// a booking already (errKeyUsed).
+func insertBooking(w *wtx, actor booking.Actor, req booking.CheckoutRequest, showID int64, key, customer, phone string, total, created int64) (int64, string, error) {
+	for attempt := 0; ; attempt++ {
+		var id int64
+		number := newBookingNumber()
+		err := w.queryRow(`INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, phone_rev, total, sold_by, terminal, created_at)
+			VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			number, showID, req.HoldID, key, customer, phone, reverseDigits(phone), total, actor.Name, actor.Terminal, created).Scan(&id)
+		if err == nil {
+			return id, number, nil
+		}
+		if !isConstraint(err) || attempt > 5 {
+			return 0, "", err
+		}
+		var used int
+		if err := w.queryRow(`SELECT count(*) FROM bookings WHERE idem_key = ?`, key).Scan(&used); err != nil {
+			return 0, "", err
+		}
+		if used > 0 {
+			return 0, "", errKeyUsed
+		}
+	}
+}
+
+// insertTickets writes one ticket per seat at its price and adds them to
+// b. Ticket ids are derived from the booking id (a booking has at most
+// maxSeatsPerHold < ticketsPerBooking seats), so all tickets go in one
+// statement. Their codes are signed from the id when a booking is read
+// (signCodes), outside the writer.
+func insertTickets(w *wtx, b *booking.Booking, seats []booking.Seat, typeOf []string, prices map[string]int64) error {
+	args := make([]any, 0, 5*len(seats))
+	for i, seat := range seats {
+		ticketID := b.ID*ticketsPerBooking + int64(i)
+		args = append(args, ticketID, b.ID, seat.ID, typeOf[i], prices[typeOf[i]])
+		b.Tickets = append(b.Tickets, booking.Ticket{ID: ticketID, Seat: seat, Type: typeOf[i], Price: prices[typeOf[i]], Status: booking.TicketIssued})
+	}
+	_, err := w.exec(`INSERT INTO tickets (id, booking_id, seat_id, type_code, price, status) VALUES `+
+		placeholders("(?, ?, ?, ?, ?, 'issued')", len(seats)), args...)
+	return err
 }
 
 // signCodes fills in each ticket's code. A code is a pure function of the
@@ -270,14 +327,9 @@ func roundAgo(d time.Duration) string {
 	}
 }
 
-// Money formats minor units as "12.50".
-func Money(minor int64) string {
-	sign := ""
-	if minor < 0 {
-		sign, minor = "-", -minor
-	}
-	return fmt.Sprintf("%s%d.%02d", sign, minor/100, minor%100)
-}
+// Money formats minor units as "12.50". It is booking.FormatMoney under
+// its old name, kept for the commands that still call it.
+func Money(minor int64) string { return booking.FormatMoney(minor) }
 
 // Cancel claims confirmed -> cancelled first, then frees the seats, voids
 // the tickets and writes the refund, so it can run at most once.

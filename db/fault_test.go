@@ -1,6 +1,7 @@
 package db_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -27,7 +28,15 @@ func sellerMain() int {
 	ctx := context.Background()
 	hall := testHall()
 	fmt.Println("READY")
+	told := false
 	for k := 0; ; k++ {
+		if !told && k == len(hall.Seats)/2 {
+			// Every pair tried and none sold: the show is full from the
+			// rounds before (the last seller's hold blocks its pair until
+			// it lapses). Kill away.
+			told = true
+			fmt.Println("FULL")
+		}
 		i := k % (len(hall.Seats) / 2)
 		owner := fmt.Sprint("seller-", k)
 		h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: show, Seats: []string{hall.Seats[2*i].Label, hall.Seats[2*i+1].Label}, Owner: owner})
@@ -35,6 +44,10 @@ func sellerMain() int {
 			continue // sold already: a cancel below frees it again
 		}
 		b, err := s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: owner, IdempotencyKey: owner, Method: booking.Cash, Tendered: 5000})
+		if err == nil && !told {
+			told = true
+			fmt.Println("SOLD") // the parent kills only once a sale is in
+		}
 		if err == nil && k%3 == 0 {
 			s.Cancel(ctx, supervisor, booking.CancelRequest{Number: b.Number})
 		}
@@ -59,8 +72,11 @@ func TestStore_KilledMidSale(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		buf := make([]byte, 6)
-		out.Read(buf) // READY
+		// Wait for the first sale (or for a full show) however slow the
+		// machine is, then kill the seller in the middle of the ones after.
+		lines := bufio.NewScanner(out)
+		for lines.Scan() && lines.Text() != "SOLD" && lines.Text() != "FULL" {
+		}
 		time.Sleep(time.Duration(150+100*round) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()

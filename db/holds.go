@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -90,11 +91,21 @@ func takenSet(hall *booking.Hall, busy map[int64]bool) func(int64) bool {
 	return func(id int64) bool { return busy[id] || blocked[id] }
 }
 
+// ttlOrDefault is the TTL a hold asks for, or the default, and never more
+// than a hold may live.
 func ttlOrDefault(ttl time.Duration) time.Duration {
 	if ttl <= 0 {
 		return booking.DefaultHoldTTL
 	}
-	return ttl
+	return min(ttl, booking.MaxHoldLifetime)
+}
+
+// holdLimitMS is MaxHoldLifetime in milliseconds, as holds store time.
+const holdLimitMS = int64(booking.MaxHoldLifetime / time.Millisecond)
+
+// errHoldLimit says a hold already ends at MaxHoldLifetime.
+func errHoldLimit() error {
+	return booking.Errorf(booking.EInvalid, "This hold has reached its %d-minute limit: sell the seats or let them go.", int(booking.MaxHoldLifetime.Minutes()))
 }
 
 // Hold holds the requested seats, all or nothing.
@@ -203,12 +214,10 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 		if err != nil {
 			return err
 		}
-		blocks, tog, ok := booking.BestAvailable(hall, takenSet(hall, busy), req.N, booking.BestOptions{Wheelchair: req.Wheelchair})
+		taken := takenSet(hall, busy)
+		blocks, tog, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair})
 		if !ok {
-			if req.Wheelchair > 0 {
-				return booking.Errorf(booking.EConflict, "No %d seats with %d wheelchair place(s) are free for this show.", req.N, req.Wheelchair)
-			}
-			return booking.Errorf(booking.EConflict, "Fewer than %d seats are free for this show.", req.N)
+			return notEnoughFree(hall, taken, req)
 		}
 		var seats []booking.Seat
 		for _, b := range blocks {
@@ -223,6 +232,44 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 	}
 	hold.Together = together
 	return hold, nil
+}
+
+// notEnoughFree explains why no best block of req.N was found, in words a
+// clerk can act on: sold out, only accessible places left, or how many
+// seats are free.
+func notEnoughFree(hall *booking.Hall, taken func(int64) bool, req booking.HoldBestRequest) error {
+	var free, accessible int
+	for _, seat := range hall.Seats {
+		if taken(seat.ID) {
+			continue
+		}
+		free++
+		if seat.Kind.Accessible() {
+			accessible++
+		}
+	}
+	standard := free - accessible
+	switch {
+	case free == 0:
+		return booking.Errorf(booking.EConflict, "This show is sold out.")
+	case req.Wheelchair > 0:
+		return booking.Errorf(booking.EConflict, "No %s with %s free for this show.", seatsWord(req.N), plural(req.Wheelchair, "wheelchair place", "wheelchair places"))
+	case standard == 0:
+		return booking.Errorf(booking.EConflict, "Only wheelchair and companion places are free (%d); hold one by hand for a customer who needs it.", accessible)
+	case accessible > 0:
+		return booking.Errorf(booking.EConflict, "Only %s free for this show, not %d (and %d wheelchair or companion places).", plural(standard, "seat is", "seats are"), req.N, accessible)
+	}
+	return booking.Errorf(booking.EConflict, "Only %s free for this show, not %d.", plural(standard, "seat is", "seats are"), req.N)
+}
+
+func seatsWord(n int) string { return plural(n, "seat", "seats") }
+
+// plural writes "1 seat" or "3 seats".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // SalesClose is how long after a show starts its seats can still be sold:
@@ -249,13 +296,14 @@ func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner strin
 	expires := w.now.Add(ttl).UnixMilli()
 	holdID := addTo
 	if addTo != 0 {
-		res, err := w.exec(`UPDATE holds SET expires_at = ? WHERE id = ? AND owner = ? AND show_id = ? AND status = 'held' AND expires_at > ?`,
-			expires, addTo, owner, showID, w.nowMS())
+		// Growing a hold renews it, but never past its lifetime limit.
+		err := w.queryRow(`UPDATE holds SET expires_at = min(?, created_at + ?) WHERE id = ? AND owner = ? AND show_id = ? AND status = 'held' AND expires_at > ?
+			RETURNING expires_at`, expires, holdLimitMS, addTo, owner, showID, w.nowMS()).Scan(&expires)
+		if err == sql.ErrNoRows {
+			return nil, booking.Errorf(booking.EExpired, "Your held seats were released; hold them again.")
+		}
 		if err != nil {
 			return nil, err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return nil, booking.Errorf(booking.EExpired, "Your held seats were released; hold them again.")
 		}
 	} else {
 		if err := w.queryRow(`INSERT INTO holds (show_id, owner, status, created_at, expires_at) VALUES (?, ?, 'held', ?, ?) RETURNING id`,
@@ -414,7 +462,9 @@ func releaseHold(w *wtx, holdID, showID int64, seatIDs []int64) error {
 	return nil
 }
 
-// Extend moves a live hold's expiry to now+ttl.
+// Extend moves a live hold's expiry to now+ttl, capped at MaxHoldLifetime
+// after the hold was made: a hold already at its cap is refused, one near
+// it is extended to the cap and no further.
 func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, owner string, ttl time.Duration) (*booking.Hold, error) {
 	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
 		return nil, err
@@ -433,23 +483,38 @@ func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, o
 	ttl = ttlOrDefault(ttl)
 	var hold *booking.Hold
 	err = s.doAs(ctx, actor, "extend", func(w *wtx) error {
-		expires := w.now.Add(ttl)
-		res, err := w.exec(`UPDATE holds SET expires_at = ? WHERE id = ? AND status = 'held' AND expires_at > ?`, expires.UnixMilli(), holdID, w.nowMS())
+		var expires int64
+		err := w.queryRow(`UPDATE holds SET expires_at = min(?, created_at + ?)
+			WHERE id = ? AND owner = ? AND status = 'held' AND expires_at > ? AND expires_at < created_at + ? RETURNING expires_at`,
+			w.now.Add(ttl).UnixMilli(), holdLimitMS, holdID, owner, w.nowMS(), holdLimitMS).Scan(&expires)
+		if err == sql.ErrNoRows {
+			return whyNotExtended(w, holdID)
+		}
 		if err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return booking.Errorf(booking.EExpired, "The hold ran out; hold the seats again.")
 		}
 		seats, err := s.heldSeats(w, hall, holdID)
 		if err != nil {
 			return err
 		}
-		hold = &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: seats, ExpiresAt: expires, Status: "held", Together: true}
+		hold = &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: seats, ExpiresAt: time.UnixMilli(expires), Status: "held", Together: true}
 		w.touch(showID)
 		return nil
 	})
 	return hold, err
+}
+
+// whyNotExtended tells a hold at its lifetime limit from one that lapsed.
+func whyNotExtended(w *wtx, holdID int64) error {
+	var status string
+	var created, expires int64
+	if err := w.queryRow(`SELECT status, created_at, expires_at FROM holds WHERE id = ?`, holdID).Scan(&status, &created, &expires); err != nil {
+		return notFoundAs(err, "That hold is gone.")
+	}
+	if status == "held" && expires > w.nowMS() && expires >= created+holdLimitMS {
+		return errHoldLimit()
+	}
+	return booking.Errorf(booking.EExpired, "The hold ran out; hold the seats again.")
 }
 
 // ReleaseOwner releases every live hold of owner: a session that ends

@@ -190,6 +190,7 @@ func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, t booking.Tic
 	err := s.doAs(ctx, actor, "set price", func(w *wtx) error {
 		_, err := w.exec(`INSERT INTO ticket_types (code, name, price, sort) VALUES (?, ?, ?, (SELECT coalesce(max(sort), 0) + 1 FROM ticket_types))
 			ON CONFLICT (code) DO UPDATE SET name = excluded.name, price = excluded.price`, code, name, t.Price)
+		w.touch(0) // every open counter, here or in another process, reloads its prices
 		return err
 	})
 	if err == nil {
@@ -203,6 +204,7 @@ func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, t booking.Tic
 func (s *Store) forgetTicketTypes() {
 	s.hallsMu.Lock()
 	s.ticketTypes = nil
+	s.typesGen++
 	s.hallsMu.Unlock()
 }
 

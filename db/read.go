@@ -226,6 +226,7 @@ func (s *Store) invalidate(showID int64) {
 	if showID == 0 {
 		s.snapEpoch++
 		clear(s.snaps)
+		defer s.forgetTicketTypes() // a price change publishes 0
 		return
 	}
 	s.snapVersion[showID]++
@@ -336,7 +337,7 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 // TicketTypes lists the price bands, cached once read.
 func (s *Store) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
 	s.hallsMu.Lock()
-	cached := s.ticketTypes
+	cached, gen := s.ticketTypes, s.typesGen
 	s.hallsMu.Unlock()
 	if cached != nil {
 		return cached, nil
@@ -359,7 +360,9 @@ func (s *Store) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
 	}
 	if len(out) > 0 {
 		s.hallsMu.Lock()
-		s.ticketTypes = out
+		if s.typesGen == gen { // no price change since this read began
+			s.ticketTypes = out
+		}
 		s.hallsMu.Unlock()
 	}
 	return out, nil

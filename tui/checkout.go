@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,7 +15,7 @@ import (
 )
 
 // checkoutState is the sale of the seats held: a ticket type per seat,
-// payment and an optional customer.
+// payment and an optional customer, then an explicit Sell step.
 type checkoutState struct {
 	// hold is the hold being sold and key its idempotency key, the same
 	// for every try (see checkoutKey): a double enter, a retry after an
@@ -30,14 +31,19 @@ type checkoutState struct {
 	tendered, name, phone field
 	busy                  bool
 	tries                 int
+	// lapsed is set when the hold ran out (or was let go) with the form
+	// open: enter then takes the same seats again instead of selling.
+	lapsed bool
 }
 
 // Checkout focus positions after the seat rows, counted from len(seats).
+// enter moves down the form; only enter on focusSell sells.
 const (
 	focusMethod = iota
 	focusTendered
 	focusName
 	focusPhone
+	focusSell
 	numFocus
 )
 
@@ -45,6 +51,13 @@ type checkoutMsg struct {
 	key     string
 	booking *booking.Booking
 	err     error
+}
+
+// reheldMsg answers holdAgainCmd: the seats of a lapsed checkout held anew.
+type reheldMsg struct {
+	key  string // the checkout it belongs to
+	hold *booking.Hold
+	err  error
 }
 
 // checkoutKey is the idempotency key of the sale of one hold. A hold is
@@ -83,7 +96,7 @@ func (m *Model) openCheckout() tea.Cmd {
 		c.types[s.Label] = def
 	}
 	// Start on the tendered amount: with adult tickets and cash, a sale
-	// is the amount (or nothing, for exact money) and enter.
+	// is the amount (or nothing, for exact money), enter to Sell, enter.
 	c.focus = len(mine) + focusTendered
 	m.checkout = c
 	m.screen = screenCheckout
@@ -130,7 +143,7 @@ func (c *checkoutState) focusedField() *field {
 	return nil
 }
 
-// total is the price of the tickets chosen.
+// total is the price of the tickets chosen, at the prices loaded.
 func (m *Model) total() (int64, bool) {
 	var sum int64
 	for _, s := range m.checkout.seats {
@@ -153,39 +166,105 @@ func (m *Model) checkoutKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	rel := c.focus - len(c.seats)
 	switch {
-	case key.Matches(msg, k.Confirm):
-		return m.confirmSale()
 	case key.Matches(msg, k.Back):
-		m.screen = screenSeatMap
-		m.setInfo("Back to the seats; the hold is kept.")
-		return m.loadSeatMapCmd()
+		return m.backToSeats()
+	case msg.String() == "enter":
+		return m.checkoutEnter()
 	case key.Matches(msg, k.NextField):
-		c.focus = (c.focus + 1) % (len(c.seats) + numFocus)
-		if c.focus-len(c.seats) == focusTendered && c.method == booking.Card {
-			c.focus++
-		}
-		return nil
+		c.moveFocus(1)
 	case key.Matches(msg, k.PrevField):
-		c.focus = (c.focus - 1 + len(c.seats) + numFocus) % (len(c.seats) + numFocus)
-		if c.focus-len(c.seats) == focusTendered && c.method == booking.Card {
-			c.focus--
-		}
-		return nil
+		c.moveFocus(-1)
+	case key.Matches(msg, k.Extend) && rel != focusPhone:
+		// + extends here too (the form stays as it is); in Phone it is
+		// the international prefix.
+		return m.extend()
 	case rel < 0 && key.Matches(msg, k.CycleType):
 		m.cycleType(c.seats[c.focus].Label, msg.String() == "left")
-		return nil
 	case rel == focusMethod && key.Matches(msg, k.Method):
 		if c.method == booking.Cash {
 			c.method = booking.Card
 		} else {
 			c.method = booking.Cash
 		}
-		return nil
-	}
-	if f := c.focusedField(); f != nil {
-		f.key(msg)
+	default:
+		if f := c.focusedField(); f != nil {
+			f.key(msg)
+		}
 	}
 	return nil
+}
+
+// moveFocus steps through the form, past Tendered when paying by card.
+func (c *checkoutState) moveFocus(d int) {
+	n := len(c.seats) + numFocus
+	c.focus = (c.focus + d + n) % n
+	if c.focus-len(c.seats) == focusTendered && c.method == booking.Card {
+		c.focus = (c.focus + d + n) % n
+	}
+}
+
+// checkoutEnter is enter on the checkout. It moves down the form — from
+// Tendered (or the payment, for a card) straight to Sell, from Customer to
+// Phone to Sell — and sells only on Sell: a name typed and enter never
+// sells, while an untouched checkout still sells with enter, enter (exact
+// money). On a lapsed hold it takes the seats again instead.
+func (m *Model) checkoutEnter() tea.Cmd {
+	c := &m.checkout
+	if c.lapsed {
+		return m.holdAgainCmd()
+	}
+	sell := len(c.seats) + focusSell
+	switch rel := c.focus - len(c.seats); {
+	case rel == focusSell:
+		return m.confirmSale()
+	case rel == focusTendered:
+		if _, err := m.tendered(); err != nil {
+			m.fail(err)
+			return nil
+		}
+		c.focus = sell
+	case rel == focusMethod && c.method == booking.Card, rel == focusPhone:
+		c.focus = sell
+	case rel == focusMethod, rel == focusName:
+		c.moveFocus(1)
+	case c.focus == len(c.seats)-1:
+		c.focus = len(c.seats) + focusTendered
+		if c.method == booking.Card {
+			c.focus = sell
+		}
+	default:
+		c.focus++
+	}
+	return nil
+}
+
+// tendered is the cash typed, 0 for exact money (or a card), refused
+// when it is not an amount or short of the total.
+func (m *Model) tendered() (int64, error) {
+	c := &m.checkout
+	if c.method != booking.Cash || c.tendered.Empty() {
+		return 0, nil
+	}
+	t, err := booking.ParseMoney(c.tendered.String())
+	if err != nil {
+		return 0, booking.Errorf(booking.EInvalid, "Type the cash handed over, like 20 or 20.50.")
+	}
+	if total, ok := m.total(); ok && t < total {
+		return 0, booking.Errorf(booking.EInvalid, "%s is less than the total %s.", booking.FormatMoney(t), booking.FormatMoney(total))
+	}
+	return t, nil
+}
+
+// backToSeats returns to the map, saying honestly whether the hold is
+// still there.
+func (m *Model) backToSeats() tea.Cmd {
+	m.screen = screenSeatMap
+	if m.checkout.lapsed || len(m.seats.mine()) == 0 {
+		m.setError("Back to the seats: the hold had run out; choose them again.")
+	} else {
+		m.setInfo("Back to the seats; the hold is kept.")
+	}
+	return m.loadSeatMapCmd()
 }
 
 // cycleType moves a seat to the next (or previous) ticket type.
@@ -206,8 +285,9 @@ func (m *Model) cycleType(label string, back bool) {
 	m.checkout.types[label] = m.types[(cur+d)%len(m.types)].Code
 }
 
-// confirmSale sends the checkout. The hold and its key are the ones the
-// screen opened with, however many times this runs.
+// confirmSale sends the checkout with the total on screen: the store sells
+// at that total or refuses with the new one. The hold and its key are the
+// ones the screen opened with, however many times this runs.
 func (m *Model) confirmSale() tea.Cmd {
 	c := &m.checkout
 	total, ok := m.total()
@@ -215,18 +295,11 @@ func (m *Model) confirmSale() tea.Cmd {
 		m.setError("Ticket prices are not loaded yet.")
 		return m.loadTypesCmd()
 	}
-	var tendered int64
-	if c.method == booking.Cash && !c.tendered.Empty() {
-		t, ok := parseMoney(c.tendered.String())
-		if !ok {
-			m.setError("Type the cash handed over, like 20 or 20.50.")
-			return nil
-		}
-		if t < total {
-			m.setError(fmt.Sprintf("%s is less than the total %s.", money(t), money(total)))
-			return nil
-		}
-		tendered = t
+	tendered, err := m.tendered()
+	if err != nil {
+		m.fail(err)
+		c.focus = len(c.seats) + focusTendered
+		return nil
 	}
 	types := make(map[string]string, len(c.types))
 	for k, v := range c.types {
@@ -241,6 +314,8 @@ func (m *Model) confirmSale() tea.Cmd {
 		Phone:          booking.CleanLine(c.phone.String(), 24),
 		Method:         c.method,
 		Tendered:       tendered,
+		ExpectedTotal:  total,
+		CheckTotal:     true,
 	}
 	c.busy = true
 	c.tries++
@@ -259,15 +334,73 @@ func (m *Model) onCheckout(msg checkoutMsg) tea.Cmd {
 	}
 	c.busy = false
 	if msg.err != nil {
-		m.fail(msg.err)
-		if booking.ErrorCode(msg.err) == booking.EExpired {
-			m.seats.expires = time.Time{}
+		var changed *booking.PriceChangedError
+		switch code := booking.ErrorCode(msg.err); {
+		case errors.As(msg.err, &changed):
+			// The figure on screen was not the store's: show the new
+			// prices and let the clerk confirm again.
+			m.fail(msg.err)
+			c.focus = len(c.seats) + focusSell
+			return tea.Batch(m.loadTypesCmd(), m.loadSeatMapCmd())
+		case code == booking.EExpired, code == booking.ENotFound:
+			return m.lapse(m.seats.mine())
 		}
+		m.fail(msg.err)
 		return m.loadSeatMapCmd()
 	}
 	m.seats.holdID, m.seats.expires = 0, time.Time{}
 	m.openDone(msg.booking)
 	return m.loadSeatMapCmd()
+}
+
+// holdAgainCmd tries to take a lapsed checkout's seats again, all or
+// nothing, as a new hold.
+func (m *Model) holdAgainCmd() tea.Cmd {
+	c := &m.checkout
+	ids := make([]int64, len(c.seats))
+	for i, seat := range c.seats {
+		ids[i] = seat.ID
+	}
+	req := booking.HoldRequest{ShowID: m.seats.show.ID, SeatIDs: ids, Owner: m.opts.Owner, TTL: booking.DefaultHoldTTL}
+	c.busy = true
+	m.setInfo("Holding " + joinLabels(c.seats) + " again…")
+	store, actor, key := m.store, *m.actor, c.key
+	return m.call(func(ctx context.Context) tea.Msg {
+		h, err := store.Hold(ctx, actor, req)
+		return reheldMsg{key: key, hold: h, err: err}
+	})
+}
+
+// onReheld carries on with the checkout under the new hold (a new hold,
+// so a new idempotency key), or shows the clash on the map when any seat
+// went meanwhile.
+func (m *Model) onReheld(msg reheldMsg) tea.Cmd {
+	c := &m.checkout
+	if msg.key != c.key {
+		return nil
+	}
+	c.busy = false
+	var taken *booking.SeatsTakenError
+	switch {
+	case errors.As(msg.err, &taken):
+		m.screen = screenSeatMap
+		m.seats.lapsed = nil
+		m.seats.clash = newClash(taken)
+		if offer := m.seats.clash.offerSeats(); len(offer) > 0 {
+			m.seats.curRow, m.seats.curCol = offer[0].Row, offer[0].Col
+		}
+		m.setInfo("")
+		return m.loadSeatMapCmd()
+	case msg.err != nil:
+		m.fail(msg.err)
+		return m.loadSeatMapCmd()
+	}
+	h := msg.hold
+	c.hold, c.key, c.lapsed = h.ID, checkoutKey(m.opts.Owner, h.ID), false
+	c.focus = len(c.seats) + focusSell
+	cmd := m.adoptHold(h)
+	m.setInfo(joinLabels(h.Seats) + " held again — enter sells.")
+	return cmd
 }
 
 func (m *Model) viewCheckout(height int) string {
@@ -279,9 +412,39 @@ func (m *Model) viewCheckout(height int) string {
 	left := st.Title.Render("Checkout · "+cut(sh.Film.Title, m.width-50)) + st.Subtle.Render(" · "+cut(sh.HallName, 12)+" · "+sh.Starts.In(m.now().Location()).Format("Mon 2 Jan 15:04"))
 	b.WriteString(spread(left, m.countdown(), m.width))
 	b.WriteString("\n\n")
+	m.viewCheckoutSeats(&b, height)
+	total, ok := m.total()
+	totalText := "—"
+	if ok {
+		totalText = booking.FormatMoney(total)
+	}
+	b.WriteString(st.Bold.Render(fmt.Sprintf("  %-19s %9s", "Total", totalText)))
+	b.WriteString("\n\n")
+	m.viewCheckoutForm(&b, total, ok)
+	b.WriteString("\n")
+	switch {
+	case c.busy && c.lapsed:
+		b.WriteString(st.Subtle.Render("  Holding the seats again…"))
+	case c.busy:
+		b.WriteString(st.Subtle.Render("  Selling…"))
+	case c.lapsed:
+		b.WriteString(st.Banner.Render(padRight(cut(" The hold on "+joinLabels(c.seats)+" ran out · enter holds them again · esc back", m.width), m.width)))
+	case c.focus-len(c.seats) == focusSell:
+		b.WriteString(st.Bold.Render("  enter") + st.Subtle.Render(" sells · tab or ↑ goes back to the form"))
+	case c.focus-len(c.seats) == focusTendered || (c.focus-len(c.seats) == focusMethod && c.method == booking.Card):
+		b.WriteString(st.Bold.Render("  enter") + st.Subtle.Render(" goes to Sell, enter again sells · tab the customer's name"))
+	default:
+		b.WriteString(st.Bold.Render("  enter") + st.Subtle.Render(" next field · the sale is made on Sell"))
+	}
+	return b.String()
+}
 
-	// One row per seat; rows scroll when the party is large.
-	rows := max(height-12, 2)
+// viewCheckoutSeats draws one row per seat; rows scroll when the party is
+// large.
+func (m *Model) viewCheckoutSeats(b *strings.Builder, height int) {
+	st := &m.styles
+	c := &m.checkout
+	rows := max(height-13, 2)
 	first := 0
 	if c.focus < len(c.seats) && c.focus >= rows {
 		first = c.focus - rows + 1
@@ -292,7 +455,7 @@ func (m *Model) viewCheckout(height int) string {
 		seat := c.seats[i]
 		name, price := c.types[seat.Label], "—"
 		if t, ok := m.typeByCode(name); ok {
-			name, price = t.Name, money(t.Price)
+			name, price = t.Name, booking.FormatMoney(t.Price)
 		}
 		line := fmt.Sprintf("  %-6s %-12s %9s", cut(seat.Label, 6), "‹"+cut(name, 10)+"›", price)
 		if c.focus == i && !c.busy {
@@ -306,14 +469,12 @@ func (m *Model) viewCheckout(height int) string {
 		b.WriteString(st.Subtle.Render(fmt.Sprintf("  … %d more", n)))
 		b.WriteString("\n")
 	}
-	total, ok := m.total()
-	totalText := "—"
-	if ok {
-		totalText = money(total)
-	}
-	b.WriteString(st.Bold.Render(fmt.Sprintf("  %-19s %9s", "Total", totalText)))
-	b.WriteString("\n\n")
+}
 
+// viewCheckoutForm draws payment, tendered, customer, phone and Sell.
+func (m *Model) viewCheckoutForm(b *strings.Builder, total int64, ok bool) {
+	st := &m.styles
+	c := &m.checkout
 	rel := c.focus - len(c.seats)
 	on := func(f int) bool { return !c.busy && rel == f }
 	label := func(f int, text string) string {
@@ -336,17 +497,32 @@ func (m *Model) viewCheckout(height int) string {
 		}
 		b.WriteString(line + "\n")
 	} else {
-		b.WriteString(st.Subtle.Render("  Card: take the payment on the terminal, then confirm.") + "\n")
+		b.WriteString(st.Subtle.Render("  Card: take the payment on the terminal, then sell.") + "\n")
 	}
 	b.WriteString(label(focusName, "Customer  ") + c.name.view(st, on(focusName), 30) + st.Subtle.Render("  optional") + "\n")
 	b.WriteString(label(focusPhone, "Phone     ") + c.phone.view(st, on(focusPhone), 18) + st.Subtle.Render("  optional") + "\n")
-	b.WriteString("\n")
-	if c.busy {
-		b.WriteString(st.Subtle.Render("  Selling…"))
-	} else {
-		b.WriteString(st.Bold.Render("  enter") + st.Subtle.Render(" confirms the sale"))
+	button := "[ Sell ]"
+	if ok && !c.lapsed {
+		button = "[ Sell " + plural(len(c.seats), "ticket", "tickets") + " · " + m.paymentSummary(total) + " ]"
 	}
-	return b.String()
+	if on(focusSell) && !c.lapsed {
+		b.WriteString(st.Cursor.Render("› ") + st.Selected.Render(button) + "\n")
+	} else {
+		b.WriteString("  " + st.Label.Render(button) + "\n")
+	}
+}
+
+// paymentSummary is what the Sell button says will be recorded.
+func (m *Model) paymentSummary(total int64) string {
+	c := &m.checkout
+	if c.method == booking.Card {
+		return booking.FormatMoney(total) + " by card"
+	}
+	t, err := m.tendered()
+	if err != nil || t == 0 {
+		return booking.FormatMoney(total) + " cash, exact"
+	}
+	return booking.FormatMoney(total) + " cash, change " + booking.FormatMoney(t-total)
 }
 
 // changeText is the change due for the amount typed, or exact money.
@@ -354,14 +530,34 @@ func (m *Model) changeText(total int64) string {
 	st := &m.styles
 	c := &m.checkout
 	if c.tendered.Empty() {
-		return st.Subtle.Render("enter alone = exact money")
+		return st.Subtle.Render("empty = exact money")
 	}
-	t, ok := parseMoney(c.tendered.String())
+	t, err := booking.ParseMoney(c.tendered.String())
 	switch {
-	case !ok:
+	case err != nil:
 		return st.Error.Render("not an amount")
 	case t < total:
-		return st.Error.Render("short by " + money(total-t))
+		return st.Error.Render("short by " + booking.FormatMoney(total-t))
 	}
-	return st.Label.Render("Change due ") + st.Money.Render(money(t-total))
+	return st.Label.Render("Change due ") + st.Money.Render(booking.FormatMoney(t-total))
+}
+
+// plural writes "1 ticket" or "3 tickets".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// joinLabels lists seats as "G7, G8 and G9".
+func joinLabels(seats []booking.Seat) string {
+	l := seatLabels(seats)
+	switch len(l) {
+	case 0:
+		return "the seats"
+	case 1:
+		return l[0]
+	}
+	return strings.Join(l[:len(l)-1], ", ") + " and " + l[len(l)-1]
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	osexec "os/exec"
-	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -98,8 +97,7 @@ func BenchmarkCommitToRepaintAcrossProcesses(b *testing.B) {
 	}
 	var lat []time.Duration
 	for i := 0; b.Loop(); i++ {
-		wait := viewer.parked[len(viewer.parked)-1]
-		viewer.parked = nil
+		wait := takeParked(b, viewer, parkChange)
 		got := make(chan tea.Msg, 1)
 		go func() { got <- wait() }()
 
@@ -121,15 +119,11 @@ func BenchmarkCommitToRepaintAcrossProcesses(b *testing.B) {
 			if viewer.seats.sm.State(seat.ID) == want {
 				break
 			}
-			wait := viewer.parked[len(viewer.parked)-1]
-			viewer.parked = nil
+			wait := takeParked(b, viewer, parkChange)
 			go func() { got <- wait() }()
 		}
 		lat = append(lat, time.Since(start))
 	}
-	slices.Sort(lat)
-	if len(lat) > 0 {
-		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
-	}
+	reportLatency(b, lat, "")
+	reportLatency(b, rawCommits(b, 500), "raw-commit-")
 }

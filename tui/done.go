@@ -79,36 +79,23 @@ func (m *Model) viewDone(height int) string {
 	out.WriteString(spread(title, pager, m.width))
 	out.WriteString("\n")
 	line := st.Label.Render("Seats ") + st.Bold.Render(strings.Join(seatLabelsOf(b), " ")) +
-		st.Label.Render("   Total ") + st.Money.Render(money(b.Total))
+		st.Label.Render("   Total ") + st.Money.Render(booking.FormatMoney(b.Total))
 	for _, p := range b.Payments {
 		if p.Kind != "sale" {
 			continue
 		}
 		line += st.Label.Render("   Paid ") + string(p.Method)
 		if p.Method == booking.Cash && p.Tendered > 0 {
-			line += " " + money(p.Tendered)
+			line += " " + booking.FormatMoney(p.Tendered)
 		}
-		line += st.Label.Render("   Change due ") + st.Money.Render(money(p.Change))
+		line += st.Label.Render("   Change due ") + st.Money.Render(booking.FormatMoney(p.Change))
 	}
 	out.WriteString(cutStyled(line, m.width))
 	out.WriteString("\n")
-	if b.Customer != "" || b.Phone != "" {
-		out.WriteString(st.Subtle.Render(cut("Customer "+b.Customer+" "+b.Phone, m.width)))
-	}
-	out.WriteString("\n")
-
-	// The QR codes, side by side, each captioned with seat and type.
-	var blocks [][]string
-	for i := d.page; i < end; i++ {
-		t := b.Tickets[i]
-		lines := strings.Split(d.qrs[i], "\n")
-		w := len([]rune(lines[0]))
-		caption := fit(t.Seat.Label+" "+t.Type, w)
-		block := []string{st.Bold.Render(caption)}
-		for _, l := range lines {
-			block = append(block, st.QR.Render(l))
-		}
-		blocks = append(blocks, block)
+	blocks := m.ticketBlocks(d.page, end)
+	if (b.Customer != "" || b.Phone != "") && len(blocks) > 0 && height > 2+len(blocks[0]) {
+		// The customer only when the codes still fit whole below.
+		out.WriteString(st.Subtle.Render(cut("Customer "+b.Customer+" "+b.Phone, m.width)) + "\n")
 	}
 	for row := 0; ; row++ {
 		var parts []string
@@ -126,6 +113,31 @@ func (m *Model) viewDone(height int) string {
 		out.WriteString("\n")
 	}
 	return strings.TrimSuffix(out.String(), "\n")
+}
+
+// ticketBlocks draws tickets [from, to) as QR codes, each captioned with
+// its seat and type and with its code as text — for a scanner that cannot
+// read the screen, or a customer who writes it down.
+func (m *Model) ticketBlocks(from, to int) [][]string {
+	st := &m.styles
+	d := &m.done
+	var blocks [][]string
+	for i := from; i < to; i++ {
+		t := d.booking.Tickets[i]
+		lines := strings.Split(d.qrs[i], "\n")
+		w := len([]rune(lines[0]))
+		block := []string{st.Bold.Render(fit(t.Seat.Label+" "+t.Type, w))}
+		for code := booking.Clean(t.Code); code != ""; {
+			n := min(len(code), w)
+			block = append(block, st.Subtle.Render(padRight(code[:n], w)))
+			code = code[n:]
+		}
+		for _, l := range lines {
+			block = append(block, st.QR.Render(l))
+		}
+		blocks = append(blocks, block)
+	}
+	return blocks
 }
 
 func seatLabelsOf(b *booking.Booking) []string {

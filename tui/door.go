@@ -33,10 +33,7 @@ func newDoorState(back screen) doorState {
 
 // openDoor shows the door screen. Door staff land here on sign-in.
 func (m *Model) openDoor() tea.Cmd {
-	back := m.screen
-	if back != screenShows {
-		back = screenShows
-	}
+	back := m.returnScreen()
 	count := m.door.count
 	m.door = newDoorState(back)
 	m.door.count = count
@@ -53,8 +50,7 @@ func (m *Model) doorKey(msg tea.KeyPressMsg) tea.Cmd {
 			d.code.Reset() // the door is home for door staff
 			return nil
 		}
-		m.screen = d.back
-		return m.loadShowsCmd()
+		return m.goBack(d.back)
 	case key.Matches(msg, m.keys.Submit):
 		code := strings.ToUpper(strings.Join(strings.Fields(d.code.String()), ""))
 		if code == "" || d.busy {

@@ -14,10 +14,11 @@ import (
 type findMode int
 
 const (
-	findSearch findMode = iota // typing a query, results below
-	findList                   // moving through the results
-	findView                   // one booking
-	findCancel                 // cancel/refund form
+	findSearch  findMode = iota // typing a query, results below
+	findList                    // moving through the results
+	findView                    // one booking
+	findCancel                  // cancel/refund form
+	findConfirm                 // the refund's explicit confirmation
 )
 
 // findState is finding a booking by number, phone or name, and cancelling
@@ -36,6 +37,9 @@ type findState struct {
 	reason, supName, supPIN field
 	cfocus                  int
 	busy                    bool
+	// yes is the confirmation's focused button: false (No, keep the
+	// booking) until the clerk moves to Yes with an arrow or tab.
+	yes bool
 }
 
 func newFindState() findState {
@@ -80,11 +84,10 @@ type (
 	}
 )
 
+// openFind starts a new search, from any screen: on the find screen
+// itself it drops whatever booking or form was open.
 func (m *Model) openFind() tea.Cmd {
-	back := m.screen
-	if back == screenCheckout || back == screenDone {
-		back = screenShows
-	}
+	back := m.returnScreen()
 	m.find = newFindState()
 	m.find.back = back
 	m.screen = screenFind
@@ -112,12 +115,7 @@ func (m *Model) findKey(msg tea.KeyPressMsg) tea.Cmd {
 				f.mode = findSearch
 				return nil
 			}
-			m.screen = f.back
-			if m.screen == screenSeatMap {
-				return m.loadSeatMapCmd()
-			}
-			m.screen = screenShows
-			return m.loadShowsCmd()
+			return m.goBack(f.back)
 		case key.Matches(msg, k.Down):
 			if len(f.results) > 0 {
 				if f.mode == findList && f.cursor < len(f.results)-1 {
@@ -173,31 +171,79 @@ func (m *Model) findKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.setInfo("")
 		}
 	case findCancel:
-		last := 0
-		if m.needsApprover() {
-			last = 2
+		return m.cancelFormKey(msg)
+	case findConfirm:
+		return m.confirmKey(msg)
+	}
+	return nil
+}
+
+// cancelFormKey edits the cancel form. enter moves to the next field, and
+// from the last to the confirmation; it never cancels by itself.
+func (m *Model) cancelFormKey(msg tea.KeyPressMsg) tea.Cmd {
+	f := &m.find
+	k := m.keys
+	last := 0
+	if m.needsApprover() {
+		last = 2
+	}
+	switch {
+	case key.Matches(msg, k.Back):
+		f.mode = findView
+		m.setInfo("Not cancelled.")
+	case msg.String() == "enter":
+		if f.cfocus < last {
+			f.cfocus++
+			return nil
 		}
-		switch {
-		case key.Matches(msg, k.Back):
-			f.mode = findView
-			m.setInfo("Not cancelled.")
-		case msg.String() == "enter":
-			if f.cfocus < last {
-				f.cfocus++
-				return nil
-			}
-			return m.cancelCmd()
-		case key.Matches(msg, k.NextField):
-			f.cfocus = min(f.cfocus+1, last)
-		case key.Matches(msg, k.PrevField):
-			f.cfocus = max(f.cfocus-1, 0)
-		default:
-			if fl := f.focusedField(); fl != nil {
-				fl.key(msg)
-			}
+		if m.needsApprover() && (f.supName.String() == "" || f.supPIN.Empty()) {
+			m.setError("A supervisor types their name and PIN to approve.")
+			f.cfocus = 1
+			return nil
+		}
+		f.mode, f.yes = findConfirm, false
+		m.setInfo("")
+	case key.Matches(msg, k.NextField):
+		f.cfocus = min(f.cfocus+1, last)
+	case key.Matches(msg, k.PrevField):
+		f.cfocus = max(f.cfocus-1, 0)
+	default:
+		if fl := f.focusedField(); fl != nil {
+			fl.key(msg)
 		}
 	}
 	return nil
+}
+
+// confirmKey is the refund's confirmation: No is focused and enter on it
+// keeps the booking. Only an arrow (or tab) moves to Yes, so no typing —
+// letters, digits and enter, however many — can ever refund.
+func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
+	f := &m.find
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		f.mode = findCancel
+	case key.Matches(msg, k.Choose):
+		f.yes = !f.yes
+	case msg.String() == "enter" && f.yes:
+		return m.cancelCmd()
+	case msg.String() == "enter":
+		f.mode = findView
+		m.setInfo("Not cancelled: the booking stands.")
+	}
+	return nil
+}
+
+// refundLine says what the refund pays back and how: "25.00 cash".
+func refundLine(b *booking.Booking) string {
+	method := "the way it was paid"
+	for _, p := range b.Payments {
+		if p.Kind == "sale" {
+			method = string(p.Method)
+		}
+	}
+	return booking.FormatMoney(b.Total) + " " + method
 }
 
 func (m *Model) viewBookingCmd(number string) tea.Cmd {
@@ -216,11 +262,6 @@ func (m *Model) cancelCmd() tea.Cmd {
 		Reason: booking.CleanLine(f.reason.String(), 80),
 	}
 	if m.needsApprover() {
-		if f.supName.String() == "" || f.supPIN.Empty() {
-			m.setError("A supervisor types their name and PIN to approve.")
-			f.cfocus = 1
-			return nil
-		}
 		req.Approver = &booking.Credentials{Name: f.supName.String(), PIN: string(f.supPIN.value)}
 	}
 	f.busy = true
@@ -271,8 +312,10 @@ func (m *Model) onCancel(msg cancelMsg) tea.Cmd {
 	f.supPIN.Reset()
 	if msg.err != nil {
 		m.fail(msg.err)
-		if booking.ErrorCode(msg.err) != booking.EForbidden {
-			f.mode = findView
+		f.mode = findView
+		if booking.ErrorCode(msg.err) == booking.EForbidden && m.needsApprover() {
+			// A wrong approval: back to the form, on the PIN.
+			f.mode, f.cfocus = findCancel, 2
 		}
 		return nil
 	}
@@ -284,7 +327,7 @@ func (m *Model) onCancel(msg cancelMsg) tea.Cmd {
 			refund += p.Amount
 		}
 	}
-	m.setInfo(fmt.Sprintf("Cancelled %s; refund %s.", booking.Clean(msg.booking.Number), money(refund)))
+	m.setInfo(fmt.Sprintf("Cancelled %s; refund %s.", booking.Clean(msg.booking.Number), booking.FormatMoney(refund)))
 	for i := range f.results {
 		if f.results[i].Number == msg.booking.Number {
 			f.results[i] = *msg.booking
@@ -299,11 +342,13 @@ func (m *Model) findHelp() helpKeys {
 	case findView:
 		return helpKeys{short: []key.Binding{k.CancelBooking, k.Back, k.Help}, full: [][]key.Binding{{k.CancelBooking, k.Back}, {k.Find, k.SignOut, k.Quit}}}
 	case findCancel:
-		return helpKeys{short: []key.Binding{hint("enter", "next / cancel booking"), k.NextField, k.Back}}
+		return helpKeys{short: []key.Binding{hint("enter", "next field, then confirm"), k.NextField, k.Back, k.Find}}
+	case findConfirm:
+		return helpKeys{short: []key.Binding{hint("←/→", "choose"), hint("enter", "press the button"), hint("esc", "back to the form"), k.Find}}
 	}
 	return helpKeys{
-		short: []key.Binding{hint("enter", "search/open"), k.Down, k.Back, k.Quit},
-		full:  [][]key.Binding{{k.Up, k.Down}, {k.Back, k.SignOut, k.Quit}},
+		short: []key.Binding{hint("enter", "search/open"), k.Down, k.Back, k.Find, k.Help},
+		full:  [][]key.Binding{{k.Up, k.Down}, {k.Back, k.Find, k.Door, k.SignOut, k.Quit}},
 	}
 }
 
@@ -313,7 +358,7 @@ func (m *Model) viewFind(height int) string {
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Find a booking") + st.Subtle.Render(" · by number, phone or name"))
 	b.WriteString("\n\n")
-	if f.mode == findView || f.mode == findCancel {
+	if f.mode == findView || f.mode == findCancel || f.mode == findConfirm {
 		b.WriteString(m.viewBooking(height - 2))
 		return b.String()
 	}
@@ -328,7 +373,7 @@ func (m *Model) viewFind(height int) string {
 		r := f.results[i]
 		line := fmt.Sprintf("  %-12s %s %s  %-16s %-10s %9s", cut(r.Number, 12),
 			r.Show.Starts.In(m.now().Location()).Format("02 Jan 15:04"), fit(r.Show.Film.Title, 18),
-			fit(r.Customer, 16), fit(r.Status, 10), money(r.Total))
+			fit(r.Customer, 16), fit(r.Status, 10), booking.FormatMoney(r.Total))
 		if f.mode == findList && i == f.cursor {
 			b.WriteString(st.Selected.Render(line))
 		} else {
@@ -354,7 +399,7 @@ func (m *Model) viewBooking(height int) string {
 	row("Booking", st.Bold.Render(cut(bk.Number, 20))+"  "+statusWord(st, bk.Status))
 	row("Show", cut(bk.Show.Film.Title, 40)+st.Subtle.Render(" · "+cut(bk.Show.HallName, 12)+" · "+bk.Show.Starts.In(m.now().Location()).Format("Mon 2 Jan 15:04")))
 	row("Seats", strings.Join(seatLabelsOf(bk), " "))
-	row("Total", st.Money.Render(money(bk.Total)))
+	row("Total", st.Money.Render(booking.FormatMoney(bk.Total)))
 	if bk.Customer != "" || bk.Phone != "" {
 		row("Customer", cut(bk.Customer, 40)+" "+cut(bk.Phone, 24))
 	}
@@ -364,7 +409,7 @@ func (m *Model) viewBooking(height int) string {
 	}
 	row("", st.Subtle.Render(sold+" · "+bk.CreatedAt.In(m.now().Location()).Format("2 Jan 15:04")))
 	for _, p := range bk.Payments {
-		row(p.Kind, fmt.Sprintf("%s %s", p.Method, money(p.Amount))+st.Subtle.Render(" by "+cut(p.Staff, 30)))
+		row(p.Kind, fmt.Sprintf("%s %s", p.Method, booking.FormatMoney(p.Amount))+st.Subtle.Render(" by "+cut(p.Staff, 30)))
 	}
 	if bk.Status == booking.BookingCancelled {
 		text := "Cancelled by " + cut(bk.CancelledBy, 30)
@@ -376,11 +421,24 @@ func (m *Model) viewBooking(height int) string {
 		}
 		row("", st.Subtle.Render(text))
 	}
-	if f.mode != findCancel {
+	switch f.mode {
+	case findCancel:
+		m.viewCancelForm(&b)
+	case findConfirm:
+		m.viewConfirm(&b)
+	default:
 		return strings.TrimSuffix(b.String(), "\n")
 	}
+	return b.String()
+}
+
+// viewCancelForm is the reason and, for a clerk, the supervisor's approval.
+func (m *Model) viewCancelForm(b *strings.Builder) {
+	st := &m.styles
+	f := &m.find
+	bk := f.booking
 	b.WriteString("\n")
-	b.WriteString(st.Warn.Render("  Cancel "+cut(bk.Number, 20)+" and refund "+money(bk.Total)+"?") + "\n")
+	b.WriteString(st.Warn.Render("  Cancel "+cut(bk.Number, 20)+" and refund "+refundLine(bk)+"?") + "\n")
 	on := func(i int) bool { return !f.busy && f.cfocus == i }
 	b.WriteString("  " + st.Label.Render("Reason     ") + f.reason.view(st, on(0), 40) + st.Subtle.Render("  optional") + "\n")
 	if m.needsApprover() {
@@ -388,8 +446,28 @@ func (m *Model) viewBooking(height int) string {
 		b.WriteString("  " + st.Label.Render("Supervisor ") + f.supName.view(st, on(1), 30) + "\n")
 		b.WriteString("  " + st.Label.Render("PIN        ") + f.supPIN.view(st, on(2), 30) + "\n")
 	}
-	b.WriteString(st.Subtle.Render("  enter on the last field cancels and refunds · esc keeps the booking"))
-	return b.String()
+	b.WriteString(st.Subtle.Render("  enter next field, then a confirmation · esc keeps the booking"))
+}
+
+// viewConfirm is the last step before a refund: the amount and the method,
+// and two buttons with No chosen.
+func (m *Model) viewConfirm(b *strings.Builder) {
+	st := &m.styles
+	f := &m.find
+	bk := f.booking
+	b.WriteString("\n")
+	b.WriteString(st.Warn.Render("  Refund "+refundLine(bk)+" and cancel "+cut(bk.Number, 20)+"?") + "\n\n")
+	no, yes := "[ No, keep the booking ]", "[ Yes, cancel and refund "+refundLine(bk)+" ]"
+	if f.busy {
+		b.WriteString(st.Subtle.Render("  Cancelling…"))
+		return
+	}
+	if f.yes {
+		b.WriteString("  " + st.Label.Render(no) + "  " + st.Selected.Render(yes) + "\n")
+	} else {
+		b.WriteString("  " + st.Selected.Render(no) + "  " + st.Label.Render(yes) + "\n")
+	}
+	b.WriteString(st.Subtle.Render("  ← → choose · enter presses the chosen button · esc back to the form"))
 }
 
 func statusWord(st *Styles, s string) string {

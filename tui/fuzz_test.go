@@ -25,6 +25,7 @@ var fuzzKeys = []tea.Msg{
 	tea.WindowSizeMsg{Width: 79, Height: 23},
 	tea.WindowSizeMsg{Width: 120, Height: 40},
 	tea.WindowSizeMsg{Width: 80, Height: 24},
+	keyMsg("W"), keyMsg("d"), keyMsg("k"), keyMsg("ctrl+d"), tickMsg{},
 }
 
 // FuzzModel drives a signed-in counter with arbitrary key sequences on a

@@ -97,6 +97,9 @@ func TestGolden(t *testing.T) {
 		goTo(t, m, "N8-9")
 		m.setInfo("")
 		shot("seatmap")
+		press(t, m, "esc") // leaving with seats held asks first
+		shot("seatmap-leaving")
+		press(t, m, "n")
 
 		press(t, m, "enter", "shift+tab", "shift+tab", "t")
 		press(t, m, "tab", "tab")
@@ -104,7 +107,13 @@ func TestGolden(t *testing.T) {
 		m.setInfo("")
 		shot("checkout")
 
-		// Leave nothing held for the next size.
-		press(t, m, "esc", "x")
+		// The hold runs out with the checkout open.
+		clock.Add(booking.DefaultHoldTTL)
+		send(t, m, tickMsg{})
+		shot("checkout-lapsed")
+		if _, err := s.ReleaseOwner(ctx, m.opts.Owner); err != nil {
+			t.Fatal(err)
+		}
+		clock.Add(-booking.DefaultHoldTTL)
 	}
 }

@@ -247,3 +247,21 @@ func goTo(tb testing.TB, m *Model, text string) {
 
 // screenLine is one line of the view without styling.
 func screenLine(l string) string { return ansi.Strip(l) }
+
+// takeParked returns the last parked command of kind and drops every
+// parked command (timers a test does not run), failing when none of kind
+// is parked.
+func takeParked(tb testing.TB, m *Model, kind parkKind) tea.Cmd {
+	tb.Helper()
+	var cmd tea.Cmd
+	for _, p := range m.parked {
+		if p.kind == kind {
+			cmd = p.cmd
+		}
+	}
+	m.parked = nil
+	if cmd == nil {
+		tb.Fatalf("no parked command of kind %d", kind)
+	}
+	return cmd
+}

@@ -1,6 +1,10 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"boxoffice/booking"
+)
 
 // KeyMap is every key the counter answers to, each with its help text.
 // Screens that take typed text (the shows filter, names, PINs, amounts)
@@ -36,6 +40,7 @@ type KeyMap struct {
 	Toggle    key.Binding
 	GoTo      key.Binding
 	Waitlist  key.Binding
+	WaitList  key.Binding // the show's waiting-list screen
 	Count     key.Binding
 	Best      key.Binding
 	Clear     key.Binding
@@ -56,10 +61,16 @@ type KeyMap struct {
 
 	// Find booking.
 	CancelBooking key.Binding
+	// Choose is ← → on a pair of buttons (the refund's No and Yes).
+	Choose key.Binding
 
-	// Yes/no prompts.
-	Yes key.Binding
-	No  key.Binding
+	// Waiting-list screen.
+	RemoveEntry key.Binding
+
+	// Yes/no prompts. Keep goes on with seats still held.
+	Yes  key.Binding
+	No   key.Binding
+	Keep key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -92,7 +103,8 @@ func DefaultKeyMap() KeyMap {
 		SeatRight: b(k("right", "l"), h("→/l", "right")),
 		Toggle:    b(k("space"), h("space", "hold/release")),
 		GoTo:      b(k("/"), h("/", "go to G7 or G7-9")),
-		Waitlist:  b(k("w"), h("w", "waiting list")),
+		Waitlist:  b(k("w"), h("w", "add to waiting list")),
+		WaitList:  b(k("W"), h("W", "waiting-list screen")),
 		Count:     b(k("1", "2", "3", "4", "5", "6", "7", "8", "9"), h("1-9", "party size")),
 		Best:      b(k("b"), h("b", "best seats")),
 		Clear:     b(k("x"), h("x", "release all")),
@@ -103,16 +115,20 @@ func DefaultKeyMap() KeyMap {
 
 		CycleType: b(k("t", "space", "left", "right"), h("t", "ticket type")),
 		Method:    b(k("space", "left", "right"), h("space", "cash/card")),
-		Confirm:   b(k("enter"), h("enter", "sell")),
+		Confirm:   b(k("enter"), h("enter", "next field; on Sell, sell")),
 
 		NewSale:    b(k("enter", "n"), h("enter", "next sale")),
 		PrevTicket: b(k("left"), h("←", "previous tickets")),
 		NextTicket: b(k("right"), h("→", "more tickets")),
 
 		CancelBooking: b(k("c"), h("c", "cancel/refund")),
+		Choose:        b(k("left", "right", "tab", "shift+tab"), h("←/→", "choose")),
 
-		Yes: b(k("y", "enter"), h("y", "yes")),
-		No:  b(k("n", "esc"), h("n", "no")),
+		RemoveEntry: b(k("d", "delete"), h("d", "remove from the list")),
+
+		Yes:  b(k("y"), h("y", "yes, release")),
+		No:   b(k("n", "esc", "enter"), h("n/enter", "no, keep them")),
+		Keep: b(k("k"), h("k", "keep them and go")),
 	}
 }
 
@@ -132,12 +148,29 @@ type helpKeys struct {
 func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
 func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
 
-// helpFor returns the keys the current screen answers to.
+// helpFor returns the keys the current screen answers to. While ? would
+// be typed into a field, the hint bar does not offer it.
 func (m *Model) helpFor() helpKeys {
+	h := m.screenHelp()
+	if !m.helpKeyFree() {
+		short := make([]key.Binding, 0, len(h.short))
+		for _, b := range h.short {
+			if b.Help().Key != m.keys.Help.Help().Key {
+				short = append(short, b)
+			}
+		}
+		h.short = short
+	}
+	return h
+}
+
+func (m *Model) screenHelp() helpKeys {
 	k := m.keys
 	global := []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Help, k.Quit}
 	switch {
-	case m.quitting:
+	case m.leaving != nil && m.leaving.action.canKeep():
+		return helpKeys{short: []key.Binding{k.Keep, k.Yes, hint("n", "stay")}}
+	case m.leaving != nil:
 		return helpKeys{short: []key.Binding{k.Yes, k.No}}
 	case m.screen == screenSignIn:
 		return helpKeys{
@@ -165,24 +198,40 @@ func (m *Model) helpFor() helpKeys {
 			hint("esc", "cancel"),
 		}}
 	case m.screen == screenSeatMap:
+		enter := k.Checkout
+		if m.seats.showLapsed() {
+			enter = hint("enter", "hold them again")
+		}
 		return helpKeys{
-			short: []key.Binding{k.Toggle, hint("1-9 b", "best N"), k.GoTo, k.Checkout, k.Help},
+			short: []key.Binding{k.Toggle, hint("1-9 b", "best N"), k.GoTo, enter, k.Help},
 			full: [][]key.Binding{
 				{k.SeatUp, k.SeatDown, k.SeatLeft, k.SeatRight},
 				{k.Toggle, k.GoTo, k.Count, k.Best},
-				{k.Clear, k.Extend, k.Waitlist, k.Checkout},
+				{k.Clear, k.Extend, k.Waitlist, k.WaitList, k.Checkout},
 				global,
 			},
 		}
 	case m.screen == screenCheckout:
+		c := &m.checkout
+		enter := hint("enter", "next")
+		switch rel := c.focus - len(c.seats); {
+		case c.lapsed:
+			enter = hint("enter", "hold the seats again")
+		case rel == focusSell:
+			enter = hint("enter", "sell")
+		case rel == focusTendered, rel == focusMethod && c.method == booking.Card:
+			enter = hint("enter", "to Sell")
+		}
 		return helpKeys{
-			short: []key.Binding{k.Confirm, k.CycleType, k.NextField, k.Back, k.Help},
+			short: []key.Binding{enter, k.CycleType, k.NextField, k.Extend, k.Back, k.Help},
 			full: [][]key.Binding{
 				{k.NextField, k.PrevField},
-				{k.CycleType, k.Method, k.Confirm},
+				{k.CycleType, k.Method, k.Confirm, k.Extend},
 				global,
 			},
 		}
+	case m.screen == screenWaitlist:
+		return m.waitlistHelp()
 	case m.screen == screenDone:
 		return helpKeys{
 			short: []key.Binding{k.NewSale, k.PrevTicket, k.NextTicket, k.Find, k.Help},

@@ -73,7 +73,7 @@ func TestModel_TwoCountersRace(t *testing.T) {
 			}
 
 			// The winner sells; the loser takes the offer and sells it.
-			press(t, winner, "enter", "enter")
+			press(t, winner, "enter", "enter", "enter")
 			if winner.screen != screenDone {
 				t.Fatalf("winner's sale: %q", winner.status)
 			}
@@ -81,7 +81,7 @@ func TestModel_TwoCountersRace(t *testing.T) {
 			if loser.seats.clash != nil {
 				t.Fatalf("the offer clashed again: %s", loser.seats.clash.err.Message())
 			}
-			press(t, loser, "enter", "enter")
+			press(t, loser, "enter", "enter", "enter")
 			if loser.screen != screenDone {
 				t.Fatalf("loser's sale: %q", loser.status)
 			}

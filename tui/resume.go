@@ -194,6 +194,7 @@ func (m *Model) onResumed(msg resumedMsg) tea.Cmd {
 		c.focus = len(c.seats) + focusMethod
 	}
 	if r.Checkout.Submitted {
+		c.focus = len(c.seats) + focusSell
 		m.setInfo("Reconnected: no sale was recorded before the drop — enter sells it (never twice).")
 	} else {
 		m.setInfo("Reconnected: the checkout is as you left it.")

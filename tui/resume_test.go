@@ -103,7 +103,7 @@ func TestModel_ResumeCheckout(t *testing.T) {
 			t.Fatalf("resumed checkout lacks %q:\n%s", want, v)
 		}
 	}
-	press(t, m2, "enter")
+	press(t, m2, "enter", "enter") // Tendered, then Sell
 	if m2.screen != screenDone || strings.Join(seatLabelsOf(m2.done.booking), ",") != strings.Join(seats, ",") {
 		t.Fatalf("confirm: screen %v status %q", m2.screen, m2.status)
 	}
@@ -123,6 +123,7 @@ func TestModel_ResumeAfterLostAnswer(t *testing.T) {
 	openGrandShow(t, m)
 	press(t, m, "2", "b", "enter", "tab")
 	typeText(t, m, "Alan Turing")
+	press(t, m, "enter", "enter") // to Phone, to Sell
 	_, cmd := m.Update(keyMsg("enter"))
 	sent := exec(cmd) // the sale commits; its answer never reaches m
 	first := sent[0].(checkoutMsg)
@@ -170,6 +171,7 @@ func TestModel_ResumeBeforeCommit(t *testing.T) {
 	openGrandShow(t, m)
 	press(t, m, "2", "b", "enter", "tab")
 	typeText(t, m, "Emmy Noether")
+	press(t, m, "enter", "enter")        // to Phone, to Sell
 	_, late := m.Update(keyMsg("enter")) // sent, not yet run
 	r := m.Resume()                      // the connection drops; the sale runs on
 

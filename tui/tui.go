@@ -17,7 +17,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"boxoffice/booking"
 )
@@ -47,6 +46,8 @@ type Backend interface {
 	AddWaitlist(ctx context.Context, actor booking.Actor, showID int64, name, phone string, seats int) (*booking.WaitlistEntry, error)
 	WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booking.WaitlistEntry, error)
 	MarkCalled(ctx context.Context, actor booking.Actor, entryID int64) error
+	Waitlist(ctx context.Context, actor booking.Actor, showID int64) ([]booking.WaitlistEntry, error)
+	RemoveWaitlist(ctx context.Context, actor booking.Actor, entryID int64) error
 	Changes() *booking.Broker
 }
 
@@ -109,6 +110,7 @@ const (
 	screenDone
 	screenFind
 	screenDoor
+	screenWaitlist
 )
 
 func (s screen) String() string {
@@ -127,6 +129,8 @@ func (s screen) String() string {
 		return "find booking"
 	case screenDoor:
 		return "door"
+	case screenWaitlist:
+		return "waiting list"
 	}
 	return fmt.Sprintf("screen(%d)", int(s))
 }
@@ -151,8 +155,8 @@ type Model struct {
 	notice    string // server notice banner
 	status    string // one line under the screen
 	statusErr bool
-	quitting  bool // asking "release seats and quit?"
-	closing   bool // quit under way
+	leaving   *leaveState // asking what to do with held seats on the way out
+	closing   bool        // quit under way
 
 	lastInput time.Time
 	idleArmed bool
@@ -169,6 +173,7 @@ type Model struct {
 	checkout checkoutState
 	done     doneState
 	find     findState
+	waitlist waitlistState
 
 	resume *Resume // still to reopen; cleared once tried
 
@@ -182,7 +187,7 @@ type Model struct {
 	// subscription) are parked in parked instead of returned, so tests can
 	// run every other command synchronously.
 	parkBlocking bool
-	parked       []tea.Cmd
+	parked       []parkedCmd
 }
 
 var _ tea.Model = (*Model)(nil)
@@ -226,6 +231,11 @@ func New(opts Options) *Model {
 		}
 		m.actor = &a
 		m.screen = screenShows
+		if a.Role == booking.RoleDoor {
+			// Door staff with a key of their own land on the door, as
+			// they do after signing in at a shared counter.
+			m.openDoor()
+		}
 	}
 	return m
 }
@@ -288,11 +298,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.idleArmed = false
 		return m, m.onIdle()
 	case typesMsg:
-		if msg.err != nil {
-			m.fail(msg.err)
-		} else {
-			m.types = msg.types
-		}
+		m.onTypes(msg)
 		return m, nil
 	case signedOutMsg:
 		if msg.err != nil {
@@ -346,27 +352,38 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onCalled(msg)
 	case resumedMsg:
 		return m.onResumed(msg)
+	case reheldMsg:
+		return m.onReheld(msg)
+	case waitlistMsg:
+		return m.onWaitlist(msg)
+	case removedMsg:
+		return m.onRemoved(msg)
 	}
 	return nil
 }
 
+// onTypes takes a fresh price list. A checkout on screen shows the new
+// total at once, and says so when it changed.
+func (m *Model) onTypes(msg typesMsg) {
+	if msg.err != nil {
+		m.fail(msg.err)
+		return
+	}
+	before, had := m.total()
+	m.types = msg.types
+	after, ok := m.total()
+	if m.screen == screenCheckout && had && ok && before != after {
+		m.setError((&booking.PriceChangedError{Expected: before, Total: after}).Message())
+	}
+}
+
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
-	if m.quitting {
-		switch {
-		case key.Matches(msg, k.Yes), key.Matches(msg, k.Quit):
-			return m.quitCmd()
-		case key.Matches(msg, k.No):
-			m.quitting = false
-		}
-		return nil
+	if m.leaving != nil {
+		return m.leaveKey(msg)
 	}
 	if key.Matches(msg, k.Quit) {
-		if m.heldCount() > 0 {
-			m.quitting = true
-			return nil
-		}
-		return m.quitCmd()
+		return m.leave(leaveQuit)
 	}
 	if m.closing || m.tooSmall() {
 		return nil
@@ -377,18 +394,18 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if key.Matches(msg, k.Help) && !m.typing() {
+	if key.Matches(msg, k.Help) && m.helpKeyFree() {
 		m.help.ShowAll = true
 		return nil
 	}
 	if m.actor != nil {
 		switch {
 		case key.Matches(msg, k.SignOut):
-			return m.signOut("Signed out.")
-		case key.Matches(msg, k.Find) && m.screen != screenFind:
-			return m.openFind()
+			return m.leave(leaveSignOut)
+		case key.Matches(msg, k.Find):
+			return m.leave(leaveFind)
 		case key.Matches(msg, k.Door) && m.screen != screenDoor:
-			return m.openDoor()
+			return m.leave(leaveDoor)
 		case key.Matches(msg, k.Called) && len(m.calls) > 0:
 			return m.markCalledCmd()
 		}
@@ -408,8 +425,18 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.findKey(msg)
 	case screenDoor:
 		return m.doorKey(msg)
+	case screenWaitlist:
+		return m.waitlistKey(msg)
 	}
 	return nil
+}
+
+// helpKeyFree reports whether ? opens the keys: when no text field has
+// focus, or the focused one is still empty. Otherwise ? is typed, and the
+// hint bar stops offering it (see helpFor).
+func (m *Model) helpKeyFree() bool {
+	f := m.focusedField()
+	return f == nil || f.Empty()
 }
 
 // onPaste types pasted text into the focused field, if any.
@@ -457,7 +484,7 @@ func (m *Model) heldCount() int {
 
 // quitCmd releases this session's holds and then quits.
 func (m *Model) quitCmd() tea.Cmd {
-	m.quitting = false
+	m.leaving = nil
 	m.closing = true
 	m.status, m.statusErr = "Releasing held seats…", false
 	store, owner, log := m.store, m.opts.Owner, m.log
@@ -486,6 +513,8 @@ func (m *Model) signOut(why string) tea.Cmd {
 	m.checkout = checkoutState{}
 	m.done = doneState{}
 	m.find = newFindState()
+	m.waitlist = waitlistState{}
+	m.leaving = nil
 	m.help.ShowAll = false
 	m.setInfo(why)
 	return func() tea.Msg {
@@ -523,10 +552,27 @@ func (m *Model) call(fn func(ctx context.Context) tea.Msg) tea.Cmd {
 	}
 }
 
+// parkKind names what a parked command waits for, so a test can run the
+// one it means (the next change, not a ten-second timer).
+type parkKind int
+
+const (
+	parkChange parkKind = iota // the next committed change
+	parkTick                   // the hold countdown
+	parkIdle                   // the idle sign-out timer
+	parkCalls                  // the next look for waiting-list calls
+)
+
+// parkedCmd is a command kept aside by park.
+type parkedCmd struct {
+	kind parkKind
+	cmd  tea.Cmd
+}
+
 // park returns cmd, or in tests keeps it aside (see parkBlocking).
-func (m *Model) park(cmd tea.Cmd) tea.Cmd {
+func (m *Model) park(kind parkKind, cmd tea.Cmd) tea.Cmd {
 	if m.parkBlocking {
-		m.parked = append(m.parked, cmd)
+		m.parked = append(m.parked, parkedCmd{kind: kind, cmd: cmd})
 		return nil
 	}
 	return cmd
@@ -547,7 +593,7 @@ func (m *Model) waitChangeCmd() tea.Cmd {
 	if ch == nil {
 		return nil
 	}
-	return m.park(func() tea.Msg {
+	return m.park(parkChange, func() tea.Msg {
 		c, ok := <-ch
 		if !ok {
 			return nil
@@ -568,45 +614,36 @@ func (m *Model) waitChangeCmd() tea.Cmd {
 	})
 }
 
-// onChange repaints whatever shows the changed show.
+// onChange repaints whatever shows the changed show. The seats held are
+// kept up to date on every screen (find and door show their countdown);
+// "anything changed" (show 0) is also how a price change arrives, so the
+// prices are read again.
 func (m *Model) onChange(c booking.ShowChanged) tea.Cmd {
 	if m.actor == nil {
 		return nil
 	}
+	var cmds []tea.Cmd
+	if c.ShowID == 0 {
+		cmds = append(cmds, m.loadTypesCmd())
+	}
+	mapShown := m.screen == screenSeatMap || m.screen == screenCheckout || m.heldCount() > 0
+	if mapShown && (c.ShowID == 0 || c.ShowID == m.seats.show.ID) {
+		cmds = append(cmds, m.loadSeatMapCmd())
+	}
 	switch m.screen {
-	case screenSeatMap, screenCheckout:
-		if c.ShowID == 0 || c.ShowID == m.seats.show.ID {
-			return m.loadSeatMapCmd()
+	case screenWaitlist:
+		if c.ShowID == 0 || c.ShowID == m.waitlist.show.ID {
+			cmds = append(cmds, m.loadWaitlistCmd())
 		}
 	case screenShows:
 		for _, s := range m.shows.all {
 			if c.ShowID == 0 || s.ID == c.ShowID {
-				return m.loadShowsCmd()
+				cmds = append(cmds, m.loadShowsCmd())
+				break
 			}
 		}
 	}
-	return nil
-}
-
-// ensureTick keeps the one-second hold countdown running while a hold is.
-func (m *Model) ensureTick() tea.Cmd {
-	if m.ticking || m.seats.expires.IsZero() {
-		return nil
-	}
-	m.ticking = true
-	return m.park(tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} }))
-}
-
-func (m *Model) onTick() tea.Cmd {
-	if m.seats.expires.IsZero() || (m.screen != screenSeatMap && m.screen != screenCheckout) {
-		return nil
-	}
-	if !m.now().Before(m.seats.expires) {
-		m.seats.expires = time.Time{}
-		m.setError("The hold ran out; the seats are free again.")
-		return m.loadSeatMapCmd()
-	}
-	return m.ensureTick()
+	return tea.Batch(cmds...)
 }
 
 // armIdle starts the idle sign-out timer if it is wanted and not running.
@@ -619,7 +656,7 @@ func (m *Model) armIdleAfter(d time.Duration) tea.Cmd {
 		return nil
 	}
 	m.idleArmed = true
-	return m.park(tea.Tick(d, func(time.Time) tea.Msg { return idleMsg{} }))
+	return m.park(parkIdle, tea.Tick(d, func(time.Time) tea.Msg { return idleMsg{} }))
 }
 
 // onIdle signs the clerk out when no key came for IdleSignOut, else waits
@@ -671,192 +708,3 @@ func dayOf(t time.Time) time.Time {
 	y, mo, d := t.Date()
 	return time.Date(y, mo, d, 0, 0, 0, 0, t.Location())
 }
-
-// money formats minor units: 1250 -> "12.50".
-func money(minor int64) string {
-	sign := ""
-	if minor < 0 {
-		sign, minor = "-", -minor
-	}
-	return fmt.Sprintf("%s%d.%02d", sign, minor/100, minor%100)
-}
-
-// parseMoney reads an amount typed at the counter: "20", "20.5", "20,50".
-func parseMoney(s string) (int64, bool) {
-	s = strings.ReplaceAll(strings.TrimSpace(s), ",", ".")
-	if s == "" {
-		return 0, false
-	}
-	whole, frac, hasFrac := strings.Cut(s, ".")
-	if whole == "" {
-		whole = "0"
-	}
-	if hasFrac && (len(frac) > 2 || strings.Contains(frac, ".")) {
-		return 0, false
-	}
-	var n int64
-	for _, r := range whole {
-		if !isDigit(r) || n > 1e12 {
-			return 0, false
-		}
-		n = n*10 + int64(r-'0')
-	}
-	n *= 100
-	switch len(frac) {
-	case 1:
-		n += int64(frac[0]-'0') * 10
-	case 2:
-		n += int64(frac[0]-'0')*10 + int64(frac[1]-'0')
-	}
-	for _, r := range frac {
-		if !isDigit(r) {
-			return 0, false
-		}
-	}
-	return n, true
-}
-
-// View draws the session. Bubble Tea asks for a frame after every
-// message; a change notice only starts a reload, so its frame is the last
-// one again. With two hundred counters on one show that halves the
-// drawing per change.
-func (m *Model) View() tea.View {
-	if !m.drawn {
-		m.frame = m.render()
-		m.drawn = true
-	}
-	v := tea.NewView(m.frame)
-	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "boxoffice"
-	return v
-}
-
-// render draws the whole screen as exactly height lines of at most width
-// cells.
-func (m *Model) render() string {
-	if m.tooSmall() {
-		return m.renderTooSmall()
-	}
-	st := &m.styles
-	var top []string
-	top = append(top, m.titleBar())
-	if m.notice != "" {
-		top = append(top, st.Notice.Render(padRight(" "+m.notice, m.width)))
-	}
-	var bottom []string
-	if m.quitting {
-		bottom = append(bottom, st.Banner.Render(padRight(fmt.Sprintf(" %d seats are held. Release them and quit? y/n", m.heldCount()), m.width)))
-	} else {
-		if line := m.callsLine(); line != "" {
-			bottom = append(bottom, line)
-		}
-		bottom = append(bottom, m.statusLine())
-	}
-	bottom = append(bottom, m.help.ShortHelpView(m.helpFor().ShortHelp()))
-
-	bodyH := m.height - len(top) - len(bottom)
-	var body string
-	switch {
-	case m.help.ShowAll:
-		body = st.Title.Render("Keys") + "\n\n" + m.help.FullHelpView(m.helpFor().FullHelp())
-	case m.screen == screenSignIn:
-		body = m.viewSignIn(bodyH)
-	case m.screen == screenShows:
-		body = m.viewShows(bodyH)
-	case m.screen == screenSeatMap:
-		body = m.viewSeatMap(bodyH)
-	case m.screen == screenCheckout:
-		body = m.viewCheckout(bodyH)
-	case m.screen == screenDone:
-		body = m.viewDone(bodyH)
-	case m.screen == screenFind:
-		body = m.viewFind(bodyH)
-	case m.screen == screenDoor:
-		body = m.viewDoor(bodyH)
-	}
-	lines := make([]string, 0, m.height)
-	lines = append(lines, top...)
-	bl := strings.Split(body, "\n")
-	for i := 0; i < bodyH; i++ {
-		if i < len(bl) {
-			lines = append(lines, bl[i])
-		} else {
-			lines = append(lines, "")
-		}
-	}
-	lines = append(lines, bottom...)
-	for i, l := range lines {
-		if ansi.StringWidth(l) > m.width {
-			lines[i] = ansi.Truncate(l, m.width, "…")
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-func (m *Model) renderTooSmall() string {
-	msg := fmt.Sprintf("Make the window larger: the counter needs %d×%d, this one is %d×%d.", MinWidth, MinHeight, m.width, m.height)
-	msg += "\nctrl+c quits."
-	out := make([]string, 0, max(m.height, 1))
-	for _, l := range strings.Split(msg, "\n") {
-		out = append(out, ansi.Truncate(ansi.Wordwrap(l, max(m.width, 10), " "), max(m.width, 1)*4, ""))
-	}
-	return strings.Join(out, "\n")
-}
-
-// titleBar is the first line: who is signed in where, and when.
-func (m *Model) titleBar() string {
-	st := &m.styles
-	left := st.Title.Render("boxoffice")
-	if m.opts.Terminal != "" {
-		left += st.Subtle.Render(" · " + booking.Clean(m.opts.Terminal))
-	}
-	if m.actor != nil {
-		left += st.Subtle.Render(" · ") + st.Bold.Render(booking.Clean(m.actor.Name)) + st.Subtle.Render(" ("+m.actor.Role.String()+")")
-	}
-	right := st.Subtle.Render(m.now().Format("Mon 2 Jan 15:04"))
-	return spread(left, right, m.width)
-}
-
-func (m *Model) statusLine() string {
-	if m.status == "" {
-		return ""
-	}
-	if m.statusErr {
-		return m.styles.Error.Render("! " + m.status)
-	}
-	return m.styles.Info.Render(m.status)
-}
-
-// spread puts left and right on one line of width cells.
-func spread(left, right string, width int) string {
-	rw := ansi.StringWidth(right)
-	if ansi.StringWidth(left)+rw+1 > width {
-		left = ansi.Truncate(left, max(width-rw-1, 0), "…")
-	}
-	gap := width - ansi.StringWidth(left) - rw
-	if gap < 1 {
-		return left
-	}
-	return left + strings.Repeat(" ", gap) + right
-}
-
-// padRight pads s with spaces to width cells.
-func padRight(s string, width int) string {
-	if w := ansi.StringWidth(s); w < width {
-		return s + strings.Repeat(" ", width-w)
-	}
-	return s
-}
-
-// cut shortens an untrusted string to n cells after cleaning it.
-func cut(s string, n int) string {
-	s = booking.Clean(s)
-	if ansi.StringWidth(s) > n {
-		return ansi.Truncate(s, n, "…")
-	}
-	return s
-}
-
-// fit cleans s and pads or cuts it to exactly n cells.
-func fit(s string, n int) string { return padRight(cut(s, n), n) }

@@ -184,9 +184,13 @@ func TestModel_SeatMap(t *testing.T) {
 		if n := len(storeMap(t, s, show.ID, "me").HoldID); n != 4 {
 			t.Fatalf("store has %d held", n)
 		}
-		press(t, m, "x")
+		press(t, m, "x", "n")
+		if n := len(storeMap(t, s, show.ID, "me").HoldID); n != 4 {
+			t.Fatalf("x then n (keep) left %d held", n)
+		}
+		press(t, m, "x", "y")
 		if n := len(storeMap(t, s, show.ID, "me").HoldID); n != 0 {
-			t.Fatalf("x left %d held", n)
+			t.Fatalf("x then y left %d held", n)
 		}
 	})
 	t.Run("BestSplitSaysSo", func(t *testing.T) {
@@ -215,7 +219,7 @@ func TestModel_SeatMap(t *testing.T) {
 		if !strings.Contains(m.status, "No 9 together — held split") {
 			t.Fatalf("status %q", m.status)
 		}
-		press(t, m, "x")
+		press(t, m, "x", "y")
 	})
 	t.Run("MouseClickToggles", func(t *testing.T) {
 		g := m.mapGeom()
@@ -244,8 +248,16 @@ func TestModel_SeatMap(t *testing.T) {
 			t.Fatal("no held-elsewhere glyph on the map")
 		}
 	})
-	t.Run("EscReleases", func(t *testing.T) {
+	t.Run("EscAsksThenReleases", func(t *testing.T) {
 		press(t, m, "2", "b", "esc")
+		if m.screen != screenSeatMap || m.leaving == nil || !strings.Contains(screenText(m), "Holding 2 seats. Release them and go back to the shows? y/n") {
+			t.Fatalf("esc with seats held did not ask: screen %v\n%s", m.screen, screenText(m))
+		}
+		press(t, m, "enter") // the default keeps them, and stays
+		if m.screen != screenSeatMap || len(storeMap(t, s, show.ID, "me").HoldID) != 2 {
+			t.Fatalf("enter on the question: screen %v", m.screen)
+		}
+		press(t, m, "esc", "y")
 		if m.screen != screenShows {
 			t.Fatalf("screen %v", m.screen)
 		}
@@ -357,8 +369,15 @@ func TestModel_Checkout(t *testing.T) {
 	typeText(t, m, "Ada Lovelace")
 	press(t, m, "tab")
 	typeText(t, m, "+44 7700 900123")
+	// enter in Phone moves to Sell; it does not sell.
+	if _, cmd := m.Update(keyMsg("enter")); cmd != nil || m.checkout.focus != len(m.checkout.seats)+focusSell {
+		t.Fatalf("enter in Phone: command %v, focus %d", cmd != nil, m.checkout.focus)
+	}
+	if v := screenText(m); !strings.Contains(v, "[ Sell 2 tickets · 21.00 cash, change 9.00 ]") {
+		t.Fatalf("Sell step does not say what will be recorded:\n%s", v)
+	}
 
-	// Enter twice: the second is ignored while the first is under way.
+	// Enter twice on Sell: the second is ignored while the first is under way.
 	_, cmd := m.Update(keyMsg("enter"))
 	_, cmd2 := m.Update(keyMsg("enter"))
 	if cmd == nil || cmd2 != nil {
@@ -419,7 +438,8 @@ func TestModel_CheckoutExactAndCard(t *testing.T) {
 	openGrandShow(t, m)
 
 	t.Run("ExactCash", func(t *testing.T) {
-		press(t, m, "2", "b", "enter", "enter")
+		// Map to checkout, Tendered (empty: exact money) to Sell, sell.
+		press(t, m, "2", "b", "enter", "enter", "enter")
 		if m.screen != screenDone {
 			t.Fatalf("screen %v status %q", m.screen, m.status)
 		}
@@ -438,7 +458,7 @@ func TestModel_CheckoutExactAndCard(t *testing.T) {
 		press(t, m, "backspace")
 	})
 	t.Run("Card", func(t *testing.T) {
-		press(t, m, "shift+tab", "space", "enter")
+		press(t, m, "shift+tab", "space", "enter", "enter")
 		if m.screen != screenDone {
 			t.Fatalf("card sale: screen %v status %q", m.screen, m.status)
 		}
@@ -462,6 +482,10 @@ func TestModel_FindAndCancel(t *testing.T) {
 	press(t, m, "enter", "2", "b", "enter", "tab")
 	typeText(t, m, "Grace Hopper")
 	press(t, m, "enter")
+	if m.screen != screenCheckout {
+		t.Fatalf("enter in the customer's name left the checkout: %v %q", m.screen, m.status)
+	}
+	press(t, m, "enter", "enter") // Phone, Sell
 	if m.screen != screenDone {
 		t.Fatalf("sale failed: %q", m.status)
 	}
@@ -488,7 +512,11 @@ func TestModel_FindAndCancel(t *testing.T) {
 		press(t, m, "enter")
 		typeText(t, m, "0000")
 		press(t, m, "enter")
-		if !m.statusErr {
+		if m.find.mode != findConfirm || !strings.Contains(screenText(m), "Refund 25.00 cash and cancel "+number+"?") {
+			t.Fatalf("no confirmation after the form:\n%s", screenText(m))
+		}
+		press(t, m, "right", "enter")
+		if !m.statusErr || m.find.mode != findCancel {
 			t.Fatalf("a wrong supervisor PIN cancelled: %q", m.status)
 		}
 		b, _ := s.Booking(context.Background(), booking.System, number)
@@ -510,6 +538,10 @@ func TestModel_FindAndCancel(t *testing.T) {
 		press(t, m, "enter")
 		typeText(t, m, "1357")
 		press(t, m, "enter")
+		if b, _ := s.Booking(context.Background(), booking.System, number); b.Status != booking.BookingConfirmed {
+			t.Fatal("enter on the PIN cancelled without the confirmation")
+		}
+		press(t, m, "right", "enter")
 		if m.statusErr {
 			t.Fatalf("cancel: %q", m.status)
 		}
@@ -554,14 +586,16 @@ func TestModel_QuitReleases(t *testing.T) {
 	press(t, m, "3", "b")
 
 	press(t, m, "ctrl+c")
-	if !m.quitting || !strings.Contains(screenText(m), "3 seats are held. Release them and quit? y/n") {
+	if m.leaving == nil || !strings.Contains(screenText(m), "Holding 3 seats. Release them and quit? y/n (n keeps them)") {
 		t.Fatalf("ctrl+c with seats held did not ask:\n%s", screenText(m))
 	}
-	press(t, m, "n")
-	if m.quitting {
-		t.Fatal("n did not keep the session")
+	for _, k := range []string{"n", "enter", "esc"} {
+		press(t, m, k)
+		if m.leaving != nil || m.closing || len(m.seats.mine()) != 3 {
+			t.Fatalf("%s did not keep the session and its seats", k)
+		}
+		press(t, m, "ctrl+c")
 	}
-	press(t, m, "ctrl+c")
 	_, cmd := m.Update(keyMsg("y"))
 	msgs := exec(cmd)
 	if len(msgs) != 1 {
@@ -595,6 +629,10 @@ func TestModel_SignOutReleases(t *testing.T) {
 	m := newTestModel(t, s, clock, "me", 80, 24)
 	show := openGrandShow(t, m)
 	press(t, m, "2", "b", "ctrl+o")
+	if m.screen != screenSeatMap || m.leaving == nil {
+		t.Fatalf("ctrl+o with seats held did not ask: screen %v", m.screen)
+	}
+	press(t, m, "y")
 	if m.screen != screenSignIn || m.actor != nil {
 		t.Fatalf("screen %v", m.screen)
 	}
@@ -649,7 +687,7 @@ func TestModel_HoldCountdownRunsOut(t *testing.T) {
 	}
 	clock.Add(5*time.Minute + time.Second)
 	send(t, m, tickMsg{})
-	if len(m.seats.mine()) != 0 || !strings.Contains(m.status, "hold ran out") {
+	if len(m.seats.mine()) != 0 || !strings.Contains(m.status, "ran out") {
 		t.Fatalf("after expiry: %d mine, status %q", len(m.seats.mine()), m.status)
 	}
 }
@@ -662,11 +700,7 @@ func TestModel_Live(t *testing.T) {
 	b := newTestModel(t, s, clock, "b", 80, 24)
 	show := openGrandShow(t, a)
 	openGrandShow(t, b)
-	if len(b.parked) == 0 {
-		t.Fatal("b is not waiting for changes")
-	}
-	wait := b.parked[0]
-	b.parked = nil
+	wait := takeParked(t, b, parkChange)
 	got := make(chan tea.Msg, 1)
 	go func() { got <- wait() }()
 
@@ -779,24 +813,6 @@ func TestParseSeatRange(t *testing.T) {
 	for _, in := range []string{"", "7", "G", "G0", "G7-H9", "G1-40", "G7-x"} {
 		if got, err := parseSeatRange(in); err == nil {
 			t.Errorf("parseSeatRange(%q) = %v, want an error", in, got)
-		}
-	}
-}
-
-func TestMoney(t *testing.T) {
-	for minor, want := range map[int64]string{0: "0.00", 5: "0.05", 1250: "12.50", 100000: "1000.00", -250: "-2.50"} {
-		if got := money(minor); got != want {
-			t.Errorf("money(%d) = %s, want %s", minor, got, want)
-		}
-	}
-	for in, want := range map[string]int64{"20": 2000, "20.5": 2050, "20,50": 2050, "0.05": 5, ".5": 50} {
-		if got, ok := parseMoney(in); !ok || got != want {
-			t.Errorf("parseMoney(%q) = %d, %v; want %d", in, got, ok, want)
-		}
-	}
-	for _, in := range []string{"", "abc", "1.234", "1.2.3", "-5"} {
-		if _, ok := parseMoney(in); ok {
-			t.Errorf("parseMoney(%q) accepted", in)
 		}
 	}
 }

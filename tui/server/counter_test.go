@@ -34,7 +34,7 @@ func (c *client) sell() string {
 	c.tb.Helper()
 	c.send("\r") // seat map: checkout
 	c.waitText("Checkout ·")
-	c.send("\r") // exact money
+	c.send("\r\r") // Tendered (empty: exact money) to Sell, then sell
 	c.waitText("Sold ")
 	m := regexp.MustCompile(`Sold (\S+)`).FindStringSubmatch(c.scr.Text())
 	if m == nil {
@@ -160,7 +160,7 @@ func TestServer_HoldShowsElsewhere(t *testing.T) {
 		t.Fatalf("B's map shows B3 as %q, want held elsewhere '=':\n%s", b.seat('B', 3), b.scr.Text())
 	}
 
-	a.send("x") // release all
+	a.send("xy") // release all: x asks, y lets them go
 	if !b.waitSeat('B', 3, 'o') {
 		t.Fatalf("B's map shows B3 as %q after the release, want free 'o'", b.seat('B', 3))
 	}
@@ -202,6 +202,7 @@ func TestServer_Roles(t *testing.T) {
 		c.send("changed plans\r") // reason
 		c.send("carl\r")          // a clerk cannot approve
 		c.send("1234\r")
+		c.send("\x1b[C\r") // the confirmation: → Yes, enter
 		c.waitText("carl is a clerk; a supervisor or manager must approve.")
 		if got := bookingStatus(t, e, bk.Number); got != booking.BookingConfirmed {
 			t.Fatalf("after a clerk's approval the booking is %s", got)
@@ -209,11 +210,13 @@ func TestServer_Roles(t *testing.T) {
 		c.send("\x1b[Z") // shift+tab back to the supervisor name
 		c.send("\x15sue\r")
 		c.send("9999\r") // wrong PIN
+		c.send("\x1b[C\r")
 		c.waitText("Wrong name or PIN.")
 		if got := bookingStatus(t, e, bk.Number); got != booking.BookingConfirmed {
 			t.Fatalf("after a wrong PIN the booking is %s", got)
 		}
 		c.send("1234\r")
+		c.send("\x1b[C\r")
 		c.waitText("Cancelled " + bk.Number)
 		b, err := e.store.Booking(ctx, booking.System, bk.Number)
 		if err != nil {

@@ -39,7 +39,7 @@ func TestServer_Shutdown(t *testing.T) {
 		t.Fatalf("%d seats held before shutdown, want 5", n)
 	}
 
-	b.send("\r") // confirm the sale as the server stops
+	b.send("\r\r") // to Sell and confirm the sale as the server stops
 	if err := e.shutdown(); err != nil {
 		t.Fatalf("Shutdown: %v", err)
 	}

@@ -125,7 +125,7 @@ func TestServer_ResumeCheckout(t *testing.T) {
 	for _, want := range []string{"C4", "C5", "Ada", "Change due 5.00", "as you left it"} {
 		a2.waitText(want)
 	}
-	a2.send("\r")
+	a2.send("\r\r") // Tendered to Sell, sell
 	number := a2.soldNumber()
 
 	got := bookingsFor(t, e, "Ada")
@@ -158,7 +158,7 @@ func TestServer_ResumeAfterSale(t *testing.T) {
 		a.holdAndCheckout("B2-3", "2: B2, B3")
 		a.send("\tBea")
 		a.waitText("Bea")
-		a.send("\r")
+		a.send("\r\r\r") // Customer to Phone to Sell, sell
 		var number string
 		select {
 		case number = <-ss.committed:
@@ -190,7 +190,7 @@ func TestServer_ResumeAfterSale(t *testing.T) {
 		a.holdAndCheckout("D6", "1: D6")
 		a.send("\tCy")
 		a.waitText("Cy")
-		a.send("\r")
+		a.send("\r\r\r") // Customer to Phone to Sell, sell
 		select {
 		case <-ss.started:
 		case <-time.After(10 * time.Second):

@@ -1,0 +1,55 @@
+package booking
+
+import "strings"
+
+// MaxIdempotencyKey is the longest idempotency key a checkout accepts.
+const MaxIdempotencyKey = 128
+
+// Validate checks what a checkout request says about itself — its key,
+// the payment and the amounts — so a caller can refuse bad input before
+// it writes anything (a hold), and the store refuses it again before its
+// transaction. The hold and the ticket types are checked by the store.
+func (r *CheckoutRequest) Validate() error {
+	key := strings.TrimSpace(r.IdempotencyKey)
+	if key == "" {
+		return Errorf(EInvalid, "A checkout needs an idempotency key.")
+	}
+	if len(key) > MaxIdempotencyKey {
+		return Errorf(EInvalid, "An idempotency key is at most %d characters.", MaxIdempotencyKey)
+	}
+	switch r.Method {
+	case Cash, Card:
+	default:
+		return Errorf(EInvalid, "Pay by cash or card.")
+	}
+	if r.Tendered < 0 || r.Tendered > MaxMoney {
+		return Errorf(EInvalid, "The amount tendered must be between 0.00 and %s.", FormatMoney(MaxMoney))
+	}
+	if r.Method == Card && r.Tendered != 0 {
+		return Errorf(EInvalid, "Cash tendered goes with a cash payment, not a card.")
+	}
+	if r.CheckTotal && r.ExpectedTotal < 0 {
+		return Errorf(EInvalid, "The expected total cannot be negative.")
+	}
+	return nil
+}
+
+// PriceChangedError refuses a checkout whose total, priced inside the
+// write transaction from the ticket types current then, is not the total
+// the clerk confirmed: a price changed after the counter loaded its
+// prices. Total is the new figure, for the counter to show and ask again.
+// Its code is EConflict.
+type PriceChangedError struct {
+	Expected int64 // the total the clerk saw
+	Total    int64 // the total at today's prices
+}
+
+func (e *PriceChangedError) Error() string { return e.Message() }
+
+// Message is what the clerk reads: "Prices changed: the total is now 26.00."
+func (e *PriceChangedError) Message() string {
+	return "Prices changed: the total is now " + FormatMoney(e.Total) + "."
+}
+
+// Unwrap gives ErrorCode and ErrorMessage the conflict this is.
+func (e *PriceChangedError) Unwrap() error { return &Error{Code: EConflict, Message: e.Message()} }

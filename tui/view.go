@@ -1,0 +1,200 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"boxoffice/booking"
+)
+
+// View draws the session. Bubble Tea asks for a frame after every
+// message; a change notice only starts a reload, so its frame is the last
+// one again. With two hundred counters on one show that halves the
+// drawing per change.
+func (m *Model) View() tea.View {
+	if !m.drawn {
+		m.frame = m.render()
+		m.drawn = true
+	}
+	v := tea.NewView(m.frame)
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "boxoffice"
+	return v
+}
+
+// render draws the whole screen as exactly height lines of at most width
+// cells.
+func (m *Model) render() string {
+	if m.tooSmall() {
+		return m.renderTooSmall()
+	}
+	st := &m.styles
+	var top []string
+	top = append(top, m.titleBar())
+	if m.notice != "" {
+		top = append(top, st.Notice.Render(padRight(" "+m.notice, m.width)))
+	}
+	bottom := m.bottomLines()
+	bodyH := m.height - len(top) - len(bottom)
+	var body string
+	switch {
+	case m.help.ShowAll:
+		body = st.Title.Render("Keys") + "\n\n" + m.fullHelp(m.helpFor().FullHelp())
+	case m.screen == screenSignIn:
+		body = m.viewSignIn(bodyH)
+	case m.screen == screenShows:
+		body = m.viewShows(bodyH)
+	case m.screen == screenSeatMap:
+		body = m.viewSeatMap(bodyH)
+	case m.screen == screenCheckout:
+		body = m.viewCheckout(bodyH)
+	case m.screen == screenDone:
+		body = m.viewDone(bodyH)
+	case m.screen == screenFind:
+		body = m.viewFind(bodyH)
+	case m.screen == screenDoor:
+		body = m.viewDoor(bodyH)
+	case m.screen == screenWaitlist:
+		body = m.viewWaitlist(bodyH)
+	}
+	lines := make([]string, 0, m.height)
+	lines = append(lines, top...)
+	bl := strings.Split(body, "\n")
+	for i := 0; i < bodyH; i++ {
+		if i < len(bl) {
+			lines = append(lines, bl[i])
+		} else {
+			lines = append(lines, "")
+		}
+	}
+	lines = append(lines, bottom...)
+	for i, l := range lines {
+		if ansi.StringWidth(l) > m.width {
+			lines[i] = ansi.Truncate(l, m.width, "…")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// bottomLines are the lines under the body: the question on the way out
+// or the waiting-list call and the status, then the hint bar. The seat map
+// sizes itself by them, so what it draws last stays on screen.
+func (m *Model) bottomLines() []string {
+	var bottom []string
+	if m.leaving != nil {
+		bottom = append(bottom, m.styles.Banner.Render(padRight(m.leavePrompt(), m.width)))
+	} else {
+		if line := m.callsLine(); line != "" {
+			bottom = append(bottom, line)
+		}
+		bottom = append(bottom, m.statusLine())
+	}
+	return append(bottom, m.help.ShortHelpView(m.helpFor().ShortHelp()))
+}
+
+func (m *Model) renderTooSmall() string {
+	msg := fmt.Sprintf("Make the window larger: the counter needs %d×%d, this one is %d×%d.", MinWidth, MinHeight, m.width, m.height)
+	msg += "\nctrl+c quits."
+	out := make([]string, 0, max(m.height, 1))
+	for _, l := range strings.Split(msg, "\n") {
+		out = append(out, ansi.Truncate(ansi.Wordwrap(l, max(m.width, 10), " "), max(m.width, 1)*4, ""))
+	}
+	return strings.Join(out, "\n")
+}
+
+// titleBar is the first line: who is signed in where, and when.
+func (m *Model) titleBar() string {
+	st := &m.styles
+	left := st.Title.Render("boxoffice")
+	if m.opts.Terminal != "" {
+		left += st.Subtle.Render(" · " + booking.Clean(m.opts.Terminal))
+	}
+	if m.actor != nil {
+		left += st.Subtle.Render(" · ") + st.Bold.Render(booking.Clean(m.actor.Name)) + st.Subtle.Render(" ("+m.actor.Role.String()+")")
+	}
+	right := st.Subtle.Render(m.now().Format("Mon 2 Jan 15:04"))
+	if kept := m.keptLine(); kept != "" {
+		right = kept + "  " + right
+	}
+	return spread(left, right, m.width)
+}
+
+func (m *Model) statusLine() string {
+	if m.status == "" {
+		return ""
+	}
+	if m.statusErr {
+		return m.styles.Error.Render("! " + m.status)
+	}
+	return m.styles.Info.Render(m.status)
+}
+
+// spread puts left and right on one line of width cells.
+func spread(left, right string, width int) string {
+	rw := ansi.StringWidth(right)
+	if ansi.StringWidth(left)+rw+1 > width {
+		left = ansi.Truncate(left, max(width-rw-1, 0), "…")
+	}
+	gap := width - ansi.StringWidth(left) - rw
+	if gap < 1 {
+		return left
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// padRight pads s with spaces to width cells.
+func padRight(s string, width int) string {
+	if w := ansi.StringWidth(s); w < width {
+		return s + strings.Repeat(" ", width-w)
+	}
+	return s
+}
+
+// cut shortens an untrusted string to n cells after cleaning it.
+func cut(s string, n int) string {
+	s = booking.Clean(s)
+	if ansi.StringWidth(s) > n {
+		return ansi.Truncate(s, n, "…")
+	}
+	return s
+}
+
+// fit cleans s and pads or cuts it to exactly n cells.
+func fit(s string, n int) string { return padRight(cut(s, n), n) }
+
+// fullHelp lays the help's columns out side by side while they fit the
+// width and wraps the rest onto the next rows, so no column is cut off at
+// the counter's smallest size.
+func (m *Model) fullHelp(groups [][]key.Binding) string {
+	const gap = "    "
+	var rows []string
+	var row []string
+	rowW := 0
+	flush := func() {
+		if len(row) > 0 {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+		}
+		row, rowW = nil, 0
+	}
+	for _, g := range groups {
+		col := m.help.FullHelpView([][]key.Binding{g})
+		w := lipgloss.Width(col)
+		if len(row) > 0 && rowW+len(gap)+w > m.width {
+			flush()
+		}
+		if len(row) > 0 {
+			row = append(row, gap)
+			rowW += len(gap)
+		}
+		row = append(row, col)
+		rowW += w
+	}
+	flush()
+	return strings.Join(rows, "\n\n")
+}
