@@ -72,6 +72,8 @@ func TestE2E_SecondCounterWhileServing(t *testing.T) {
 	tm.waitFor("Holding 2")
 	tm.send("Enter")
 	tm.waitFor("Tendered")
+	tm.send("Enter") // exact money: to the Sell step
+	tm.waitFor("Sell 2 tickets")
 	tm.send("Enter")
 	tm.waitFor("Sold BO-")
 	if strings.Contains(serverOut.String(), "database is locked") {
