@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"boxoffice/assets"
@@ -133,5 +136,105 @@ func TestHelp_EveryScreen(t *testing.T) {
 	}
 	if got := out.String(); got != string(want) {
 		t.Errorf("the keys offered differ from %s (run with -update if the change is intended)\ngot:\n%s", path, got)
+	}
+}
+
+// keyMapBindings returns every binding of km by field name.
+func keyMapBindings(km KeyMap) map[string]key.Binding {
+	out := map[string]key.Binding{}
+	v := reflect.ValueOf(km)
+	for i := 0; i < v.NumField(); i++ {
+		if b, ok := v.Field(i).Interface().(key.Binding); ok {
+			out[v.Type().Field(i).Name] = b
+		}
+	}
+	return out
+}
+
+// TestKeyMap_EveryBindingHasHelp: every key the counter answers to is in
+// the KeyMap with its help text.
+func TestKeyMap_EveryBindingHasHelp(t *testing.T) {
+	t.Parallel()
+	bindings := keyMapBindings(DefaultKeyMap())
+	if len(bindings) != reflect.TypeFor[KeyMap]().NumField() {
+		t.Fatalf("KeyMap has %d fields, %d of them bindings", reflect.TypeFor[KeyMap]().NumField(), len(bindings))
+	}
+	for name, b := range bindings {
+		if len(b.Keys()) == 0 || b.Help().Key == "" || b.Help().Desc == "" {
+			t.Errorf("KeyMap.%s: keys %q, help %q %q", name, b.Keys(), b.Help().Key, b.Help().Desc)
+		}
+	}
+}
+
+// TestHelp_OffersKeyMapBindings: whatever the hint bar and the ? overlay
+// offer, on every screen and in every state, is a KeyMap binding (perhaps
+// described for that state), so what the help says is a key is the key
+// the screen matches.
+func TestHelp_OffersKeyMapBindings(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	m := newTestModel(t, s, clock, "help-keys", 80, 24)
+	byKeys := map[string]string{}
+	for name, b := range keyMapBindings(m.keys) {
+		byKeys[strings.Join(b.Keys(), "|")] = name
+	}
+	var showID int64
+	for _, step := range helpSteps(s, clock, &showID) {
+		step.reach(t, m)
+		h := m.helpFor()
+		all := slices.Concat(append([][]key.Binding{h.ShortHelp()}, h.FullHelp()...)...)
+		for _, b := range all {
+			if _, ok := byKeys[strings.Join(b.Keys(), "|")]; !ok {
+				t.Errorf("%s: %q %q answers to %q, which no KeyMap binding does", step.name, b.Help().Key, b.Help().Desc, b.Keys())
+			}
+			if b.Help().Key == "" || b.Help().Desc == "" {
+				t.Errorf("%s: a binding without help text: %q", step.name, b.Keys())
+			}
+		}
+	}
+}
+
+// TestScreens_Table: every screen has its row, a name and its behaviour.
+func TestScreens_Table(t *testing.T) {
+	t.Parallel()
+	names := map[string]bool{}
+	for s := range numScreens {
+		spec := s.spec()
+		if spec.ui == nil || spec.name == "" || names[spec.name] {
+			t.Errorf("screen %d: row %+v", int(s), spec)
+		}
+		names[spec.name] = true
+		if s.String() != spec.name {
+			t.Errorf("screen %d is called %q", int(s), s.String())
+		}
+	}
+}
+
+// TestKeys_FieldEditingEverywhere: the shows filter is edited with the
+// KeyMap's editing keys, like every text field, so ctrl+h (what some
+// terminals send for backspace) deletes there too.
+func TestKeys_FieldEditingEverywhere(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	m := newTestModel(t, s, clock, "edit", 80, 24)
+	signIn(t, m, assets.DemoUser, assets.DemoPIN)
+	typeText(t, m, "lig")
+	for _, k := range []string{"backspace", "ctrl+h"} {
+		before := string(m.shows.filter)
+		press(t, m, k)
+		if got := string(m.shows.filter); got != before[:len(before)-1] {
+			t.Fatalf("%s on the filter %q left %q", k, before, got)
+		}
+	}
+	press(t, m, "ctrl+f")
+	typeText(t, m, "ann lee")
+	for k, want := range map[string]string{"ctrl+h": "ann le", "ctrl+w": "ann ", "ctrl+u": ""} {
+		m.find.query.Set("ann lee")
+		press(t, m, k)
+		if got := string(m.find.query.value); got != want {
+			t.Fatalf("%s on %q left %q, want %q", k, "ann lee", got, want)
+		}
 	}
 }
