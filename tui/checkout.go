@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -156,7 +155,11 @@ func (m *Model) total() (int64, bool) {
 	return sum, true
 }
 
-func (m *Model) checkoutKey(msg tea.KeyPressMsg) tea.Cmd {
+// checkoutScreen is the checkout (see checkoutState); its drawing is in
+// checkout_view.go.
+type checkoutScreen struct{}
+
+func (checkoutScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	c := &m.checkout
 	k := m.keys
 	if c.busy {
@@ -168,7 +171,7 @@ func (m *Model) checkoutKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Back):
 		return m.backToSeats()
-	case msg.String() == "enter":
+	case key.Matches(msg, k.Confirm):
 		return m.checkoutEnter()
 	case key.Matches(msg, k.NextField):
 		c.moveFocus(1)
@@ -179,7 +182,7 @@ func (m *Model) checkoutKey(msg tea.KeyPressMsg) tea.Cmd {
 		// the international prefix.
 		return m.extend()
 	case rel < 0 && key.Matches(msg, k.CycleType):
-		m.cycleType(c.seats[c.focus].Label, msg.String() == "left")
+		m.cycleType(c.seats[c.focus].Label, key.Matches(msg, k.PrevType))
 	case rel == focusMethod && key.Matches(msg, k.Method):
 		if c.method == booking.Cash {
 			c.method = booking.Card
@@ -188,10 +191,21 @@ func (m *Model) checkoutKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	default:
 		if f := c.focusedField(); f != nil {
-			f.key(msg)
+			f.key(msg, &m.keys)
 		}
 	}
 	return nil
+}
+
+func (checkoutScreen) focus(m *Model) *field { return m.checkout.focusedField() }
+
+// back brings find and the door opened from the checkout back to it while
+// its seats are held.
+func (checkoutScreen) back(m *Model) screen {
+	if m.heldCount() > 0 {
+		return screenCheckout
+	}
+	return screenShows
 }
 
 // moveFocus steps through the form, past Tendered when paying by card.
@@ -401,163 +415,4 @@ func (m *Model) onReheld(msg reheldMsg) tea.Cmd {
 	cmd := m.adoptHold(h)
 	m.setInfo(joinLabels(h.Seats) + " held again — enter sells.")
 	return cmd
-}
-
-func (m *Model) viewCheckout(height int) string {
-	st := &m.styles
-	c := &m.checkout
-	s := &m.seats
-	var b strings.Builder
-	sh := s.show
-	left := st.Title.Render("Checkout · "+cut(sh.Film.Title, m.width-50)) + st.Subtle.Render(" · "+cut(sh.HallName, 12)+" · "+sh.Starts.In(m.now().Location()).Format("Mon 2 Jan 15:04"))
-	b.WriteString(spread(left, m.countdown(), m.width))
-	b.WriteString("\n\n")
-	m.viewCheckoutSeats(&b, height)
-	total, ok := m.total()
-	totalText := "—"
-	if ok {
-		totalText = booking.FormatMoney(total)
-	}
-	b.WriteString(st.Bold.Render(fmt.Sprintf("  %-19s %9s", "Total", totalText)))
-	b.WriteString("\n\n")
-	m.viewCheckoutForm(&b, total, ok)
-	b.WriteString("\n")
-	switch {
-	case c.busy && c.lapsed:
-		b.WriteString(st.Subtle.Render("  Holding the seats again…"))
-	case c.busy:
-		b.WriteString(st.Subtle.Render("  Selling…"))
-	case c.lapsed:
-		b.WriteString(st.Banner.Render(padRight(cut(" The hold on "+joinLabels(c.seats)+" ran out · enter holds them again · esc back", m.width), m.width)))
-	case c.focus-len(c.seats) == focusSell:
-		b.WriteString(st.Bold.Render("  enter") + st.Subtle.Render(" sells · tab or ↑ goes back to the form"))
-	case c.focus-len(c.seats) == focusTendered || (c.focus-len(c.seats) == focusMethod && c.method == booking.Card):
-		b.WriteString(st.Bold.Render("  enter") + st.Subtle.Render(" goes to Sell, enter again sells · tab the customer's name"))
-	default:
-		b.WriteString(st.Bold.Render("  enter") + st.Subtle.Render(" next field · the sale is made on Sell"))
-	}
-	return b.String()
-}
-
-// viewCheckoutSeats draws one row per seat; rows scroll when the party is
-// large.
-func (m *Model) viewCheckoutSeats(b *strings.Builder, height int) {
-	st := &m.styles
-	c := &m.checkout
-	rows := max(height-13, 2)
-	first := 0
-	if c.focus < len(c.seats) && c.focus >= rows {
-		first = c.focus - rows + 1
-	}
-	b.WriteString(st.Subtle.Render(fmt.Sprintf("  %-6s %-12s %9s", "Seat", "Ticket", "Price")))
-	b.WriteString("\n")
-	for i := first; i < len(c.seats) && i < first+rows; i++ {
-		seat := c.seats[i]
-		name, price := c.types[seat.Label], "—"
-		if t, ok := m.typeByCode(name); ok {
-			name, price = t.Name, booking.FormatMoney(t.Price)
-		}
-		line := fmt.Sprintf("  %-6s %-12s %9s", cut(seat.Label, 6), "‹"+cut(name, 10)+"›", price)
-		if c.focus == i && !c.busy {
-			b.WriteString(st.Selected.Render(line))
-		} else {
-			b.WriteString(line)
-		}
-		b.WriteString("\n")
-	}
-	if n := len(c.seats) - first - rows; n > 0 {
-		b.WriteString(st.Subtle.Render(fmt.Sprintf("  … %d more", n)))
-		b.WriteString("\n")
-	}
-}
-
-// viewCheckoutForm draws payment, tendered, customer, phone and Sell.
-func (m *Model) viewCheckoutForm(b *strings.Builder, total int64, ok bool) {
-	st := &m.styles
-	c := &m.checkout
-	rel := c.focus - len(c.seats)
-	on := func(f int) bool { return !c.busy && rel == f }
-	label := func(f int, text string) string {
-		if on(f) {
-			return st.Cursor.Render("› ") + st.Bold.Render(text)
-		}
-		return "  " + st.Label.Render(text)
-	}
-	cash, card := " cash ", " card "
-	if c.method == booking.Cash {
-		cash = st.Selected.Render("[cash]")
-	} else {
-		card = st.Selected.Render("[card]")
-	}
-	b.WriteString(label(focusMethod, "Payment   ") + cash + " " + card + "\n")
-	if c.method == booking.Cash {
-		line := label(focusTendered, "Tendered  ") + c.tendered.view(st, on(focusTendered), 10)
-		if ok {
-			line += "  " + m.changeText(total)
-		}
-		b.WriteString(line + "\n")
-	} else {
-		b.WriteString(st.Subtle.Render("  Card: take the payment on the terminal, then sell.") + "\n")
-	}
-	b.WriteString(label(focusName, "Customer  ") + c.name.view(st, on(focusName), 30) + st.Subtle.Render("  optional") + "\n")
-	b.WriteString(label(focusPhone, "Phone     ") + c.phone.view(st, on(focusPhone), 18) + st.Subtle.Render("  optional") + "\n")
-	button := "[ Sell ]"
-	if ok && !c.lapsed {
-		button = "[ Sell " + plural(len(c.seats), "ticket", "tickets") + " · " + m.paymentSummary(total) + " ]"
-	}
-	if on(focusSell) && !c.lapsed {
-		b.WriteString(st.Cursor.Render("› ") + st.Selected.Render(button) + "\n")
-	} else {
-		b.WriteString("  " + st.Label.Render(button) + "\n")
-	}
-}
-
-// paymentSummary is what the Sell button says will be recorded.
-func (m *Model) paymentSummary(total int64) string {
-	c := &m.checkout
-	if c.method == booking.Card {
-		return booking.FormatMoney(total) + " by card"
-	}
-	t, err := m.tendered()
-	if err != nil || t == 0 {
-		return booking.FormatMoney(total) + " cash, exact"
-	}
-	return booking.FormatMoney(total) + " cash, change " + booking.FormatMoney(t-total)
-}
-
-// changeText is the change due for the amount typed, or exact money.
-func (m *Model) changeText(total int64) string {
-	st := &m.styles
-	c := &m.checkout
-	if c.tendered.Empty() {
-		return st.Subtle.Render("empty = exact money")
-	}
-	t, err := booking.ParseMoney(c.tendered.String())
-	switch {
-	case err != nil:
-		return st.Error.Render("not an amount")
-	case t < total:
-		return st.Error.Render("short by " + booking.FormatMoney(total-t))
-	}
-	return st.Label.Render("Change due ") + st.Money.Render(booking.FormatMoney(t-total))
-}
-
-// plural writes "1 ticket" or "3 tickets".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
-// joinLabels lists seats as "G7, G8 and G9".
-func joinLabels(seats []booking.Seat) string {
-	l := seatLabels(seats)
-	switch len(l) {
-	case 0:
-		return "the seats"
-	case 1:
-		return l[0]
-	}
-	return strings.Join(l[:len(l)-1], ", ") + " and " + l[len(l)-1]
 }

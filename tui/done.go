@@ -28,7 +28,10 @@ func (m *Model) openDone(b *booking.Booking) {
 	m.setInfo("Sold " + booking.Clean(b.Number) + ".")
 }
 
-func (m *Model) doneKey(msg tea.KeyPressMsg) tea.Cmd {
+// doneScreen is the receipt of a sale (see doneState).
+type doneScreen struct{}
+
+func (doneScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	d := &m.done
 	per := m.qrPerPage()
@@ -60,7 +63,17 @@ func (m *Model) qrPerPage() int {
 	return max((m.width+2)/(w+2), 1)
 }
 
-func (m *Model) viewDone(height int) string {
+func (doneScreen) focus(*Model) *field { return nil }
+
+func (doneScreen) help(m *Model) helpKeys {
+	k := m.keys
+	return helpKeys{
+		short: []key.Binding{k.NewSale, k.PrevTicket, k.NextTicket, k.Find, k.Help},
+		full:  [][]key.Binding{{k.NewSale, k.PrevTicket, k.NextTicket}, k.global()},
+	}
+}
+
+func (doneScreen) view(m *Model, height int) string {
 	st := &m.styles
 	d := &m.done
 	b := d.booking

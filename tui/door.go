@@ -42,7 +42,10 @@ func (m *Model) openDoor() tea.Cmd {
 	return nil
 }
 
-func (m *Model) doorKey(msg tea.KeyPressMsg) tea.Cmd {
+// doorScreen admits tickets (see doorState).
+type doorScreen struct{}
+
+func (doorScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	d := &m.door
 	switch {
 	case key.Matches(msg, m.keys.Back):
@@ -63,9 +66,19 @@ func (m *Model) doorKey(msg tea.KeyPressMsg) tea.Cmd {
 			return admitMsg{res: res, err: err}
 		})
 	}
-	d.code.key(msg)
+	d.code.key(msg, &m.keys)
 	return nil
 }
+
+func (doorScreen) focus(m *Model) *field {
+	if m.door.busy {
+		return nil
+	}
+	return &m.door.code
+}
+
+// back keeps the screen the door was first opened from.
+func (doorScreen) back(m *Model) screen { return m.door.back }
 
 func (m *Model) onAdmit(msg admitMsg) tea.Cmd {
 	d := &m.door
@@ -83,7 +96,7 @@ func (m *Model) onAdmit(msg admitMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) viewDoor(height int) string {
+func (doorScreen) view(m *Model, height int) string {
 	st := &m.styles
 	d := &m.door
 	var b strings.Builder
@@ -108,9 +121,9 @@ func (m *Model) viewDoor(height int) string {
 	return b.String()
 }
 
-func (m *Model) doorHelp() helpKeys {
+func (doorScreen) help(m *Model) helpKeys {
 	k := m.keys
-	submit := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "admit"))
+	submit := says(k.Submit, "admit")
 	return helpKeys{
 		short: []key.Binding{submit, k.Back, k.Find, k.SignOut, k.Help},
 		full:  [][]key.Binding{{submit, k.Back}, {k.Find, k.SignOut, k.Help, k.Quit}},

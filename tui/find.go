@@ -101,7 +101,11 @@ func (m *Model) needsApprover() bool {
 	return m.actor != nil && m.actor.Role < booking.MinRole(booking.ActionCancel)
 }
 
-func (m *Model) findKey(msg tea.KeyPressMsg) tea.Cmd {
+// findScreen is finding a booking by number, phone or name, and
+// cancelling it.
+type findScreen struct{}
+
+func (findScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	f := &m.find
 	k := m.keys
 	if f.busy {
@@ -131,7 +135,7 @@ func (m *Model) findKey(msg tea.KeyPressMsg) tea.Cmd {
 				f.mode = findSearch
 			}
 			return nil
-		case msg.String() == "enter":
+		case key.Matches(msg, k.Open):
 			if f.mode == findList && len(f.results) > 0 {
 				return m.viewBookingCmd(f.results[f.cursor].Number)
 			}
@@ -149,7 +153,7 @@ func (m *Model) findKey(msg tea.KeyPressMsg) tea.Cmd {
 			})
 		}
 		if f.mode == findSearch {
-			f.query.key(msg)
+			f.query.key(msg, &m.keys)
 		}
 	case findView:
 		switch {
@@ -191,7 +195,7 @@ func (m *Model) cancelFormKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		f.mode = findView
 		m.setInfo("Not cancelled.")
-	case msg.String() == "enter":
+	case key.Matches(msg, k.Submit):
 		if f.cfocus < last {
 			f.cfocus++
 			return nil
@@ -209,7 +213,7 @@ func (m *Model) cancelFormKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.cfocus = max(f.cfocus-1, 0)
 	default:
 		if fl := f.focusedField(); fl != nil {
-			fl.key(msg)
+			fl.key(msg, &m.keys)
 		}
 	}
 	return nil
@@ -226,9 +230,9 @@ func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.mode = findCancel
 	case key.Matches(msg, k.Choose):
 		f.yes = !f.yes
-	case msg.String() == "enter" && f.yes:
+	case key.Matches(msg, k.Submit) && f.yes:
 		return m.cancelCmd()
-	case msg.String() == "enter":
+	case key.Matches(msg, k.Submit):
 		f.mode = findView
 		m.setInfo("Not cancelled: the booking stands.")
 	}
@@ -336,23 +340,29 @@ func (m *Model) onCancel(msg cancelMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) findHelp() helpKeys {
+func (findScreen) help(m *Model) helpKeys {
 	k := m.keys
 	switch m.find.mode {
 	case findView:
 		return helpKeys{short: []key.Binding{k.CancelBooking, k.Back, k.Help}, full: [][]key.Binding{{k.CancelBooking, k.Back}, {k.Find, k.SignOut, k.Quit}}}
 	case findCancel:
-		return helpKeys{short: []key.Binding{hint("enter", "next field, then confirm"), k.NextField, k.Back, k.Find}}
+		return helpKeys{short: []key.Binding{says(k.Submit, "next field, then confirm"), k.NextField, k.Back, k.Find}}
 	case findConfirm:
-		return helpKeys{short: []key.Binding{hint("←/→", "choose"), hint("enter", "press the button"), hint("esc", "back to the form"), k.Find}}
+		return helpKeys{short: []key.Binding{k.Choose, says(k.Submit, "press the button"), says(k.Back, "back to the form"), k.Find}}
 	}
 	return helpKeys{
-		short: []key.Binding{hint("enter", "search/open"), k.Down, k.Back, k.Find, k.Help},
+		short: []key.Binding{says(k.Open, "search/open"), k.Down, k.Back, k.Find, k.Help},
 		full:  [][]key.Binding{{k.Up, k.Down}, {k.Back, k.Find, k.Door, k.SignOut, k.Quit}},
 	}
 }
 
-func (m *Model) viewFind(height int) string {
+func (findScreen) focus(m *Model) *field { return m.find.focusedField() }
+
+// back keeps the screen find was first opened from: a new search from
+// find itself still returns there.
+func (findScreen) back(m *Model) screen { return m.find.back }
+
+func (findScreen) view(m *Model, height int) string {
 	st := &m.styles
 	f := &m.find
 	var b strings.Builder

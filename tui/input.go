@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
@@ -50,17 +51,17 @@ func (f *field) insert(s string) {
 }
 
 // key edits the field with a key press and reports whether it used it.
-func (f *field) key(msg tea.KeyPressMsg) bool {
-	switch msg.String() {
-	case "backspace", "ctrl+h":
+func (f *field) key(msg tea.KeyPressMsg, k *KeyMap) bool {
+	switch {
+	case key.Matches(msg, k.DeleteChar):
 		if len(f.value) > 0 {
 			f.value = f.value[:len(f.value)-1]
 		}
 		return true
-	case "ctrl+u":
+	case key.Matches(msg, k.ClearField):
 		f.Reset()
 		return true
-	case "ctrl+w":
+	case key.Matches(msg, k.DeleteWord):
 		s := strings.TrimRight(string(f.value), " ")
 		if i := strings.LastIndex(s, " "); i >= 0 {
 			f.value = []rune(s[:i+1])
@@ -74,6 +75,24 @@ func (f *field) key(msg tea.KeyPressMsg) bool {
 		return true
 	}
 	return false
+}
+
+// promptKey edits a one-line prompt: enter closes it and submits the
+// text, esc closes it, anything else types.
+func (m *Model) promptKey(msg tea.KeyPressMsg, open *bool, f *field, submit func(string) tea.Cmd) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Submit):
+		*open = false
+		text := f.String()
+		f.Reset()
+		return submit(text)
+	case key.Matches(msg, m.keys.Back):
+		*open = false
+		f.Reset()
+	default:
+		f.key(msg, &m.keys)
+	}
+	return nil
 }
 
 // isText reports whether a key press types printable text.

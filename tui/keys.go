@@ -2,8 +2,7 @@ package tui
 
 import (
 	"charm.land/bubbles/v2/key"
-
-	"boxoffice/booking"
+	tea "charm.land/bubbletea/v2"
 )
 
 // KeyMap is every key the counter answers to, each with its help text.
@@ -19,10 +18,16 @@ type KeyMap struct {
 	Called  key.Binding
 	SignOut key.Binding
 
-	// Sign-in and forms.
+	// Sign-in and forms. Submit is enter wherever it sends what was
+	// typed: a sign-in, a prompt, a ticket code, a form's next step.
 	NextField key.Binding
 	PrevField key.Binding
 	Submit    key.Binding
+
+	// Editing a text field.
+	DeleteChar key.Binding
+	ClearField key.Binding
+	DeleteWord key.Binding
 
 	// Lists (shows, bookings found).
 	Up      key.Binding
@@ -43,14 +48,16 @@ type KeyMap struct {
 	WaitList  key.Binding // the show's waiting-list screen
 	Count     key.Binding
 	Best      key.Binding
+	BestN     key.Binding // help only: a party size, then b
 	Clear     key.Binding
 	Extend    key.Binding
 	Checkout  key.Binding
 	TakeOffer key.Binding
 	Dismiss   key.Binding
 
-	// Checkout.
+	// Checkout. PrevType is the one key of CycleType that steps back.
 	CycleType key.Binding
+	PrevType  key.Binding
 	Method    key.Binding
 	Confirm   key.Binding
 
@@ -90,6 +97,10 @@ func DefaultKeyMap() KeyMap {
 		PrevField: b(k("shift+tab", "up"), h("shift+tab/↑", "previous field")),
 		Submit:    b(k("enter"), h("enter", "sign in")),
 
+		DeleteChar: b(k("backspace", "ctrl+h"), h("backspace", "delete")),
+		ClearField: b(k("ctrl+u"), h("ctrl+u", "clear the field")),
+		DeleteWord: b(k("ctrl+w"), h("ctrl+w", "delete a word")),
+
 		Up:      b(k("up"), h("↑", "up")),
 		Down:    b(k("down"), h("↓", "down")),
 		PrevDay: b(k("left"), h("←", "previous day")),
@@ -107,6 +118,7 @@ func DefaultKeyMap() KeyMap {
 		WaitList:  b(k("W"), h("W", "waiting-list screen")),
 		Count:     b(k("1", "2", "3", "4", "5", "6", "7", "8", "9"), h("1-9", "party size")),
 		Best:      b(k("b"), h("b", "best seats")),
+		BestN:     hint("1-9 b", "best N"),
 		Clear:     b(k("x"), h("x", "release all")),
 		Extend:    b(k("+"), h("+", "extend hold")),
 		Checkout:  b(k("enter"), h("enter", "checkout")),
@@ -114,6 +126,7 @@ func DefaultKeyMap() KeyMap {
 		Dismiss:   b(k("esc"), h("esc", "choose again")),
 
 		CycleType: b(k("t", "space", "left", "right"), h("t", "ticket type")),
+		PrevType:  b(k("left"), h("←", "previous ticket type")),
 		Method:    b(k("space", "left", "right"), h("space", "cash/card")),
 		Confirm:   b(k("enter"), h("enter", "next field; on Sell, sell")),
 
@@ -148,10 +161,16 @@ type helpKeys struct {
 func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
 func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
 
-// helpFor returns the keys the current screen answers to. While ? would
-// be typed into a field, the hint bar does not offer it.
+// helpFor returns the keys the session answers to now: the question on
+// the way out, else the active screen's. While ? would be typed into a
+// field, the hint bar does not offer it.
 func (m *Model) helpFor() helpKeys {
-	h := m.screenHelp()
+	var h helpKeys
+	if m.leaving != nil {
+		h = m.leaveHelp()
+	} else {
+		h = m.active().help(m)
+	}
 	if !m.helpKeyFree() {
 		short := make([]key.Binding, 0, len(h.short))
 		for _, b := range h.short {
@@ -164,83 +183,30 @@ func (m *Model) helpFor() helpKeys {
 	return h
 }
 
-func (m *Model) screenHelp() helpKeys {
-	k := m.keys
-	global := []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Help, k.Quit}
-	switch {
-	case m.leaving != nil && m.leaving.action.canKeep():
-		return helpKeys{short: []key.Binding{k.Keep, k.Yes, hint("n", "stay")}}
-	case m.leaving != nil:
-		return helpKeys{short: []key.Binding{k.Yes, k.No}}
-	case m.screen == screenSignIn:
-		return helpKeys{
-			short: []key.Binding{k.Submit, k.NextField, k.Quit},
-			full:  [][]key.Binding{{k.Submit, k.NextField, k.PrevField}, {k.Help, k.Quit}},
-		}
-	case m.screen == screenShows:
-		return helpKeys{
-			short: []key.Binding{k.Open, k.PrevDay, k.NextDay, k.Filter, k.Find, k.Help},
-			full:  [][]key.Binding{{k.Up, k.Down, k.Open}, {k.PrevDay, k.NextDay, k.Filter}, global},
-		}
-	case m.screen == screenSeatMap && m.seats.clash != nil:
-		return helpKeys{
-			short: []key.Binding{k.TakeOffer, k.Dismiss, k.Help},
-			full:  [][]key.Binding{{k.TakeOffer, k.Dismiss}, global},
-		}
-	case m.screen == screenSeatMap && m.seats.waitPrompt:
-		return helpKeys{short: []key.Binding{
-			hint("enter", "add to the waiting list"),
-			hint("esc", "cancel"),
-		}}
-	case m.screen == screenSeatMap && m.seats.prompt:
-		return helpKeys{short: []key.Binding{
-			hint("enter", "toggle seats"),
-			hint("esc", "cancel"),
-		}}
-	case m.screen == screenSeatMap:
-		enter := k.Checkout
-		if m.seats.showLapsed() {
-			enter = hint("enter", "hold them again")
-		}
-		return helpKeys{
-			short: []key.Binding{k.Toggle, hint("1-9 b", "best N"), k.GoTo, enter, k.Help},
-			full: [][]key.Binding{
-				{k.SeatUp, k.SeatDown, k.SeatLeft, k.SeatRight},
-				{k.Toggle, k.GoTo, k.Count, k.Best},
-				{k.Clear, k.Extend, k.Waitlist, k.WaitList, k.Checkout},
-				global,
-			},
-		}
-	case m.screen == screenCheckout:
-		c := &m.checkout
-		enter := hint("enter", "next")
-		switch rel := c.focus - len(c.seats); {
-		case c.lapsed:
-			enter = hint("enter", "hold the seats again")
-		case rel == focusSell:
-			enter = hint("enter", "sell")
-		case rel == focusTendered, rel == focusMethod && c.method == booking.Card:
-			enter = hint("enter", "to Sell")
-		}
-		return helpKeys{
-			short: []key.Binding{enter, k.CycleType, k.NextField, k.Extend, k.Back, k.Help},
-			full: [][]key.Binding{
-				{k.NextField, k.PrevField},
-				{k.CycleType, k.Method, k.Confirm, k.Extend},
-				global,
-			},
-		}
-	case m.screen == screenWaitlist:
-		return m.waitlistHelp()
-	case m.screen == screenDone:
-		return helpKeys{
-			short: []key.Binding{k.NewSale, k.PrevTicket, k.NextTicket, k.Find, k.Help},
-			full:  [][]key.Binding{{k.NewSale, k.PrevTicket, k.NextTicket}, global},
-		}
-	case m.screen == screenFind:
-		return m.findHelp()
-	case m.screen == screenDoor:
-		return m.doorHelp()
+// global is the ? overlay's column of the keys every signed-in screen
+// answers to.
+func (k *KeyMap) global() []key.Binding {
+	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Help, k.Quit}
+}
+
+// says is b as the hint bar shows it in one state: the same keys, and what
+// they do there ("enter sell", "esc back to the map").
+func says(b key.Binding, desc string) key.Binding {
+	return relabel(b, b.Help().Key, desc)
+}
+
+// relabel is b with other help text, for a state where only some of its
+// keys are worth offering ("n stay" for n, esc and enter).
+func relabel(b key.Binding, keys, desc string) key.Binding {
+	b.SetHelp(keys, desc)
+	return b
+}
+
+// digit is the number a key of Count stands for.
+func digit(msg tea.KeyPressMsg) int {
+	s := msg.String()
+	if len(s) != 1 || !isDigit(rune(s[0])) {
+		return 0
 	}
-	return helpKeys{short: global}
+	return int(s[0] - '0')
 }

@@ -53,7 +53,7 @@ type leaveState struct {
 // the countdown on screen. Without seats held it just goes.
 func (m *Model) leave(a leaveAction) tea.Cmd {
 	held := m.heldCount()
-	inHand := m.screen == screenSeatMap || m.screen == screenCheckout || m.screen == screenWaitlist
+	inHand := m.screen.spec().held != heldAway
 	if held > 0 && (inHand || a == leaveSignOut || a == leaveQuit || a == leaveClear) {
 		m.leaving = &leaveState{action: a, seats: held}
 		return nil
@@ -107,6 +107,15 @@ func (m *Model) doLeave(a leaveAction, release bool) tea.Cmd {
 	return rel
 }
 
+// leaveHelp is the question's keys.
+func (m *Model) leaveHelp() helpKeys {
+	k := m.keys
+	if m.leaving.action.canKeep() {
+		return helpKeys{short: []key.Binding{k.Keep, k.Yes, relabel(k.No, "n", "stay")}}
+	}
+	return helpKeys{short: []key.Binding{k.Yes, k.No}}
+}
+
 // leavePrompt is the question's banner text.
 func (m *Model) leavePrompt() string {
 	l := m.leaving
@@ -118,24 +127,6 @@ func (m *Model) leavePrompt() string {
 		return fmt.Sprintf(" Holding %s. k keep them and %s · y release them first · n stay", held, l.action.where())
 	}
 	return fmt.Sprintf(" Holding %s. Release them and %s? y/n (n keeps them)", held, l.action.where())
-}
-
-// returnScreen is where esc from find or the door goes back to: the seats
-// the clerk was working on when they are still held, else the shows.
-func (m *Model) returnScreen() screen {
-	switch m.screen {
-	case screenFind:
-		return m.find.back
-	case screenDoor:
-		return m.door.back
-	case screenSeatMap, screenWaitlist:
-		return screenSeatMap
-	case screenCheckout:
-		if m.heldCount() > 0 {
-			return screenCheckout
-		}
-	}
-	return screenShows
 }
 
 // goBack opens the screen find or the door came from.
@@ -156,7 +147,7 @@ func (m *Model) goBack(to screen) tea.Cmd {
 // keptLine is the title bar's reminder, away from the map, of the seats
 // still held and their countdown.
 func (m *Model) keptLine() string {
-	if m.screen == screenSeatMap || m.screen == screenCheckout || m.heldCount() == 0 {
+	if m.screen.spec().held == heldOnMap || m.heldCount() == 0 {
 		return ""
 	}
 	return m.styles.Bold.Render(fmt.Sprintf("holding %d", m.heldCount())) + m.styles.Subtle.Render(" · ") + m.countdown()

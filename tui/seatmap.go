@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -278,14 +277,17 @@ func (s *seatMapState) mine() []booking.Seat {
 	return out
 }
 
-func (m *Model) seatMapKey(msg tea.KeyPressMsg) tea.Cmd {
+// seatMapScreen is the live map of one show: hold seats, then checkout.
+type seatMapScreen struct{}
+
+func (seatMapScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	s := &m.seats
 	k := m.keys
 	if s.prompt {
-		return promptKey(msg, &s.prompt, &s.input, m.goTo)
+		return m.promptKey(msg, &s.prompt, &s.input, m.goTo)
 	}
 	if s.waitPrompt {
-		return promptKey(msg, &s.waitPrompt, &s.waitInput, m.addWaitlist)
+		return m.promptKey(msg, &s.waitPrompt, &s.waitInput, m.addWaitlist)
 	}
 	if cmd, done := m.clashKey(msg); done {
 		return cmd
@@ -311,7 +313,7 @@ func (m *Model) seatMapKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.toggle([]booking.Seat{seat})
 		}
 	case key.Matches(msg, k.Count):
-		s.count = int(msg.String()[0] - '0')
+		s.count = digit(msg)
 		m.setInfo(fmt.Sprintf("Party of %d — b holds the best %d seats.", s.count, s.count))
 		return nil
 	case key.Matches(msg, k.Best):
@@ -352,6 +354,70 @@ func (m *Model) seatMapKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.leave(leaveShows)
 	}
 	return nil
+}
+
+func (seatMapScreen) focus(m *Model) *field {
+	switch {
+	case m.seats.prompt:
+		return &m.seats.input
+	case m.seats.waitPrompt:
+		return &m.seats.waitInput
+	}
+	return nil
+}
+
+// back keeps find and the door opened from the map coming back to it.
+func (seatMapScreen) back(*Model) screen { return screenSeatMap }
+
+func (seatMapScreen) help(m *Model) helpKeys {
+	k := m.keys
+	s := &m.seats
+	switch {
+	case s.clash != nil:
+		return helpKeys{
+			short: []key.Binding{k.TakeOffer, k.Dismiss, k.Help},
+			full:  [][]key.Binding{{k.TakeOffer, k.Dismiss}, k.global()},
+		}
+	case s.waitPrompt:
+		return helpKeys{short: []key.Binding{says(k.Submit, "add to the waiting list"), says(k.Back, "cancel")}}
+	case s.prompt:
+		return helpKeys{short: []key.Binding{says(k.Submit, "toggle seats"), says(k.Back, "cancel")}}
+	}
+	enter := k.Checkout
+	if s.showLapsed() {
+		enter = says(k.Checkout, "hold them again")
+	}
+	return helpKeys{
+		short: []key.Binding{k.Toggle, k.BestN, k.GoTo, enter, k.Help},
+		full: [][]key.Binding{
+			{k.SeatUp, k.SeatDown, k.SeatLeft, k.SeatRight},
+			{k.Toggle, k.GoTo, k.Count, k.Best},
+			{k.Clear, k.Extend, k.Waitlist, k.WaitList, k.Checkout},
+			k.global(),
+		},
+	}
+}
+
+// click toggles the seat under a left click.
+func (seatMapScreen) click(m *Model, ms tea.Mouse) tea.Cmd {
+	s := &m.seats
+	if ms.Button != tea.MouseLeft || s.sm == nil || len(s.grid) == 0 || s.prompt || s.waitPrompt {
+		return nil
+	}
+	g := m.mapGeom()
+	r := ms.Y - g.top
+	if r < 0 || r >= g.rows || ms.X < g.seatX0 {
+		return nil
+	}
+	r += g.first
+	c := (ms.X - g.seatX0) / g.cellW
+	if c >= len(s.grid[r]) || s.grid[r][c] < 0 {
+		return nil
+	}
+	s.clash = nil
+	s.curRow, s.curCol = r, c
+	seat, _ := s.current()
+	return m.toggle([]booking.Seat{seat})
 }
 
 // clashKey answers the clash banner: enter takes the offer, esc chooses
@@ -456,77 +522,4 @@ func (m *Model) goTo(text string) tea.Cmd {
 	}
 	s.curRow, s.curCol = seats[0].Row, seats[0].Col
 	return m.toggle(seats)
-}
-
-// parseSeatRange reads "G7", "g7", "G7-9" or "G7-G9" into seat labels.
-func parseSeatRange(text string) ([]string, error) {
-	t := strings.ToUpper(strings.ReplaceAll(text, " ", ""))
-	bad := booking.Errorf(booking.EInvalid, "Type a seat like G7, or a range like G7-9.")
-	from, to, isRange := strings.Cut(t, "-")
-	row, n1, ok := splitLabel(from)
-	if !ok {
-		return nil, bad
-	}
-	if !isRange {
-		return []string{row + strconv.Itoa(n1)}, nil
-	}
-	row2, n2, ok := splitLabel(to)
-	if !ok {
-		if n, err := strconv.Atoi(to); err == nil {
-			row2, n2, ok = row, n, true
-		}
-	}
-	if !ok || row2 != row {
-		return nil, bad
-	}
-	if n2 < n1 {
-		n1, n2 = n2, n1
-	}
-	if n2-n1 >= 20 {
-		return nil, booking.Errorf(booking.EInvalid, "At most 20 seats at once.")
-	}
-	var out []string
-	for n := n1; n <= n2; n++ {
-		out = append(out, row+strconv.Itoa(n))
-	}
-	return out, nil
-}
-
-// splitLabel splits "G7" into "G" and 7.
-func splitLabel(s string) (string, int, bool) {
-	i := strings.IndexFunc(s, isDigit)
-	if i <= 0 {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(s[i:])
-	if err != nil || n <= 0 {
-		return "", 0, false
-	}
-	return s[:i], n, true
-}
-
-// promptKey edits a one-line prompt: enter closes it and submits the
-// text, esc closes it, anything else types.
-func promptKey(msg tea.KeyPressMsg, open *bool, f *field, submit func(string) tea.Cmd) tea.Cmd {
-	switch msg.String() {
-	case "enter":
-		*open = false
-		text := f.String()
-		f.Reset()
-		return submit(text)
-	case "esc":
-		*open = false
-		f.Reset()
-	default:
-		f.key(msg)
-	}
-	return nil
-}
-
-func seatLabels(seats []booking.Seat) []string {
-	out := make([]string, len(seats))
-	for i, s := range seats {
-		out[i] = booking.Clean(s.Label)
-	}
-	return out
 }

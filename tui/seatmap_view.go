@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"boxoffice/booking"
@@ -131,28 +130,6 @@ func (m *Model) lapsedBanner() string {
 	return m.styles.Banner.Render(padRight(ansi.Truncate(msg, m.width, "…"), m.width))
 }
 
-// onMapClick toggles the seat under a left click.
-func (m *Model) onMapClick(ms tea.Mouse) tea.Cmd {
-	s := &m.seats
-	if ms.Button != tea.MouseLeft || s.sm == nil || len(s.grid) == 0 || s.prompt || s.waitPrompt {
-		return nil
-	}
-	g := m.mapGeom()
-	r := ms.Y - g.top
-	if r < 0 || r >= g.rows || ms.X < g.seatX0 {
-		return nil
-	}
-	r += g.first
-	c := (ms.X - g.seatX0) / g.cellW
-	if c >= len(s.grid[r]) || s.grid[r][c] < 0 {
-		return nil
-	}
-	s.clash = nil
-	s.curRow, s.curCol = r, c
-	seat, _ := s.current()
-	return m.toggle([]booking.Seat{seat})
-}
-
 // lookOf picks how a seat is drawn.
 func (s *seatMapState) lookOf(seat *booking.Seat) int {
 	switch s.sm.States[seat.ID] {
@@ -179,7 +156,7 @@ func (s *seatMapState) lookOf(seat *booking.Seat) int {
 	return lookFree
 }
 
-func (m *Model) viewSeatMap(height int) string {
+func (seatMapScreen) view(m *Model, height int) string {
 	st := &m.styles
 	s := &m.seats
 	var b strings.Builder
@@ -504,12 +481,4 @@ func seatWord(state booking.SeatState, kind booking.SeatKind) string {
 		return "free (" + kind.String() + ")"
 	}
 	return "free"
-}
-
-// cutStyled truncates a styled line to width cells.
-func cutStyled(s string, width int) string {
-	if ansi.StringWidth(s) > width {
-		return ansi.Truncate(s, width, "…")
-	}
-	return s
 }

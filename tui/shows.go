@@ -89,7 +89,10 @@ func (s *showsState) restoreCursor() {
 	}
 }
 
-func (m *Model) showsKey(msg tea.KeyPressMsg) tea.Cmd {
+// showsScreen is the list of one day's shows.
+type showsScreen struct{}
+
+func (showsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	s := &m.shows
 	k := m.keys
 	vis := s.visible()
@@ -123,7 +126,7 @@ func (m *Model) showsKey(msg tea.KeyPressMsg) tea.Cmd {
 			s.all, s.loaded, s.cursor, s.keepID = nil, false, 0, 0
 			return m.loadShowsCmd()
 		}
-	case msg.String() == "backspace":
+	case key.Matches(msg, k.DeleteChar):
 		if len(s.filter) > 0 {
 			s.filter = s.filter[:len(s.filter)-1]
 		}
@@ -144,7 +147,29 @@ func (m *Model) showsKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) viewShows(height int) string {
+// focus is nil: the filter is no text field (nothing is pasted into
+// it), and ? opens the keys even while it is typed.
+func (showsScreen) focus(*Model) *field { return nil }
+
+func (showsScreen) help(m *Model) helpKeys {
+	k := m.keys
+	return helpKeys{
+		short: []key.Binding{k.Open, k.PrevDay, k.NextDay, k.Filter, k.Find, k.Help},
+		full:  [][]key.Binding{{k.Up, k.Down, k.Open}, {k.PrevDay, k.NextDay, k.Filter}, k.global()},
+	}
+}
+
+// changed reads the day again when one of its shows changed.
+func (showsScreen) changed(m *Model, c booking.ShowChanged) tea.Cmd {
+	for _, s := range m.shows.all {
+		if c.ShowID == 0 || s.ID == c.ShowID {
+			return m.loadShowsCmd()
+		}
+	}
+	return nil
+}
+
+func (showsScreen) view(m *Model, height int) string {
 	st := &m.styles
 	s := &m.shows
 	var b strings.Builder

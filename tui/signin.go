@@ -38,7 +38,10 @@ type signInMsg struct {
 	err   error
 }
 
-func (m *Model) signInKey(msg tea.KeyPressMsg) tea.Cmd {
+// signInScreen is the clerk sign-in form (see signInState).
+type signInScreen struct{}
+
+func (signInScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	s := &m.signin
 	if s.busy {
 		return nil
@@ -69,8 +72,18 @@ func (m *Model) signInKey(msg tea.KeyPressMsg) tea.Cmd {
 		s.focused().Reset()
 		return nil
 	}
-	s.focused().key(msg)
+	s.focused().key(msg, &m.keys)
 	return nil
+}
+
+func (signInScreen) focus(m *Model) *field { return m.signin.focused() }
+
+func (signInScreen) help(m *Model) helpKeys {
+	k := m.keys
+	return helpKeys{
+		short: []key.Binding{k.Submit, k.NextField, k.Quit},
+		full:  [][]key.Binding{{k.Submit, k.NextField, k.PrevField}, {k.Help, k.Quit}},
+	}
 }
 
 func (m *Model) onSignIn(msg signInMsg) tea.Cmd {
@@ -98,7 +111,7 @@ func (m *Model) onSignIn(msg signInMsg) tea.Cmd {
 	return tea.Batch(m.afterSignIn()...)
 }
 
-func (m *Model) viewSignIn(height int) string {
+func (signInScreen) view(m *Model, height int) string {
 	st := &m.styles
 	s := &m.signin
 	var b strings.Builder
@@ -118,16 +131,4 @@ func (m *Model) viewSignIn(height int) string {
 		}
 	}
 	return indent(b.String(), 2)
-}
-
-// indent shifts every line of s right by n spaces.
-func indent(s string, n int) string {
-	pad := strings.Repeat(" ", n)
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if l != "" {
-			lines[i] = pad + l
-		}
-	}
-	return strings.Join(lines, "\n")
 }

@@ -1,9 +1,10 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
-	"strings"
 )
 
 // Palette is the Okabe–Ito colour-blind-safe palette. Colour only ever

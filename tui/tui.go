@@ -9,7 +9,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -86,54 +85,8 @@ type Options struct {
 	Resume *Resume
 }
 
-// ServerNoticeMsg is sent into a running program from outside (the SSH
-// server) to show a banner, such as "Server restarting — finish this sale".
-// An empty Text removes the banner.
-type ServerNoticeMsg struct{ Text string }
-
-// MinWidth and MinHeight are the smallest terminal the counter draws in.
-const (
-	MinWidth  = 80
-	MinHeight = 24
-)
-
 // callTimeout bounds one call to the store from a command.
 const callTimeout = 15 * time.Second
-
-type screen int
-
-const (
-	screenSignIn screen = iota
-	screenShows
-	screenSeatMap
-	screenCheckout
-	screenDone
-	screenFind
-	screenDoor
-	screenWaitlist
-)
-
-func (s screen) String() string {
-	switch s {
-	case screenSignIn:
-		return "sign-in"
-	case screenShows:
-		return "shows"
-	case screenSeatMap:
-		return "seat map"
-	case screenCheckout:
-		return "checkout"
-	case screenDone:
-		return "done"
-	case screenFind:
-		return "find booking"
-	case screenDoor:
-		return "door"
-	case screenWaitlist:
-		return "waiting list"
-	}
-	return fmt.Sprintf("screen(%d)", int(s))
-}
 
 // Model is one counter session. *Model implements tea.Model.
 type Model struct {
@@ -267,13 +220,10 @@ type (
 	signedOutMsg struct{ err error }
 )
 
-// Update handles one message.
+// Update handles one message: the clerk's input here, what comes from
+// outside in onLive, a store call's answer in onResult.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg.(type) {
-	case changeMsg, subscribedMsg, callsTickMsg, callsMsg:
-		// These only start a reload (or redraw only when it brought
-		// something new); until then the frame drawn last is still right.
-	default:
+	if !quiet(msg) {
 		m.drawn = false
 	}
 	switch msg := msg.(type) {
@@ -281,40 +231,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.help.SetWidth(msg.Width)
 		return m, nil
-	case ServerNoticeMsg:
-		m.notice = booking.CleanLine(msg.Text, 200)
-		return m, nil
-	case subscribedMsg:
-		m.live = msg.ch
-		return m, m.waitChangeCmd()
-	case changeMsg:
-		return m, tea.Batch(m.onChange(booking.ShowChanged(msg)), m.waitChangeCmd())
-	case callsTickMsg:
-		return m, m.onCallsTick(msg)
-	case tickMsg:
-		m.ticking = false
-		return m, m.onTick()
-	case idleMsg:
-		m.idleArmed = false
-		return m, m.onIdle()
-	case typesMsg:
-		m.onTypes(msg)
-		return m, nil
-	case signedOutMsg:
-		if msg.err != nil {
-			m.fail(msg.err)
-		}
-		return m, nil
 	case tea.KeyPressMsg:
 		m.lastInput = m.now()
 		return m, m.onKey(msg)
 	case tea.PasteMsg:
 		return m, m.onPaste(msg.Content)
 	case tea.MouseClickMsg:
-		if m.screen == screenSeatMap && !m.tooSmall() && m.actor != nil {
-			return m, m.onMapClick(msg.Mouse())
+		if c, ok := m.active().(clicker); ok && !m.tooSmall() && m.actor != nil {
+			return m, c.click(m, msg.Mouse())
 		}
 		return m, nil
+	}
+	if cmd, ok := m.onLive(msg); ok {
+		return m, cmd
 	}
 	return m, m.onResult(msg)
 }
@@ -322,6 +251,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // onResult routes a store call's answer to its screen.
 func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case typesMsg:
+		m.onTypes(msg)
+		return nil
+	case signedOutMsg:
+		if msg.err != nil {
+			m.fail(msg.err)
+		}
+		return nil
 	case signInMsg:
 		return m.onSignIn(msg)
 	case showsMsg:
@@ -410,25 +347,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.markCalledCmd()
 		}
 	}
-	switch m.screen {
-	case screenSignIn:
-		return m.signInKey(msg)
-	case screenShows:
-		return m.showsKey(msg)
-	case screenSeatMap:
-		return m.seatMapKey(msg)
-	case screenCheckout:
-		return m.checkoutKey(msg)
-	case screenDone:
-		return m.doneKey(msg)
-	case screenFind:
-		return m.findKey(msg)
-	case screenDoor:
-		return m.doorKey(msg)
-	case screenWaitlist:
-		return m.waitlistKey(msg)
-	}
-	return nil
+	return m.active().keys(m, msg)
 }
 
 // helpKeyFree reports whether ? opens the keys: when no text field has
@@ -448,31 +367,7 @@ func (m *Model) onPaste(s string) tea.Cmd {
 }
 
 // focusedField returns the text field keys go to, or nil.
-func (m *Model) focusedField() *field {
-	switch m.screen {
-	case screenSignIn:
-		return m.signin.focused()
-	case screenSeatMap:
-		if m.seats.prompt {
-			return &m.seats.input
-		}
-		if m.seats.waitPrompt {
-			return &m.seats.waitInput
-		}
-	case screenCheckout:
-		return m.checkout.focusedField()
-	case screenFind:
-		return m.find.focusedField()
-	case screenDoor:
-		if !m.door.busy {
-			return &m.door.code
-		}
-	}
-	return nil
-}
-
-// typing reports whether letters are text right now rather than keys.
-func (m *Model) typing() bool { return m.focusedField() != nil }
+func (m *Model) focusedField() *field { return m.active().focus(m) }
 
 // heldCount is how many seats this session holds, as far as it knows.
 func (m *Model) heldCount() int {
@@ -552,126 +447,6 @@ func (m *Model) call(fn func(ctx context.Context) tea.Msg) tea.Cmd {
 	}
 }
 
-// parkKind names what a parked command waits for, so a test can run the
-// one it means (the next change, not a ten-second timer).
-type parkKind int
-
-const (
-	parkChange parkKind = iota // the next committed change
-	parkTick                   // the hold countdown
-	parkIdle                   // the idle sign-out timer
-	parkCalls                  // the next look for waiting-list calls
-)
-
-// parkedCmd is a command kept aside by park.
-type parkedCmd struct {
-	kind parkKind
-	cmd  tea.Cmd
-}
-
-// park returns cmd, or in tests keeps it aside (see parkBlocking).
-func (m *Model) park(kind parkKind, cmd tea.Cmd) tea.Cmd {
-	if m.parkBlocking {
-		m.parked = append(m.parked, parkedCmd{kind: kind, cmd: cmd})
-		return nil
-	}
-	return cmd
-}
-
-func (m *Model) subscribeCmd() tea.Cmd {
-	broker, ctx := m.store.Changes(), m.ctx
-	if broker == nil {
-		return nil
-	}
-	return func() tea.Msg { return subscribedMsg{ch: broker.Subscribe(ctx)} }
-}
-
-// waitChangeCmd waits for the next committed change. Changes that queued up
-// meanwhile are merged into one: the reload reads the database anyway.
-func (m *Model) waitChangeCmd() tea.Cmd {
-	ch := m.live
-	if ch == nil {
-		return nil
-	}
-	return m.park(parkChange, func() tea.Msg {
-		c, ok := <-ch
-		if !ok {
-			return nil
-		}
-		for {
-			select {
-			case more, ok := <-ch:
-				if !ok {
-					return changeMsg(c)
-				}
-				if more.ShowID != c.ShowID {
-					c.ShowID = 0
-				}
-			default:
-				return changeMsg(c)
-			}
-		}
-	})
-}
-
-// onChange repaints whatever shows the changed show. The seats held are
-// kept up to date on every screen (find and door show their countdown);
-// "anything changed" (show 0) is also how a price change arrives, so the
-// prices are read again.
-func (m *Model) onChange(c booking.ShowChanged) tea.Cmd {
-	if m.actor == nil {
-		return nil
-	}
-	var cmds []tea.Cmd
-	if c.ShowID == 0 {
-		cmds = append(cmds, m.loadTypesCmd())
-	}
-	mapShown := m.screen == screenSeatMap || m.screen == screenCheckout || m.heldCount() > 0
-	if mapShown && (c.ShowID == 0 || c.ShowID == m.seats.show.ID) {
-		cmds = append(cmds, m.loadSeatMapCmd())
-	}
-	switch m.screen {
-	case screenWaitlist:
-		if c.ShowID == 0 || c.ShowID == m.waitlist.show.ID {
-			cmds = append(cmds, m.loadWaitlistCmd())
-		}
-	case screenShows:
-		for _, s := range m.shows.all {
-			if c.ShowID == 0 || s.ID == c.ShowID {
-				cmds = append(cmds, m.loadShowsCmd())
-				break
-			}
-		}
-	}
-	return tea.Batch(cmds...)
-}
-
-// armIdle starts the idle sign-out timer if it is wanted and not running.
-func (m *Model) armIdle() tea.Cmd {
-	return m.armIdleAfter(m.opts.IdleSignOut)
-}
-
-func (m *Model) armIdleAfter(d time.Duration) tea.Cmd {
-	if m.opts.IdleSignOut <= 0 || m.idleArmed || m.actor == nil {
-		return nil
-	}
-	m.idleArmed = true
-	return m.park(parkIdle, tea.Tick(d, func(time.Time) tea.Msg { return idleMsg{} }))
-}
-
-// onIdle signs the clerk out when no key came for IdleSignOut, else waits
-// for the rest of it. One timer runs at a time, however fast the typing.
-func (m *Model) onIdle() tea.Cmd {
-	if m.actor == nil || m.opts.IdleSignOut <= 0 {
-		return nil
-	}
-	left := m.lastInput.Add(m.opts.IdleSignOut).Sub(m.now())
-	if left > 0 {
-		return m.armIdleAfter(left)
-	}
-	return m.signOut(fmt.Sprintf("Signed out after %s without a key press.", m.opts.IdleSignOut))
-}
-
 // fail shows an error to the clerk; internal details go to the log only.
 func (m *Model) fail(err error) {
 	m.setError(errorText(err))
@@ -699,12 +474,4 @@ func errorText(err error) string {
 		msg = strings.TrimSuffix(msg, ".") + ". " + hint
 	}
 	return msg
-}
-
-func (m *Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
-
-// dayOf returns local midnight of t's day in t's location.
-func dayOf(t time.Time) time.Time {
-	y, mo, d := t.Date()
-	return time.Date(y, mo, d, 0, 0, 0, 0, t.Location())
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -43,25 +42,10 @@ func (m *Model) render() string {
 	bottom := m.bottomLines()
 	bodyH := m.height - len(top) - len(bottom)
 	var body string
-	switch {
-	case m.help.ShowAll:
+	if m.help.ShowAll {
 		body = st.Title.Render("Keys") + "\n\n" + m.fullHelp(m.helpFor().FullHelp())
-	case m.screen == screenSignIn:
-		body = m.viewSignIn(bodyH)
-	case m.screen == screenShows:
-		body = m.viewShows(bodyH)
-	case m.screen == screenSeatMap:
-		body = m.viewSeatMap(bodyH)
-	case m.screen == screenCheckout:
-		body = m.viewCheckout(bodyH)
-	case m.screen == screenDone:
-		body = m.viewDone(bodyH)
-	case m.screen == screenFind:
-		body = m.viewFind(bodyH)
-	case m.screen == screenDoor:
-		body = m.viewDoor(bodyH)
-	case m.screen == screenWaitlist:
-		body = m.viewWaitlist(bodyH)
+	} else {
+		body = m.active().view(m, bodyH)
 	}
 	lines := make([]string, 0, m.height)
 	lines = append(lines, top...)
@@ -98,16 +82,6 @@ func (m *Model) bottomLines() []string {
 	return append(bottom, m.help.ShortHelpView(m.helpFor().ShortHelp()))
 }
 
-func (m *Model) renderTooSmall() string {
-	msg := fmt.Sprintf("Make the window larger: the counter needs %d×%d, this one is %d×%d.", MinWidth, MinHeight, m.width, m.height)
-	msg += "\nctrl+c quits."
-	out := make([]string, 0, max(m.height, 1))
-	for _, l := range strings.Split(msg, "\n") {
-		out = append(out, ansi.Truncate(ansi.Wordwrap(l, max(m.width, 10), " "), max(m.width, 1)*4, ""))
-	}
-	return strings.Join(out, "\n")
-}
-
 // titleBar is the first line: who is signed in where, and when.
 func (m *Model) titleBar() string {
 	st := &m.styles
@@ -134,39 +108,6 @@ func (m *Model) statusLine() string {
 	}
 	return m.styles.Info.Render(m.status)
 }
-
-// spread puts left and right on one line of width cells.
-func spread(left, right string, width int) string {
-	rw := ansi.StringWidth(right)
-	if ansi.StringWidth(left)+rw+1 > width {
-		left = ansi.Truncate(left, max(width-rw-1, 0), "…")
-	}
-	gap := width - ansi.StringWidth(left) - rw
-	if gap < 1 {
-		return left
-	}
-	return left + strings.Repeat(" ", gap) + right
-}
-
-// padRight pads s with spaces to width cells.
-func padRight(s string, width int) string {
-	if w := ansi.StringWidth(s); w < width {
-		return s + strings.Repeat(" ", width-w)
-	}
-	return s
-}
-
-// cut shortens an untrusted string to n cells after cleaning it.
-func cut(s string, n int) string {
-	s = booking.Clean(s)
-	if ansi.StringWidth(s) > n {
-		return ansi.Truncate(s, n, "…")
-	}
-	return s
-}
-
-// fit cleans s and pads or cuts it to exactly n cells.
-func fit(s string, n int) string { return padRight(cut(s, n), n) }
 
 // fullHelp lays the help's columns out side by side while they fit the
 // width and wraps the rest onto the next rows, so no column is cut off at

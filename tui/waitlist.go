@@ -72,7 +72,10 @@ func (m *Model) onWaitlist(msg waitlistMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) waitlistKey(msg tea.KeyPressMsg) tea.Cmd {
+// waitlistScreen is the waiting list of the show whose map is open.
+type waitlistScreen struct{}
+
+func (waitlistScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	w := &m.waitlist
 	k := m.keys
 	if w.busy {
@@ -137,7 +140,7 @@ func (m *Model) entryStatus(e booking.WaitlistEntry) string {
 	return "waiting"
 }
 
-func (m *Model) viewWaitlist(height int) string {
+func (waitlistScreen) view(m *Model, height int) string {
 	st := &m.styles
 	w := &m.waitlist
 	var b strings.Builder
@@ -178,13 +181,27 @@ func (m *Model) viewWaitlist(height int) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-func (m *Model) waitlistHelp() helpKeys {
+func (waitlistScreen) focus(*Model) *field { return nil }
+
+// back brings find and the door opened from the waiting list back to the
+// map its seats are held on.
+func (waitlistScreen) back(*Model) screen { return screenSeatMap }
+
+// changed reads the list again when its show changed.
+func (waitlistScreen) changed(m *Model, c booking.ShowChanged) tea.Cmd {
+	if c.ShowID == 0 || c.ShowID == m.waitlist.show.ID {
+		return m.loadWaitlistCmd()
+	}
+	return nil
+}
+
+func (waitlistScreen) help(m *Model) helpKeys {
 	k := m.keys
 	if m.waitlist.confirm != nil {
-		return helpKeys{short: []key.Binding{hint("y", "remove"), hint("n", "keep")}}
+		return helpKeys{short: []key.Binding{says(k.Yes, "remove"), relabel(k.No, "n", "keep")}}
 	}
 	return helpKeys{
-		short: []key.Binding{k.Up, k.Down, k.RemoveEntry, hint("esc", "back to the map"), k.Help},
+		short: []key.Binding{k.Up, k.Down, k.RemoveEntry, says(k.Back, "back to the map"), k.Help},
 		full:  [][]key.Binding{{k.Up, k.Down, k.RemoveEntry, k.Back}, {k.Find, k.Door, k.Called, k.SignOut, k.Quit}},
 	}
 }
