@@ -63,3 +63,10 @@ func (d *Drain) IsShut() bool {
 	defer d.mu.Unlock()
 	return d.shut
 }
+
+// Len is how much work is under way.
+func (d *Drain) Len() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.n
+}
