@@ -238,7 +238,7 @@ func (st *scaleSide) findShows(ctx context.Context) error {
 			return err
 		}
 		for _, sh := range list {
-			if now.Before(sh.Starts.Add(db.SalesClose)) {
+			if now.Before(sh.Starts.Add(booking.SalesClose)) {
 				shows = append(shows, sh)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 // logBuffer collects a store's log lines; safe for its goroutines.
@@ -46,8 +47,8 @@ func signedIn(t *testing.T, s *db.Store, name string) booking.Actor {
 // compared, so at most five comparisons happen before the lock, and the
 // right PIN is refused until the lock ends.
 func TestStore_SignIn_ParallelGuesses(t *testing.T) {
-	clock := fixedClock()
-	s, _ := MustOpenDB(t, db.Options{Clock: clock.Now})
+	clock := storetest.FixedClock()
+	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now})
 	ctx := context.Background()
 	before := s.Stats().PINChecks
 	var wg sync.WaitGroup
@@ -97,7 +98,7 @@ func TestStore_SignIn_ParallelGuesses(t *testing.T) {
 // address.
 func TestStore_SignIn_LogsFailures(t *testing.T) {
 	logs := &logBuffer{}
-	s, _ := MustOpenDB(t, db.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	s, _ := storetest.MustOpen(t, db.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ctx := context.Background()
 	s.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "0000", Terminal: "till-4", Addr: "192.0.2.7:5111"})
 	s.SignIn(ctx, booking.SignInRequest{Name: "nobody", PIN: "0000", Terminal: "till-4", Addr: "192.0.2.7:5112"})
@@ -121,7 +122,7 @@ func TestStore_SignIn_LogsFailures(t *testing.T) {
 // Wrong approval PINs typed in a clerk's cancel form lock approvals, not
 // the supervisor's own sign-in.
 func TestStore_ApprovalLockout(t *testing.T) {
-	s, _ := MustOpenDB(t, db.Options{})
+	s, _ := storetest.MustOpen(t, db.Options{})
 	ctx := context.Background()
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1")
 	wrong := booking.CancelRequest{Number: b.Number, Reason: "x", Approver: &booking.Credentials{Name: "sue", PIN: "0000"}}
@@ -149,8 +150,8 @@ func TestStore_ApprovalLockout(t *testing.T) {
 // A person disabled or demoted, or a terminal removed, by another
 // connection to the file can do nothing from their next write on.
 func TestStore_WithdrawnActor(t *testing.T) {
-	s, path := MustOpenDB(t, db.Options{})
-	other := mustOpenPath(t, path, db.Options{}) // another connection, as `staff disable` in another process
+	s, path := storetest.MustOpen(t, db.Options{})
+	other := storetest.Open(t, path, db.Options{}) // another connection, as `staff disable` in another process
 	ctx := context.Background()
 	show := firstShow(t, s).ID
 	termLine, _ := newAuthorizedKey(t)
@@ -217,7 +218,7 @@ func TestStore_WithdrawnActor(t *testing.T) {
 }
 
 func TestStore_StaffAdmin(t *testing.T) {
-	s, _ := MustOpenDB(t, db.Options{})
+	s, _ := storetest.MustOpen(t, db.Options{})
 	ctx := context.Background()
 	signIn := func(name, pin string) error {
 		_, err := s.SignIn(ctx, booking.SignInRequest{Name: name, PIN: pin})
@@ -304,9 +305,9 @@ func TestStore_StaffAdmin(t *testing.T) {
 
 // A ticket scanned before its show's doors open says when they do.
 func TestStore_Admit_DoorsOpen(t *testing.T) {
-	clock := fixedClock()
-	clock.now = time.Date(2026, 3, 13, 10, 0, 0, 0, time.Local)
-	s, _ := MustOpenDB(t, db.Options{Clock: clock.Now})
+	clock := storetest.FixedClock()
+	clock.Set(time.Date(2026, 3, 13, 10, 0, 0, 0, time.Local))
+	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now})
 	door := booking.Actor{Name: "dora", Role: booking.RoleDoor}
 	ctx := context.Background()
 	b := mustSell(t, s, 2, "a", "A1") // 15:00, doors at 13:00

@@ -9,6 +9,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 
 	"golang.org/x/crypto/ssh"
 )
@@ -29,7 +30,7 @@ func newAuthorizedKey(t *testing.T) ([]byte, ssh.PublicKey) {
 func TestStore_Keys(t *testing.T) {
 	ctx := context.Background()
 	mgr := booking.Actor{Name: "mgr", Role: booking.RoleManager}
-	s, _ := MustOpenDB(t, db.Options{})
+	s, _ := storetest.MustOpen(t, db.Options{})
 	staffLine, staffKey := newAuthorizedKey(t)
 	termLine, termKey := newAuthorizedKey(t)
 	_, strangerKey := newAuthorizedKey(t)
@@ -103,8 +104,8 @@ func TestStore_Keys(t *testing.T) {
 
 func TestStore_HoldLifecycle(t *testing.T) {
 	ctx := context.Background()
-	clock := fixedClock()
-	s, _ := MustOpenDB(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	clock := storetest.FixedClock()
+	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	t.Run("Extend", func(t *testing.T) {
 		h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"B3"}, Owner: "a", TTL: time.Minute})
@@ -149,7 +150,7 @@ func TestStore_HoldLifecycle(t *testing.T) {
 
 func TestStore_FindBookings(t *testing.T) {
 	ctx := context.Background()
-	s, _ := MustOpenDB(t, db.Options{})
+	s, _ := storetest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	h := mustHold(t, s, show.ID, "a", "D7")
 	b, err := s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "find-1", Method: booking.Card, Customer: "Ann Lee", Phone: "+44 20-7946 0018"})

@@ -20,61 +20,59 @@ func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*b
 	if err != nil {
 		return nil, err
 	}
-	var res booking.Admission
-	err = s.doAs(ctx, actor, "admit", func(w *wtx) error {
-		var seatID, showID int64
-		var status, number, bookingStatus, by string
-		var at sql.NullInt64
-		err := w.queryRow(`SELECT t.seat_id, t.type_code, t.status, t.admitted_at, t.admitted_by, b.number, b.status, b.show_id
-			FROM tickets t JOIN bookings b ON b.id = t.booking_id WHERE t.id = ?`, ticketID).
-			Scan(&seatID, &res.Ticket.Type, &status, &at, &by, &number, &bookingStatus, &showID)
-		if err == sql.ErrNoRows {
-			return booking.Errorf(booking.ENotFound, "Unknown ticket code.")
-		}
-		if err != nil {
-			return err
-		}
-		show, err := s.showInfo(w.ctx, showID)
-		if err != nil {
-			return err
-		}
-		hall, err := s.hall(w.ctx, show.HallID)
-		if err != nil {
-			return err
-		}
-		for _, seat := range hall.Seats {
-			if seat.ID == seatID {
-				res.Ticket.Seat = seat
-			}
-		}
-		res.Ticket.ID, res.Booking, res.Show = ticketID, number, show
-		switch {
-		case status == booking.TicketVoid || bookingStatus == booking.BookingCancelled:
-			return booking.Errorf(booking.EConflict, "Ticket %s of %s was cancelled and refunded.", booking.Clean(res.Ticket.Seat.Label), booking.Clean(number))
-		case status == booking.TicketAdmitted:
-			return booking.Errorf(booking.EConflict, "Ticket %s was already admitted at %s by %s.",
-				booking.Clean(res.Ticket.Seat.Label), time.UnixMilli(at.Int64).In(w.now.Location()).Format("15:04:05"), booking.Clean(by))
-		}
-		if err := tooEarlyOrLate(w.now, show, res.Ticket.Seat.Label); err != nil {
-			return err
-		}
-		r, err := w.exec(`UPDATE tickets SET status = 'admitted', admitted_at = ?, admitted_by = ? WHERE id = ? AND status = 'issued'`,
-			w.nowMS(), actor.Name, ticketID)
-		if err != nil {
-			return err
-		}
-		if n, _ := r.RowsAffected(); n != 1 {
-			return &booking.StaleError{What: "Ticket " + res.Ticket.Seat.Label, Current: "admitted"}
-		}
-		res.Ticket.Status = booking.TicketAdmitted
-		admitted := w.now
-		res.Ticket.AdmittedAt, res.Ticket.AdmittedBy = &admitted, actor.Name
-		return nil
+	return write(s, ctx, actor, "admit", func(w *wtx) (*booking.Admission, error) {
+		return s.admit(w, actor, ticketID)
 	})
+}
+
+// admit moves ticket ticketID issued -> admitted inside the transaction,
+// after checking it is neither void, nor admitted, nor out of its door
+// window.
+func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Admission, error) {
+	res := &booking.Admission{}
+	var seatID, showID int64
+	var status, number, bookingStatus, by string
+	var at sql.NullInt64
+	err := w.queryRow(`SELECT t.seat_id, t.type_code, t.status, t.admitted_at, t.admitted_by, b.number, b.status, b.show_id
+		FROM tickets t JOIN bookings b ON b.id = t.booking_id WHERE t.id = ?`, ticketID).
+		Scan(&seatID, &res.Ticket.Type, &status, &at, &by, &number, &bookingStatus, &showID)
+	if isNoRows(err) {
+		return nil, booking.Errorf(booking.ENotFound, "Unknown ticket code.")
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &res, nil
+	show, err := s.showInfo(w.ctx, showID)
+	if err != nil {
+		return nil, err
+	}
+	hall, err := s.hall(w.ctx, show.HallID)
+	if err != nil {
+		return nil, err
+	}
+	res.Ticket.Seat, _ = s.seatByID(hall.ID, seatID)
+	res.Ticket.ID, res.Booking, res.Show = ticketID, number, show
+	switch {
+	case status == booking.TicketVoid || bookingStatus == booking.BookingCancelled:
+		return nil, booking.Errorf(booking.EConflict, "Ticket %s of %s was cancelled and refunded.", booking.Clean(res.Ticket.Seat.Label), booking.Clean(number))
+	case status == booking.TicketAdmitted:
+		return nil, booking.Errorf(booking.EConflict, "Ticket %s was already admitted at %s by %s.",
+			booking.Clean(res.Ticket.Seat.Label), time.UnixMilli(at.Int64).In(w.now.Location()).Format("15:04:05"), booking.Clean(by))
+	}
+	if err := tooEarlyOrLate(w.now, show, res.Ticket.Seat.Label); err != nil {
+		return nil, err
+	}
+	r, err := w.exec(`UPDATE tickets SET status = 'admitted', admitted_at = ?, admitted_by = ? WHERE id = ? AND status = 'issued'`,
+		w.nowMS(), actor.Name, ticketID)
+	if err != nil {
+		return nil, err
+	}
+	if n, _ := r.RowsAffected(); n != 1 {
+		return nil, &booking.StaleError{What: "Ticket " + res.Ticket.Seat.Label, Current: booking.TicketAdmitted}
+	}
+	admitted := w.now
+	res.Ticket.Status, res.Ticket.AdmittedAt, res.Ticket.AdmittedBy = booking.TicketAdmitted, &admitted, actor.Name
+	return res, nil
 }
 
 // tooEarlyOrLate refuses a ticket outside its show's door window: before

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"boxoffice/booking"
 	"context"
 	"database/sql"
 	"fmt"
@@ -110,9 +111,9 @@ func (b bookingSums) problem() string {
 		return fmt.Sprintf("paid %s for a total of %s", Money(b.sale), Money(b.total))
 	case b.sale-b.refund != b.liveSum:
 		return fmt.Sprintf("paid %s less %s refunded for %s of live tickets", Money(b.sale), Money(b.refund), Money(b.liveSum))
-	case b.status == "cancelled" && (b.refund != b.total || b.liveCount != 0):
+	case b.status == booking.BookingCancelled && (b.refund != b.total || b.liveCount != 0):
 		return fmt.Sprintf("cancelled with %s refunded and %d live tickets", Money(b.refund), b.liveCount)
-	case b.status != "cancelled" && b.refund != 0:
+	case b.status != booking.BookingCancelled && b.refund != 0:
 		return fmt.Sprintf("%s but refunded %s", b.status, Money(b.refund))
 	case b.soldClaims != b.liveCount:
 		return fmt.Sprintf("%d sold seats for %d live tickets", b.soldClaims, b.liveCount)

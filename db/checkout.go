@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -31,6 +30,13 @@ func newBookingNumber() string {
 	return string(out)
 }
 
+// sale is what a checkout's transaction returns: the booking it made,
+// or the id of the booking its idempotency key made before.
+type sale struct {
+	sold     *booking.Booking
+	existing int64
+}
+
 // Checkout sells a live hold. The request is checked before the write
 // transaction; inside it the seats are priced from the ticket types
 // current then, so a price changed at another counter or by another
@@ -46,36 +52,31 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 	key := strings.TrimSpace(req.IdempotencyKey)
 	customer := booking.CleanLine(req.Customer, 80)
 	phone := booking.CleanLine(req.Phone, 32)
-
-	var existing int64
-	var sold *booking.Booking
-	err := s.doAs(ctx, actor, "checkout", func(w *wtx) error {
+	got, err := write(s, ctx, actor, "checkout", func(w *wtx) (sale, error) {
 		// The same key again lands on the booking the first call made,
 		// whatever happened to the hold since.
-		existing, sold = 0, nil
-		var err error
-		sold, err = s.sell(w, actor, req, key, customer, phone)
+		sold, err := s.sell(w, actor, req, key, customer, phone)
 		if err == nil {
-			return nil
+			return sale{sold: sold}, nil
 		}
 		// A retry (double Enter, resubmit, reconnect) finds its hold
 		// already confirmed: answer with the booking its key made.
-		sold = nil
+		var existing int64
 		if kerr := w.queryRow(`SELECT id FROM bookings WHERE idem_key = ?`, key).Scan(&existing); kerr == nil {
-			return w.rollbackJob()
-		} else if kerr != sql.ErrNoRows {
-			return kerr
+			return sale{existing: existing}, w.rollbackJob()
+		} else if !isNoRows(kerr) {
+			return sale{}, kerr
 		}
-		return err
+		return sale{}, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if sold != nil {
-		s.signCodes(sold)
-		return sold, nil
+	if got.sold != nil {
+		s.signCodes(got.sold)
+		return got.sold, nil
 	}
-	return s.loadBooking(ctx, s.read, existing)
+	return s.loadBooking(ctx, got.existing)
 }
 
 // currentPrices reads the ticket types inside the write transaction, so
@@ -156,31 +157,9 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if err := checkTypes(req.Types, prices); err != nil {
 		return nil, err
 	}
-	// The hold must be live: compare-and-set held -> confirmed. Only when
-	// that fails does the transaction read why.
-	var showID int64
-	err = w.queryRow(`UPDATE holds SET status = 'confirmed' WHERE id = ? AND owner = ? AND status = 'held' AND expires_at > ? RETURNING show_id`,
-		req.HoldID, req.Owner, w.nowMS()).Scan(&showID)
-	if err == sql.ErrNoRows {
-		return nil, s.whyNotLive(w, req)
-	}
+	show, seats, err := s.confirmHold(w, req)
 	if err != nil {
 		return nil, err
-	}
-	show, err := s.showInfo(w.ctx, showID)
-	if err != nil {
-		return nil, err
-	}
-	hall, err := s.hall(w.ctx, show.HallID)
-	if err != nil {
-		return nil, err
-	}
-	seats, err := s.heldSeats(w, hall, req.HoldID)
-	if err != nil {
-		return nil, err
-	}
-	if len(seats) == 0 {
-		return nil, booking.Errorf(booking.EInvalid, "No seats are held; choose seats first.")
 	}
 	typeOf, total, err := priceSeats(seats, req.Types, prices)
 	if err != nil {
@@ -193,72 +172,113 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if err != nil {
 		return nil, err
 	}
-
-	created := w.nowMS()
-	bookingID, number, err := insertBooking(w, actor, req, showID, key, customer, phone, total, created)
-	if err != nil {
-		return nil, err
-	}
-	if err := indexCustomer(w, bookingID, customer); err != nil {
-		return nil, err
-	}
-	res, err := w.exec(`UPDATE seat_claims SET status = 'sold', booking_id = ? WHERE hold_id = ? AND status = 'held'`, bookingID, req.HoldID)
-	if err != nil {
-		return nil, err
-	}
-	if n, _ := res.RowsAffected(); int(n) != len(seats) {
-		return nil, fmt.Errorf("checkout: %d claims sold for %d seats", n, len(seats))
-	}
-	if err := w.queryRow(`UPDATE shows SET sold = sold + ? WHERE id = ? RETURNING sold`, len(seats), showID).Scan(&show.Sold); err != nil {
-		return nil, err
-	}
 	b := &booking.Booking{
-		ID: bookingID, Number: number, Show: show, Status: booking.BookingConfirmed,
-		Customer: customer, Phone: phone, Total: total, SoldBy: actor.Name, Terminal: actor.Terminal,
-		CreatedAt: time.UnixMilli(created),
+		Show: show, Status: booking.BookingConfirmed, Customer: customer, Phone: phone, Total: total,
+		SoldBy: actor.Name, Terminal: actor.Terminal, CreatedAt: time.UnixMilli(w.nowMS()),
+	}
+	if err := insertBooking(w, b, req.HoldID, key); err != nil {
+		return nil, err
+	}
+	if err := indexCustomer(w, b.ID, customer); err != nil {
+		return nil, err
+	}
+	if err := sellClaims(w, b, req.HoldID, len(seats)); err != nil {
+		return nil, err
 	}
 	if err := insertTickets(w, b, seats, typeOf, prices); err != nil {
 		return nil, err
 	}
-	var payID int64
-	if err := w.queryRow(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff) VALUES (?, 'sale', ?, ?, ?, ?, ?, ?) RETURNING id`,
-		bookingID, string(req.Method), total, tendered, change, created, actor.Name).Scan(&payID); err != nil {
+	if err := insertSalePayment(w, b, req.Method, tendered, change); err != nil {
 		return nil, err
 	}
-	b.Payments = []booking.Payment{{ID: payID, Kind: "sale", Method: req.Method, Amount: total, Tendered: tendered, Change: change, At: b.CreatedAt, Staff: actor.Name}}
-	w.touch(showID)
+	w.touch(show.ID)
 	return b, nil
 }
 
-// insertBooking writes the booking row under a fresh random number, and
-// tells a number clash (tried again) from the idempotency key having made
-// a booking already (errKeyUsed).
-func insertBooking(w *wtx, actor booking.Actor, req booking.CheckoutRequest, showID int64, key, customer, phone string, total, created int64) (int64, string, error) {
+// confirmHold moves the hold held -> confirmed by compare-and-set, which
+// requires it live and the owner's, and returns its show and seats. Only
+// when the move fails does it read why.
+func (s *Store) confirmHold(w *wtx, req booking.CheckoutRequest) (booking.Show, []booking.Seat, error) {
+	var showID int64
+	err := w.queryRow(`UPDATE holds SET status = 'confirmed' WHERE id = ? AND owner = ? AND status = 'held' AND expires_at > ? RETURNING show_id`,
+		req.HoldID, req.Owner, w.nowMS()).Scan(&showID)
+	if isNoRows(err) {
+		return booking.Show{}, nil, s.whyNotLive(w, req)
+	}
+	if err != nil {
+		return booking.Show{}, nil, err
+	}
+	show, err := s.showInfo(w.ctx, showID)
+	if err != nil {
+		return booking.Show{}, nil, err
+	}
+	hall, err := s.hall(w.ctx, show.HallID)
+	if err != nil {
+		return booking.Show{}, nil, err
+	}
+	seats, err := s.heldSeats(w, hall, req.HoldID)
+	if err != nil {
+		return booking.Show{}, nil, err
+	}
+	if len(seats) == 0 {
+		return booking.Show{}, nil, booking.Errorf(booking.EInvalid, "No seats are held; choose seats first.")
+	}
+	return show, seats, nil
+}
+
+// sellClaims moves the hold's claims held -> sold, all of them, and adds
+// them to the show's sold count, which it reads back into b.
+func sellClaims(w *wtx, b *booking.Booking, holdID int64, seats int) error {
+	res, err := w.exec(`UPDATE seat_claims SET status = 'sold', booking_id = ? WHERE hold_id = ? AND status = 'held'`, b.ID, holdID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); int(n) != seats {
+		return fmt.Errorf("checkout: %d claims sold for %d seats", n, seats)
+	}
+	return w.queryRow(`UPDATE shows SET sold = sold + ? WHERE id = ? RETURNING sold`, seats, b.Show.ID).Scan(&b.Show.Sold)
+}
+
+// insertSalePayment records the money taken for b and adds it to b.
+func insertSalePayment(w *wtx, b *booking.Booking, method booking.PayMethod, tendered, change int64) error {
+	var id int64
+	if err := w.queryRow(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff) VALUES (?, 'sale', ?, ?, ?, ?, ?, ?) RETURNING id`,
+		b.ID, string(method), b.Total, tendered, change, b.CreatedAt.UnixMilli(), b.SoldBy).Scan(&id); err != nil {
+		return err
+	}
+	b.Payments = []booking.Payment{{ID: id, Kind: "sale", Method: method, Amount: b.Total, Tendered: tendered, Change: change, At: b.CreatedAt, Staff: b.SoldBy}}
+	return nil
+}
+
+// insertBooking writes b's row under a fresh random number, filling in
+// its id and number, and tells a number clash (tried again) from the
+// idempotency key having made a booking already (errKeyUsed).
+func insertBooking(w *wtx, b *booking.Booking, holdID int64, key string) error {
 	for attempt := 0; ; attempt++ {
-		var id int64
 		number := newBookingNumber()
 		err := w.queryRow(`INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, phone_rev, total, sold_by, terminal, created_at)
 			VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			number, showID, req.HoldID, key, customer, phone, reverseDigits(phone), total, actor.Name, actor.Terminal, created).Scan(&id)
+			number, b.Show.ID, holdID, key, b.Customer, b.Phone, reverseDigits(b.Phone), b.Total, b.SoldBy, b.Terminal, b.CreatedAt.UnixMilli()).Scan(&b.ID)
 		if err == nil {
-			return id, number, nil
+			b.Number = number
+			return nil
 		}
 		if !isConstraint(err) || attempt > 5 {
-			return 0, "", err
+			return err
 		}
 		var used int
 		if err := w.queryRow(`SELECT count(*) FROM bookings WHERE idem_key = ?`, key).Scan(&used); err != nil {
-			return 0, "", err
+			return err
 		}
 		if used > 0 {
-			return 0, "", errKeyUsed
+			return errKeyUsed
 		}
 	}
 }
 
 // insertTickets writes one ticket per seat at its price and adds them to
 // b. Ticket ids are derived from the booking id (a booking has at most
-// maxSeatsPerHold < ticketsPerBooking seats), so all tickets go in one
+// booking.MaxSeatsPerSale < ticketsPerBooking seats), so all tickets go in one
 // statement. Their codes are signed from the id when a booking is read
 // (signCodes), outside the writer.
 func insertTickets(w *wtx, b *booking.Booking, seats []booking.Seat, typeOf []string, prices map[string]int64) error {
@@ -294,7 +314,7 @@ func (s *Store) whyNotLive(w *wtx, req booking.CheckoutRequest) error {
 	var showID, expires int64
 	var owner, status string
 	err := w.queryRow(`SELECT show_id, owner, status, expires_at FROM holds WHERE id = ?`, req.HoldID).Scan(&showID, &owner, &status, &expires)
-	if err == sql.ErrNoRows || (err == nil && owner != req.Owner) {
+	if isNoRows(err) || (err == nil && owner != req.Owner) {
 		return booking.Errorf(booking.ENotFound, "That hold is gone; choose the seats again.")
 	}
 	if err != nil {
@@ -309,10 +329,10 @@ func (s *Store) whyNotLive(w *wtx, req booking.CheckoutRequest) error {
 		what = strings.Join(labels, ", ")
 	}
 	switch status {
-	case "held", "expired":
+	case booking.HoldHeld, booking.HoldExpired:
 		ago := time.Duration(w.nowMS()-expires) * time.Millisecond
 		return booking.Errorf(booking.EExpired, "The hold on %s ran out %s ago; hold the seats again.", what, roundAgo(ago))
-	case "confirmed":
+	case booking.HoldConfirmed:
 		return booking.Errorf(booking.EConflict, "Those seats were already sold with another checkout.")
 	}
 	return booking.Errorf(booking.EExpired, "The hold on %s was released; hold the seats again.", what)
@@ -334,77 +354,114 @@ func Money(minor int64) string { return booking.FormatMoney(minor) }
 // Cancel claims confirmed -> cancelled first, then frees the seats, voids
 // the tickets and writes the refund, so it can run at most once.
 func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Booking, error) {
-	approver := ""
-	if err := booking.Authorize(actor, booking.ActionCancel); err != nil {
-		if req.Approver == nil {
-			return nil, err
-		}
-		sup, aerr := s.approve(ctx, actor, req)
-		if aerr != nil {
-			return nil, aerr
-		}
-		if err := booking.Authorize(booking.Actor{Name: sup.Name, Role: sup.Role}, booking.ActionCancel); err != nil {
-			return nil, booking.Errorf(booking.EForbidden, "%s is a %s; a supervisor or manager must approve.", sup.Name, sup.Role)
-		}
-		approver = sup.Name
+	approver, err := s.cancelApprover(ctx, actor, req)
+	if err != nil {
+		return nil, err
 	}
 	number := normalizeNumber(req.Number)
 	reason := booking.CleanLine(req.Reason, 200)
-	var id int64
-	err := s.doAs(ctx, actor, "cancel", func(w *wtx) error {
-		var showID, total, holdID int64
-		err := w.queryRow(`SELECT id, show_id, total, hold_id FROM bookings WHERE number = ?`, number).Scan(&id, &showID, &total, &holdID)
-		if err == sql.ErrNoRows {
-			return notFoundBooking(number)
+	id, err := write(s, ctx, actor, "cancel", func(w *wtx) (int64, error) {
+		var c cancelled
+		err := w.queryRow(`SELECT id, show_id, total, hold_id FROM bookings WHERE number = ?`, number).Scan(&c.id, &c.showID, &c.total, &c.holdID)
+		if isNoRows(err) {
+			return 0, notFoundBooking(number)
 		}
 		if err != nil {
-			return err
+			return 0, err
 		}
-		var admitted int
-		if err := w.queryRow(`SELECT count(*) FROM tickets WHERE id BETWEEN ? AND ? AND status = 'admitted'`, id*ticketsPerBooking, id*ticketsPerBooking+ticketsPerBooking-1).Scan(&admitted); err != nil {
-			return err
-		}
-		// Claim the status first: a second or stale cancel stops here,
-		// before any seat or money moves.
-		res, err := w.exec(`UPDATE bookings SET status = 'cancelled', cancelled_by = ?, approved_by = ?, reason = ?, cancelled_at = ?
-			WHERE id = ? AND status = 'confirmed'`, actor.Name, approver, reason, w.nowMS(), id)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			var current string
-			if err := w.queryRow(`SELECT status FROM bookings WHERE id = ?`, id).Scan(&current); err != nil {
-				return err
-			}
-			return &booking.StaleError{What: "Booking " + number, Current: current}
-		}
-		if admitted > 0 {
-			return booking.Errorf(booking.EConflict, "A ticket of %s was already admitted; it cannot be cancelled.", number)
-		}
-		res, err = w.exec(`UPDATE seat_claims SET status = 'cancelled' WHERE hold_id = ? AND booking_id = ? AND status = 'sold'`, holdID, id)
-		if err != nil {
-			return err
-		}
-		freed, _ := res.RowsAffected()
-		if _, err := w.exec(`UPDATE shows SET sold = sold - ? WHERE id = ?`, freed, showID); err != nil {
-			return err
-		}
-		if _, err := w.exec(`UPDATE tickets SET status = 'void' WHERE id BETWEEN ? AND ? AND status = 'issued'`, id*ticketsPerBooking, id*ticketsPerBooking+ticketsPerBooking-1); err != nil {
-			return err
-		}
-		var method string
-		if err := w.queryRow(`SELECT method FROM payments WHERE booking_id = ? AND kind = 'sale'`, id).Scan(&method); err != nil {
-			return err
-		}
-		if _, err := w.exec(`INSERT INTO payments (booking_id, kind, method, amount, at, staff) VALUES (?, 'refund', ?, ?, ?, ?)`,
-			id, method, total, w.nowMS(), actor.Name); err != nil {
-			return err
-		}
-		w.touch(showID)
-		return nil
+		return c.id, c.unwind(w, actor, approver, number, reason)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.loadBooking(ctx, s.read, id)
+	return s.loadBooking(ctx, id)
+}
+
+// cancelApprover authorizes a cancel: the actor's own role, or the
+// supervisor whose name and PIN were typed at their counter, whose name
+// it returns.
+func (s *Store) cancelApprover(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (string, error) {
+	err := booking.Authorize(actor, booking.ActionCancel)
+	if err == nil {
+		return "", nil
+	}
+	if req.Approver == nil {
+		return "", err
+	}
+	sup, err := s.approve(ctx, actor, req)
+	if err != nil {
+		return "", err
+	}
+	if err := booking.Authorize(booking.Actor{Name: sup.Name, Role: sup.Role}, booking.ActionCancel); err != nil {
+		return "", booking.Errorf(booking.EForbidden, "%s is a %s; a supervisor or manager must approve.", sup.Name, sup.Role)
+	}
+	return sup.Name, nil
+}
+
+// cancelled is the booking a cancel unwinds.
+type cancelled struct {
+	id, showID, total, holdID int64
+}
+
+// firstTicket and lastTicket bound the ticket ids of the booking.
+func (c cancelled) firstTicket() int64 { return c.id * ticketsPerBooking }
+func (c cancelled) lastTicket() int64  { return c.id*ticketsPerBooking + ticketsPerBooking - 1 }
+
+// unwind claims the status first — a second or stale cancel stops there,
+// before any seat or money moves — then frees the seats, voids the
+// tickets and refunds.
+func (c cancelled) unwind(w *wtx, actor booking.Actor, approver, number, reason string) error {
+	var admitted int
+	if err := w.queryRow(`SELECT count(*) FROM tickets WHERE id BETWEEN ? AND ? AND status = 'admitted'`, c.firstTicket(), c.lastTicket()).Scan(&admitted); err != nil {
+		return err
+	}
+	res, err := w.exec(`UPDATE bookings SET status = 'cancelled', cancelled_by = ?, approved_by = ?, reason = ?, cancelled_at = ?
+		WHERE id = ? AND status = 'confirmed'`, actor.Name, approver, reason, w.nowMS(), c.id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		var current string
+		if err := w.queryRow(`SELECT status FROM bookings WHERE id = ?`, c.id).Scan(&current); err != nil {
+			return err
+		}
+		return &booking.StaleError{What: "Booking " + number, Current: current}
+	}
+	if admitted > 0 {
+		return booking.Errorf(booking.EConflict, "A ticket of %s was already admitted; it cannot be cancelled.", number)
+	}
+	if err := c.freeSeats(w); err != nil {
+		return err
+	}
+	if err := c.refund(w, actor); err != nil {
+		return err
+	}
+	w.touch(c.showID)
+	return nil
+}
+
+// freeSeats moves the booking's claims sold -> cancelled, takes them off
+// the show's sold count and voids the tickets.
+func (c cancelled) freeSeats(w *wtx) error {
+	res, err := w.exec(`UPDATE seat_claims SET status = 'cancelled' WHERE hold_id = ? AND booking_id = ? AND status = 'sold'`, c.holdID, c.id)
+	if err != nil {
+		return err
+	}
+	freed, _ := res.RowsAffected()
+	if _, err := w.exec(`UPDATE shows SET sold = sold - ? WHERE id = ?`, freed, c.showID); err != nil {
+		return err
+	}
+	_, err = w.exec(`UPDATE tickets SET status = 'void' WHERE id BETWEEN ? AND ? AND status = 'issued'`, c.firstTicket(), c.lastTicket())
+	return err
+}
+
+// refund pays the total back by the way it was paid.
+func (c cancelled) refund(w *wtx, actor booking.Actor) error {
+	var method string
+	if err := w.queryRow(`SELECT method FROM payments WHERE booking_id = ? AND kind = 'sale'`, c.id).Scan(&method); err != nil {
+		return err
+	}
+	_, err := w.exec(`INSERT INTO payments (booking_id, kind, method, amount, at, staff) VALUES (?, 'refund', ?, ?, ?, ?)`,
+		c.id, method, c.total, w.nowMS(), actor.Name)
+	return err
 }

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/internal/drain"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -63,7 +64,9 @@ type Options struct {
 	MaxBatch int
 }
 
-// Store implements booking.Store on SQLite.
+// Store implements booking.Store on SQLite. Close, Path and Stats are
+// its own, not the domain's: the SQLite file's life and the writer's
+// figures.
 type Store struct {
 	path   string
 	opts   Options
@@ -74,6 +77,7 @@ type Store struct {
 	broker *booking.Broker
 
 	jobs       chan *job
+	quiesce    drain.Drain // every write but giveBack enters; Quiesce shuts it
 	stop       chan struct{}
 	writerDone chan struct{} // closed when the writer goroutine has returned
 	stopped    sync.WaitGroup
@@ -142,6 +146,38 @@ func dsn(path, sync string, readOnly bool, busy time.Duration) string {
 
 // Open opens (creating and migrating if needed) the database at path.
 func Open(path string, opts Options) (*Store, error) {
+	sync, err := opts.fill()
+	if err != nil {
+		return nil, err
+	}
+	w, err := sql.Open("sqlite", dsn(path, sync, false, opts.BusyTimeout))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	// One writer connection: SQLite allows one writer at a time anyway, and
+	// queueing in Go is fairer and faster than contending in the busy
+	// handler.
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	s := newStore(path, opts, w)
+	if s.dummyHash, err = dummyPINHash(opts.PINCost); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := s.migrate(); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := s.start(sync); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// fill sets the defaults of the options left zero and returns the
+// synchronous pragma's value.
+func (opts *Options) fill() (string, error) {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
@@ -163,27 +199,17 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.MaxBatch <= 0 {
 		opts.MaxBatch = 128
 	}
-	sync := "FULL"
 	switch strings.ToLower(opts.Sync) {
 	case "", "full":
+		return "FULL", nil
 	case "normal":
-		sync = "NORMAL"
-	default:
-		return nil, booking.Errorf(booking.EInvalid, "unknown sync mode %q (full or normal)", opts.Sync)
+		return "NORMAL", nil
 	}
+	return "", booking.Errorf(booking.EInvalid, "unknown sync mode %q (full or normal)", opts.Sync)
+}
 
-	w, err := sql.Open("sqlite", dsn(path, sync, false, opts.BusyTimeout))
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	// One writer connection: SQLite allows one writer at a time anyway, and
-	// queueing in Go is fairer and faster than contending in the busy
-	// handler.
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
-
-	s := &Store{
+func newStore(path string, opts Options, w *sql.DB) *Store {
+	return &Store{
 		path:       path,
 		opts:       opts,
 		log:        opts.Logger,
@@ -200,47 +226,44 @@ func Open(path string, opts Options) (*Store, error) {
 		snapVersion: make(map[int64]uint64),
 		ownSeqs:     make(map[int64]struct{}),
 	}
-	if s.dummyHash, err = dummyPINHash(opts.PINCost); err != nil {
-		w.Close()
-		return nil, err
-	}
-	if err := s.migrate(); err != nil {
-		w.Close()
-		return nil, err
-	}
-	r, err := sql.Open("sqlite", dsn(path, sync, true, opts.BusyTimeout))
+}
+
+// start opens the read pool and starts the writer, the poller, the
+// sweeper and the checkpointer. On an error everything is closed.
+func (s *Store) start(sync string) error {
+	r, err := sql.Open("sqlite", dsn(s.path, sync, true, s.opts.BusyTimeout))
 	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		s.write.Close()
+		return fmt.Errorf("open %s: %w", s.path, err)
 	}
 	r.SetMaxOpenConns(8)
 	r.SetMaxIdleConns(8)
 	s.read = r
 
-	conn, err := w.Conn(context.Background())
+	conn, err := s.write.Conn(context.Background())
 	if err != nil {
 		r.Close()
-		w.Close()
-		return nil, err
+		s.write.Close()
+		return err
 	}
 	s.stopped.Add(1)
 	go s.writer(&wconn{conn: conn, stmts: make(map[string]*sql.Stmt)})
 	if err := s.startPoller(); err != nil {
 		s.Close()
-		return nil, err
+		return err
 	}
-	if opts.SweepInterval > 0 {
+	if s.opts.SweepInterval > 0 {
 		s.stopped.Add(1)
 		go s.sweeper()
 	}
-	if s.ckpt, err = sql.Open("sqlite", dsn(path, sync, false, opts.BusyTimeout)); err != nil {
+	if s.ckpt, err = sql.Open("sqlite", dsn(s.path, sync, false, s.opts.BusyTimeout)); err != nil {
 		s.Close()
-		return nil, err
+		return err
 	}
 	s.ckpt.SetMaxOpenConns(1)
 	s.stopped.Add(1)
 	go s.checkpointer()
-	return s, nil
+	return nil
 }
 
 // defaultDummyHash is a bcrypt hash, at the default cost, of 32 random

@@ -5,123 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"boxoffice/booking"
 	"boxoffice/db"
-
-	"golang.org/x/crypto/bcrypt"
+	"boxoffice/internal/storetest"
 )
 
-// testClock is a clock the test moves by hand.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
-var testKey = booking.TicketKey{ID: 1, Secret: []byte("0123456789abcdef0123456789abcdef")}
-
-// testHall is rows A–J of 2+10+2 seats with two aisles; row J has two
-// wheelchair places and two companion seats at the left.
-func testHall() booking.Hall {
-	h := booking.Hall{Name: "Test Hall", Width: 16}
-	for r := 0; r < 10; r++ {
-		tag := string(rune('A' + r))
-		h.Rows = append(h.Rows, tag)
-		num := 1
-		for col := 0; col < 16; col++ {
-			if col == 2 || col == 13 {
-				continue // aisles
-			}
-			kind := booking.Standard
-			if tag == "J" && col < 2 {
-				kind = booking.Wheelchair
-			}
-			if tag == "J" && (col == 3 || col == 4) {
-				kind = booking.Companion
-			}
-			h.Seats = append(h.Seats, booking.Seat{Label: fmt.Sprintf("%s%d", tag, num), RowTag: tag, Number: num, Row: r, Col: col, Kind: kind})
-			num++
-		}
-	}
-	return h
-}
-
-// testSeed is one hall, two films, four prices, three shows and staff of
-// every role (PIN 1234 for all).
-func testSeed(start time.Time) booking.Seed {
-	return booking.Seed{
-		Halls: []booking.Hall{testHall()},
-		Films: []booking.Film{{Title: "First Film", Minutes: 100, Rating: "PG"}, {Title: "Second Film", Minutes: 120, Rating: "15"}},
-		TicketTypes: []booking.TicketType{
-			{Code: "adult", Name: "Adult", Price: 1250},
-			{Code: "child", Name: "Child", Price: 850},
-			{Code: "senior", Name: "Senior", Price: 950},
-			{Code: "student", Name: "Student", Price: 1000},
-		},
-		Shows: []booking.SeedShow{
-			{Film: 0, Hall: 0, Starts: start.Add(2 * time.Hour)},
-			{Film: 1, Hall: 0, Starts: start.Add(5 * time.Hour)},
-			{Film: 0, Hall: 0, Starts: start.Add(26 * time.Hour)},
-		},
-		Staff: []booking.SeedStaff{
-			{Name: "mgr", Role: booking.RoleManager, PIN: "1234"},
-			{Name: "sue", Role: booking.RoleSupervisor, PIN: "1234"},
-			{Name: "carl", Role: booking.RoleClerk, PIN: "1234"},
-			{Name: "dora", Role: booking.RoleDoor, PIN: "1234"},
-		},
-	}
-}
-
-var clerk = booking.Actor{Name: "carl", Role: booking.RoleClerk, Terminal: "till-1"}
-var supervisor = booking.Actor{Name: "sue", Role: booking.RoleSupervisor}
-
-// MustOpenDB opens a seeded store on a file in a temp dir, closed at the
-// end of the test.
-func MustOpenDB(tb testing.TB, opts db.Options) (*db.Store, string) {
-	tb.Helper()
-	path := filepath.Join(tb.TempDir(), "boxoffice.db")
-	s := mustOpenPath(tb, path, opts)
-	start := time.Now()
-	if opts.Clock != nil {
-		start = opts.Clock()
-	}
-	if err := s.Seed(context.Background(), testSeed(start), false); err != nil {
-		tb.Fatal(err)
-	}
-	return s, path
-}
-
-func mustOpenPath(tb testing.TB, path string, opts db.Options) *db.Store {
-	tb.Helper()
-	if opts.PINCost == 0 {
-		opts.PINCost = bcrypt.MinCost
-	}
-	if opts.TicketKey.Secret == nil {
-		opts.TicketKey = testKey
-	}
-	s, err := db.Open(path, opts)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { s.Close() })
-	return s
-}
+// The fixture cinema's clerk and supervisor, by the names the tests use.
+var clerk, supervisor = storetest.Clerk, storetest.Supervisor
 
 func firstShow(tb testing.TB, s *db.Store) booking.Show {
 	tb.Helper()
@@ -152,13 +46,9 @@ func mustSell(tb testing.TB, s *db.Store, show int64, owner string, seats ...str
 	return b
 }
 
-func fixedClock() *testClock {
-	return &testClock{now: time.Now().Truncate(time.Second)}
-}
-
 func TestStore_Hold(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "E7", "E8")
 		if len(h.Seats) != 2 || h.Seats[0].Label != "E7" || h.Seats[1].Label != "E8" {
@@ -178,7 +68,7 @@ func TestStore_Hold(t *testing.T) {
 		}
 	})
 	t.Run("AddToAndRelease", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "E7")
 		h2, err := s.Hold(context.Background(), clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"E8"}, Owner: "a", AddTo: h.ID})
@@ -194,7 +84,7 @@ func TestStore_Hold(t *testing.T) {
 		}
 	})
 	t.Run("ErrAllOrNothing", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		mustHold(t, s, show.ID, "a", "E7")
 		_, err := s.Hold(context.Background(), clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"E6", "E7"}, Owner: "b"})
@@ -209,7 +99,7 @@ func TestStore_Hold(t *testing.T) {
 		}
 	})
 	t.Run("ErrUnknownSeat", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		_, err := s.Hold(context.Background(), clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"Z99"}, Owner: "a"})
 		if booking.ErrorCode(err) != booking.EInvalid {
@@ -217,7 +107,7 @@ func TestStore_Hold(t *testing.T) {
 		}
 	})
 	t.Run("ErrForbidden", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		door := booking.Actor{Name: "dora", Role: booking.RoleDoor}
 		_, err := s.Hold(context.Background(), door, booking.HoldRequest{ShowID: show.ID, Seats: []string{"E7"}, Owner: "a"})
@@ -229,7 +119,7 @@ func TestStore_Hold(t *testing.T) {
 
 // Must show 1: 64 goroutines race for one seat.
 func TestStore_Hold_RaceOneSeat(t *testing.T) {
-	s, _ := MustOpenDB(t, db.Options{})
+	s, _ := storetest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	const racers = 64
 	var wg sync.WaitGroup
@@ -281,7 +171,7 @@ func TestStore_Hold_RaceOneSeat(t *testing.T) {
 
 // Must show 3: SQLite itself refuses a second live claim.
 func TestSchema_OneLiveClaim(t *testing.T) {
-	s, path := MustOpenDB(t, db.Options{})
+	s, path := storetest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	b := mustSell(t, s, show.ID, "a", "C3")
 	raw := openRaw(t, path)
@@ -310,7 +200,7 @@ func TestSchema_OneLiveClaim(t *testing.T) {
 
 func TestStore_Checkout(t *testing.T) {
 	t.Run("OKCash", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "F5", "F6")
 		b, err := s.Checkout(context.Background(), clerk, booking.CheckoutRequest{
@@ -330,7 +220,7 @@ func TestStore_Checkout(t *testing.T) {
 			t.Fatalf("number %q", b.Number)
 		}
 		for _, tk := range b.Tickets {
-			id, err := booking.VerifyTicket([]booking.TicketKey{testKey}, tk.Code)
+			id, err := booking.VerifyTicket([]booking.TicketKey{storetest.TicketKey}, tk.Code)
 			if err != nil || id != tk.ID {
 				t.Fatalf("ticket code %q does not verify: %v", tk.Code, err)
 			}
@@ -341,7 +231,7 @@ func TestStore_Checkout(t *testing.T) {
 		}
 	})
 	t.Run("ErrShortCash", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "F5")
 		_, err := s.Checkout(context.Background(), clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "k", Method: booking.Cash, Tendered: 1000})
@@ -354,7 +244,7 @@ func TestStore_Checkout(t *testing.T) {
 		}
 	})
 	t.Run("ErrOtherOwner", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "F5")
 		_, err := s.Checkout(context.Background(), clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "b", IdempotencyKey: "k", Method: booking.Card})
@@ -367,7 +257,7 @@ func TestStore_Checkout(t *testing.T) {
 // Must show 4: one idempotency key, one booking.
 func TestStore_Checkout_Idempotent(t *testing.T) {
 	t.Run("Sequential", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "B1", "B2")
 		req := booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "same", Method: booking.Card}
@@ -379,7 +269,7 @@ func TestStore_Checkout_Idempotent(t *testing.T) {
 		assertBookings(t, s, show.ID, 1, 2)
 	})
 	t.Run("Concurrent", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "B1", "B2")
 		req := booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "same", Method: booking.Cash, Tendered: 5000}
@@ -426,7 +316,7 @@ func assertBookings(t *testing.T, s *db.Store, showID int64, bookings, sold int)
 // Must show 5: a booking is cancelled and refunded once.
 func TestStore_Cancel(t *testing.T) {
 	t.Run("ConcurrentOnce", func(t *testing.T) {
-		s, path := MustOpenDB(t, db.Options{})
+		s, path := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		b := mustSell(t, s, show.ID, "a", "D1", "D2", "D3")
 		var wg sync.WaitGroup
@@ -462,7 +352,7 @@ func TestStore_Cancel(t *testing.T) {
 		}
 	})
 	t.Run("ErrStaleCopy", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		b := mustSell(t, s, show.ID, "a", "D1")
 		copy, _ := s.Booking(context.Background(), clerk, b.Number) // says confirmed
@@ -482,7 +372,7 @@ func TestStore_Cancel(t *testing.T) {
 		}
 	})
 	t.Run("ErrClerkNeedsSupervisor", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		b := mustSell(t, s, show.ID, "a", "D1")
 		_, err := s.Cancel(context.Background(), clerk, booking.CancelRequest{Number: b.Number})
@@ -502,7 +392,7 @@ func TestStore_Cancel(t *testing.T) {
 		}
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		_, err := s.Cancel(context.Background(), supervisor, booking.CancelRequest{Number: "BO-ZZZZZZZZ"})
 		if booking.ErrorCode(err) != booking.ENotFound {
 			t.Fatalf("got %v", err)
@@ -512,8 +402,8 @@ func TestStore_Cancel(t *testing.T) {
 
 // Must show 6: a lapsed hold cannot be sold and never blocks anyone.
 func TestStore_HoldExpiry(t *testing.T) {
-	clock := fixedClock()
-	s, _ := MustOpenDB(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	clock := storetest.FixedClock()
+	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	h, err := s.Hold(context.Background(), clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"H4"}, Owner: "a", TTL: time.Minute})
 	if err != nil {
@@ -537,8 +427,8 @@ func TestStore_HoldExpiry(t *testing.T) {
 }
 
 func TestStore_ExpireHolds(t *testing.T) {
-	clock := fixedClock()
-	s, _ := MustOpenDB(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	clock := storetest.FixedClock()
+	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	s.Hold(context.Background(), clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"H4"}, Owner: "a", TTL: time.Minute})
 	sub := s.Changes().Subscribe(t.Context())
@@ -559,7 +449,7 @@ func TestStore_ExpireHolds(t *testing.T) {
 
 func TestStore_HoldBest(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h, err := s.HoldBest(context.Background(), clerk, booking.HoldBestRequest{ShowID: show.ID, N: 4, Owner: "a"})
 		if err != nil {
@@ -580,7 +470,7 @@ func TestStore_HoldBest(t *testing.T) {
 		}
 	})
 	t.Run("Wheelchair", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h, err := s.HoldBest(context.Background(), clerk, booking.HoldBestRequest{ShowID: show.ID, N: 2, Owner: "a", Wheelchair: 1})
 		if err != nil {
@@ -597,7 +487,7 @@ func TestStore_HoldBest(t *testing.T) {
 		}
 	})
 	t.Run("ErrTooFew", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		_, err := s.HoldBest(context.Background(), clerk, booking.HoldBestRequest{ShowID: show.ID, N: 21, Owner: "a"})
 		if booking.ErrorCode(err) != booking.EInvalid {
@@ -607,8 +497,8 @@ func TestStore_HoldBest(t *testing.T) {
 }
 
 func TestStore_SignIn(t *testing.T) {
-	clock := fixedClock()
-	s, path := MustOpenDB(t, db.Options{Clock: clock.Now})
+	clock := storetest.FixedClock()
+	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now})
 	ctx := context.Background()
 	if st, err := s.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "1234"}); err != nil || st.Role != booking.RoleClerk {
 		t.Fatalf("%+v %v", st, err)
@@ -624,7 +514,7 @@ func TestStore_SignIn(t *testing.T) {
 	}
 	// A restart does not reset the lock.
 	s.Close()
-	s2 := mustOpenPath(t, path, db.Options{Clock: clock.Now})
+	s2 := storetest.Open(t, path, db.Options{Clock: clock.Now})
 	if _, err := s2.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "1234"}); booking.ErrorCode(err) != booking.EForbidden {
 		t.Fatalf("lock lost on restart: %v", err)
 	}
@@ -653,7 +543,7 @@ func TestMain(m *testing.M) {
 // Close while writes are being submitted: every caller gets an answer
 // (committed or "shutting down"), none hangs.
 func TestStore_CloseUnderLoad(t *testing.T) {
-	s, _ := MustOpenDB(t, db.Options{})
+	s, _ := storetest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	hall, _ := s.SeatMap(context.Background(), clerk, show.ID, "")
 	var wg sync.WaitGroup

@@ -13,6 +13,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 // sellerMain runs in a child process: sell pairs of seats as fast as it
@@ -20,13 +21,13 @@ import (
 func sellerMain() int {
 	path := os.Getenv("BOXOFFICE_DB")
 	show, _ := strconv.ParseInt(os.Getenv("BOXOFFICE_SHOW"), 10, 64)
-	s, err := db.Open(path, db.Options{TicketKey: testKey})
+	s, err := db.Open(path, db.Options{TicketKey: storetest.TicketKey})
 	if err != nil {
 		fmt.Println("ERR", err)
 		return 1
 	}
 	ctx := context.Background()
-	hall := testHall()
+	hall := storetest.Hall()
 	fmt.Println("READY")
 	told := false
 	for k := 0; ; k++ {
@@ -62,7 +63,7 @@ func TestStore_KilledMidSale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
-	s, path := MustOpenDB(t, db.Options{})
+	s, path := storetest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	s.Close()
 	for round := 0; round < 3; round++ {
@@ -113,7 +114,7 @@ func TestStore_KilledMidSale(t *testing.T) {
 	}
 	// The file still works: the next show (the seller may have sold this
 	// one out) sells.
-	s2 := mustOpenPath(t, path, db.Options{})
+	s2 := storetest.Open(t, path, db.Options{})
 	if _, err := s2.HoldBest(context.Background(), clerk, booking.HoldBestRequest{ShowID: show.ID + 1, N: 2, Owner: "after"}); err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestStore_KilledMidSale(t *testing.T) {
 // success, never "database is locked". Held for good, the caller gets a
 // plain internal error after the bounded retries.
 func TestStore_BusyFromAnotherProcess(t *testing.T) {
-	s, path := MustOpenDB(t, db.Options{BusyTimeout: 20 * time.Millisecond})
+	s, path := storetest.MustOpen(t, db.Options{BusyTimeout: 20 * time.Millisecond})
 	show := firstShow(t, s)
 	raw := openRaw(t, path)
 	ctx := context.Background()

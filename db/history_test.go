@@ -10,6 +10,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 // The generator leaves what real sales leave, through the store's own
@@ -19,7 +20,7 @@ func TestGenerateHistory(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "boxoffice.db")
 	today := time.Now()
-	s := mustOpenPath(t, path, db.Options{SweepInterval: -1})
+	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
 	seed, err := assets.Demo(today.AddDate(0, 0, -4))
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +29,7 @@ func TestGenerateHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	opts := db.HistoryOptions{Days: 4, Today: today, Seed: 3, TicketKey: testKey,
+	opts := db.HistoryOptions{Days: 4, Today: today, Seed: 3, TicketKey: storetest.TicketKey,
 		Actor: booking.Actor{Name: assets.DemoUser, Role: booking.RoleManager, Terminal: "history"}}
 	stats, err := db.GenerateHistory(ctx, path, opts)
 	if err != nil {
@@ -37,7 +38,7 @@ func TestGenerateHistory(t *testing.T) {
 	if stats.Bookings < 500 || stats.Cancelled == 0 || stats.Abandoned == 0 {
 		t.Fatalf("stats %+v", stats)
 	}
-	s = mustOpenPath(t, path, db.Options{SweepInterval: -1})
+	s = storetest.Open(t, path, db.Options{SweepInterval: -1})
 	problems, err := s.CheckInvariants(ctx)
 	if err != nil || len(problems) != 0 {
 		t.Fatalf("invariants: %v %v", problems, err)
@@ -81,7 +82,7 @@ func TestGenerateHistory(t *testing.T) {
 // agree with the rest.
 func TestStore_CheckInvariants(t *testing.T) {
 	ctx := context.Background()
-	s, path := MustOpenDB(t, db.Options{SweepInterval: -1})
+	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	a := mustSell(t, s, show.ID, "a", "A1", "A2")
 	b := mustSell(t, s, show.ID, "b", "B1")

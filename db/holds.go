@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,9 +9,6 @@ import (
 
 	"boxoffice/booking"
 )
-
-// maxSeatsPerHold keeps one counter from sweeping up a whole hall.
-const maxSeatsPerHold = 20
 
 // claim is one live seat claim as a write transaction sees it.
 type claim struct {
@@ -108,7 +104,14 @@ func errHoldLimit() error {
 	return booking.Errorf(booking.EInvalid, "This hold has reached its %d-minute limit: sell the seats or let them go.", int(booking.MaxHoldLifetime.Minutes()))
 }
 
-// Hold holds the requested seats, all or nothing.
+// errTooManySeats refuses a hold or sale of more than one sale may have.
+func errTooManySeats() error {
+	return booking.Errorf(booking.EInvalid, "One sale can hold at most %d seats.", booking.MaxSeatsPerSale)
+}
+
+// Hold holds the requested seats, all or nothing. Whether the show's
+// sales are open it decides in the transaction, on the transaction's
+// clock.
 func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldRequest) (*booking.Hold, error) {
 	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
 		return nil, err
@@ -116,7 +119,9 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	if req.Owner == "" {
 		return nil, booking.Errorf(booking.EInvalid, "A hold needs an owner.")
 	}
-	hall, err := s.saleableHall(ctx, req.ShowID)
+	// The labels name seats of a layout that never changes: resolve
+	// them first, off the writer.
+	hall, err := s.hallOfShow(ctx, req.ShowID)
 	if err != nil {
 		return nil, err
 	}
@@ -125,64 +130,82 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 		return nil, err
 	}
 	ttl := ttlOrDefault(req.TTL)
-	var hold *booking.Hold
-	err = s.doAs(ctx, actor, "hold", func(w *wtx) error {
-		// Fast path: insert the claims and let the partial unique index
-		// say whether any seat is live elsewhere. Only on a clash does the
-		// transaction look further: expire lapsed holds (which must never
-		// block) and try once more, then name the taken seats.
-		hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
-		if err == nil || !isConstraint(err) {
-			return err
+	hold, err := write(s, ctx, actor, "hold", func(w *wtx) (*booking.Hold, error) {
+		if _, err := s.saleableHall(w, req.ShowID); err != nil {
+			return nil, err
 		}
-		if err := w.rollbackJob(); err != nil {
-			return err
-		}
-		if n, err := expireStale(w, req.ShowID); err != nil {
-			return err
-		} else if n > 0 {
-			hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
-			if err == nil || !isConstraint(err) {
-				return err
-			}
-			if err := w.rollbackJob(); err != nil {
-				return err
-			}
-		}
-		live, err := liveClaimsOf(w, req.ShowID, seats)
-		if err != nil {
-			return err
-		}
-		var taken, fresh []booking.Seat
-		for _, seat := range seats {
-			c, ok := live[seat.ID]
-			switch {
-			case !ok:
-				fresh = append(fresh, seat)
-			case req.AddTo != 0 && c.holdID == req.AddTo && c.owner == req.Owner:
-				// Already in this selection: holding it again is a no-op.
-			default:
-				taken = append(taken, seat)
-			}
-		}
-		if len(taken) == 0 {
-			hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, fresh)
-			return err
-		}
-		busy, err := liveSeatIDs(w, req.ShowID)
-		if err != nil {
-			return err
-		}
-		return &booking.SeatsTakenError{
-			Taken:       taken,
-			Suggestions: booking.NextTo(hall, takenSet(hall, busy), taken[0], len(seats), 3),
-		}
+		return s.holdSeats(w, hall, req, ttl, seats)
 	})
 	if err != nil {
 		return nil, err
 	}
 	hold.Together = true
 	return hold, nil
+}
+
+// holdSeats claims seats for req. Fast path: insert the claims and let
+// the partial unique index say whether any seat is live elsewhere. Only
+// on a clash does the transaction look further: expire lapsed holds
+// (which must never block) and try once more, then name the taken seats.
+func (s *Store) holdSeats(w *wtx, hall *booking.Hall, req booking.HoldRequest, ttl time.Duration, seats []booking.Seat) (*booking.Hold, error) {
+	hold, err := s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
+	if err == nil || !isConstraint(err) {
+		return hold, err
+	}
+	if err := w.rollbackJob(); err != nil {
+		return nil, err
+	}
+	if n, err := expireStale(w, req.ShowID); err != nil {
+		return nil, err
+	} else if n > 0 {
+		hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
+		if err == nil || !isConstraint(err) {
+			return hold, err
+		}
+		if err := w.rollbackJob(); err != nil {
+			return nil, err
+		}
+	}
+	live, err := liveClaimsOf(w, req.ShowID, seats)
+	if err != nil {
+		return nil, err
+	}
+	var taken, fresh []booking.Seat
+	for _, seat := range seats {
+		c, ok := live[seat.ID]
+		switch {
+		case !ok:
+			fresh = append(fresh, seat)
+		case req.AddTo != 0 && c.holdID == req.AddTo && c.owner == req.Owner:
+			// Already in this selection: holding it again is a no-op.
+		default:
+			taken = append(taken, seat)
+		}
+	}
+	if len(taken) == 0 {
+		return s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, fresh)
+	}
+	return nil, clash(w, hall, req.ShowID, taken, len(seats))
+}
+
+// clash names the taken seats with the free blocks of the party's size
+// nearest the first of them, as the transaction sees the show.
+func clash(w *wtx, hall *booking.Hall, showID int64, taken []booking.Seat, party int) error {
+	busy, err := liveSeatIDs(w, showID)
+	if err != nil {
+		return err
+	}
+	return &booking.SeatsTakenError{
+		Taken:       taken,
+		Suggestions: booking.NextTo(hall, takenSet(hall, busy), taken[0], party, 3),
+	}
+}
+
+// bestHold is what HoldBest's transaction returns: the hold, and whether
+// its seats sit together.
+type bestHold struct {
+	hold     *booking.Hold
+	together bool
 }
 
 // HoldBest holds the best available block of N seats.
@@ -193,45 +216,42 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 	if req.Owner == "" {
 		return nil, booking.Errorf(booking.EInvalid, "A hold needs an owner.")
 	}
-	if req.N < 1 || req.N > maxSeatsPerHold {
-		return nil, booking.Errorf(booking.EInvalid, "Ask for between 1 and %d seats.", maxSeatsPerHold)
+	if req.N < 1 || req.N > booking.MaxSeatsPerSale {
+		return nil, booking.Errorf(booking.EInvalid, "Ask for between 1 and %d seats.", booking.MaxSeatsPerSale)
 	}
 	if req.Wheelchair < 0 || req.Wheelchair > req.N {
 		return nil, booking.Errorf(booking.EInvalid, "Wheelchair places must be between 0 and the party size.")
 	}
-	hall, err := s.saleableHall(ctx, req.ShowID)
-	if err != nil {
-		return nil, err
-	}
 	ttl := ttlOrDefault(req.TTL)
-	var hold *booking.Hold
-	var together bool
-	err = s.doAs(ctx, actor, "hold best", func(w *wtx) error {
+	best, err := write(s, ctx, actor, "hold best", func(w *wtx) (bestHold, error) {
+		hall, err := s.saleableHall(w, req.ShowID)
+		if err != nil {
+			return bestHold{}, err
+		}
 		if _, err := expireStale(w, req.ShowID); err != nil {
-			return err
+			return bestHold{}, err
 		}
 		busy, err := liveSeatIDs(w, req.ShowID)
 		if err != nil {
-			return err
+			return bestHold{}, err
 		}
 		taken := takenSet(hall, busy)
-		blocks, tog, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair})
+		blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair})
 		if !ok {
-			return notEnoughFree(hall, taken, req)
+			return bestHold{}, notEnoughFree(hall, taken, req)
 		}
 		var seats []booking.Seat
 		for _, b := range blocks {
 			seats = append(seats, b...)
 		}
-		together = tog
-		hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
-		return err
+		hold, err := s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
+		return bestHold{hold, together}, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	hold.Together = together
-	return hold, nil
+	best.hold.Together = best.together
+	return best.hold, nil
 }
 
 // notEnoughFree explains why no best block of req.N was found, in words a
@@ -272,20 +292,18 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// SalesClose is how long after a show starts its seats can still be sold:
-// latecomers buy through the trailers.
-const SalesClose = 30 * time.Minute
-
-// saleableHall returns the hall of a show that is still on sale.
-func (s *Store) saleableHall(ctx context.Context, showID int64) (*booking.Hall, error) {
-	sh, err := s.showInfo(ctx, showID)
+// saleableHall returns the hall of a show whose sales are open at the
+// transaction's time. The show and its hall never change once made, so
+// they come from the store's cache (or the read pool, once).
+func (s *Store) saleableHall(w *wtx, showID int64) (*booking.Hall, error) {
+	sh, err := s.showInfo(w.ctx, showID)
 	if err != nil {
 		return nil, err
 	}
-	if s.opts.Clock().After(sh.Starts.Add(SalesClose)) {
-		return nil, booking.Errorf(booking.EInvalid, "Sales for the %s show closed %d minutes after it started.", sh.Starts.Format("Mon 15:04"), int(SalesClose.Minutes()))
+	if err := booking.SalesOpen(sh, w.now); err != nil {
+		return nil, err
 	}
-	return s.hall(ctx, sh.HallID)
+	return s.hall(w.ctx, sh.HallID)
 }
 
 // claimSeats inserts live claims for seats into a new hold, or into the
@@ -299,7 +317,7 @@ func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner strin
 		// Growing a hold renews it, but never past its lifetime limit.
 		err := w.queryRow(`UPDATE holds SET expires_at = min(?, created_at + ?) WHERE id = ? AND owner = ? AND show_id = ? AND status = 'held' AND expires_at > ?
 			RETURNING expires_at`, expires, holdLimitMS, addTo, owner, showID, w.nowMS()).Scan(&expires)
-		if err == sql.ErrNoRows {
+		if isNoRows(err) {
 			return nil, booking.Errorf(booking.EExpired, "Your held seats were released; hold them again.")
 		}
 		if err != nil {
@@ -328,11 +346,11 @@ func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner strin
 			return nil, err
 		}
 	}
-	if len(held) > maxSeatsPerHold {
-		return nil, booking.Errorf(booking.EInvalid, "One sale can hold at most %d seats.", maxSeatsPerHold)
+	if len(held) > booking.MaxSeatsPerSale {
+		return nil, errTooManySeats()
 	}
 	w.touch(showID)
-	return &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: held, ExpiresAt: time.UnixMilli(expires), Status: "held"}, nil
+	return &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: held, ExpiresAt: time.UnixMilli(expires), Status: booking.HoldHeld}, nil
 }
 
 // heldSeats lists the seats a hold still holds, in hall order.
@@ -357,7 +375,8 @@ func (s *Store) heldSeats(w *wtx, hall *booking.Hall, holdID int64) ([]booking.S
 }
 
 // resolveSeats turns labels or ids into the hall's seats, refusing unknown,
-// blocked and repeated seats.
+// blocked and repeated seats and more than one sale may hold. The layout
+// never changes, so callers resolve seats before their transaction.
 func resolveSeats(hall *booking.Hall, labels []string, ids []int64) ([]booking.Seat, error) {
 	var seats []booking.Seat
 	seen := map[int64]bool{}
@@ -399,185 +418,10 @@ func resolveSeats(hall *booking.Hall, labels []string, ids []int64) ([]booking.S
 	if len(seats) == 0 {
 		return nil, booking.Errorf(booking.EInvalid, "Choose at least one seat.")
 	}
-	if len(seats) > maxSeatsPerHold {
-		return nil, booking.Errorf(booking.EInvalid, "One sale can hold at most %d seats.", maxSeatsPerHold)
+	if len(seats) > booking.MaxSeatsPerSale {
+		return nil, errTooManySeats()
 	}
 	return seats, nil
-}
-
-// Release lets go of some seats of a hold, or all of it.
-func (s *Store) Release(ctx context.Context, actor booking.Actor, holdID int64, owner string, seats ...string) error {
-	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
-		return err
-	}
-	var showID int64
-	if err := s.readRow(ctx, `SELECT show_id FROM holds WHERE id = ? AND owner = ?`, holdID, owner).Scan(&showID); err != nil {
-		if err == sql.ErrNoRows {
-			return booking.Errorf(booking.ENotFound, "That hold is gone.")
-		}
-		return s.translate("release", err)
-	}
-	hall, err := s.hallOfShow(ctx, showID)
-	if err != nil {
-		return err
-	}
-	var ids []int64
-	if len(seats) > 0 {
-		resolved, err := resolveSeats(hall, seats, nil)
-		if err != nil {
-			return err
-		}
-		for _, seat := range resolved {
-			ids = append(ids, seat.ID)
-		}
-	}
-	return s.doAs(ctx, actor, "release", func(w *wtx) error {
-		return releaseHold(w, holdID, showID, ids)
-	})
-}
-
-func releaseHold(w *wtx, holdID, showID int64, seatIDs []int64) error {
-	if len(seatIDs) > 0 {
-		for _, id := range seatIDs {
-			if _, err := w.exec(`UPDATE seat_claims SET status = 'released' WHERE hold_id = ? AND seat_id = ? AND status = 'held'`, holdID, id); err != nil {
-				return err
-			}
-		}
-		var left int
-		if err := w.queryRow(`SELECT count(*) FROM seat_claims WHERE hold_id = ? AND status = 'held'`, holdID).Scan(&left); err != nil {
-			return err
-		}
-		if left > 0 {
-			w.touch(showID)
-			return nil
-		}
-	}
-	if _, err := w.exec(`UPDATE seat_claims SET status = 'released' WHERE hold_id = ? AND status = 'held'`, holdID); err != nil {
-		return err
-	}
-	if _, err := w.exec(`UPDATE holds SET status = 'released' WHERE id = ? AND status = 'held'`, holdID); err != nil {
-		return err
-	}
-	w.touch(showID)
-	return nil
-}
-
-// Extend moves a live hold's expiry to now+ttl, capped at MaxHoldLifetime
-// after the hold was made: a hold already at its cap is refused, one near
-// it is extended to the cap and no further.
-func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, owner string, ttl time.Duration) (*booking.Hold, error) {
-	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
-		return nil, err
-	}
-	var showID int64
-	if err := s.readRow(ctx, `SELECT show_id FROM holds WHERE id = ? AND owner = ?`, holdID, owner).Scan(&showID); err != nil {
-		if err == sql.ErrNoRows {
-			return nil, booking.Errorf(booking.ENotFound, "That hold is gone.")
-		}
-		return nil, s.translate("extend", err)
-	}
-	hall, err := s.hallOfShow(ctx, showID)
-	if err != nil {
-		return nil, err
-	}
-	ttl = ttlOrDefault(ttl)
-	var hold *booking.Hold
-	err = s.doAs(ctx, actor, "extend", func(w *wtx) error {
-		var expires int64
-		err := w.queryRow(`UPDATE holds SET expires_at = min(?, created_at + ?)
-			WHERE id = ? AND owner = ? AND status = 'held' AND expires_at > ? AND expires_at < created_at + ? RETURNING expires_at`,
-			w.now.Add(ttl).UnixMilli(), holdLimitMS, holdID, owner, w.nowMS(), holdLimitMS).Scan(&expires)
-		if err == sql.ErrNoRows {
-			return whyNotExtended(w, holdID)
-		}
-		if err != nil {
-			return err
-		}
-		seats, err := s.heldSeats(w, hall, holdID)
-		if err != nil {
-			return err
-		}
-		hold = &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: seats, ExpiresAt: time.UnixMilli(expires), Status: "held", Together: true}
-		w.touch(showID)
-		return nil
-	})
-	return hold, err
-}
-
-// whyNotExtended tells a hold at its lifetime limit from one that lapsed.
-func whyNotExtended(w *wtx, holdID int64) error {
-	var status string
-	var created, expires int64
-	if err := w.queryRow(`SELECT status, created_at, expires_at FROM holds WHERE id = ?`, holdID).Scan(&status, &created, &expires); err != nil {
-		return notFoundAs(err, "That hold is gone.")
-	}
-	if status == "held" && expires > w.nowMS() && expires >= created+holdLimitMS {
-		return errHoldLimit()
-	}
-	return booking.Errorf(booking.EExpired, "The hold ran out; hold the seats again.")
-}
-
-// ReleaseOwner releases every live hold of owner: a session that ends
-// gives its seats back.
-func (s *Store) ReleaseOwner(ctx context.Context, owner string) (int, error) {
-	var n int
-	err := s.do(ctx, "release owner", func(w *wtx) error {
-		rows, err := w.query(`SELECT id, show_id FROM holds WHERE owner = ? AND status = 'held'`, owner)
-		if err != nil {
-			return err
-		}
-		type h struct{ id, show int64 }
-		var holds []h
-		for rows.Next() {
-			var x h
-			if err := rows.Scan(&x.id, &x.show); err != nil {
-				rows.Close()
-				return err
-			}
-			holds = append(holds, x)
-		}
-		rows.Close()
-		n = 0
-		for _, x := range holds {
-			if err := releaseHold(w, x.id, x.show, nil); err != nil {
-				return err
-			}
-			n++
-		}
-		return nil
-	})
-	return n, err
-}
-
-// ReleasePrefix releases every live hold whose owner starts with prefix:
-// a server shutting down gives back its own sessions' seats and leaves
-// another process's alone.
-func (s *Store) ReleasePrefix(ctx context.Context, prefix string) (int, error) {
-	if prefix == "" {
-		return 0, booking.Errorf(booking.EInvalid, "A release needs an owner prefix.")
-	}
-	var n int
-	err := s.do(ctx, "release prefix", func(w *wtx) error {
-		shows, err := queryList[int64](w, `SELECT DISTINCT show_id FROM holds WHERE status = 'held' AND substr(owner, 1, ?) = ?`, len(prefix), prefix)
-		if err != nil {
-			return err
-		}
-		if _, err := w.exec(`UPDATE seat_claims SET status = 'released' WHERE status = 'held' AND hold_id IN
-			(SELECT id FROM holds WHERE status = 'held' AND substr(owner, 1, ?) = ?)`, len(prefix), prefix); err != nil {
-			return err
-		}
-		res, err := w.exec(`UPDATE holds SET status = 'released' WHERE status = 'held' AND substr(owner, 1, ?) = ?`, len(prefix), prefix)
-		if err != nil {
-			return err
-		}
-		k, _ := res.RowsAffected()
-		n = int(k)
-		for _, id := range shows {
-			w.touch(id)
-		}
-		return nil
-	})
-	return n, err
 }
 
 // placeholders repeats a VALUES tuple n times, comma separated. The

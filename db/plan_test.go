@@ -15,6 +15,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 // The plan guard: every statement the store prepares, collected while a
@@ -184,7 +185,7 @@ func tableAliases(q string) map[string]string {
 // planWorkload calls every store method at least once, down the paths a
 // counter, the CLI and the sweeper take (clashes, retries, lapsed holds,
 // lockouts too), and returns the names of the methods it called.
-func planWorkload(t *testing.T, s *db.Store, clock *testClock) []string {
+func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	t.Helper()
 	ctx := context.Background()
 	mgr := booking.Actor{Name: "mgr", Role: booking.RoleManager}
@@ -213,11 +214,11 @@ func planWorkload(t *testing.T, s *db.Store, clock *testClock) []string {
 	step("AddFilm", err)
 	stepV("AddShow")(s.AddShow(ctx, mgr, film, 1, clock.Now().Add(48*time.Hour)))
 	stepV("AddShow")(s.AddShow(ctx, mgr, film, 1, clock.Now().Add(48*time.Hour+time.Minute))) // clash
-	h := testHall()
+	h := storetest.Hall()
 	h.Name = "Second Hall"
 	stepV("AddHall")(s.AddHall(ctx, mgr, h))
 	step("SetPrice", s.SetPrice(ctx, mgr, booking.TicketType{Code: "adult", Name: "Adult", Price: 1300}))
-	stepV("TopUpDemo")(s.TopUpDemo(ctx, testSeed(clock.Now().AddDate(0, 0, 3))))
+	stepV("TopUpDemo")(s.TopUpDemo(ctx, storetest.Seed(clock.Now().AddDate(0, 0, 3))))
 
 	// Holds: a new one, added to, a clash, lapsed holds in the way, the
 	// best available, released in part and whole, extended, by owner.
@@ -304,12 +305,12 @@ func planWorkload(t *testing.T, s *db.Store, clock *testClock) []string {
 }
 
 // notStatements are store methods that run no SQL of their own.
-var notStatements = []string{"Close", "Path", "Changes", "Stats", "Seed"}
+var notStatements = []string{"Close", "Path", "Changes", "Stats", "Seed", "Quiesce"}
 
 func TestPlanGuard(t *testing.T) {
-	clock := fixedClock()
+	clock := storetest.FixedClock()
 	stop := db.CapturePrepared()
-	s, path := MustOpenDB(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	called := planWorkload(t, s, clock)
 	stmts := append(stop(), db.OtherStatements()...)
 	if len(stmts) < 80 || !slices.ContainsFunc(stmts, func(q string) bool { return strings.HasPrefix(q, "INSERT INTO bookings") }) {
@@ -334,9 +335,9 @@ func TestPlanGuard(t *testing.T) {
 // The guard can fail: without the index on payments(booking_id), loading
 // a booking scans every payment ever made, and the guard says so.
 func TestPlanGuard_DroppedIndex(t *testing.T) {
-	clock := fixedClock()
+	clock := storetest.FixedClock()
 	stop := db.CapturePrepared()
-	s, path := MustOpenDB(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	planWorkload(t, s, clock)
 	stmts := stop()
 	raw := openRaw(t, path)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"time"
+
+	"boxoffice/booking"
 )
 
 // The poller's two reads run on its own connection, not through readStmt;
@@ -116,8 +118,12 @@ func (s *Store) sweeper() {
 	}
 }
 
-// sweep is one pass of the sweeper.
+// sweep is one pass of the sweeper. A quiesced store is about to close:
+// the sweeper leaves it alone rather than log a refusal a second.
 func (s *Store) sweep(trim bool) {
+	if s.quiesce.IsShut() {
+		return
+	}
 	ctx := context.Background()
 	if _, err := s.ExpireHolds(ctx); err != nil {
 		s.log.Warn("sweep holds", "err", err)
@@ -155,16 +161,14 @@ func (s *Store) TrimChanges(ctx context.Context) (int, error) {
 	if span < ChangesKeep {
 		return 0, nil
 	}
-	var n int64
-	err := s.do(ctx, "trim changes", func(w *wtx) error {
+	return write(s, ctx, booking.System, "trim changes", func(w *wtx) (int, error) {
 		res, err := w.exec(`DELETE FROM changes WHERE seq <= (SELECT max(seq) FROM changes) - ?`, ChangesKeep)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		n, err = res.RowsAffected()
-		return err
+		n, err := res.RowsAffected()
+		return int(n), err
 	})
-	return int(n), err
 }
 
 // ExpireHolds marks every lapsed hold and its seat claims expired and
@@ -180,23 +184,21 @@ func (s *Store) ExpireHolds(ctx context.Context) (int, error) {
 	if !any {
 		return 0, nil
 	}
-	var n int
-	err := s.do(ctx, "expire holds", func(w *wtx) error {
+	return write(s, ctx, booking.System, "expire holds", func(w *wtx) (int, error) {
 		shows, err := queryList[int64](w, `SELECT DISTINCT show_id FROM holds WHERE status = 'held' AND expires_at <= ?`, w.nowMS())
 		if err != nil {
-			return err
+			return 0, err
 		}
-		n = 0
+		n := 0
 		for _, id := range shows {
 			k, err := expireStale(w, id)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			n += k
 		}
-		return nil
+		return n, nil
 	})
-	return n, err
 }
 
 // checkpointer copies the WAL back into the database file every second.

@@ -14,6 +14,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 // openRaw opens the database file directly, skipping the store, the way an
@@ -34,7 +35,7 @@ func racerMain() int {
 	path, owner := os.Getenv("BOXOFFICE_DB"), os.Getenv("BOXOFFICE_RACER")
 	show, _ := strconv.ParseInt(os.Getenv("BOXOFFICE_SHOW"), 10, 64)
 	startNS, _ := strconv.ParseInt(os.Getenv("BOXOFFICE_START"), 10, 64)
-	s, err := db.Open(path, db.Options{TicketKey: testKey})
+	s, err := db.Open(path, db.Options{TicketKey: storetest.TicketKey})
 	if err != nil {
 		fmt.Println("ERR", err)
 		return 1
@@ -66,7 +67,7 @@ func TestStore_Hold_RaceProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
-	s, path := MustOpenDB(t, db.Options{})
+	s, path := storetest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	s.Close()
 
@@ -119,9 +120,9 @@ func TestStore_Hold_RaceProcesses(t *testing.T) {
 
 // A write committed by another process reaches this process's broker.
 func TestStore_ForeignWritesPublished(t *testing.T) {
-	s, path := MustOpenDB(t, db.Options{PollInterval: 10 * time.Millisecond})
+	s, path := storetest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
 	show := firstShow(t, s)
-	other := mustOpenPath(t, path, db.Options{})
+	other := storetest.Open(t, path, db.Options{})
 	sub := s.Changes().Subscribe(t.Context())
 	mustHold(t, other, show.ID, "elsewhere", "A1")
 	select {

@@ -62,13 +62,9 @@ func (s *Store) AddHall(ctx context.Context, actor booking.Actor, h booking.Hall
 	if len(h.Seats) == 0 {
 		return 0, booking.Errorf(booking.EInvalid, "A hall needs seats.")
 	}
-	var id int64
-	err := s.doAs(ctx, actor, "add hall", func(w *wtx) error {
-		var err error
-		id, err = insertHall(w, h)
-		return err
+	return write(s, ctx, actor, "add hall", func(w *wtx) (int64, error) {
+		return insertHall(w, h)
 	})
-	return id, err
 }
 
 // Halls lists the halls with their capacities.
@@ -99,13 +95,9 @@ func (s *Store) AddFilm(ctx context.Context, actor booking.Actor, f booking.Film
 	if err := validFilm(f); err != nil {
 		return 0, err
 	}
-	var id int64
-	err := s.doAs(ctx, actor, "add film", func(w *wtx) error {
-		var err error
-		id, err = insertFilm(w, f)
-		return err
+	return write(s, ctx, actor, "add film", func(w *wtx) (int64, error) {
+		return insertFilm(w, f)
 	})
-	return id, err
 }
 
 // Films lists the films.
@@ -137,37 +129,47 @@ func (s *Store) AddShow(ctx context.Context, actor booking.Actor, filmID, hallID
 	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
 		return 0, err
 	}
-	var id int64
-	err := s.doAs(ctx, actor, "add show", func(w *wtx) error {
+	return write(s, ctx, actor, "add show", func(w *wtx) (int64, error) {
 		var minutes, capacity int
 		if err := w.queryRow(`SELECT minutes FROM films WHERE id = ?`, filmID).Scan(&minutes); err != nil {
-			return notFoundAs(err, "There is no film %d.", filmID)
+			return 0, notFoundAs(err, "There is no film %d.", filmID)
 		}
 		if err := w.queryRow(`SELECT count(*) FROM seats WHERE hall_id = ?`, hallID).Scan(&capacity); err != nil || capacity == 0 {
-			return booking.Errorf(booking.ENotFound, "There is no hall %d.", hallID)
+			return 0, booking.Errorf(booking.ENotFound, "There is no hall %d.", hallID)
 		}
-		start := starts.Unix()
-		end := starts.Add(time.Duration(minutes)*time.Minute + Cleaning).Unix()
-		var clash string
-		var clashAt int64
-		// Only a show that started at most the longest running time
-		// before this one can overlap it: the range on shows_by_hall
-		// reads those few, not the hall's whole history.
-		earliest := start - int64((maxFilmMinutes*time.Minute+Cleaning)/time.Second)
-		err := w.queryRow(`SELECT f.title, s.starts_at FROM shows s JOIN films f ON f.id = s.film_id
-			WHERE s.hall_id = ? AND s.starts_at > ? AND s.starts_at < ? AND s.starts_at + (f.minutes * 60) + ? > ?
-			ORDER BY s.starts_at LIMIT 1`, hallID, earliest, end, int64(Cleaning/time.Second), start).Scan(&clash, &clashAt)
-		if err == nil {
-			return booking.Errorf(booking.EConflict, "The hall is taken by %s at %s (with cleaning).",
-				booking.Clean(clash), time.Unix(clashAt, 0).In(starts.Location()).Format("Mon 02 Jan 15:04"))
+		if err := hallFree(w, hallID, starts, minutes); err != nil {
+			return 0, err
 		}
-		if err != nil && !isNoRows(err) {
-			return err
-		}
-		return w.queryRow(`INSERT INTO shows (film_id, hall_id, starts_at, capacity) VALUES (?, ?, ?, ?) RETURNING id`,
-			filmID, hallID, start, capacity).Scan(&id)
+		var id int64
+		err := w.queryRow(`INSERT INTO shows (film_id, hall_id, starts_at, capacity) VALUES (?, ?, ?, ?) RETURNING id`,
+			filmID, hallID, starts.Unix(), capacity).Scan(&id)
+		return id, err
 	})
-	return id, err
+}
+
+// hallFree refuses a show of minutes starting at starts that would
+// overlap another show of the hall, each with its running time plus
+// Cleaning.
+func hallFree(w *wtx, hallID int64, starts time.Time, minutes int) error {
+	start := starts.Unix()
+	end := starts.Add(time.Duration(minutes)*time.Minute + Cleaning).Unix()
+	var clash string
+	var clashAt int64
+	// Only a show that started at most the longest running time before
+	// this one can overlap it: the range on shows_by_hall reads those
+	// few, not the hall's whole history.
+	earliest := start - int64((maxFilmMinutes*time.Minute+Cleaning)/time.Second)
+	err := w.queryRow(`SELECT f.title, s.starts_at FROM shows s JOIN films f ON f.id = s.film_id
+		WHERE s.hall_id = ? AND s.starts_at > ? AND s.starts_at < ? AND s.starts_at + (f.minutes * 60) + ? > ?
+		ORDER BY s.starts_at LIMIT 1`, hallID, earliest, end, int64(Cleaning/time.Second), start).Scan(&clash, &clashAt)
+	switch {
+	case err == nil:
+		return booking.Errorf(booking.EConflict, "The hall is taken by %s at %s (with cleaning).",
+			booking.Clean(clash), time.Unix(clashAt, 0).In(starts.Location()).Format("Mon 02 Jan 15:04"))
+	case isNoRows(err):
+		return nil
+	}
+	return err
 }
 
 // SetPrice adds or changes a ticket type. A changed price applies to
@@ -187,7 +189,7 @@ func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, t booking.Tic
 	if t.Price < 0 || t.Price > 100_000_00 {
 		return booking.Errorf(booking.EInvalid, "A price is between 0.00 and 100000.00.")
 	}
-	err := s.doAs(ctx, actor, "set price", func(w *wtx) error {
+	err := apply(s, ctx, actor, "set price", func(w *wtx) error {
 		_, err := w.exec(`INSERT INTO ticket_types (code, name, price, sort) VALUES (?, ?, ?, (SELECT coalesce(max(sort), 0) + 1 FROM ticket_types))
 			ON CONFLICT (code) DO UPDATE SET name = excluded.name, price = excluded.price`, code, name, t.Price)
 		w.touch(0) // every open counter, here or in another process, reloads its prices
@@ -249,45 +251,49 @@ func (s *Store) TopUpDemo(ctx context.Context, seed booking.Seed) (int, error) {
 	if !missing {
 		return 0, nil
 	}
-	added := 0
-	err := s.do(ctx, "top up demo", func(w *wtx) error {
-		added = 0
-		hallIDs := make([]int64, len(seed.Halls))
-		for i, h := range seed.Halls {
-			if err := w.queryRow(`SELECT id FROM halls WHERE name = ?`, booking.CleanLine(h.Name, 60)).Scan(&hallIDs[i]); err != nil {
-				return notFoundAs(err, "The demo hall %s is gone.", h.Name)
-			}
-		}
-		filmIDs := make([]int64, len(seed.Films))
-		for i, f := range seed.Films {
-			if err := w.queryRow(`SELECT id FROM films WHERE title = ? ORDER BY id LIMIT 1`, booking.CleanLine(f.Title, 120)).Scan(&filmIDs[i]); err != nil {
-				return notFoundAs(err, "The demo film %s is gone.", f.Title)
-			}
-		}
-		busy := map[string]bool{}
-		for _, sh := range seed.Shows {
-			day := dayStart(sh.Starts)
-			key := day.Format("2006-01-02")
-			if _, seen := busy[key]; !seen {
-				var n int
-				if err := w.queryRow(`SELECT count(*) FROM shows WHERE starts_at >= ? AND starts_at < ?`,
-					day.Unix(), day.AddDate(0, 0, 1).Unix()).Scan(&n); err != nil {
-					return err
-				}
-				busy[key] = n > 0
-			}
-			if busy[key] {
-				continue
-			}
-			if _, err := w.exec(`INSERT INTO shows (film_id, hall_id, starts_at, capacity) VALUES (?, ?, ?, ?)`,
-				filmIDs[sh.Film], hallIDs[sh.Hall], sh.Starts.Unix(), len(seed.Halls[sh.Hall].Seats)); err != nil {
-				return err
-			}
-			added++
-		}
-		return nil
+	return write(s, ctx, booking.System, "top up demo", func(w *wtx) (int, error) {
+		return topUp(w, seed)
 	})
-	return added, err
+}
+
+// topUp adds, in the transaction, the shows of every day of seed that
+// has none, and says how many.
+func topUp(w *wtx, seed booking.Seed) (int, error) {
+	hallIDs := make([]int64, len(seed.Halls))
+	for i, h := range seed.Halls {
+		if err := w.queryRow(`SELECT id FROM halls WHERE name = ?`, booking.CleanLine(h.Name, 60)).Scan(&hallIDs[i]); err != nil {
+			return 0, notFoundAs(err, "The demo hall %s is gone.", h.Name)
+		}
+	}
+	filmIDs := make([]int64, len(seed.Films))
+	for i, f := range seed.Films {
+		if err := w.queryRow(`SELECT id FROM films WHERE title = ? ORDER BY id LIMIT 1`, booking.CleanLine(f.Title, 120)).Scan(&filmIDs[i]); err != nil {
+			return 0, notFoundAs(err, "The demo film %s is gone.", f.Title)
+		}
+	}
+	added := 0
+	busy := map[string]bool{}
+	for _, sh := range seed.Shows {
+		day := dayStart(sh.Starts)
+		key := day.Format("2006-01-02")
+		if _, seen := busy[key]; !seen {
+			var n int
+			if err := w.queryRow(`SELECT count(*) FROM shows WHERE starts_at >= ? AND starts_at < ?`,
+				day.Unix(), day.AddDate(0, 0, 1).Unix()).Scan(&n); err != nil {
+				return 0, err
+			}
+			busy[key] = n > 0
+		}
+		if busy[key] {
+			continue
+		}
+		if _, err := w.exec(`INSERT INTO shows (film_id, hall_id, starts_at, capacity) VALUES (?, ?, ?, ?)`,
+			filmIDs[sh.Film], hallIDs[sh.Hall], sh.Starts.Unix(), len(seed.Halls[sh.Hall].Seats)); err != nil {
+			return 0, err
+		}
+		added++
+	}
+	return added, nil
 }
 
 // dayStart is local midnight of t's day.

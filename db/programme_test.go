@@ -7,14 +7,15 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 func TestStore_Programme(t *testing.T) {
 	ctx := context.Background()
 	mgr := booking.Actor{Name: "mgr", Role: booking.RoleManager}
 	t.Run("OK", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
-		h := testHall()
+		s, _ := storetest.MustOpen(t, db.Options{})
+		h := storetest.Hall()
 		h.Name = "Annex"
 		hallID, err := s.AddHall(ctx, mgr, h)
 		if err != nil {
@@ -43,7 +44,7 @@ func TestStore_Programme(t *testing.T) {
 		}
 	})
 	t.Run("ErrOverlap", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
+		s, _ := storetest.MustOpen(t, db.Options{})
 		show := firstShow(t, s) // 100-minute film in hall 1
 		_, err := s.AddShow(ctx, mgr, show.Film.ID, show.HallID, show.Starts.Add(110*time.Minute))
 		if booking.ErrorCode(err) != booking.EConflict {
@@ -55,8 +56,8 @@ func TestStore_Programme(t *testing.T) {
 		}
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
-		s, _ := MustOpenDB(t, db.Options{})
-		if _, err := s.AddHall(ctx, mgr, testHall()); booking.ErrorCode(err) != booking.EConflict {
+		s, _ := storetest.MustOpen(t, db.Options{})
+		if _, err := s.AddHall(ctx, mgr, storetest.Hall()); booking.ErrorCode(err) != booking.EConflict {
 			t.Fatalf("a second hall of the same name: %v", err)
 		}
 		if _, err := s.AddFilm(ctx, mgr, booking.Film{Title: "\x1b\x07\u202e", Minutes: 90}); booking.ErrorCode(err) != booking.EInvalid {
@@ -76,11 +77,11 @@ func TestStore_Programme(t *testing.T) {
 
 func TestStore_TopUpDemo(t *testing.T) {
 	ctx := context.Background()
-	clock := fixedClock()
-	s, _ := MustOpenDB(t, db.Options{Clock: clock.Now})
+	clock := storetest.FixedClock()
+	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now})
 	// The test seed has shows on its first two days; a week later the
 	// same seed for "today" adds that day's shows once.
-	later := testSeed(clock.Now().AddDate(0, 0, 7))
+	later := storetest.Seed(clock.Now().AddDate(0, 0, 7))
 	n, err := s.TopUpDemo(ctx, later)
 	if err != nil || n != len(later.Shows) {
 		t.Fatalf("added %d of %d: %v", n, len(later.Shows), err)
@@ -89,7 +90,7 @@ func TestStore_TopUpDemo(t *testing.T) {
 		t.Fatalf("a second top-up added %d shows", n)
 	}
 	// Days that already have shows are left alone.
-	if n, _ := s.TopUpDemo(ctx, testSeed(clock.Now())); n != 0 {
+	if n, _ := s.TopUpDemo(ctx, storetest.Seed(clock.Now())); n != 0 {
 		t.Fatalf("topped up days that had shows: %d", n)
 	}
 }

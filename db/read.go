@@ -381,7 +381,7 @@ func (s *Store) Booking(ctx context.Context, actor booking.Actor, number string)
 		}
 		return nil, s.translate("booking", err)
 	}
-	return s.loadBooking(ctx, s.read, id)
+	return s.loadBooking(ctx, id)
 }
 
 // BookingByKey returns the booking an idempotency key made. ENotFound.
@@ -396,7 +396,7 @@ func (s *Store) BookingByKey(ctx context.Context, actor booking.Actor, key strin
 		}
 		return nil, s.translate("booking by key", err)
 	}
-	return s.loadBooking(ctx, s.read, id)
+	return s.loadBooking(ctx, id)
 }
 
 func notFoundBooking(number string) error {

@@ -49,7 +49,7 @@ func (s *Store) Seed(ctx context.Context, seed booking.Seed, demo bool) error {
 		}
 		hashes[i] = string(h)
 	}
-	return s.do(ctx, "seed", func(w *wtx) error {
+	return apply(s, ctx, booking.System, "seed", func(w *wtx) error {
 		var n int
 		if err := w.queryRow(`SELECT (SELECT count(*) FROM halls) + (SELECT count(*) FROM meta WHERE key = 'demo')`).Scan(&n); err != nil {
 			return err

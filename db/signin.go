@@ -88,7 +88,7 @@ func (s *Store) checkPIN(ctx context.Context, c pinCounter, req booking.SignInRe
 		}
 		return nil, booking.Errorf(booking.EForbidden, "Wrong name or PIN.")
 	}
-	err = s.do(ctx, c.what+" ok", func(w *wtx) error {
+	err = apply(s, ctx, booking.System, c.what+" ok", func(w *wtx) error {
 		_, err := w.exec(`DELETE FROM `+c.table+` WHERE name = ?`, name)
 		return err
 	})
@@ -101,50 +101,50 @@ func (s *Store) checkPIN(ctx context.Context, c pinCounter, req booking.SignInRe
 // reservePIN counts one attempt for name, or finds it locked, and reads
 // the staff row the PIN is to be compared with, all in one transaction.
 func (s *Store) reservePIN(ctx context.Context, c pinCounter, name string, terminalID int64) (pinAttempt, error) {
-	var a pinAttempt
-	err := s.do(ctx, c.what, func(w *wtx) error {
-		a = pinAttempt{} // the job may run again after SQLITE_BUSY
-		if err := checkActor(w, booking.Actor{TerminalID: terminalID}); err != nil {
-			return err
-		}
-		var failures int
-		var lockedUntil int64
-		err := w.queryRow(`SELECT failures, locked_until FROM `+c.table+` WHERE name = ?`, name).Scan(&failures, &lockedUntil)
-		if err != nil && !isNoRows(err) {
-			return err
-		}
-		if now := w.nowMS(); lockedUntil > now {
-			a.locked = time.Duration(lockedUntil-now) * time.Millisecond
-			return nil
-		}
-		if lockedUntil != 0 {
-			failures = 0 // the lock ran out: the count starts again
-		}
-		a.n = failures + 1
-		lock := int64(0)
-		if a.n >= maxFailures {
-			// Locked from this attempt on: the attempts arriving while
-			// this one is compared are refused without comparing.
-			lock = w.now.Add(lockout).UnixMilli()
-		}
-		if _, err := w.exec(`INSERT INTO `+c.table+` (name, failures, locked_until) VALUES (?, ?, ?)
-			ON CONFLICT (name) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until`, name, a.n, lock); err != nil {
-			return err
-		}
-		var role string
-		var key sql.NullString
-		err = w.queryRow(`SELECT id, name, role, pin_hash, disabled, key_fp FROM staff WHERE name = ?`, name).
-			Scan(&a.staff.ID, &a.staff.Name, &role, &a.hash, &a.staff.Disabled, &key)
-		if isNoRows(err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		r, rerr := booking.ParseRole(role)
-		a.staff.Role, a.staff.HasKey = r, key.Valid
-		a.known = !a.staff.Disabled && rerr == nil
-		return nil
+	return write(s, ctx, booking.Actor{TerminalID: terminalID}, c.what, func(w *wtx) (pinAttempt, error) {
+		return countAttempt(w, c, name)
 	})
-	return a, err
+}
+
+// countAttempt is reservePIN's transaction.
+func countAttempt(w *wtx, c pinCounter, name string) (pinAttempt, error) {
+	var a pinAttempt
+	var failures int
+	var lockedUntil int64
+	err := w.queryRow(`SELECT failures, locked_until FROM `+c.table+` WHERE name = ?`, name).Scan(&failures, &lockedUntil)
+	if err != nil && !isNoRows(err) {
+		return a, err
+	}
+	if now := w.nowMS(); lockedUntil > now {
+		a.locked = time.Duration(lockedUntil-now) * time.Millisecond
+		return a, nil
+	}
+	if lockedUntil != 0 {
+		failures = 0 // the lock ran out: the count starts again
+	}
+	a.n = failures + 1
+	lock := int64(0)
+	if a.n >= maxFailures {
+		// Locked from this attempt on: the attempts arriving while this
+		// one is compared are refused without comparing.
+		lock = w.now.Add(lockout).UnixMilli()
+	}
+	if _, err := w.exec(`INSERT INTO `+c.table+` (name, failures, locked_until) VALUES (?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until`, name, a.n, lock); err != nil {
+		return a, err
+	}
+	var role string
+	var key sql.NullString
+	err = w.queryRow(`SELECT id, name, role, pin_hash, disabled, key_fp FROM staff WHERE name = ?`, name).
+		Scan(&a.staff.ID, &a.staff.Name, &role, &a.hash, &a.staff.Disabled, &key)
+	if isNoRows(err) {
+		return a, nil
+	}
+	if err != nil {
+		return a, err
+	}
+	r, rerr := booking.ParseRole(role)
+	a.staff.Role, a.staff.HasKey = r, key.Valid
+	a.known = !a.staff.Disabled && rerr == nil
+	return a, nil
 }

@@ -76,22 +76,18 @@ func (s *Store) AddStaff(ctx context.Context, actor booking.Actor, name string, 
 	if err != nil {
 		return nil, s.translate("add staff", err)
 	}
-	st := &booking.Staff{Name: name, Role: role, HasKey: fp.Valid}
-	err = s.doAs(ctx, actor, "add staff", func(w *wtx) error {
+	return write(s, ctx, actor, "add staff", func(w *wtx) (*booking.Staff, error) {
 		if err := keyUnused(w, fp.String); err != nil {
-			return err
+			return nil, err
 		}
+		st := &booking.Staff{Name: name, Role: role, HasKey: fp.Valid}
 		err := w.queryRow(`INSERT INTO staff (name, role, pin_hash, key_fp, key_text, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
 			name, role.String(), string(hash), fp, keyText, w.nowMS()).Scan(&st.ID)
 		if isConstraint(err) {
-			return booking.Errorf(booking.EConflict, "There is already staff called %s.", name)
+			return nil, booking.Errorf(booking.EConflict, "There is already staff called %s.", name)
 		}
-		return err
+		return st, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return st, nil
 }
 
 // keyUnused refuses a key already bound to staff or a terminal: one key
@@ -184,7 +180,7 @@ func (s *Store) updateStaff(ctx context.Context, actor booking.Actor, op, name, 
 		return err
 	}
 	name = booking.CleanLine(name, 40)
-	return s.doAs(ctx, actor, op, func(w *wtx) error {
+	return apply(s, ctx, actor, op, func(w *wtx) error {
 		var n int64
 		if set == "" {
 			if err := w.queryRow(`SELECT count(*) FROM staff WHERE name = ?`, name).Scan(&n); err != nil {
@@ -203,13 +199,18 @@ func (s *Store) updateStaff(ctx context.Context, actor booking.Actor, op, name, 
 		if !clearLocks {
 			return nil
 		}
-		for _, c := range []pinCounter{signInPINs, approvalPINs} {
-			if _, err := w.exec(`DELETE FROM `+c.table+` WHERE name = ?`, name); err != nil {
-				return err
-			}
-		}
-		return nil
+		return clearPINLocks(w, name)
 	})
+}
+
+// clearPINLocks lifts name's lockouts, for sign-in and approvals both.
+func clearPINLocks(w *wtx, name string) error {
+	for _, c := range []pinCounter{signInPINs, approvalPINs} {
+		if _, err := w.exec(`DELETE FROM `+c.table+` WHERE name = ?`, name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // PINUnchanged reports whether name is an enabled member of staff whose
@@ -275,21 +276,17 @@ func (s *Store) AddTerminal(ctx context.Context, actor booking.Actor, name strin
 	if err != nil {
 		return nil, err
 	}
-	t := &booking.Terminal{Name: name}
-	err = s.doAs(ctx, actor, "add terminal", func(w *wtx) error {
+	return write(s, ctx, actor, "add terminal", func(w *wtx) (*booking.Terminal, error) {
 		if err := keyUnused(w, fp); err != nil {
-			return err
+			return nil, err
 		}
+		t := &booking.Terminal{Name: name}
 		err := w.queryRow(`INSERT INTO terminals (name, key_fp, key_text, created_at) VALUES (?, ?, ?, ?) RETURNING id`, name, fp, line, w.nowMS()).Scan(&t.ID)
 		if isConstraint(err) {
-			return booking.Errorf(booking.EConflict, "There is already a terminal called %s.", name)
+			return nil, booking.Errorf(booking.EConflict, "There is already a terminal called %s.", name)
 		}
-		return err
+		return t, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return t, nil
 }
 
 // ListTerminals lists registered terminals.
@@ -318,7 +315,7 @@ func (s *Store) RemoveTerminal(ctx context.Context, actor booking.Actor, name st
 	if err := booking.Authorize(actor, booking.ActionManageStaff); err != nil {
 		return err
 	}
-	return s.doAs(ctx, actor, "remove terminal", func(w *wtx) error {
+	return apply(s, ctx, actor, "remove terminal", func(w *wtx) error {
 		res, err := w.exec(`DELETE FROM terminals WHERE name = ?`, booking.CleanLine(name, 40))
 		if err != nil {
 			return err

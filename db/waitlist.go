@@ -64,47 +64,41 @@ func unpromised(q rowQuerier, showID, now int64) (int, error) {
 	return free - promised, nil
 }
 
-// onSale says whether a show's sales are still open at now.
-func onSale(sh booking.Show, now time.Time) bool {
-	return now.Before(sh.Starts.Add(SalesClose))
-}
-
 // AddWaitlist puts a customer on the waiting list of a show. EInvalid for
 // a show whose sales closed; EConflict when enough seats are free (and not
-// promised to someone waiting) to sell them now.
+// promised to someone waiting) to sell them now. Both are decided in the
+// transaction, on its clock.
 func (s *Store) AddWaitlist(ctx context.Context, actor booking.Actor, showID int64, name, phone string, seats int) (*booking.WaitlistEntry, error) {
 	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
 		return nil, err
 	}
-	e := &booking.WaitlistEntry{ShowID: showID, Name: booking.CleanLine(name, 80), Phone: booking.CleanLine(phone, 32), Seats: seats}
+	e := booking.WaitlistEntry{ShowID: showID, Name: booking.CleanLine(name, 80), Phone: booking.CleanLine(phone, 32), Seats: seats}
 	if e.Name == "" || e.Phone == "" {
 		return nil, booking.Errorf(booking.EInvalid, "The waiting list needs a name and a phone number to call.")
 	}
-	if seats < 1 || seats > maxSeatsPerHold {
-		return nil, booking.Errorf(booking.EInvalid, "Wait for between 1 and %d seats.", maxSeatsPerHold)
+	if seats < 1 || seats > booking.MaxSeatsPerSale {
+		return nil, booking.Errorf(booking.EInvalid, "Wait for between 1 and %d seats.", booking.MaxSeatsPerSale)
 	}
-	sh, err := s.showInfo(ctx, showID)
-	if err != nil {
-		return nil, err
-	}
-	if !onSale(sh, s.opts.Clock()) {
-		return nil, booking.Errorf(booking.EInvalid, "Sales for the %s show have closed.", sh.Starts.Format("Mon 15:04"))
-	}
-	err = s.doAs(ctx, actor, "add waitlist", func(w *wtx) error {
+	return write(s, ctx, actor, "add waitlist", func(w *wtx) (*booking.WaitlistEntry, error) {
+		sh, err := s.showInfo(w.ctx, showID)
+		if err != nil {
+			return nil, err
+		}
+		if booking.SalesOpen(sh, w.now) != nil {
+			return nil, booking.Errorf(booking.EInvalid, "Sales for the %s show have closed.", sh.Starts.Format("Mon 15:04"))
+		}
 		left, err := unpromised(w, showID, w.nowMS())
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if left >= seats {
-			return booking.Errorf(booking.EConflict, "Seats are free: sell them now.")
+			return nil, booking.Errorf(booking.EConflict, "Seats are free: sell them now.")
 		}
-		return w.queryRow(`INSERT INTO waitlist (show_id, name, phone, phone_rev, seats, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-			showID, e.Name, e.Phone, reverseDigits(e.Phone), seats, w.nowMS()).Scan(&e.ID)
+		added := e
+		err = w.queryRow(`INSERT INTO waitlist (show_id, name, phone, phone_rev, seats, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+			showID, e.Name, e.Phone, reverseDigits(e.Phone), seats, w.nowMS()).Scan(&added.ID)
+		return &added, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return e, nil
 }
 
 // Waitlist lists a show's waiting list, first come first.
@@ -148,7 +142,7 @@ func (s *Store) RemoveWaitlist(ctx context.Context, actor booking.Actor, entryID
 	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
 		return err
 	}
-	return s.doAs(ctx, actor, "remove waitlist", func(w *wtx) error {
+	return apply(s, ctx, actor, "remove waitlist", func(w *wtx) error {
 		var showID int64
 		if err := w.queryRow(`DELETE FROM waitlist WHERE id = ? RETURNING show_id`, entryID).Scan(&showID); err != nil {
 			return notFoundAs(err, "No waiting-list entry %d.", entryID)
@@ -173,7 +167,7 @@ const liveWaitingShows = `SELECT s.id FROM shows s WHERE s.starts_at > ?
 // anyone is to be told and takes no write transaction when nobody is.
 func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, error) {
 	now := s.opts.Clock()
-	shows, err := s.readIDs(ctx, liveWaitingShows, now.Add(-SalesClose).Unix())
+	shows, err := s.readIDs(ctx, liveWaitingShows, now.Add(-booking.SalesClose).Unix())
 	if err != nil {
 		return nil, err
 	}
@@ -190,31 +184,40 @@ func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, er
 	if len(due) == 0 {
 		return nil, nil
 	}
+	return write(s, ctx, booking.System, "notify waitlist", func(w *wtx) ([]booking.WaitlistEntry, error) {
+		return s.notify(w, due)
+	})
+}
+
+// notify tells, in the transaction, the waiting parties of the shows due
+// that fit now, each by compare-and-set, and returns those it told. A show
+// whose sales closed since the read that found it is left alone.
+func (s *Store) notify(w *wtx, due []int64) ([]booking.WaitlistEntry, error) {
 	var notified []booking.WaitlistEntry
-	err = s.do(ctx, "notify waitlist", func(w *wtx) error {
-		notified = nil
-		for _, showID := range due {
-			next, err := nextToNotify(w, showID, w.nowMS())
+	for _, showID := range due {
+		sh, err := s.showInfo(w.ctx, showID)
+		if err != nil {
+			return nil, err
+		}
+		if booking.SalesOpen(sh, w.now) != nil {
+			continue
+		}
+		next, err := nextToNotify(w, showID, w.nowMS())
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range next {
+			res, err := w.exec(`UPDATE waitlist SET notified_at = ? WHERE id = ? AND notified_at IS NULL`, w.nowMS(), e.ID)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			for _, e := range next {
-				res, err := w.exec(`UPDATE waitlist SET notified_at = ? WHERE id = ? AND notified_at IS NULL`, w.nowMS(), e.ID)
-				if err != nil {
-					return err
-				}
-				if n, _ := res.RowsAffected(); n == 1 {
-					at := w.now
-					e.NotifiedAt = &at
-					notified = append(notified, e)
-					w.touch(showID) // open counters look for calls to make
-				}
+			if n, _ := res.RowsAffected(); n == 1 {
+				at := w.now
+				e.NotifiedAt = &at
+				notified = append(notified, e)
+				w.touch(showID) // open counters look for calls to make
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	return notified, nil
 }
@@ -257,7 +260,7 @@ func (s *Store) WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booki
 	rows, err := s.readRows(ctx, `SELECT w.id, w.show_id, w.name, w.phone, w.seats, w.notified_at
 		FROM shows s CROSS JOIN waitlist w ON w.show_id = s.id
 		WHERE s.starts_at > ? AND w.notified_at > ? AND w.called_at IS NULL AND NOT `+boughtSince+`
-		ORDER BY w.notified_at, w.id LIMIT 20`, now.Add(-SalesClose).Unix(), now.Add(-booking.WaitlistOffer).UnixMilli())
+		ORDER BY w.notified_at, w.id LIMIT 20`, now.Add(-booking.SalesClose).Unix(), now.Add(-booking.WaitlistOffer).UnixMilli())
 	if err != nil {
 		return nil, s.translate("waitlist calls", err)
 	}
@@ -293,7 +296,7 @@ func (s *Store) MarkCalled(ctx context.Context, actor booking.Actor, entryID int
 	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
 		return err
 	}
-	return s.doAs(ctx, actor, "mark called", func(w *wtx) error {
+	return apply(s, ctx, actor, "mark called", func(w *wtx) error {
 		res, err := w.exec(`UPDATE waitlist SET called_at = ?, called_by = ? WHERE id = ? AND notified_at > ? AND called_at IS NULL`,
 			w.nowMS(), actor.Name, entryID, w.now.Add(-booking.WaitlistOffer).UnixMilli())
 		if err != nil {

@@ -126,16 +126,25 @@ func (w *wtx) touch(showID int64) {
 // nowMS is the transaction's time in unix milliseconds.
 func (w *wtx) nowMS() int64 { return w.now.UnixMilli() }
 
-// job is one queued write. fn may run more than once when the whole batch
-// is retried after SQLITE_BUSY from another process, so it must only
-// record its result, never act outside the transaction.
+// job is one queued write. run may run more than once when the whole
+// batch is retried after SQLITE_BUSY from another process, so it must not
+// act outside the transaction; its result travels back with its error,
+// from the attempt that committed, never through variables the caller
+// captured (a rerun would leave them stale).
 type job struct {
 	ctx  context.Context
 	op   string
-	fn   func(w *wtx) error
-	done chan error
+	run  func(w *wtx) (any, error)
+	done chan answer
 	// changed is filled by the writer with the shows this job touched.
 	changed []int64
+}
+
+// answer is what the writer sends back for a job: its result and error
+// from the attempt that counted.
+type answer struct {
+	val any
+	err error
 }
 
 // maxBusyRetries bounds how often a batch is retried when another process
@@ -145,45 +154,91 @@ const maxBusyRetries = 8
 // errBusyBatch marks a batch that must be retried whole.
 var errBusyBatch = errors.New("database busy")
 
-// do runs fn as one write transaction (shared with other queued writes)
-// and returns after it committed or failed.
-func (s *Store) do(ctx context.Context, op string, fn func(w *wtx) error) error {
-	j := &job{ctx: ctx, op: op, fn: fn, done: make(chan error, 1)}
+// errShuttingDown is the answer to a write asked for after Quiesce or
+// Close.
+func errShuttingDown() error {
+	return booking.Errorf(booking.EInternal, "The box office is shutting down.")
+}
+
+// write runs fn as one write transaction (shared with other queued
+// writes) on behalf of actor and returns fn's result after the commit, or
+// its error. Inside the transaction, before fn, it checks that actor may
+// still act (see checkActor), so a person disabled or a terminal removed
+// since sign-in can do nothing from their next write on, whatever session
+// they still hold. It is the only way to the writer: every write of the
+// store passes Quiesce's drain here.
+func write[T any](s *Store, ctx context.Context, actor booking.Actor, op string, fn func(w *wtx) (T, error)) (T, error) {
+	return submit(s, ctx, actor, op, false, fn)
+}
+
+// apply is write for a write with no result.
+func apply(s *Store, ctx context.Context, actor booking.Actor, op string, fn func(w *wtx) error) error {
+	_, err := write(s, ctx, actor, op, func(w *wtx) (struct{}, error) { return struct{}{}, fn(w) })
+	return err
+}
+
+// giveBack is write for a write that only gives seats back (ReleaseOwner,
+// ReleasePrefix): it runs on a quiesced store too, which is how a server
+// shutting down frees its sessions' seats after the last sale.
+func giveBack[T any](s *Store, ctx context.Context, op string, fn func(w *wtx) (T, error)) (T, error) {
+	return submit(s, ctx, booking.System, op, true, fn)
+}
+
+// submit is write and giveBack. It is the one place a job is queued for
+// the writer (a test checks that), so no write can skip Quiesce.
+func submit[T any](s *Store, ctx context.Context, actor booking.Actor, op string, quiesced bool, fn func(w *wtx) (T, error)) (T, error) {
+	var zero T
+	if !quiesced {
+		if !s.quiesce.Enter() {
+			return zero, errShuttingDown()
+		}
+		defer s.quiesce.Leave()
+	}
+	j := &job{ctx: ctx, op: op, done: make(chan answer, 1), run: func(w *wtx) (any, error) {
+		if err := checkActor(w, actor); err != nil {
+			return nil, err
+		}
+		return fn(w)
+	}}
 	select {
 	case s.jobs <- j:
 	case <-s.stop:
-		return booking.Errorf(booking.EInternal, "The box office is shutting down.")
+		return zero, errShuttingDown()
 	case <-ctx.Done():
-		return s.translate(op, ctx.Err())
+		return zero, s.translate(op, ctx.Err())
 	}
 	// Once queued, wait for the answer even if ctx ends: the write may
 	// commit, and the caller must not think it did not. If the writer
 	// stopped first, a job it ran has its answer waiting; one queued too
 	// late never ran.
+	var a answer
 	select {
-	case err := <-j.done:
-		return s.translate(op, err)
+	case a = <-j.done:
 	case <-s.writerDone:
 		select {
-		case err := <-j.done:
-			return s.translate(op, err)
+		case a = <-j.done:
 		default:
-			return booking.Errorf(booking.EInternal, "The box office is shutting down.")
+			return zero, errShuttingDown()
 		}
 	}
+	if a.err != nil {
+		return zero, s.translate(op, a.err)
+	}
+	v, _ := a.val.(T)
+	return v, nil
 }
 
-// doAs is do for a write someone asked for: inside the same transaction,
-// before fn, it checks that actor may still act (see checkActor), so a
-// person disabled or a terminal removed since sign-in can do nothing from
-// their next write on, whatever session they still hold.
-func (s *Store) doAs(ctx context.Context, actor booking.Actor, op string, fn func(w *wtx) error) error {
-	return s.do(ctx, op, func(w *wtx) error {
-		if err := checkActor(w, actor); err != nil {
-			return err
-		}
-		return fn(w)
-	})
+// Quiesce refuses every write asked for from now on, except the releases
+// a shutdown needs (giveBack), and waits for the writes already asked for
+// to answer, or for ctx. Every write goes through submit, so a method
+// added later is refused too without anyone remembering to wrap it.
+func (s *Store) Quiesce(ctx context.Context) error {
+	select {
+	case <-s.quiesce.Shut():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // checkActor refuses with booking.ErrWithdrawn an actor whose staff row is
@@ -258,7 +313,7 @@ func (s *Store) runBatch(c *wconn, batch []*job) {
 	live := batch[:0:0]
 	for _, j := range batch {
 		if j.ctx.Err() != nil {
-			j.done <- j.ctx.Err()
+			j.done <- answer{err: j.ctx.Err()}
 			continue
 		}
 		live = append(live, j)
@@ -266,10 +321,10 @@ func (s *Store) runBatch(c *wconn, batch []*job) {
 	if len(live) == 0 {
 		return
 	}
-	var errs []error
+	var answers []answer
 	var err error
 	for attempt := 0; ; attempt++ {
-		errs, err = s.tryBatch(c, live)
+		answers, err = s.tryBatch(c, live)
 		if err == nil || !isBusyBatch(err) || attempt >= maxBusyRetries {
 			break
 		}
@@ -278,20 +333,20 @@ func (s *Store) runBatch(c *wconn, batch []*job) {
 	}
 	if err != nil {
 		for _, j := range live {
-			j.done <- fmt.Errorf("%s: %w", j.op, err)
+			j.done <- answer{err: fmt.Errorf("%s: %w", j.op, err)}
 		}
 		return
 	}
 	s.commits.Add(1)
 	s.jobsDone.Add(int64(len(live)))
 	for i, j := range live {
-		if errs[i] == nil {
+		if answers[i].err == nil {
 			for _, id := range j.changed {
 				s.invalidate(id)
 				s.broker.Publish(id)
 			}
 		}
-		j.done <- errs[i]
+		j.done <- answers[i]
 	}
 }
 
@@ -315,8 +370,8 @@ func isBusyBatch(err error) bool { return errors.Is(err, errBusyBatch) || isBusy
 
 // tryBatch runs the jobs in one BEGIN IMMEDIATE … COMMIT, each inside its
 // own savepoint so a failed booking rolls back only itself. It returns each
-// job's own error, or a batch error when nothing was committed.
-func (s *Store) tryBatch(c *wconn, batch []*job) (errs []error, err error) {
+// job's own answer, or a batch error when nothing was committed.
+func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 	ctx := context.Background()
 	if _, err := c.conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return nil, err
@@ -328,7 +383,7 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (errs []error, err error) {
 		}
 	}()
 	now := s.opts.Clock()
-	errs = make([]error, len(batch))
+	answers = make([]answer, len(batch))
 	base := &wtx{ctx: ctx, c: c, now: now}
 	changed := map[int64]bool{}
 	for i, j := range batch {
@@ -336,20 +391,20 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (errs []error, err error) {
 			return nil, err
 		}
 		w := &wtx{ctx: ctx, c: c, now: now}
-		jerr := j.fn(w)
-		if jerr != nil && isBusy(jerr) {
+		val, jerr := j.run(w)
+		if jerr != nil && isBusyBatch(jerr) {
 			return nil, errBusyBatch
 		}
 		if jerr != nil {
 			if _, err := base.exec("ROLLBACK TO job"); err != nil {
 				return nil, err
 			}
-			w.changed = nil
+			w.changed, val = nil, nil
 		}
 		if _, err := base.exec("RELEASE job"); err != nil {
 			return nil, err
 		}
-		errs[i] = jerr
+		answers[i] = answer{val: val, err: jerr}
 		j.changed = w.changed
 		for _, id := range w.changed {
 			changed[id] = true
@@ -381,5 +436,5 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (errs []error, err error) {
 		return nil, err
 	}
 	committed = true
-	return errs, nil
+	return answers, nil
 }

@@ -3,39 +3,21 @@ package server_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 	"boxoffice/tui/server"
 )
-
-// testClock is the store's clock in tests that move time on.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // Must show 3: twenty counters submit a wrong PIN for one name at the
 // same moment over real SSH sessions. At most five PINs are compared
 // before the name locks; the right PIN is then refused until the lock
 // ends; every failure is logged with the terminal and address.
 func TestServer_ParallelPINGuesses(t *testing.T) {
-	clock := &testClock{now: time.Now()}
+	clock := storetest.NewClock(time.Now())
 	e := newEnvWith(t, db.Options{Clock: clock.Now}, nil)
 	term := e.terminalKey("till-1")
 	counters := make([]*client, 20)
@@ -172,12 +154,7 @@ func waitHeld(t *testing.T, e *env, n int, d time.Duration) bool {
 // connection, as `boxoffice staff disable` in another process would.
 func (e *env) otherStore() *db.Store {
 	e.tb.Helper()
-	s, err := db.Open(e.dbPath, db.Options{TicketKey: testTicketKey, PollInterval: -1, SweepInterval: -1})
-	if err != nil {
-		e.tb.Fatal(err)
-	}
-	e.tb.Cleanup(func() { s.Close() })
-	return s
+	return storetest.Open(e.tb, e.dbPath, db.Options{PollInterval: -1, SweepInterval: -1})
 }
 
 // waitClosed fails unless the session ends within d of since.

@@ -21,12 +21,12 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
 	gossh "golang.org/x/crypto/ssh"
 
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 	"boxoffice/tui/server"
 )
 
@@ -42,17 +42,12 @@ const benchSessions = 200
 // openDemo opens the demo cinema in dir with the staff key "bench" added.
 func openDemo(tb testing.TB, dir string) (*db.Store, gossh.Signer) {
 	tb.Helper()
-	store, err := db.Open(filepath.Join(dir, "boxoffice.db"), db.Options{TicketKey: testTicketKey, PINCost: bcrypt.MinCost, PollInterval: -1})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	store := storetest.Open(tb, filepath.Join(dir, "boxoffice.db"), db.Options{PollInterval: -1})
 	seed, err := assets.Demo(time.Now())
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := store.Seed(context.Background(), seed, true); err != nil {
-		tb.Fatal(err)
-	}
+	storetest.MustSeed(tb, store, seed, true)
 	signer, pub := newKey(tb)
 	if _, err := store.AddStaff(context.Background(), booking.System, "bench", booking.RoleClerk, "1234", pub); err != nil {
 		tb.Fatal(err)
@@ -334,11 +329,7 @@ func TestBenchServerProcess(t *testing.T) {
 	if dir == "" {
 		t.Skip("only run by BenchmarkServer_IdleSessionRSS")
 	}
-	store, err := db.Open(filepath.Join(dir, "boxoffice.db"), db.Options{TicketKey: testTicketKey, PINCost: bcrypt.MinCost, PollInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := storetest.Open(t, filepath.Join(dir, "boxoffice.db"), db.Options{PollInterval: -1})
 	srv, addr := serveBench(t, dir, store)
 	fmt.Printf("ADDR %s\n", addr)
 	in := bufio.NewScanner(os.Stdin)

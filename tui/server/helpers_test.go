@@ -16,55 +16,15 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
 	gossh "golang.org/x/crypto/ssh"
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 	"boxoffice/tui/server"
 
 	_ "modernc.org/sqlite"
 )
-
-var testTicketKey = booking.TicketKey{ID: 1, Secret: []byte("server-test-ticket-key-0123456789")}
-
-// testHall is rows A–E of ten seats, no aisles: seat N of a row is drawn
-// in column N-1, which lets a test find a seat on the screen.
-func testHall() booking.Hall {
-	h := booking.Hall{Name: "Test Hall", Width: 10}
-	for r := 0; r < 5; r++ {
-		tag := string(rune('A' + r))
-		h.Rows = append(h.Rows, tag)
-		for col := 0; col < 10; col++ {
-			h.Seats = append(h.Seats, booking.Seat{Label: fmt.Sprintf("%s%d", tag, col+1), RowTag: tag, Number: col + 1, Row: r, Col: col, Kind: booking.Standard})
-		}
-	}
-	return h
-}
-
-// testSeed has one small hall, two shows tonight and staff of every role,
-// all with PIN 1234.
-func testSeed(now time.Time) booking.Seed {
-	y, m, d := now.Date()
-	tonight := time.Date(y, m, d, 20, 0, 0, 0, now.Location())
-	return booking.Seed{
-		Halls: []booking.Hall{testHall()},
-		Films: []booking.Film{{Title: "First Film", Minutes: 100, Rating: "PG"}, {Title: "Second Film", Minutes: 90, Rating: "15"}},
-		TicketTypes: []booking.TicketType{
-			{Code: "adult", Name: "Adult", Price: 1250},
-			{Code: "child", Name: "Child", Price: 850},
-		},
-		Shows: []booking.SeedShow{
-			{Film: 0, Hall: 0, Starts: tonight},
-			{Film: 1, Hall: 0, Starts: tonight.Add(2 * time.Hour)},
-		},
-		Staff: []booking.SeedStaff{
-			{Name: "mgr", Role: booking.RoleManager, PIN: "1234"},
-			{Name: "sue", Role: booking.RoleSupervisor, PIN: "1234"},
-			{Name: "carl", Role: booking.RoleClerk, PIN: "1234"},
-		},
-	}
-}
 
 // syncBuffer is a bytes.Buffer safe for the server's log goroutines.
 type syncBuffer struct {
@@ -111,16 +71,11 @@ func newEnvWith(tb testing.TB, opts db.Options, cfg func(*server.Config)) *env {
 	tb.Helper()
 	e := &env{tb: tb, dir: tb.TempDir(), logs: &syncBuffer{}, served: make(chan error, 1)}
 	e.dbPath = filepath.Join(e.dir, "boxoffice.db")
-	opts.TicketKey, opts.PINCost, opts.PollInterval = testTicketKey, bcrypt.MinCost, -1
+	opts.PollInterval = -1
 	opts.Logger = slog.New(slog.NewTextHandler(e.logs, nil))
-	store, err := db.Open(e.dbPath, opts)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	store := storetest.Open(tb, e.dbPath, opts)
 	e.store = store
-	if err := store.Seed(context.Background(), testSeed(time.Now()), false); err != nil {
-		tb.Fatal(err)
-	}
+	storetest.MustSeed(tb, store, storetest.TonightSeed(time.Now()), false)
 	shows, err := store.Shows(context.Background(), booking.System, time.Now())
 	if err != nil || len(shows) == 0 {
 		tb.Fatalf("no shows tonight: %v", err)

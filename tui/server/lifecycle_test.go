@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/internal/storetest"
 	"boxoffice/tui/server"
 )
 
@@ -54,6 +55,13 @@ func TestServer_Shutdown(t *testing.T) {
 	if !waitLog(e, "shut down", "released_holds=") {
 		t.Errorf("no shutdown line:\n%s", e.logs.String())
 	}
+	// The store itself refuses writes after the shutdown, whatever they
+	// come through: here straight to the store, past every session.
+	_, err := e.store.Hold(context.Background(), booking.System, booking.HoldRequest{ShowID: e.show.ID, Seats: []string{"E9"}, Owner: "late"})
+	if booking.ErrorMessage(err) != "The box office is shutting down." {
+		t.Errorf("a hold after Shutdown: %v", err)
+	}
+	storetest.MustBeWhole(t, e.store)
 	if err := e.store.Close(); err != nil {
 		t.Fatal(err)
 	}

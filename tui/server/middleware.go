@@ -54,9 +54,7 @@ func (s *Server) identify(next ssh.Handler) ssh.Handler {
 			term:    term,
 			started: time.Now(),
 		}
-		gs := &gatedStore{Store: s.cfg.Store, g: s.gate, term: term, addr: remote,
-			withdrawn: func() { s.withdraw(st, "a write was refused") }}
-		st.store = &sessionStore{gatedStore: gs}
+		st.store = newSessionStore(s.cfg.Store, term, remote, func() { s.withdraw(st, "a write was refused") })
 		s.mu.Lock()
 		s.sessions[sess] = st
 		s.mu.Unlock()

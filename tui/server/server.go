@@ -31,26 +31,28 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"boxoffice/booking"
+	"boxoffice/internal/drain"
 	"boxoffice/tui"
 )
 
-// Store is what the server needs of the booking core: everything a counter
-// session uses, plus finding who a key belongs to and releasing holds in
-// bulk. *db.Store satisfies it.
+// Store is what the server needs of the booking core, by capability:
+// everything its counter sessions use (a tui.Backend), finding who a key
+// belongs to and who may still act (Roster), releasing this server's
+// holds in bulk (Sales) and quiescing writes at shutdown. *db.Store
+// satisfies it.
 type Store interface {
-	tui.Backend
-	// IdentifyKey finds the enabled staff member or the terminal a
-	// wire-format public key belongs to. ENotFound for an unknown key,
-	// EForbidden for a disabled staff member.
-	IdentifyKey(ctx context.Context, wireKey []byte) (*booking.Staff, *booking.Terminal, error)
-	// ReleasePrefix releases every live hold whose owner starts with prefix.
-	ReleasePrefix(ctx context.Context, prefix string) (int, error)
-	// Access lists the enabled staff and the registered terminals.
-	Access(ctx context.Context) (booking.Access, error)
-	// PINUnchanged reports whether name still has the PIN it was made
-	// with: whether the demo sign-in hint is true.
-	PINUnchanged(ctx context.Context, name string) (bool, error)
+	booking.Sales
+	booking.Bookings
+	booking.Programme
+	booking.Roster
+	booking.Door
+	booking.Waitlist
+	booking.Changes
+	booking.Quiescer
 }
+
+// A Store serves every counter session.
+var _ tui.Backend = Store(nil)
 
 // Config configures a Server. Zero durations and counts take the defaults
 // below; a negative duration turns that timer off.
@@ -165,7 +167,6 @@ type Server struct {
 	log    *slog.Logger
 	ssh    *ssh.Server
 	signer gossh.Signer
-	gate   *gate
 	owners *owners
 	slots  *slots
 	prefix string
@@ -177,7 +178,9 @@ type Server struct {
 	mu       sync.Mutex
 	ln       net.Listener
 	sessions map[ssh.Session]*session
-	running  sync.WaitGroup // session handlers under way
+	// handlers counts the session handlers under way; Shutdown shuts it
+	// and waits for them.
+	handlers drain.Drain
 }
 
 // Permission extensions set by the auth callback for the key being
@@ -210,7 +213,6 @@ func New(cfg Config) (*Server, error) {
 		cfg:      cfg,
 		log:      cfg.Logger,
 		signer:   signer,
-		gate:     &gate{},
 		slots:    newSlots(cfg.MaxSessions, cfg.MaxPerAddr),
 		prefix:   "ssh-" + hex.EncodeToString(rnd[:]) + ":",
 		sessions: make(map[ssh.Session]*session),
@@ -312,15 +314,16 @@ func (s *Server) Addr() net.Addr {
 func (s *Server) Sessions() int { return s.slots.count() }
 
 // Shutdown stops the server gracefully: it stops accepting, shows every
-// counter ShutdownNotice, lets store calls under way finish and refuses
-// new ones, ends the sessions, and releases every hold this server's
-// sessions made. When ctx ends first, the remaining sessions are cut off
-// and the holds released anyway; the error is then ctx's.
+// counter ShutdownNotice, quiesces the store (writes under way commit, new
+// ones are refused), ends the sessions, and releases every hold this
+// server's sessions made. When ctx ends first, the remaining sessions are
+// cut off and the holds released anyway; the error is then ctx's.
 func (s *Server) Shutdown(ctx context.Context) error {
 	if s.closing.Swap(true) {
 		return errors.New("server: already shut down")
 	}
 	close(s.quit)
+	handlersDone := s.handlers.Shut()
 	s.mu.Lock()
 	ln := s.ln
 	open := make([]*session, 0, len(s.sessions))
@@ -336,22 +339,17 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		st.send(tui.ServerNoticeMsg{Text: ShutdownNotice})
 	}
 
-	// Sales and holds under way commit; anything after is refused, so no
-	// hold appears behind the release below.
+	// Sales and holds under way commit; every write after is refused by
+	// the store itself, so no hold appears behind the release below.
 	var errs []error
-	if err := s.gate.close(ctx); err != nil {
-		errs = append(errs, fmt.Errorf("waiting for store calls: %w", err))
+	if err := s.cfg.Store.Quiesce(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("waiting for writes: %w", err))
 	}
 	for _, st := range open {
 		st.stop()
 	}
-	done := make(chan struct{})
-	go func() {
-		s.running.Wait()
-		close(done)
-	}()
 	select {
-	case <-done:
+	case <-handlersDone:
 	case <-ctx.Done():
 		errs = append(errs, fmt.Errorf("waiting for sessions: %w", ctx.Err()))
 	}
@@ -359,7 +357,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.owners.stop()
 
 	// Release even when ctx has run out: seats left held would block
-	// sales elsewhere until their holds expire.
+	// sales elsewhere until their holds expire. A quiesced store still
+	// runs this release.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	n, err := s.cfg.Store.ReleasePrefix(rctx, s.prefix)
@@ -414,11 +413,11 @@ func identityOf(staff *booking.Staff, term *booking.Terminal) string {
 func (s *Server) counter(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		st := s.lookup(sess)
-		if !s.enter() {
+		if !s.handlers.Enter() {
 			wish.Fatalln(sess, "The box office server is restarting; reconnect in a moment.\r")
 			return
 		}
-		defer s.running.Done()
+		defer s.handlers.Leave()
 		if why := s.slots.acquire(st.addr); why != "" {
 			s.log.Warn("session refused", append(st.logAttrs(), "reason", why)...)
 			wish.Fatalln(sess, why+"\r")
@@ -494,19 +493,6 @@ func (s *Server) ended(sess ssh.Session, st *session) {
 	default:
 		s.owners.park(st.ident(), st.owner, resume, st.store.settled())
 	}
-}
-
-// enter counts a session handler in unless shutdown has begun. The check
-// and the count share the lock Shutdown takes, so Shutdown's wait sees
-// every session that got in.
-func (s *Server) enter() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closing.Load() {
-		return false
-	}
-	s.running.Add(1)
-	return true
 }
 
 // newProgram makes the session's tea.Program. It opens signed in for a

@@ -1,0 +1,306 @@
+package booking
+
+import (
+	"context"
+	"time"
+)
+
+// The domain contract, by capability. Each interface is what one part of
+// the box office does; a screen or a server asks for the few it uses, and
+// a store implements them all (Store). Every method documents who may call
+// it — the Action its actor needs, or, for methods without an actor, which
+// part of the program may — and the error codes it returns beyond
+// EInternal, which any of them may return for a failure of the store
+// itself ("Internal error.", the details logged).
+//
+// Every write is one transaction that checks and acts, with every check
+// that depends on state made inside it on the transaction's clock; after
+// the commit the store publishes the changed shows on its Broker. A write
+// whose actor carries a StaffID or TerminalID checks, in that transaction,
+// that the person is still enabled with at least the role they act with
+// and the terminal still registered, and refuses with ErrWithdrawn
+// (EForbidden) otherwise. Every method that takes an actor authorizes it
+// first and returns EForbidden when the role is too low.
+//
+// Methods without an actor trust their caller: they are for the program's
+// own parts (the SSH server, the sweeper, the command line run by whoever
+// owns the data directory), never for a screen to call on a person's word.
+
+// Sales holds seats and sells them.
+type Sales interface {
+	// TicketTypes lists the price bands, by their sort order. Anyone.
+	TicketTypes(ctx context.Context) ([]TicketType, error)
+
+	// Hold holds the requested seats of a show for req.Owner, all or
+	// nothing, or adds them to the owner's live hold req.AddTo. Needs
+	// ActionHold. *SeatsTakenError (EConflict) when a seat is held or
+	// sold elsewhere, with the free blocks nearest it; EInvalid for
+	// unknown, blocked or repeated seats, more than MaxSeatsPerSale or a
+	// show whose sales closed (SalesOpen); ENotFound for the show;
+	// EExpired when AddTo is no longer live.
+	Hold(ctx context.Context, actor Actor, req HoldRequest) (*Hold, error)
+	// HoldBest holds the best available N seats (BestAvailable);
+	// Together is false when only a split was possible. Needs ActionHold.
+	// EConflict, saying what is free, when fewer than N are; EInvalid for
+	// N outside 1..MaxSeatsPerSale, a bad wheelchair count or a closed
+	// sale; ENotFound for the show; EExpired as for Hold.
+	HoldBest(ctx context.Context, actor Actor, req HoldBestRequest) (*Hold, error)
+	// Release lets go of the given seats of owner's hold, or all of it
+	// when seats is empty; releasing an ended hold or a seat it no longer
+	// holds is not an error. Needs ActionHold. ENotFound when owner has no
+	// such hold; EInvalid for unknown seats.
+	Release(ctx context.Context, actor Actor, holdID int64, owner string, seats ...string) error
+	// Extend moves owner's live hold's expiry to now+ttl, but never past
+	// MaxHoldLifetime from its creation. Needs ActionHold. EExpired when
+	// it lapsed or ended; EInvalid when it already ends at that limit;
+	// ENotFound when owner has no such hold.
+	Extend(ctx context.Context, actor Actor, holdID int64, owner string, ttl time.Duration) (*Hold, error)
+	// ReleaseOwner releases every live hold of owner and says how many.
+	// No actor: for the process that named owner (a counter signing out,
+	// a server letting go of a dropped session).
+	ReleaseOwner(ctx context.Context, owner string) (int, error)
+	// ReleasePrefix releases every live hold whose owner starts with
+	// prefix and says how many: a server shutting down gives back its own
+	// sessions' seats and leaves another process's alone. It runs on a
+	// quiesced store. No actor: for the server that made the prefix.
+	// EInvalid for an empty prefix.
+	ReleasePrefix(ctx context.Context, prefix string) (int, error)
+
+	// Checkout sells a live hold of req.Owner, priced inside the
+	// transaction; the same idempotency key again returns the booking the
+	// first call made, whatever happened to the hold since. Needs
+	// ActionSell. EInvalid for a bad request (CheckoutRequest.Validate),
+	// an unknown ticket type or short cash; *PriceChangedError (EConflict)
+	// when CheckTotal is set and the current prices give another total;
+	// EExpired when the hold lapsed or was released; EConflict when it was
+	// sold by another checkout; ENotFound when owner has no such hold.
+	Checkout(ctx context.Context, actor Actor, req CheckoutRequest) (*Booking, error)
+}
+
+// Bookings finds sales and unwinds them.
+type Bookings interface {
+	// Booking looks a booking up by number ("BO-7KQ2X9TD", any case, the
+	// prefix optional). Needs ActionViewBooking. ENotFound.
+	Booking(ctx context.Context, actor Actor, number string) (*Booking, error)
+	// BookingByKey returns the booking a checkout's idempotency key made:
+	// how a retried or resumed checkout finds the sale it already made.
+	// Needs ActionSell. ENotFound when none did.
+	BookingByKey(ctx context.Context, actor Actor, key string) (*Booking, error)
+	// FindBookings searches by booking number, phone or customer name,
+	// newest first; an exact booking number is the only result. Needs
+	// ActionFindBooking. EInvalid for empty text.
+	FindBookings(ctx context.Context, actor Actor, q BookingQuery) ([]Booking, error)
+	// Cancel claims confirmed -> cancelled first, then frees the seats,
+	// voids the tickets and refunds, so it runs at most once. Needs
+	// ActionCancel, or a req.Approver who has it (their PIN checked
+	// against a lockout of its own). *StaleError (EConflict) when the
+	// booking was no longer confirmed; EConflict when a ticket was
+	// admitted; EForbidden without a supervisor or for a wrong approval;
+	// ENotFound for the number.
+	Cancel(ctx context.Context, actor Actor, req CancelRequest) (*Booking, error)
+}
+
+// Programme is what is on where: halls, films, shows, seat maps and
+// prices.
+type Programme interface {
+	// Shows lists the shows starting on the local day of day, by start.
+	// Needs ActionViewShows.
+	Shows(ctx context.Context, actor Actor, day time.Time) ([]Show, error)
+	// Show returns one show with its sold and held counts. Needs
+	// ActionViewShows. ENotFound.
+	Show(ctx context.Context, actor Actor, showID int64) (*Show, error)
+	// SeatMap returns every seat of a show with its state as seen by
+	// owner; lapsed holds read as free. Needs ActionViewShows. ENotFound.
+	SeatMap(ctx context.Context, actor Actor, showID int64, owner string) (*SeatMap, error)
+	// Halls lists the halls with their seats, by name. Needs
+	// ActionViewShows.
+	Halls(ctx context.Context, actor Actor) ([]Hall, error)
+	// Films lists the films, by title. Needs ActionViewShows.
+	Films(ctx context.Context, actor Actor) ([]Film, error)
+
+	// AddHall adds a hall (from ParseLayout) and returns its id. Needs
+	// ActionManageHalls. EInvalid for a hall without seats; EConflict
+	// when a hall of that name exists.
+	AddHall(ctx context.Context, actor Actor, h Hall) (int64, error)
+	// AddFilm adds a film and returns its id. Needs ActionManageHalls.
+	// EInvalid without a title or for a running time out of range.
+	AddFilm(ctx context.Context, actor Actor, f Film) (int64, error)
+	// AddShow schedules a film in a hall and returns the show's id; a
+	// hall is never double-booked, cleaning time included. Needs
+	// ActionManageHalls. ENotFound for the film or hall; EConflict for an
+	// overlap, naming the show in the way.
+	AddShow(ctx context.Context, actor Actor, filmID, hallID int64, starts time.Time) (int64, error)
+	// SetPrice adds or changes a ticket type; sales from then on use it,
+	// tickets sold keep their price. Needs ActionManageHalls. EInvalid
+	// for a bad code, name or price.
+	SetPrice(ctx context.Context, actor Actor, t TicketType) error
+}
+
+// Roster is who may work the box office: staff with their PINs, roles
+// and keys, and the registered counter terminals.
+type Roster interface {
+	// SignIn checks a name and PIN typed at a counter. Each attempt is
+	// counted before the PIN is compared, so five attempts lock the name
+	// for five minutes however many arrive at once; unknown names cost
+	// the same as wrong PINs. Every failure is logged with req's terminal
+	// and address. No actor: anyone at a counter (the server fills in
+	// where). EForbidden for a wrong name or PIN, a locked name or a
+	// removed terminal.
+	SignIn(ctx context.Context, req SignInRequest) (*Staff, error)
+
+	// AddStaff creates a member of staff with a PIN and optionally an
+	// SSH public key in authorized_keys format. Needs ActionManageStaff.
+	// EInvalid for a bad name, role, PIN or key; EConflict for a name or
+	// key in use.
+	AddStaff(ctx context.Context, actor Actor, name string, role Role, pin string, authorizedKey []byte) (*Staff, error)
+	// ListStaff lists staff by name. Needs ActionManageStaff.
+	ListStaff(ctx context.Context, actor Actor) ([]Staff, error)
+	// DisableStaff stops a member of staff signing in by PIN or key; their
+	// open sessions are refused from their next write on. Needs
+	// ActionManageStaff. ENotFound for the name.
+	DisableStaff(ctx context.Context, actor Actor, name string) error
+	// EnableStaff lets a disabled member of staff sign in again. Needs
+	// ActionManageStaff. ENotFound.
+	EnableStaff(ctx context.Context, actor Actor, name string) error
+	// SetRole changes what a member of staff may do; a lower role takes
+	// effect at their next write. Needs ActionManageStaff. EInvalid for
+	// the role; ENotFound for the name.
+	SetRole(ctx context.Context, actor Actor, name string, role Role) error
+	// SetPIN gives a member of staff a new PIN and lifts their lockouts.
+	// Needs ActionManageStaff. EInvalid for the PIN; ENotFound.
+	SetPIN(ctx context.Context, actor Actor, name, pin string) error
+	// UnlockStaff lifts a lockout after wrong PINs, for sign-in and
+	// approvals both. Needs ActionManageStaff. ENotFound.
+	UnlockStaff(ctx context.Context, actor Actor, name string) error
+
+	// AddTerminal registers a counter device's SSH key. Needs
+	// ActionManageStaff. EInvalid for a bad name or key; EConflict for a
+	// name or key in use.
+	AddTerminal(ctx context.Context, actor Actor, name string, authorizedKey []byte) (*Terminal, error)
+	// ListTerminals lists registered terminals by name. Needs
+	// ActionManageStaff.
+	ListTerminals(ctx context.Context, actor Actor) ([]Terminal, error)
+	// RemoveTerminal deletes a terminal; its sessions are refused from
+	// their next write on. Needs ActionManageStaff. ENotFound.
+	RemoveTerminal(ctx context.Context, actor Actor, name string) error
+
+	// IdentifyKey finds the enabled member of staff or the terminal a
+	// wire-format SSH public key belongs to. No actor: for the SSH server
+	// authenticating a connection. ENotFound for an unknown key;
+	// EForbidden for a disabled member of staff.
+	IdentifyKey(ctx context.Context, wireKey []byte) (*Staff, *Terminal, error)
+	// PINUnchanged reports whether name is enabled staff whose PIN is the
+	// one they were created with: whether the demo sign-in hint is true.
+	// It compares no PIN. No actor: for the server's sign-in screen.
+	PINUnchanged(ctx context.Context, name string) (bool, error)
+	// Access lists who may still act: enabled staff with their roles and
+	// the registered terminals. No actor: for the server closing the
+	// sessions of anyone withdrawn.
+	Access(ctx context.Context) (Access, error)
+}
+
+// Door admits tickets.
+type Door interface {
+	// Admit checks a scanned ticket code and admits the ticket at most
+	// once, within its show's door window. Needs ActionAdmit. ENotFound
+	// for a code that does not verify, exactly like one never issued;
+	// EConflict for a second scan (naming when and by whom) or a
+	// cancelled ticket; EInvalid outside the door window.
+	Admit(ctx context.Context, actor Actor, code string) (*Admission, error)
+}
+
+// Waitlist is the waiting list of sold-out shows.
+type Waitlist interface {
+	// AddWaitlist puts a customer on a show's waiting list. Needs
+	// ActionWaitlist. EInvalid without a name and phone, for a party
+	// outside 1..MaxSeatsPerSale or a show whose sales closed; EConflict
+	// when enough seats are free (and not promised) to sell them now;
+	// ENotFound for the show.
+	AddWaitlist(ctx context.Context, actor Actor, showID int64, name, phone string, seats int) (*WaitlistEntry, error)
+	// Waitlist lists a show's waiting list, first come first. Needs
+	// ActionWaitlist.
+	Waitlist(ctx context.Context, actor Actor, showID int64) ([]WaitlistEntry, error)
+	// WaitlistCalls lists the waiting customers whose seats came free and
+	// whom nobody has called yet, for shows still on sale, oldest first.
+	// Needs ActionWaitlist.
+	WaitlistCalls(ctx context.Context, actor Actor) ([]WaitlistEntry, error)
+	// MarkCalled records that a clerk called a waiting customer, once.
+	// Needs ActionWaitlist. *StaleError (EConflict) when another counter
+	// already did; EConflict when their seats have not come free;
+	// EExpired when the offer lapsed uncalled; ENotFound.
+	MarkCalled(ctx context.Context, actor Actor, entryID int64) error
+	// RemoveWaitlist takes a customer off a waiting list. Needs
+	// ActionWaitlist. ENotFound when the entry is gone already.
+	RemoveWaitlist(ctx context.Context, actor Actor, entryID int64) error
+	// NotifyWaitlist marks notified, at most once each, the waiting
+	// parties that now fit the free, unpromised seats of their show, first
+	// come first, and returns them to be called. No actor: for the
+	// sweeper.
+	NotifyWaitlist(ctx context.Context) ([]WaitlistEntry, error)
+}
+
+// Changes tells open screens what changed.
+type Changes interface {
+	// Changes returns the broker that publishes committed show changes,
+	// this process's and (by polling) other processes'. Anyone.
+	Changes() *Broker
+}
+
+// Setup makes a new cinema. No actor: for the command line, run by
+// whoever owns the data directory.
+type Setup interface {
+	// Empty reports whether the database was never seeded.
+	Empty(ctx context.Context) (bool, error)
+	// IsDemo reports whether it was seeded with the demo cinema.
+	IsDemo(ctx context.Context) (bool, error)
+	// Seed fills an empty database in one transaction; an empty Seed
+	// marks it a cinema to be set up by hand. EConflict when it has a
+	// cinema already; EInvalid for a bad seed.
+	Seed(ctx context.Context, seed Seed, demo bool) error
+	// TopUpDemo adds the seed's shows of every day that has none yet, and
+	// says how many. ENotFound when a seed hall or film is gone.
+	TopUpDemo(ctx context.Context, seed Seed) (int, error)
+	// HasSales reports whether any booking was ever made.
+	HasSales(ctx context.Context) (bool, error)
+}
+
+// Upkeep is the store looking after itself. No actor: for the sweeper
+// and the command line.
+type Upkeep interface {
+	// ExpireHolds marks every lapsed hold and its claims expired and says
+	// how many holds it expired.
+	ExpireHolds(ctx context.Context) (int, error)
+	// TrimChanges drops the change log's oldest rows beyond its bound and
+	// says how many.
+	TrimChanges(ctx context.Context) (int, error)
+	// CheckInvariants reads the whole database and names every broken
+	// invariant it finds (two live claims on a seat, counts, money); none
+	// is an empty list.
+	CheckInvariants(ctx context.Context) ([]string, error)
+}
+
+// Quiescer lets a server stop writing without cutting a write in half.
+type Quiescer interface {
+	// Quiesce refuses every write asked for from now on with EInternal
+	// "The box office is shutting down.", except the releases a
+	// shutdown needs (ReleaseOwner, ReleasePrefix), and returns once the
+	// writes already under way have answered, or with ctx's error when
+	// ctx ends first. Reads go on. It is for good: a quiesced store is
+	// closed next. No actor: for the server shutting down.
+	Quiesce(ctx context.Context) error
+}
+
+// Store is the whole booking core: every capability. *db.Store implements
+// it; callers ask for the few interfaces they use.
+type Store interface {
+	Sales
+	Bookings
+	Programme
+	Roster
+	Door
+	Waitlist
+	Changes
+	Setup
+	Upkeep
+	Quiescer
+}

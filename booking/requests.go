@@ -1,0 +1,110 @@
+package booking
+
+import "time"
+
+// DefaultHoldTTL is how long seats stay held at a counter without a sale.
+const DefaultHoldTTL = 5 * time.Minute
+
+// DoorsOpen is how long before a show starts the door admits its tickets.
+const DoorsOpen = 2 * time.Hour
+
+// MaxHoldLifetime caps how long one hold can live, however often it is
+// extended or grown: seats cannot be kept off sale forever.
+const MaxHoldLifetime = 15 * time.Minute
+
+// HoldRequest asks for specific seats of a show.
+type HoldRequest struct {
+	ShowID int64
+	// Seats are labels ("G7") or, when SeatIDs is set, ignored.
+	Seats   []string
+	SeatIDs []int64
+	Owner   string // the counter session that will own the hold
+	TTL     time.Duration
+	// AddTo, when non-zero, adds the seats to that live hold of Owner
+	// instead of starting a new one (the seat map grows one selection).
+	AddTo int64
+}
+
+// HoldBestRequest asks for the best N seats of a show.
+type HoldBestRequest struct {
+	ShowID int64
+	N      int
+	Owner  string
+	TTL    time.Duration
+	// Wheelchair is how many of the N must be wheelchair places; the
+	// rest go to companion places next to them when there are any.
+	Wheelchair int
+	AddTo      int64
+}
+
+// CheckoutRequest turns a live hold into a paid booking.
+type CheckoutRequest struct {
+	HoldID int64
+	Owner  string
+	// IdempotencyKey is made once when the checkout screen opens. The same
+	// key again returns the booking the first call made.
+	IdempotencyKey string
+	// Types maps seat label to ticket type code; seats not listed are adult.
+	Types    map[string]string
+	Customer string
+	Phone    string
+	Method   PayMethod
+	// Tendered is the cash handed over, minor units; 0 means exact money.
+	Tendered int64
+	// ExpectedTotal is the total the clerk saw and confirmed, minor units;
+	// CheckTotal says it was sent. The store prices the seats itself,
+	// inside the write transaction, from the ticket types current then,
+	// and refuses with *PriceChangedError when its total differs: what was
+	// on screen is what is recorded. Every caller that showed a person a
+	// total sets both.
+	ExpectedTotal int64
+	CheckTotal    bool
+}
+
+// CancelRequest cancels and refunds a booking.
+type CancelRequest struct {
+	Number string
+	Reason string
+	// Approver is a supervisor who typed their name and PIN at the
+	// counter of a clerk below supervisor. The store checks the PIN
+	// against a lockout counter of its own, so wrong approvals never lock
+	// the supervisor out of signing in.
+	Approver *Credentials
+	// Addr is where the approval was typed (an SSH session's remote
+	// address), for the log of failed approvals; the server fills it in.
+	Addr string
+}
+
+// Credentials are a name and PIN typed at a counter.
+type Credentials struct {
+	Name string
+	PIN  string
+}
+
+// SignInRequest is a name and PIN typed at a counter, with where it was
+// typed: every failure is logged with the terminal and address, and a
+// removed terminal signs nobody in.
+type SignInRequest struct {
+	Name string
+	PIN  string
+	// Terminal names the counter ("till-2", "local:host"), for the log.
+	Terminal string
+	// TerminalID is the registered terminal the request came through; 0
+	// for a local counter. The SSH server fills it in, never the screen.
+	TerminalID int64
+	// Addr is the remote address of an SSH session, "" for a local one.
+	Addr string
+}
+
+// Admission is what the door sees after a scan that let someone in.
+type Admission struct {
+	Ticket  Ticket
+	Booking string
+	Show    Show
+}
+
+// BookingQuery finds bookings by number, phone or customer name.
+type BookingQuery struct {
+	Text  string
+	Limit int
+}

@@ -1,0 +1,140 @@
+package booking
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// The cases of the counter's own parser, kept word for word: the counter
+// switches to ParseSeatRange and must read what it read before.
+func TestParseSeatRange(t *testing.T) {
+	for in, want := range map[string]string{
+		"G7": "G7", "g7": "G7", "G7-9": "G7 G8 G9", "G9-7": "G7 G8 G9", "G7-G8": "G7 G8", " g 7 - 8 ": "G7 G8", "AA12": "AA12",
+		"A1-20": strings.Join(seq("A", 1, 20), " "),
+	} {
+		got, err := ParseSeatRange(in)
+		if err != nil || strings.Join(got, " ") != want {
+			t.Errorf("ParseSeatRange(%q) = %v, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "7", "G", "G0", "G7-H9", "G1-40", "G7-x", "A1-21", "-", "G-7", "G7-", "G7-0"} {
+		if got, err := ParseSeatRange(in); ErrorCode(err) != EInvalid {
+			t.Errorf("ParseSeatRange(%q) = %v, %v; want an EInvalid error", in, got, err)
+		}
+	}
+	if _, err := ParseSeatRange("A1-21"); ErrorMessage(err) != "At most 20 seats at once." {
+		t.Errorf("too long a range: %q", ErrorMessage(err))
+	}
+}
+
+func seq(row string, from, to int) []string {
+	var out []string
+	for n := from; n <= to; n++ {
+		out = append(out, row+itoa(n))
+	}
+	return out
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+func FuzzParseSeatRange(f *testing.F) {
+	for _, s := range []string{"G7", "G7-9", "G7-G9", "aa1-aa20", " 1-2", "Z99-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseSeatRange(s)
+		if err != nil {
+			if ErrorCode(err) != EInvalid {
+				t.Fatalf("%q: code %s", s, ErrorCode(err))
+			}
+			return
+		}
+		if len(got) < 1 || len(got) > MaxSeatsPerSale {
+			t.Fatalf("%q gave %d seats", s, len(got))
+		}
+		row, _, _ := splitSeatLabel(got[0])
+		for _, l := range got {
+			if r, _, ok := splitSeatLabel(l); !ok || r != row {
+				t.Fatalf("%q gave %v: not one row", s, got)
+			}
+		}
+	})
+}
+
+func TestSalesOpen(t *testing.T) {
+	starts := time.Date(2030, 5, 3, 20, 0, 0, 0, time.Local)
+	show := Show{Starts: starts}
+	for _, c := range []struct {
+		now  time.Time
+		open bool
+	}{
+		{starts.Add(-48 * time.Hour), true},
+		{starts, true},
+		{starts.Add(SalesClose - time.Millisecond), true},
+		{starts.Add(SalesClose), false},
+		{starts.Add(time.Hour), false},
+	} {
+		err := SalesOpen(show, c.now)
+		if (err == nil) != c.open {
+			t.Errorf("at %v: %v, want open %v", c.now.Sub(starts), err, c.open)
+		}
+		if err != nil && (ErrorCode(err) != EInvalid || ErrorMessage(err) != "Sales for the Fri 20:00 show closed 30 minutes after it started.") {
+			t.Errorf("at %v: %s %q", c.now.Sub(starts), ErrorCode(err), ErrorMessage(err))
+		}
+	}
+}
+
+// The table holds every move the brief of each kind names, and nothing
+// that would bring a row back from a final status.
+func TestStatuses(t *testing.T) {
+	for _, c := range []struct {
+		kind     Statuses
+		from, to string
+		ok       bool
+	}{
+		{HoldStatuses, HoldHeld, HoldReleased, true},
+		{HoldStatuses, HoldHeld, HoldExpired, true},
+		{HoldStatuses, HoldHeld, HoldConfirmed, true},
+		{HoldStatuses, HoldConfirmed, HoldReleased, false},
+		{HoldStatuses, HoldExpired, HoldHeld, false},
+		{HoldStatuses, HoldHeld, "sold", false},
+		{ClaimStatuses, ClaimHeld, ClaimSold, true},
+		{ClaimStatuses, ClaimHeld, ClaimReleased, true},
+		{ClaimStatuses, ClaimHeld, ClaimExpired, true},
+		{ClaimStatuses, ClaimSold, ClaimCancelled, true},
+		{ClaimStatuses, ClaimHeld, ClaimCancelled, false},
+		{ClaimStatuses, ClaimSold, ClaimReleased, false},
+		{ClaimStatuses, ClaimCancelled, ClaimHeld, false},
+		{ClaimStatuses, ClaimHeld, "confirmed", false},
+		{BookingStatuses, BookingConfirmed, BookingCancelled, true},
+		{BookingStatuses, BookingCancelled, BookingConfirmed, false},
+		{TicketStatuses, TicketIssued, TicketVoid, true},
+		{TicketStatuses, TicketVoid, TicketIssued, false},
+		{TicketStatuses, BookingConfirmed, BookingCancelled, false},
+	} {
+		if got := c.kind.CanMove(c.from, c.to); got != c.ok {
+			t.Errorf("%s: CanMove(%s, %s) = %v", c.kind, c.from, c.to, got)
+		}
+	}
+	for _, k := range AllStatuses() {
+		if !k.Known(k.Initial()) {
+			t.Errorf("%s starts in %q, which is not in its table", k, k.Initial())
+		}
+		for from, tos := range transitions[k].moves {
+			for _, to := range tos {
+				if !k.Known(to) {
+					t.Errorf("%s: %s -> %s goes to a status not in the table", k, from, to)
+				}
+				if to == k.Initial() {
+					t.Errorf("%s: %s -> %s goes back to the first status", k, from, to)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,30 @@
+package db_test
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"boxoffice/booking"
+	"boxoffice/db"
+)
+
+// adapterOwn are the exported methods of *db.Store that are the SQLite
+// adapter's own and no capability of the domain: the file's life and the
+// writer's figures. Callers that need them hold a *db.Store anyway.
+var adapterOwn = []string{"Close", "Path", "Stats"}
+
+// Every other exported method of *db.Store belongs to one of booking's
+// capabilities, so a caller can ask for the few it uses and a second
+// backend knows what to implement: a method added to the store alone
+// fails here until its interface declares it.
+func TestStore_EveryMethodInTheContract(t *testing.T) {
+	contract := reflect.TypeFor[booking.Store]()
+	st := reflect.TypeFor[*db.Store]()
+	for i := 0; i < st.NumMethod(); i++ {
+		name := st.Method(i).Name
+		if _, ok := contract.MethodByName(name); !ok && !slices.Contains(adapterOwn, name) {
+			t.Errorf("*db.Store.%s is in no capability of booking.Store: declare it in booking/contract.go", name)
+		}
+	}
+}

@@ -1,0 +1,213 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+	"strconv"
+	"time"
+
+	"boxoffice/booking"
+)
+
+// Reading whole bookings, for every method that answers with one.
+
+// idList is ids as a JSON array, for json_each: one statement serves any
+// number of ids.
+func idList(ids []int64) string {
+	b := make([]byte, 0, 8*len(ids)+2)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
+}
+
+// loadBooking reads a whole booking: show, tickets and payments, through
+// loadBookings, in one read transaction on the read pool.
+func (s *Store) loadBooking(ctx context.Context, id int64) (*booking.Booking, error) {
+	out, err := s.loadBookings(ctx, []int64{id})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, booking.Errorf(booking.ENotFound, "Not found.")
+	}
+	return &out[0], nil
+}
+
+// loadBookings reads whole bookings in the order of ids, in four queries
+// whatever their number (bookings, their shows, tickets, payments), all
+// in one read transaction so a booking cancelled meanwhile is never seen
+// half cancelled.
+func (s *Store) loadBookings(ctx context.Context, ids []int64) ([]booking.Booking, error) {
+	if len(ids) == 0 {
+		return []booking.Booking{}, nil
+	}
+	// Prepare before taking a connection for the transaction: preparing
+	// on the pool while every connection sits in such a transaction
+	// would wait for ever.
+	for _, q := range loadQueries {
+		if _, err := s.readStmt(ctx, q); err != nil {
+			return nil, s.translate("load booking", err)
+		}
+	}
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, s.translate("load booking", err)
+	}
+	defer tx.Rollback()
+	list := idList(ids)
+	byID, showIDs, err := s.readBookingRows(ctx, tx, list)
+	if err != nil {
+		return nil, s.translate("load booking", err)
+	}
+	shows, err := s.readShowsByID(ctx, tx, showIDs)
+	if err != nil {
+		return nil, s.translate("load booking", err)
+	}
+	for _, b := range byID {
+		b.Show = shows[b.Show.ID]
+	}
+	for _, sh := range shows {
+		// Halls are cached; load any not seen yet before the ticket rows
+		// need their seats.
+		if _, err := s.hall(ctx, sh.HallID); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.readTickets(ctx, tx, list, byID); err != nil {
+		return nil, err
+	}
+	if err := s.readPayments(ctx, tx, list, byID); err != nil {
+		return nil, s.translate("load booking", err)
+	}
+	out := make([]booking.Booking, 0, len(ids))
+	for _, id := range ids {
+		if b, ok := byID[id]; ok {
+			s.signCodes(b)
+			out = append(out, *b)
+		}
+	}
+	return out, nil
+}
+
+// The four reads of loadBookings.
+const (
+	qBookingRows = `SELECT id, number, show_id, status, customer, phone, total, sold_by, terminal, created_at,
+		cancelled_by, approved_by, reason, cancelled_at FROM bookings WHERE id IN (SELECT value FROM json_each(?))`
+	qShowsByID = `SELECT ` + showColumns + `
+		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id IN (SELECT value FROM json_each(?))`
+	qTickets = `SELECT t.id, t.booking_id, t.seat_id, t.type_code, t.price, t.status, t.admitted_at, t.admitted_by
+		FROM json_each(?) j CROSS JOIN tickets t ON t.id BETWEEN j.value * ? AND j.value * ? + ? ORDER BY t.id`
+	qPayments = `SELECT booking_id, id, kind, method, amount, tendered, change_due, at, staff
+		FROM payments WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id`
+)
+
+var loadQueries = []string{qBookingRows, qShowsByID, qTickets, qPayments}
+
+// txRows runs a statement already prepared on the read pool inside tx.
+func (s *Store) txRows(ctx context.Context, tx *sql.Tx, query string, args ...any) (*sql.Rows, error) {
+	st, err := s.readStmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+}
+
+func (s *Store) readBookingRows(ctx context.Context, tx *sql.Tx, list string) (map[int64]*booking.Booking, []int64, error) {
+	rows, err := s.txRows(ctx, tx, qBookingRows, list)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	byID := map[int64]*booking.Booking{}
+	var showIDs []int64
+	for rows.Next() {
+		b := &booking.Booking{}
+		var created int64
+		var cancelledAt sql.NullInt64
+		if err := rows.Scan(&b.ID, &b.Number, &b.Show.ID, &b.Status, &b.Customer, &b.Phone, &b.Total, &b.SoldBy, &b.Terminal, &created,
+			&b.CancelledBy, &b.ApprovedBy, &b.Reason, &cancelledAt); err != nil {
+			return nil, nil, err
+		}
+		b.CreatedAt = time.UnixMilli(created)
+		byID[b.ID] = b
+		if !slices.Contains(showIDs, b.Show.ID) {
+			showIDs = append(showIDs, b.Show.ID)
+		}
+	}
+	return byID, showIDs, rows.Err()
+}
+
+func (s *Store) readShowsByID(ctx context.Context, tx *sql.Tx, ids []int64) (map[int64]booking.Show, error) {
+	rows, err := s.txRows(ctx, tx, qShowsByID, s.opts.Clock().UnixMilli(), idList(ids))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[int64]booking.Show, len(ids))
+	for rows.Next() {
+		sh, err := scanShow(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[sh.ID] = sh
+	}
+	return out, rows.Err()
+}
+
+// readTickets reads the tickets of the bookings in list. A booking's
+// tickets are a range of ticket ids (see ticketsPerBooking), so each
+// booking costs one primary-key range.
+func (s *Store) readTickets(ctx context.Context, tx *sql.Tx, list string, byID map[int64]*booking.Booking) error {
+	rows, err := s.txRows(ctx, tx, qTickets, list, ticketsPerBooking, ticketsPerBooking, ticketsPerBooking-1)
+	if err != nil {
+		return s.translate("load booking", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t booking.Ticket
+		var bookingID, seatID int64
+		var admitted sql.NullInt64
+		if err := rows.Scan(&t.ID, &bookingID, &seatID, &t.Type, &t.Price, &t.Status, &admitted, &t.AdmittedBy); err != nil {
+			return s.translate("load booking", err)
+		}
+		b := byID[bookingID]
+		if b == nil {
+			continue
+		}
+		t.Seat, _ = s.seatByID(b.Show.HallID, seatID)
+		if admitted.Valid {
+			at := time.UnixMilli(admitted.Int64)
+			t.AdmittedAt = &at
+		}
+		b.Tickets = append(b.Tickets, t)
+	}
+	return s.translate("load booking", rows.Err())
+}
+
+func (s *Store) readPayments(ctx context.Context, tx *sql.Tx, list string, byID map[int64]*booking.Booking) error {
+	rows, err := s.txRows(ctx, tx, qPayments, list)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p booking.Payment
+		var bookingID, at int64
+		var method string
+		if err := rows.Scan(&bookingID, &p.ID, &p.Kind, &method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff); err != nil {
+			return err
+		}
+		p.Method = booking.PayMethod(method)
+		p.At = time.UnixMilli(at)
+		if b := byID[bookingID]; b != nil {
+			b.Payments = append(b.Payments, p)
+		}
+	}
+	return rows.Err()
+}
