@@ -13,6 +13,9 @@ const (
 	TicketIssued   = "issued"
 	TicketAdmitted = "admitted"
 	TicketVoid     = "void"
+	// TicketRefunded is one ticket of a party refunded alone; its seat is
+	// free again.
+	TicketRefunded = "refunded"
 
 	HoldHeld      = "held"
 	HoldReleased  = "released"
@@ -58,8 +61,8 @@ var transitions = map[Statuses]statusTable{
 		BookingCompleted: nil, BookingCancelled: nil, BookingNoShow: nil,
 	}},
 	TicketStatuses: {initial: TicketIssued, moves: map[string][]string{
-		TicketIssued:   {TicketAdmitted, TicketVoid},
-		TicketAdmitted: nil, TicketVoid: nil,
+		TicketIssued:   {TicketAdmitted, TicketVoid, TicketRefunded},
+		TicketAdmitted: nil, TicketVoid: nil, TicketRefunded: nil,
 	}},
 	// A hold ends once: let go, lapsed, or sold by a checkout.
 	HoldStatuses: {initial: HoldHeld, moves: map[string][]string{
