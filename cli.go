@@ -30,6 +30,9 @@ type cli struct {
 	term               io.Writer
 	dataFlag, syncFlag string
 	jsonOut            bool
+	// now is the clock every command reads: time.Now, or the instant in
+	// BOXOFFICE_NOW (for tests that need fixed output).
+	now func() time.Time
 }
 
 // flags returns a flag set with the global flags already on it.
@@ -126,7 +129,7 @@ func (c *cli) open(noDemo bool) (*opened, error) {
 		return nil, err
 	}
 	logger := slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	return openData(c.ctx, dir, c.syncFlag, noDemo, logger)
+	return openData(c.ctx, dir, c.syncFlag, noDemo, c.now, logger)
 }
 
 func (c *cli) counter(args []string) int {
@@ -147,7 +150,7 @@ func (c *cli) counter(args []string) int {
 		return c.fail(err)
 	}
 	defer closer.Close()
-	o, err := openData(c.ctx, dir, c.syncFlag, false, logger)
+	o, err := openData(c.ctx, dir, c.syncFlag, false, c.now, logger)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -243,7 +246,7 @@ func (c *cli) shows(args []string) int {
 	if len(pos) > 0 {
 		return c.usageErr("shows takes no arguments")
 	}
-	day := time.Now()
+	day := c.now()
 	if *date != "" {
 		day, err = time.ParseInLocation("2006-01-02", *date, time.Local)
 		if err != nil {

@@ -133,7 +133,7 @@ type opened struct {
 // openData opens the data dir's database, creating the dir, keys and
 // database when missing and loading the demo cinema into an empty one
 // unless noDemo.
-func openData(ctx context.Context, dir, sync string, noDemo bool, logger *slog.Logger) (*opened, error) {
+func openData(ctx context.Context, dir, sync string, noDemo bool, now func() time.Time, logger *slog.Logger) (*opened, error) {
 	if err := ensureDataDir(dir); err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ func openData(ctx context.Context, dir, sync string, noDemo bool, logger *slog.L
 	if f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600); err == nil {
 		f.Close()
 	}
-	store, err := db.Open(path, db.Options{Sync: sync, TicketKey: key, OldTicketKeys: oldKeys, Logger: logger})
+	store, err := db.Open(path, db.Options{Sync: sync, Clock: now, TicketKey: key, OldTicketKeys: oldKeys, Logger: logger})
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func openData(ctx context.Context, dir, sync string, noDemo bool, logger *slog.L
 		return nil, err
 	}
 	if empty {
-		seed, err := assets.Demo(time.Now())
+		seed, err := assets.Demo(now())
 		if noDemo {
 			seed, err = booking.Seed{}, nil // a cinema of its own, set up by hand
 		}
@@ -179,7 +179,7 @@ func openData(ctx context.Context, dir, sync string, noDemo bool, logger *slog.L
 	}
 	if o.demo && !o.seeded {
 		// Keep a week of demo shows ahead however long ago it was made.
-		if seed, err := assets.Demo(time.Now()); err == nil {
+		if seed, err := assets.Demo(now()); err == nil {
 			if _, err := store.TopUpDemo(ctx, seed); err != nil {
 				logger.Warn("top up demo programme", "err", err)
 			}

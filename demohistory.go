@@ -35,7 +35,7 @@ func (c *cli) demoHistory(o *opened, days int) int {
 	}
 	o.store.Close()
 	fmt.Fprintf(c.stdout, "Playing %d days of business…\n", days)
-	stats, err := playHistory(ctx, o.dir, days, func(day int) {
+	stats, err := playHistory(ctx, o.dir, days, c.now(), func(day int) {
 		if (day+1)%30 == 0 {
 			fmt.Fprintf(c.stdout, "  %d days\n", day+1)
 		}
@@ -50,8 +50,7 @@ func (c *cli) demoHistory(o *opened, days int) int {
 
 // playHistory adds the past programme to the demo cinema in dir (closed,
 // without sales) and plays days of business on it.
-func playHistory(ctx context.Context, dir string, days int, progress func(int)) (db.HistoryStats, error) {
-	today := time.Now()
+func playHistory(ctx context.Context, dir string, days int, today time.Time, progress func(int)) (db.HistoryStats, error) {
 	past, err := pastProgramme(today, days)
 	if err != nil {
 		return db.HistoryStats{}, err

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 func main() {
@@ -82,7 +83,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			break
 		}
 	}
-	c := &cli{ctx: ctx, stdin: stdin, stdout: newCleanWriter(stdout), stderr: newCleanWriter(stderr), term: stdout}
+	c := &cli{ctx: ctx, stdin: stdin, stdout: newCleanWriter(stdout), stderr: newCleanWriter(stderr), term: stdout, now: time.Now}
+	if env := os.Getenv("BOXOFFICE_NOW"); env != "" {
+		// A hidden test hook: every command, and the store it opens, reads
+		// this instant as now, so a test's output does not depend on the day.
+		at, err := time.Parse(time.RFC3339, env)
+		if err != nil {
+			return c.usageErr("BOXOFFICE_NOW %q is not a time like 2026-12-01T18:00:00Z", env)
+		}
+		c.now = func() time.Time { return at }
+	}
 	switch cmd {
 	case "":
 		return c.counter(rest)

@@ -336,7 +336,7 @@ func (c *cli) waitlist(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	c.printWaitlist(list, time.Now())
+	c.printWaitlist(list, c.now())
 	return exitOK
 }
 

@@ -145,12 +145,12 @@ func (c *cli) scaleDir(ctx context.Context, days int) (string, error) {
 	if !c.jsonOut {
 		fmt.Fprintf(c.stdout, "generating %d days of history into %s…\n", days, dir)
 	}
-	o, err := openData(ctx, dir, "full", false, discardLogger())
+	o, err := openData(ctx, dir, "full", false, time.Now, discardLogger())
 	if err != nil {
 		return "", err
 	}
 	o.store.Close()
-	stats, err := playHistory(ctx, dir, days, nil)
+	stats, err := playHistory(ctx, dir, days, time.Now(), nil)
 	if err != nil {
 		return "", err
 	}
@@ -175,7 +175,7 @@ func (st *scaleSide) open(ctx context.Context, src string) error {
 	if err := st.loadSample(ctx); err != nil {
 		return err
 	}
-	o, err := openData(ctx, dir, "full", false, discardLogger())
+	o, err := openData(ctx, dir, "full", false, time.Now, discardLogger())
 	if err != nil {
 		return err
 	}

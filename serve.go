@@ -34,7 +34,7 @@ func (c *cli) serve(args []string) int {
 		return c.fail(err)
 	}
 	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
-	o, err := openData(c.ctx, dir, c.syncFlag, false, logger)
+	o, err := openData(c.ctx, dir, c.syncFlag, false, c.now, logger)
 	if err != nil {
 		return c.fail(err)
 	}
