@@ -120,28 +120,43 @@ func parseTicketKeys(path, raw string) ([]booking.TicketKey, error) {
 }
 
 // createTicketKey writes a new random key with id 1, unless another
-// process created the file first.
+// process created the file first. The key is written and synced under a
+// temporary name and then linked into place, so a process starting at the
+// same moment never reads a file that exists but is still empty.
 func createTicketKey(path string) error {
 	secret := make([]byte, 32)
 	if _, err := rand.Read(secret); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := os.CreateTemp(filepath.Dir(path), ".ticket_key-*")
+	if err != nil {
+		return fmt.Errorf("create ticket key: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if err := writeSynced(f, "1:"+hex.EncodeToString(secret)+"\n"); err != nil {
+		return fmt.Errorf("create ticket key: %w", err)
+	}
+	err = os.Link(f.Name(), path)
 	if errors.Is(err, fs.ErrExist) {
 		return nil // another process won the race; use its key
 	}
 	if err != nil {
 		return fmt.Errorf("create ticket key: %w", err)
 	}
-	if _, err := f.WriteString("1:" + hex.EncodeToString(secret) + "\n"); err != nil {
-		f.Close()
-		return err
+	return nil
+}
+
+// writeSynced writes text to f (made 0600 by os.CreateTemp), syncs and
+// closes it.
+func writeSynced(f *os.File, text string) error {
+	_, err := f.WriteString(text)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return f.Close()
+	return err
 }
 
 // openLog appends to the data dir's log file, so nothing is ever written
