@@ -471,9 +471,6 @@ func (m *Model) focusedField() *field {
 	return nil
 }
 
-// typing reports whether letters are text right now rather than keys.
-func (m *Model) typing() bool { return m.focusedField() != nil }
-
 // heldCount is how many seats this session holds, as far as it knows.
 func (m *Model) heldCount() int {
 	if m.seats.sm == nil {
