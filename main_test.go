@@ -16,7 +16,7 @@ import (
 func runCLI(t *testing.T, data, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), append([]string{"--data", data}, args...), strings.NewReader(stdin), &out, &errb)
+	code := exitCode(run(context.Background(), append([]string{"--data", data}, args...), strings.NewReader(stdin), &out, &errb))
 	return code, out.String(), errb.String()
 }
 
@@ -33,6 +33,41 @@ func firstShowID(t *testing.T, data string) string {
 		t.Fatalf("shows json: %v %q", err, out)
 	}
 	return jsonNumber(shows[0].ID)
+}
+
+// showJSON and bookingJSON read the command line's --json answers.
+type showJSON struct {
+	ID       int64  `json:"id"`
+	Film     string `json:"film"`
+	Hall     string `json:"hall"`
+	Start    string `json:"start"`
+	Free     int    `json:"free"`
+	Capacity int    `json:"capacity"`
+}
+
+type bookingJSON struct {
+	Number   string   `json:"booking"`
+	Status   string   `json:"status"`
+	ShowID   int64    `json:"show"`
+	Seats    []string `json:"seats"`
+	Total    string   `json:"total"`
+	Change   string   `json:"change"`
+	Customer string   `json:"customer,omitempty"`
+	Phone    string   `json:"phone,omitempty"`
+	Tickets  []struct {
+		Seat   string `json:"seat"`
+		Type   string `json:"type"`
+		Price  string `json:"price"`
+		Status string `json:"status"`
+		Code   string `json:"code"`
+	} `json:"tickets"`
+	Payments []struct {
+		Kind     string `json:"kind"`
+		Method   string `json:"method"`
+		Amount   string `json:"amount"`
+		Tendered string `json:"tendered"`
+		Change   string `json:"change"`
+	} `json:"payments"`
 }
 
 func jsonNumber(n int64) string {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -39,10 +39,45 @@ func (c *cleanWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// view is a command's answer: one value that prints as text for a person
+// and, under --json, as JSON for a program. Its JSON form is the value
+// itself, or jsonValue's when it has that method (nil: nothing, for text
+// that has no machine form, like a table's header).
+type view interface {
+	writeText(w io.Writer)
+}
+
+type jsonViewer interface {
+	jsonValue() any
+}
+
+// print emits v in the form --json asks for: the one place a command's
+// answer is printed.
+func (c *env) print(v view) {
+	if !c.jsonOut {
+		v.writeText(c.stdout)
+		return
+	}
+	var out any = v
+	if j, ok := v.(jsonViewer); ok {
+		if out = j.jsonValue(); out == nil {
+			return
+		}
+	}
+	c.printJSON(out)
+}
+
+// note is text for a person only (progress, a table's header): nothing
+// under --json.
+type note string
+
+func (n note) writeText(w io.Writer) { io.WriteString(w, string(n)) }
+func (n note) jsonValue() any        { return nil }
+
 // printJSON prints v as indented JSON with every character that could
 // steer a terminal escaped as \uXXXX (booking.EscapeJSON): the output
 // stays valid JSON that decodes to the data as stored.
-func (c *cli) printJSON(v any) {
+func (c *env) printJSON(v any) {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		c.stderr.Write([]byte("boxoffice: cannot encode the output as JSON\n"))

@@ -1,9 +1,8 @@
-package main
+package cli
 
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"boxoffice/assets"
@@ -25,11 +24,11 @@ func scaleOps() []scaleOp {
 func openingOps(ctx context.Context, clerk booking.Actor) []scaleOp {
 	return []scaleOp{
 		{name: "open + close the store", run: func(st *scaleSide, i int) error {
-			key, _, err := loadTicketKeys(st.dir)
+			key, _, err := st.dir.ticketKeys()
 			if err != nil {
 				return err
 			}
-			s, err := db.Open(filepath.Join(st.dir, dbFile), db.Options{TicketKey: key})
+			s, err := db.Open(st.dir.dbPath(), db.Options{TicketKey: key})
 			if err != nil {
 				return err
 			}
@@ -68,36 +67,36 @@ func openingOps(ctx context.Context, clerk booking.Actor) []scaleOp {
 func lookupOps(ctx context.Context, clerk booking.Actor) []scaleOp {
 	return []scaleOp{
 		{name: "Booking(number)", run: func(st *scaleSide, i int) error {
-			_, err := st.store.Booking(ctx, clerk, st.pick(i).number)
+			_, err := st.store.Booking(ctx, clerk, st.pick(i).Number)
 			return err
 		}},
 		{name: "FindBookings: booking number", run: func(st *scaleSide, i int) error {
-			got, err := st.find(ctx, clerk, st.pick(i).number)
+			got, err := st.find(ctx, clerk, st.pick(i).Number)
 			if err == nil && len(got) != 1 {
-				err = fmt.Errorf("%s found %d bookings", st.pick(i).number, len(got))
+				err = fmt.Errorf("%s found %d bookings", st.pick(i).Number, len(got))
 			}
 			return err
 		}},
 		{name: "FindBookings: last 4 phone digits", run: func(st *scaleSide, i int) error {
-			p := st.pick(i).phone
+			p := st.pick(i).Phone
 			_, err := st.find(ctx, clerk, p[len(p)-4:])
 			return err
 		}},
 		{name: "FindBookings: last 6 phone digits", run: func(st *scaleSide, i int) error {
-			p := st.pick(i).phone
+			p := st.pick(i).Phone
 			_, err := st.find(ctx, clerk, p[len(p)-6:])
 			return err
 		}},
 		{name: "FindBookings: whole phone number", run: func(st *scaleSide, i int) error {
-			_, err := st.find(ctx, clerk, st.pick(i).phone)
+			_, err := st.find(ctx, clerk, st.pick(i).Phone)
 			return err
 		}},
 		{name: "FindBookings: first 3 letters", run: func(st *scaleSide, i int) error {
-			_, err := st.find(ctx, clerk, firstLetters(st.pick(i).name, 3))
+			_, err := st.find(ctx, clerk, firstLetters(st.pick(i).Customer, 3))
 			return err
 		}},
 		{name: "FindBookings: first and last name", run: func(st *scaleSide, i int) error {
-			_, err := st.find(ctx, clerk, st.pick(i).name)
+			_, err := st.find(ctx, clerk, st.pick(i).Customer)
 			return err
 		}},
 	}

@@ -1,8 +1,8 @@
-package main
+package cli
 
 import (
+	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"boxoffice/booking"
@@ -40,9 +41,9 @@ type scaleOp struct {
 // scaleSide is one data dir under measurement.
 type scaleSide struct {
 	label   string
-	dir     string
+	dir     dataDir
 	store   *db.Store
-	sample  []sampleBooking
+	sample  []db.SampleBooking
 	shows   []int64  // on sale now, most free seats first
 	found   int      // bookings the find operations returned, for their answer size
 	sold    []string // sales made and not yet cancelled
@@ -50,8 +51,6 @@ type scaleSide struct {
 	live    int64 // a show on sale with a clash to find at AddShow
 	history int
 }
-
-type sampleBooking struct{ number, phone, name string }
 
 // scaleResult is one operation's figures on both sides.
 type scaleResult struct {
@@ -69,113 +68,110 @@ type scaleResult struct {
 	YearFound float64 `json:"year_found,omitempty"`
 }
 
-func (c *cli) benchScale(days, n int, idle time.Duration, only string) int {
+func (c *env) benchScale(days, n int, idle time.Duration, only string) error {
 	ctx := c.ctx
 	week, err := c.scaleDir(ctx, 7)
 	if err != nil {
-		return c.fail(err)
+		return err
 	}
 	year, err := c.scaleDir(ctx, days)
 	if err != nil {
-		return c.fail(err)
+		return err
 	}
-	raw, err := rawTxPerSec(filepath.Join(os.TempDir(), fmt.Sprintf("boxoffice-raw-%d.db", os.Getpid())), "full", time.Second)
-	os.Remove(filepath.Join(os.TempDir(), fmt.Sprintf("boxoffice-raw-%d.db", os.Getpid())))
+	rawPath := filepath.Join(os.TempDir(), fmt.Sprintf("boxoffice-raw-%d.db", os.Getpid()))
+	raw, err := db.RawCommitRate(rawPath, "full", time.Second)
+	os.Remove(rawPath)
 	if err != nil {
-		return c.fail(err)
+		return err
 	}
 	sides := []*scaleSide{{label: "week", history: 7}, {label: "year", history: days}}
-	for i, src := range []string{week, year} {
+	for i, src := range []dataDir{week, year} {
 		if err := sides[i].open(ctx, src); err != nil {
-			return c.fail(err)
+			return err
 		}
 		defer sides[i].close()
 	}
-	if !c.jsonOut {
-		fmt.Fprintf(c.stdout, "raw limit in this run: %.0f tx/s (one connection, BEGIN IMMEDIATE; INSERT; COMMIT, synchronous=full)\n", raw)
-		fmt.Fprintf(c.stdout, "week: %d days of history, %s; year: %d days, %s\n\n", 7, sides[0].size(), days, sides[1].size())
-		fmt.Fprintf(c.stdout, "%-34s %9s %9s %9s %9s %7s %7s\n", "operation (ms)", "week p50", "week p99", "year p50", "year p99", "x p50", "x p99")
-	}
+	c.print(note(fmt.Sprintf("raw limit in this run: %.0f tx/s (one connection, BEGIN IMMEDIATE; INSERT; COMMIT, synchronous=full)\n", raw) +
+		fmt.Sprintf("week: %d days of history, %s; year: %d days, %s\n\n", 7, sides[0].size(ctx), days, sides[1].size(ctx)) +
+		fmt.Sprintf("%-34s %9s %9s %9s %9s %7s %7s\n", "operation (ms)", "week p50", "week p99", "year p50", "year p99", "x p50", "x p99")))
 	for _, op := range scaleOps() {
 		if only != "" && !strings.Contains(strings.ToLower(op.name), strings.ToLower(only)) {
 			continue
 		}
 		res, err := measure(op, sides, n)
 		if err != nil {
-			return c.fail(fmt.Errorf("%s: %w", op.name, err))
+			return fmt.Errorf("%s: %w", op.name, err)
 		}
-		c.printScale(res)
+		c.print(res)
 	}
 	for _, side := range sides {
 		side.store.Close()
 	}
 	if idle <= 0 {
-		return exitOK
+		return nil
 	}
-	if err := c.scaleProcesses(sides, idle); err != nil {
-		return c.fail(err)
-	}
-	return exitOK
+	return c.scaleProcesses(sides, idle)
 }
 
-func (c *cli) printScale(r scaleResult) {
-	if c.jsonOut {
-		c.printJSON(r)
-		return
-	}
+// writeText is one row of the scale table.
+func (r scaleResult) writeText(w io.Writer) {
 	found := ""
 	if r.WeekFound+r.YearFound > 0 {
 		found = fmt.Sprintf("  %.1f / %.1f found", r.WeekFound, r.YearFound)
 	}
-	fmt.Fprintf(c.stdout, "%-34s %9.3f %9.3f %9.3f %9.3f %7.2f %7.2f%s\n", r.Op, r.WeekP50, r.WeekP99, r.YearP50, r.YearP99, r.RatioP50, r.RatioP99, found)
+	fmt.Fprintf(w, "%-34s %9.3f %9.3f %9.3f %9.3f %7.2f %7.2f%s\n", r.Op, r.WeekP50, r.WeekP99, r.YearP50, r.YearP99, r.RatioP50, r.RatioP99, found)
 }
 
 // scaleDir returns a pristine data dir with days of history, generating
 // it when no current one is cached.
-func (c *cli) scaleDir(ctx context.Context, days int) (string, error) {
+func (c *env) scaleDir(ctx context.Context, days int) (dataDir, error) {
 	prefix := fmt.Sprintf("boxoffice-scale-s%d-g%d-%dd-", db.SchemaVersion(), scaleGenerator, days)
-	dir := filepath.Join(os.TempDir(), prefix+time.Now().Format("20060102"))
-	if _, err := os.Stat(filepath.Join(dir, "complete")); err == nil {
+	dir := dataDir(filepath.Join(os.TempDir(), prefix+time.Now().Format("20060102")))
+	if _, err := os.Stat(dir.file("complete")); err == nil {
 		return dir, nil
 	}
 	old, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("boxoffice-scale-*-%dd-*", days)))
 	for _, o := range old {
 		os.RemoveAll(o) // another day's, or an older schema's
 	}
-	if !c.jsonOut {
-		fmt.Fprintf(c.stdout, "generating %d days of history into %s…\n", days, dir)
-	}
-	o, err := openData(ctx, dir, "full", false, discardLogger())
+	c.print(note(fmt.Sprintf("generating %d days of history into %s…\n", days, dir)))
+	o, err := dir.open(ctx, scaleOpen)
 	if err != nil {
 		return "", err
 	}
 	o.store.Close()
-	stats, err := playHistory(ctx, dir, days, nil)
+	stats, err := playHistory(ctx, dir, days, time.Now(), nil)
 	if err != nil {
 		return "", err
 	}
-	if !c.jsonOut {
-		fmt.Fprintf(c.stdout, "  %d bookings in %.1fs\n", stats.Bookings, stats.Elapsed.Seconds())
-	}
-	return dir, os.WriteFile(filepath.Join(dir, "complete"), nil, 0o600)
+	c.print(note(fmt.Sprintf("  %d bookings in %.1fs\n", stats.Bookings, stats.Elapsed.Seconds())))
+	return dir, os.WriteFile(dir.file("complete"), nil, 0o600)
 }
 
+// scaleOpen opens a scale data dir as a server would, logging nothing.
+var scaleOpen = dataOptions{sync: "full", now: time.Now, logger: slog.New(slog.DiscardHandler)}
+
 // open copies the pristine dir and opens the copy as a server would.
-func (st *scaleSide) open(ctx context.Context, src string) error {
-	dir, err := os.MkdirTemp("", "boxoffice-scale-run-")
+func (st *scaleSide) open(ctx context.Context, src dataDir) error {
+	tmp, err := os.MkdirTemp("", "boxoffice-scale-run-")
 	if err != nil {
 		return err
 	}
-	st.dir = dir
+	st.dir = dataDir(tmp)
 	for _, f := range []string{dbFile, ticketKeyFile} {
-		if err := copyFile(filepath.Join(src, f), filepath.Join(dir, f)); err != nil {
+		if err := copyFile(src.file(f), st.dir.file(f)); err != nil {
 			return err
 		}
 	}
-	if err := st.loadSample(ctx); err != nil {
+	// Bookings with a name and phone to look up, from the whole history
+	// (a one-off scan, not measured).
+	if st.sample, err = db.SampleBookings(ctx, st.dir.dbPath(), 500); err != nil {
 		return err
 	}
-	o, err := openData(ctx, dir, "full", false, discardLogger())
+	if len(st.sample) == 0 {
+		return fmt.Errorf("%s: no bookings to look up", st.dir)
+	}
+	o, err := st.dir.open(ctx, scaleOpen)
 	if err != nil {
 		return err
 	}
@@ -185,46 +181,16 @@ func (st *scaleSide) open(ctx context.Context, src string) error {
 
 func (st *scaleSide) close() {
 	st.store.Close()
-	os.RemoveAll(st.dir)
+	os.RemoveAll(string(st.dir))
 }
 
-func (st *scaleSide) size() string {
-	info, err := os.Stat(filepath.Join(st.dir, dbFile))
+func (st *scaleSide) size(ctx context.Context) string {
+	info, err := os.Stat(st.dir.dbPath())
 	if err != nil {
 		return "?"
 	}
-	var bookings int
-	if d, err := sql.Open("sqlite", "file:"+filepath.Join(st.dir, dbFile)+"?mode=ro"); err == nil {
-		d.QueryRow(`SELECT count(*) FROM bookings`).Scan(&bookings)
-		d.Close()
-	}
+	bookings, _ := db.CountBookings(ctx, st.dir.dbPath())
 	return fmt.Sprintf("%d bookings, %.0f MiB", bookings, float64(info.Size())/(1<<20))
-}
-
-// loadSample picks bookings with a name and phone to look up, from the
-// whole history (a one-off scan, not measured).
-func (st *scaleSide) loadSample(ctx context.Context) error {
-	d, err := sql.Open("sqlite", "file:"+filepath.Join(st.dir, dbFile)+"?mode=ro")
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	rows, err := d.QueryContext(ctx, `SELECT number, phone, customer FROM bookings WHERE customer <> '' AND phone <> '' ORDER BY random() LIMIT 500`)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var b sampleBooking
-		if err := rows.Scan(&b.number, &b.phone, &b.name); err != nil {
-			return err
-		}
-		st.sample = append(st.sample, b)
-	}
-	if len(st.sample) == 0 {
-		return fmt.Errorf("%s: no bookings to look up", st.dir)
-	}
-	return rows.Err()
 }
 
 // findShows lists the shows still on sale today or tomorrow, emptiest
@@ -254,7 +220,7 @@ func (st *scaleSide) findShows(ctx context.Context) error {
 	return nil
 }
 
-func (st *scaleSide) pick(i int) sampleBooking { return st.sample[i%len(st.sample)] }
+func (st *scaleSide) pick(i int) db.SampleBooking { return st.sample[i%len(st.sample)] }
 
 func copyFile(src, dst string) error {
 	in, err := os.Open(src)
@@ -311,23 +277,18 @@ func measure(op scaleOp, sides []*scaleSide, n int) (scaleResult, error) {
 
 func percentiles(d []time.Duration) (p50, p99 float64) {
 	slices.Sort(d)
-	ms := func(x time.Duration) float64 { return float64(x.Microseconds()) / 1000 }
 	return ms(d[len(d)/2]), ms(d[(len(d)*99+99)/100-1])
 }
-
-func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 // scaleProcesses starts the real server on each side's data dir and
 // measures what other processes see meanwhile: CLI commands, a second
 // counter selling, and the idle server's CPU.
-func (c *cli) scaleProcesses(sides []*scaleSide, idle time.Duration) error {
+func (c *env) scaleProcesses(sides []*scaleSide, idle time.Duration) error {
 	bin, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	if !c.jsonOut {
-		fmt.Fprintf(c.stdout, "\nwith `boxoffice serve` running on the data dir (real processes, %d runs each):\n", 10)
-	}
+	c.print(note(fmt.Sprintf("\nwith `boxoffice serve` running on the data dir (real processes, %d runs each):\n", processRuns)))
 	for _, side := range sides {
 		if err := c.scaleServe(bin, side, idle); err != nil {
 			return err
@@ -336,26 +297,25 @@ func (c *cli) scaleProcesses(sides []*scaleSide, idle time.Duration) error {
 	return nil
 }
 
-func (c *cli) scaleServe(bin string, side *scaleSide, idle time.Duration) error {
-	srv := exec.Command(bin, "serve", "--data", side.dir, "--listen", "127.0.0.1:0")
-	srv.Stdout, srv.Stderr = io.Discard, io.Discard
-	if err := srv.Start(); err != nil {
+// processRuns is how often each command runs beside the server.
+const processRuns = 10
+
+func (c *env) scaleServe(bin string, side *scaleSide, idle time.Duration) error {
+	srv, err := startServe(bin, side.dir)
+	if err != nil {
 		return err
 	}
-	defer func() {
-		srv.Process.Signal(os.Interrupt)
-		srv.Wait()
-	}()
-	time.Sleep(2 * time.Second) // open, migrate, first sweep
+	defer srv.stop()
+	time.Sleep(1100 * time.Millisecond) // its first sweep
 	sample := side.pick(7)
 	for _, cmd := range [][]string{
 		{"shows", "--json"},
-		{"booking", sample.number},
+		{"booking", sample.Number},
 		{"sell", fmt.Sprint(side.shows[len(side.shows)/2]), "--best", "2", "--pay", "card"},
 	} {
 		var lat []time.Duration
-		for i := 0; i < 10; i++ {
-			run := exec.Command(bin, append(cmd, "--data", side.dir)...)
+		for i := 0; i < processRuns; i++ {
+			run := exec.Command(bin, append(cmd, "--data", string(side.dir))...)
 			t0 := time.Now()
 			out, err := run.CombinedOutput()
 			lat = append(lat, time.Since(t0))
@@ -363,29 +323,101 @@ func (c *cli) scaleServe(bin string, side *scaleSide, idle time.Duration) error 
 				return fmt.Errorf("%s %v: %v\n%s", side.label, cmd, err, out)
 			}
 		}
-		sorted := slices.Sorted(slices.Values(lat))
-		c.printProcess(side.label, "boxoffice "+cmd[0]+" (serve running)", sorted[len(sorted)/2], sorted[len(sorted)-1])
+		slices.Sort(lat)
+		c.print(processRow{side.label, "boxoffice " + cmd[0] + " (serve running)", lat[len(lat)/2], lat[len(lat)-1]})
 	}
-	cpu, err := idleCPU(srv.Process.Pid, idle)
+	cpu, err := idleCPU(srv.cmd.Process.Pid, idle)
 	if err != nil {
 		return err
 	}
-	if c.jsonOut {
-		c.printJSON(map[string]any{"side": side.label, "op": "idle serve CPU", "seconds": idle.Seconds(), "cpu_percent_of_core": cpu})
-	} else {
-		fmt.Fprintf(c.stdout, "%-5s %-44s %6.2f %% of a core over %s\n", side.label, "idle `serve` process", cpu, idle)
-	}
+	c.print(idleRow{side.label, idle, cpu})
 	return nil
 }
 
-func (c *cli) printProcess(side, what string, p50, worst time.Duration) {
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	if c.jsonOut {
-		c.printJSON(map[string]any{"side": side, "op": what, "p50_ms": ms(p50), "max_ms": ms(worst), "n": 10})
-		return
-	}
-	fmt.Fprintf(c.stdout, "%-5s %-44s p50 %7.1f ms, slowest of 10 %7.1f ms\n", side, what, ms(p50), ms(worst))
+// serveProcess is a running `boxoffice serve`.
+type serveProcess struct {
+	cmd  *exec.Cmd
+	done chan error // its exit
 }
+
+// startServe starts `boxoffice serve` on dir and returns once it says it
+// is serving (it listens first, then opens the data dir, then says so).
+func startServe(bin string, dir dataDir) (*serveProcess, error) {
+	cmd := exec.Command(bin, "serve", "--data", string(dir), "--listen", "127.0.0.1:0")
+	said := &lineWatch{want: []byte("Serving the counter"), seen: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = said, io.Discard
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &serveProcess{cmd: cmd, done: make(chan error, 1)}
+	go func() { p.done <- cmd.Wait() }()
+	select {
+	case <-said.seen:
+		return p, nil
+	case err := <-p.done:
+		return nil, fmt.Errorf("boxoffice serve on %s: %v", dir, err)
+	case <-time.After(time.Minute):
+		p.stop()
+		return nil, fmt.Errorf("boxoffice serve on %s did not start in a minute", dir)
+	}
+}
+
+// stop interrupts the server and waits for it to exit.
+func (p *serveProcess) stop() {
+	p.cmd.Process.Signal(os.Interrupt)
+	<-p.done
+}
+
+// lineWatch is a process's stdout that closes seen once want was written.
+// exec writes to it from one goroutine.
+type lineWatch struct {
+	want []byte
+	tail []byte
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *lineWatch) Write(p []byte) (int, error) {
+	w.tail = append(w.tail, p...)
+	if bytes.Contains(w.tail, w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	if len(w.tail) > 4096 {
+		w.tail = w.tail[len(w.tail)-len(w.want):]
+	}
+	return len(p), nil
+}
+
+// processRow is what a command took while serve ran.
+type processRow struct {
+	side, what   string
+	p50, slowest time.Duration
+}
+
+func (r processRow) jsonValue() any {
+	return map[string]any{"side": r.side, "op": r.what, "p50_ms": ms(r.p50), "max_ms": ms(r.slowest), "n": processRuns}
+}
+
+func (r processRow) writeText(w io.Writer) {
+	fmt.Fprintf(w, "%-5s %-44s p50 %7.1f ms, slowest of 10 %7.1f ms\n", r.side, r.what, ms(r.p50), ms(r.slowest))
+}
+
+// idleRow is an idle server's CPU.
+type idleRow struct {
+	side string
+	idle time.Duration
+	cpu  float64
+}
+
+func (r idleRow) jsonValue() any {
+	return map[string]any{"side": r.side, "op": "idle serve CPU", "seconds": r.idle.Seconds(), "cpu_percent_of_core": r.cpu}
+}
+
+func (r idleRow) writeText(w io.Writer) {
+	fmt.Fprintf(w, "%-5s %-44s %6.2f %% of a core over %s\n", r.side, "idle `serve` process", r.cpu, r.idle)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // idleCPU is a process's CPU use over d, as a percentage of one core,
 // from each thread's /proc/PID/task/TID/schedstat (nanoseconds on a CPU).

@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"boxoffice/booking"
+	"boxoffice/db"
+)
+
+// booking, cancel and admit: a booking after the sale.
+
+// booking looks a booking up by its number.
+func (c *env) booking(pos []string) error {
+	if len(pos) != 1 {
+		return usagef("usage: boxoffice booking NUMBER")
+	}
+	return c.withStore(func(st *db.Store) error {
+		b, err := st.Booking(c.ctx, booking.System, pos[0])
+		if err != nil {
+			return err
+		}
+		c.print(bookingView{b})
+		return nil
+	})
+}
+
+func cancelFlags(fs *flag.FlagSet) runFunc {
+	reason := fs.String("reason", "", "why (kept with the booking)")
+	return func(c *env, pos []string) error { return c.cancel(pos, *reason) }
+}
+
+// cancel cancels and refunds a booking.
+func (c *env) cancel(pos []string, reason string) error {
+	if len(pos) != 1 {
+		return usagef("usage: boxoffice cancel NUMBER [--reason R]")
+	}
+	return c.withStore(func(st *db.Store) error {
+		b, err := st.Cancel(c.ctx, booking.System, booking.CancelRequest{Number: pos[0], Reason: reason})
+		if err != nil {
+			return err
+		}
+		c.print(bookingView{b})
+		return nil
+	})
+}
+
+// admit scans a ticket code at the door.
+func (c *env) admit(pos []string) error {
+	if len(pos) != 1 {
+		return usagef("usage: boxoffice admit CODE")
+	}
+	return c.withStore(func(st *db.Store) error {
+		actor := booking.System
+		actor.Name = "door (cli)"
+		res, err := st.Admit(c.ctx, actor, pos[0])
+		if err != nil {
+			return err
+		}
+		c.print(admissionView{res})
+		return nil
+	})
+}
+
+// admissionView is a ticket let in at the door.
+type admissionView struct{ res *booking.Admission }
+
+func (v admissionView) jsonValue() any {
+	res := v.res
+	return map[string]string{"booking": res.Booking, "seat": res.Ticket.Seat.Label, "type": res.Ticket.Type,
+		"film": booking.Clean(res.Show.Film.Title), "hall": booking.Clean(res.Show.HallName), "start": res.Show.Starts.Format(time.RFC3339)}
+}
+
+func (v admissionView) writeText(w io.Writer) {
+	res := v.res
+	fmt.Fprintf(w, "Admit: seat %s (%s) · %s · %s %s · %s\n", res.Ticket.Seat.Label, res.Ticket.Type,
+		booking.Clean(res.Show.Film.Title), booking.Clean(res.Show.HallName), res.Show.Starts.Format("15:04"), res.Booking)
+}
+
+// bookingView is a booking: what sell, booking and cancel answer.
+type bookingView struct{ b *booking.Booking }
+
+// bookingJSON is a booking as --json prints it.
+type bookingJSON struct {
+	Number   string        `json:"booking"`
+	Status   string        `json:"status"`
+	ShowID   int64         `json:"show"`
+	Film     string        `json:"film"`
+	Hall     string        `json:"hall"`
+	Start    string        `json:"start"`
+	Seats    []string      `json:"seats"`
+	Total    string        `json:"total"`
+	Change   string        `json:"change"`
+	Customer string        `json:"customer,omitempty"`
+	Phone    string        `json:"phone,omitempty"`
+	Tickets  []ticketJSON  `json:"tickets"`
+	Payments []paymentJSON `json:"payments"`
+}
+
+type ticketJSON struct {
+	Seat   string `json:"seat"`
+	Type   string `json:"type"`
+	Price  string `json:"price"`
+	Status string `json:"status"`
+	Code   string `json:"code"`
+}
+
+type paymentJSON struct {
+	Kind     string `json:"kind"`
+	Method   string `json:"method"`
+	Amount   string `json:"amount"`
+	Tendered string `json:"tendered"`
+	Change   string `json:"change"`
+}
+
+func (v bookingView) jsonValue() any {
+	b := v.b
+	out := bookingJSON{
+		Number: b.Number, Status: b.Status, ShowID: b.Show.ID, Film: booking.Clean(b.Show.Film.Title),
+		Hall: booking.Clean(b.Show.HallName), Start: b.Show.Starts.Format(time.RFC3339), Seats: b.SeatLabels(),
+		Total: db.Money(b.Total), Change: db.Money(b.Change()), Customer: booking.Clean(b.Customer), Phone: booking.Clean(b.Phone),
+	}
+	for _, t := range b.Tickets {
+		out.Tickets = append(out.Tickets, ticketJSON{t.Seat.Label, t.Type, db.Money(t.Price), t.Status, t.Code})
+	}
+	for _, p := range b.Payments {
+		out.Payments = append(out.Payments, paymentJSON{p.Kind, string(p.Method), db.Money(p.Amount), db.Money(p.Tendered), db.Money(p.Change)})
+	}
+	return out
+}
+
+func (v bookingView) writeText(w io.Writer) {
+	b := v.b
+	fmt.Fprintf(w, "Booking  %s (%s)\n", b.Number, b.Status)
+	fmt.Fprintf(w, "Show     %s — %s, %s\n", booking.Clean(b.Show.Film.Title), booking.Clean(b.Show.HallName), b.Show.Starts.Format("Mon 02 Jan 15:04"))
+	fmt.Fprintf(w, "Seats    %s\n", strings.Join(b.SeatLabels(), " "))
+	if b.Customer != "" || b.Phone != "" {
+		fmt.Fprintf(w, "Customer %s %s\n", booking.Clean(b.Customer), booking.Clean(b.Phone))
+	}
+	fmt.Fprintf(w, "Total    %s\n", db.Money(b.Total))
+	for _, p := range b.Payments {
+		switch {
+		case p.Kind == "refund":
+			fmt.Fprintf(w, "Refund   %s by %s\n", db.Money(p.Amount), p.Method)
+		case p.Method == booking.Cash:
+			fmt.Fprintf(w, "Paid     %s cash, change due %s\n", db.Money(p.Tendered), db.Money(p.Change))
+		default:
+			fmt.Fprintf(w, "Paid     %s by card\n", db.Money(p.Amount))
+		}
+	}
+	if b.Status == booking.BookingCancelled {
+		fmt.Fprintf(w, "Cancelled by %s", booking.Clean(b.CancelledBy))
+		if b.ApprovedBy != "" {
+			fmt.Fprintf(w, ", approved by %s", booking.Clean(b.ApprovedBy))
+		}
+		if b.Reason != "" {
+			fmt.Fprintf(w, ": %s", booking.Clean(b.Reason))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "Tickets")
+	for _, t := range b.Tickets {
+		fmt.Fprintf(w, "  %-5s %-8s %7s  %-8s %s\n", t.Seat.Label, t.Type, db.Money(t.Price), t.Status, t.Code)
+	}
+}

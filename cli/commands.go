@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"flag"
+	"strings"
+
+	"boxoffice/booking"
+)
+
+// runFunc runs a command on its positional arguments, its flags parsed.
+type runFunc func(c *env, pos []string) error
+
+// command is one entry of the command table: a command or a subcommand.
+// The table is the whole command line: route and the parser read it, and
+// help is generated from it.
+type command struct {
+	name string
+	// args is what follows the command's words in its usage, one form a
+	// line; short says what it does in the overview, long says more in
+	// its own help.
+	args, short, long string
+	// json is the help of the --json flag, which the command and its
+	// subcommands then take; "" for none.
+	json string
+	// flags defines the command's own flags on fs and returns its run,
+	// bound to their values; run is used instead when it has none.
+	flags func(fs *flag.FlagSet) runFunc
+	run   runFunc
+	// subs are the subcommands, named by the word after the command's.
+	// missing is the usage message when none is named.
+	subs    []*command
+	missing string
+	parent  *command
+}
+
+// root is the command line: with no command it opens the counter.
+var root *command
+
+func init() {
+	root = &command{
+		name: "boxoffice", args: "[--idle-signout D]", short: "open the counter in this terminal",
+		flags: counterFlags,
+		subs: []*command{
+			{name: "help", args: "[COMMAND [SUBCOMMAND]]", short: "this overview, or more on one command", run: (*env).help},
+			{name: "init", args: "[--no-demo | --demo-history DAYS]", short: "create the data dir and database",
+				long: initLong, flags: initFlags},
+			{name: "shows", args: "[--date YYYY-MM-DD] [--json]", short: "list a day's shows", json: machine, flags: showsFlags},
+			{name: "seats", args: "SHOW [--json]", short: "every seat of a show with its state", json: machine, run: (*env).seats},
+			{name: "sell", args: "SHOW SEAT... [--type T] [--pay cash|card] [--tendered AMOUNT] [...]\nSHOW --best N [--wheelchair W] [...]",
+				short: "sell the seats named\nsell the best N seats together", long: sellLong, json: machine, flags: sellFlags},
+			{name: "booking", args: "NUMBER [--json]", short: "look a booking up", json: machine, run: (*env).booking},
+			{name: "cancel", args: "NUMBER [--reason R] [--json]", short: "cancel and refund a booking", json: machine, flags: cancelFlags},
+			{name: "admit", args: "CODE [--json]", short: "admit a ticket at the door (once)", json: machine, run: (*env).admit},
+			staffCommand(),
+			terminalCommand(),
+			hallCommand(),
+			filmCommand(),
+			showCommand(),
+			priceCommand(),
+			waitlistCommand(),
+			{name: "serve", args: "[--listen ADDR] [--hold-grace D] [--idle-signout D]", short: "serve the counter over SSH", long: serveLong, flags: serveFlags},
+			{name: "bench", args: "[--duration D] [--clients 1,8,64] [--json] [...]\n--scale [--days 365] [--n 200] [--idle 10s] [--op TEXT]",
+				short: "sales a second, beside the raw commit rate\nevery counter operation: a week's history against a year's", long: benchLong,
+				json: "one JSON object per result", flags: benchFlags},
+		},
+	}
+	root.walk(func(c *command) {
+		for _, s := range c.subs {
+			s.parent = c
+		}
+	})
+}
+
+// machine is the usual help of --json.
+const machine = "print JSON for a program instead of text"
+
+// sub is the subcommand called name, or nil.
+func (c *command) sub(name string) *command {
+	for _, s := range c.subs {
+		if s.name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// walk calls fn on c and every command under it, in table order.
+func (c *command) walk(fn func(*command)) {
+	fn(c)
+	for _, s := range c.subs {
+		s.walk(fn)
+	}
+}
+
+// path is the command's words: "boxoffice staff add".
+func (c *command) path() string {
+	if c.parent == nil {
+		return c.name
+	}
+	return c.parent.path() + " " + c.name
+}
+
+// jsonHelp is the --json help of c, inherited from its parent.
+func (c *command) jsonHelp() string {
+	for ; c != nil; c = c.parent {
+		if c.json != "" {
+			return c.json
+		}
+	}
+	return ""
+}
+
+// bindTo defines c's flags, the global ones and --json included, on fs and
+// returns c's run bound to them.
+func (c *command) bindTo(fs *flag.FlagSet, e *env) runFunc {
+	e.globalFlags(fs)
+	if help := c.jsonHelp(); help != "" {
+		fs.BoolVar(&e.jsonOut, "json", false, help)
+	}
+	switch {
+	case c.flags != nil:
+		return c.flags(fs)
+	case c.run != nil:
+		return c.run
+	}
+	return c.needSub
+}
+
+// flagSet is c's flags on a set of their own, for help and route.
+func (c *command) flagSet(e *env) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.path(), flag.ContinueOnError)
+	c.bindTo(fs, e)
+	return fs
+}
+
+// needSub is the run of a command that does nothing without a
+// subcommand: it names them.
+func (c *command) needSub(_ *env, pos []string) error {
+	if len(pos) == 0 {
+		return usagef("%s", c.missing)
+	}
+	names := make([]string, len(c.subs))
+	for i, s := range c.subs {
+		names[i] = s.name
+	}
+	return usagef("unknown %s command %q (%s)", c.name, booking.CleanLine(pos[0], 20), strings.Join(names, ", "))
+}

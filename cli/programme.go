@@ -1,0 +1,308 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"boxoffice/booking"
+	"boxoffice/db"
+)
+
+// hall, film, show and price: the programme and what it costs.
+
+func hallCommand() *command {
+	return &command{name: "hall", json: machine,
+		missing: "usage: boxoffice hall check FILE... | hall add FILE... | hall list",
+		subs: []*command{
+			{name: "check", args: "FILE...", short: "check hall layouts (see README), print their sizes", run: hallFiles("check")},
+			{name: "add", args: "FILE...", short: "check hall layouts and add the halls", run: hallFiles("add")},
+			{name: "list", args: "[--json]", short: "the halls", run: (*env).hallList},
+		}}
+}
+
+// hallFiles is hall check or hall add: checking touches no database.
+func hallFiles(verb string) runFunc {
+	return func(c *env, pos []string) error {
+		if len(pos) < 1 {
+			return usagef("usage: boxoffice hall %s FILE...", verb)
+		}
+		halls, err := c.parseHalls(pos)
+		if err != nil || verb == "check" {
+			return err
+		}
+		return c.withStore(func(st *db.Store) error {
+			for _, h := range halls {
+				id, err := st.AddHall(c.ctx, booking.System, h)
+				if err != nil {
+					return err
+				}
+				c.say("Added hall %d: %s (%d seats).", id, booking.Clean(h.Name), len(h.Seats))
+			}
+			return nil
+		})
+	}
+}
+
+// parseHalls reads and parses layout files, printing each one's size or
+// every mistake as file:line:col.
+func (c *env) parseHalls(paths []string) ([]booking.Hall, error) {
+	var halls []booking.Hall
+	var failed error
+	for _, path := range paths {
+		// The name as printed: a file name can hold anything but '/' and
+		// NUL, escape sequences included.
+		name := booking.CleanLine(path, 200)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "%s: %s\n", name, readError(err))
+			failed = shown(usagef("%s: %s", name, readError(err)))
+			continue
+		}
+		h, err := booking.ParseLayout(name, src)
+		if err != nil {
+			fmt.Fprintln(c.stderr, booking.ErrorMessage(err))
+			failed = shown(usagef("%s", booking.ErrorMessage(err)))
+			continue
+		}
+		kinds := map[booking.SeatKind]int{}
+		for _, s := range h.Seats {
+			kinds[s.Kind]++
+		}
+		c.say("%s: %s, %d rows, %d seats (%d premium, %d wheelchair, %d companion)",
+			name, booking.Clean(h.Name), len(h.Rows), len(h.Seats), kinds[booking.Premium], kinds[booking.Wheelchair], kinds[booking.Companion])
+		halls = append(halls, *h)
+	}
+	return halls, failed
+}
+
+// readError says why a file could not be read without repeating its name.
+func readError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func (c *env) hallList(_ []string) error {
+	return c.withStore(func(st *db.Store) error {
+		halls, err := st.Halls(c.ctx, booking.System)
+		if err != nil {
+			return err
+		}
+		c.print(hallView(halls))
+		return nil
+	})
+}
+
+type hallView []booking.Hall
+
+type hallJSON struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Rows  int    `json:"rows"`
+	Seats int    `json:"seats"`
+}
+
+func (v hallView) jsonValue() any {
+	out := make([]hallJSON, 0, len(v))
+	for _, h := range v {
+		out = append(out, hallJSON{h.ID, booking.Clean(h.Name), len(h.Rows), len(h.Seats)})
+	}
+	return out
+}
+
+func (v hallView) writeText(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tHALL\tROWS\tSEATS")
+	for _, h := range v {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\n", h.ID, booking.Clean(h.Name), len(h.Rows), len(h.Seats))
+	}
+	tw.Flush()
+}
+
+func filmCommand() *command {
+	return &command{name: "film", json: machine,
+		missing: `usage: boxoffice film add "TITLE" --minutes N [--rating R] | film list`,
+		subs: []*command{
+			{name: "add", args: `"TITLE" --minutes N [--rating R]`, short: "add a film", flags: filmAddFlags},
+			{name: "list", args: "[--json]", short: "the films", run: (*env).filmList},
+		}}
+}
+
+func filmAddFlags(fs *flag.FlagSet) runFunc {
+	minutes := fs.Int("minutes", 0, "the running time in `MINUTES`, trailers included")
+	rating := fs.String("rating", "", "the age `RATING`, like 12A")
+	return func(c *env, pos []string) error {
+		if len(pos) != 1 {
+			return usagef(`usage: boxoffice film add "TITLE" --minutes N [--rating R]`)
+		}
+		return c.withStore(func(st *db.Store) error {
+			id, err := st.AddFilm(c.ctx, booking.System, booking.Film{Title: pos[0], Minutes: *minutes, Rating: *rating})
+			if err != nil {
+				return err
+			}
+			c.say("Added film %d: %s (%d min).", id, booking.CleanLine(pos[0], 120), *minutes)
+			return nil
+		})
+	}
+}
+
+func (c *env) filmList(_ []string) error {
+	return c.withStore(func(st *db.Store) error {
+		films, err := st.Films(c.ctx, booking.System)
+		if err != nil {
+			return err
+		}
+		c.print(filmView(films))
+		return nil
+	})
+}
+
+type filmView []booking.Film
+
+type filmJSON struct {
+	ID      int64  `json:"id"`
+	Title   string `json:"title"`
+	Minutes int    `json:"minutes"`
+	Rating  string `json:"rating"`
+}
+
+func (v filmView) jsonValue() any {
+	out := make([]filmJSON, 0, len(v))
+	for _, f := range v {
+		out = append(out, filmJSON{f.ID, booking.Clean(f.Title), f.Minutes, booking.Clean(f.Rating)})
+	}
+	return out
+}
+
+func (v filmView) writeText(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTITLE\tMIN\tRATING")
+	for _, f := range v {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\n", f.ID, booking.Clean(f.Title), f.Minutes, booking.Clean(f.Rating))
+	}
+	tw.Flush()
+}
+
+const showUsage = `usage: boxoffice show add --film ID --hall NAME --at "2026-12-01 19:30"`
+
+func showCommand() *command {
+	return &command{name: "show", run: func(*env, []string) error { return usagef(showUsage) },
+		subs: []*command{
+			{name: "add", args: `--film ID --hall NAME --at "2026-12-01 19:30"`, short: "schedule a film in a hall", flags: showAddFlags},
+		}}
+}
+
+func showAddFlags(fs *flag.FlagSet) runFunc {
+	film := fs.Int64("film", 0, "the film's `ID` (boxoffice film list)")
+	hall := fs.String("hall", "", "the hall's `NAME` or id (boxoffice hall list)")
+	at := fs.String("at", "", "the start, local `TIME`, like \"2026-12-01 19:30\"")
+	return func(c *env, pos []string) error { return c.showAdd(pos, *film, *hall, *at) }
+}
+
+// showAdd schedules a film in a hall.
+func (c *env) showAdd(pos []string, film int64, hall, at string) error {
+	if len(pos) != 0 || film == 0 || hall == "" || at == "" {
+		return usagef(showUsage)
+	}
+	starts, err := time.ParseInLocation("2006-01-02 15:04", at, time.Local)
+	if err != nil {
+		return usagef(`--at %q is not a time like "2026-12-01 19:30"`, booking.CleanLine(at, 30))
+	}
+	return c.withStore(func(st *db.Store) error {
+		hallID, err := c.findHall(st, hall)
+		if err != nil {
+			return err
+		}
+		id, err := st.AddShow(c.ctx, booking.System, film, hallID, starts)
+		if err != nil {
+			return err
+		}
+		c.say("Added show %d at %s.", id, starts.Format("Mon 02 Jan 2006 15:04"))
+		return nil
+	})
+}
+
+// findHall is the hall called nameOrID, or numbered so.
+func (c *env) findHall(st *db.Store, nameOrID string) (int64, error) {
+	halls, err := st.Halls(c.ctx, booking.System)
+	if err != nil {
+		return 0, err
+	}
+	id, _ := strconv.ParseInt(nameOrID, 10, 64)
+	for _, h := range halls {
+		if h.ID == id || strings.EqualFold(h.Name, nameOrID) {
+			return h.ID, nil
+		}
+	}
+	return 0, booking.Errorf(booking.ENotFound, "There is no hall %q.", booking.CleanLine(nameOrID, 60))
+}
+
+const priceUsage = `usage: boxoffice price set CODE "NAME" AMOUNT | price list`
+
+func priceCommand() *command {
+	return &command{name: "price", json: machine, missing: priceUsage,
+		subs: []*command{
+			{name: "set", args: `CODE "NAME" AMOUNT`, short: "add a ticket type or change its price", run: (*env).priceSet},
+			{name: "list", args: "[--json]", short: "ticket types and prices", run: (*env).priceList},
+		}}
+}
+
+func (c *env) priceSet(pos []string) error {
+	if len(pos) != 3 {
+		return usagef(priceUsage)
+	}
+	amount, err := booking.ParseMoney(pos[2])
+	if err != nil {
+		return usagef("AMOUNT: %s", booking.ErrorMessage(err))
+	}
+	return c.withStore(func(st *db.Store) error {
+		if err := st.SetPrice(c.ctx, booking.System, booking.TicketType{Code: pos[0], Name: pos[1], Price: amount}); err != nil {
+			return err
+		}
+		c.say("%s (%s) now costs %s.", booking.CleanLine(pos[1], 40), strings.ToLower(pos[0]), db.Money(amount))
+		return nil
+	})
+}
+
+func (c *env) priceList(_ []string) error {
+	return c.withStore(func(st *db.Store) error {
+		types, err := st.TicketTypes(c.ctx)
+		if err != nil {
+			return err
+		}
+		c.print(priceView(types))
+		return nil
+	})
+}
+
+type priceView []booking.TicketType
+
+type priceJSON struct {
+	Code  string `json:"code"`
+	Name  string `json:"name"`
+	Price string `json:"price"`
+}
+
+func (v priceView) jsonValue() any {
+	out := make([]priceJSON, 0, len(v))
+	for _, t := range v {
+		out = append(out, priceJSON{t.Code, booking.Clean(t.Name), db.Money(t.Price)})
+	}
+	return out
+}
+
+func (v priceView) writeText(w io.Writer) {
+	for _, t := range v {
+		fmt.Fprintf(w, "%-10s %-12s %8s\n", t.Code, booking.Clean(t.Name), db.Money(t.Price))
+	}
+}

@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"time"
+
+	"boxoffice/assets"
+	"boxoffice/booking"
+	"boxoffice/tui"
+	"boxoffice/tui/server"
+)
+
+// The counter, in this terminal or served over SSH.
+
+func counterFlags(fs *flag.FlagSet) runFunc {
+	idle := fs.Duration("idle-signout", 10*time.Minute, "sign a clerk out after this long without a key press (0 never)")
+	return func(c *env, pos []string) error { return c.counter(*idle) }
+}
+
+// counter opens the counter in this terminal, logging to the data dir's
+// log file so nothing is written over its screen.
+func (c *env) counter(idle time.Duration) error {
+	if idle < 0 {
+		return usagef("--idle-signout must not be negative")
+	}
+	dir, err := resolveDataDir(c.dataFlag)
+	if err != nil {
+		return err
+	}
+	logger, closer, err := dir.openLog()
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	return c.withData(openOptions{logger: logger}, func(o *opened) error {
+		err := tui.Run(c.ctx, tui.Options{
+			Store:           o.store,
+			Demo:            o.demo,
+			DemoCredentials: o.demoHint(c.ctx),
+			Owner:           "local-" + randomID(),
+			Terminal:        hostTerminal(),
+			Logger:          logger,
+			IdleSignOut:     idle,
+			Now:             c.now,
+		}, c.stdin, c.term)
+		if err != nil {
+			logger.Error("counter", "err", err)
+		}
+		return err
+	})
+}
+
+func hostTerminal() string {
+	if h, err := os.Hostname(); err == nil {
+		return "local:" + h
+	}
+	return "local"
+}
+
+const serveLong = `Serves the counter over SSH until SIGINT or SIGTERM. Staff sign in with
+the SSH key added by staff add --key-file, or on a counter device added by
+terminal add. The host key is made in the data dir on first start; its
+fingerprint is printed to compare when a counter first connects.`
+
+// shutdownDeadline bounds a graceful stop: sessions are told, sales in
+// flight finish, holds go back, the database closes.
+const shutdownDeadline = 10 * time.Second
+
+// serveConfig is the serve command line.
+type serveConfig struct {
+	listen      string
+	grace, idle time.Duration
+}
+
+func serveFlags(fs *flag.FlagSet) runFunc {
+	var sc serveConfig
+	fs.StringVar(&sc.listen, "listen", ":2222", "the address (`ADDR`) to listen on")
+	fs.DurationVar(&sc.grace, "hold-grace", 90*time.Second, "how long a dropped session's holds wait for it to reconnect")
+	fs.DurationVar(&sc.idle, "idle-signout", 10*time.Minute, "sign a clerk out after this long without a key press")
+	return func(c *env, pos []string) error {
+		if len(pos) > 0 {
+			return usagef("serve takes no arguments")
+		}
+		return c.serve(sc)
+	}
+}
+
+// serve listens first, so a bad --listen fails at once and before the
+// data dir is touched, then serves the counter until the context ends.
+func (c *env) serve(sc serveConfig) error {
+	ln, err := net.Listen("tcp", sc.listen)
+	if err != nil {
+		return booking.Errorf(booking.EInvalid, "Cannot listen on %s: %v", booking.CleanLine(sc.listen, 100), err)
+	}
+	defer ln.Close() // Serve closes it too; this is for a failure before
+	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
+	err = c.withData(openOptions{logger: logger}, func(o *opened) error {
+		srv, err := server.New(server.Config{
+			Addr:            sc.listen,
+			DataDir:         string(o.dir),
+			Store:           o.store,
+			Demo:            o.demo,
+			DemoCredentials: booking.Credentials{Name: assets.DemoUser, PIN: assets.DemoPIN},
+			Logger:          logger,
+			Now:             c.now,
+			HoldGrace:       sc.grace,
+			IdleSignOut:     sc.idle,
+		})
+		if err != nil {
+			return err
+		}
+		served := make(chan error, 1)
+		go func() { served <- srv.Serve(ln) }()
+		fmt.Fprintf(c.stdout, "Serving the counter on %s\nHost key %s\n", sc.listen, srv.Fingerprint())
+		if o.demo {
+			fmt.Fprintf(c.stdout, "Demo cinema: add a key with `boxoffice staff add NAME --role clerk --key-file KEY.pub` (PIN on stdin)\n")
+		}
+		select {
+		case err := <-served:
+			return err
+		case <-c.ctx.Done():
+		}
+		logger.Info("shutting down", "deadline", shutdownDeadline)
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownDeadline)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			logger.Error("shutdown", "err", err)
+		}
+		if err := <-served; err != nil {
+			logger.Error("serve", "err", err)
+		}
+		return nil
+	})
+	if err == nil {
+		logger.Info("stopped")
+	}
+	return err
+}
