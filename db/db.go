@@ -165,7 +165,7 @@ func Open(path string, opts Options) (*Store, error) {
 		w.Close()
 		return nil, err
 	}
-	if err := s.migrate(); err != nil {
+	if err := s.migrateWaiting(); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -312,6 +312,22 @@ func (s *Store) Changes() *booking.Broker { return s.broker }
 // versions already applied are read first, without the write lock, so
 // opening an up-to-date file (every CLI command) never waits for a busy
 // server's writer.
+// migrateWaiting is migrate, tried again while another process holds the
+// file: several processes opening a brand-new file at once meet
+// SQLITE_BUSY where SQLite calls no busy handler (switching the new file
+// to WAL, reading a schema another connection is writing), so the wait
+// is here, bounded by BusyTimeout.
+func (s *Store) migrateWaiting() error {
+	deadline := time.Now().Add(s.opts.BusyTimeout)
+	for attempt := 1; ; attempt++ {
+		err := s.migrate()
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(time.Duration(min(attempt, 10)) * 5 * time.Millisecond)
+	}
+}
+
 func (s *Store) migrate() error {
 	ctx := context.Background()
 	applied, err := s.appliedMigrations(ctx)
