@@ -49,8 +49,16 @@ func TestServer_ParallelPINGuesses(t *testing.T) {
 	}
 
 	c := counters[0] // the name stays typed; the PIN field has the focus
+	// The screen may already say "locked" from the round above, so wait
+	// for this attempt's own refusal in the log: keys typed while a
+	// sign-in is still being answered are not taken.
+	refused := countLog(e, "sign-in refused", "name=sue")
 	c.send("1234\r")
 	c.waitText("Too many wrong PINs for sue")
+	if !waitLogCount(e, refused+1, "sign-in refused", "name=sue") {
+		t.Fatalf("the right PIN on a locked name was not refused:\n%s", e.logs.String())
+	}
+	time.Sleep(100 * time.Millisecond) // the refusal's answer reaches the model just after the log line
 	if n := e.store.Stats().PINChecks - before; n != compared {
 		t.Fatalf("a locked name's PIN was compared (%d comparisons, %d before)", n, compared)
 	}

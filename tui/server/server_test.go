@@ -221,3 +221,33 @@ func waitLog(e *env, parts ...string) bool {
 	}
 	return false
 }
+
+// countLog counts the server log's lines that contain every part.
+func countLog(e *env, parts ...string) int {
+	n := 0
+	for _, line := range strings.Split(e.logs.String(), "\n") {
+		all := true
+		for _, p := range parts {
+			if !strings.Contains(line, p) {
+				all = false
+				break
+			}
+		}
+		if all {
+			n++
+		}
+	}
+	return n
+}
+
+// waitLogCount waits up to 5 s for at least n log lines with every part.
+func waitLogCount(e *env, n int, parts ...string) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if countLog(e, parts...) >= n {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}
