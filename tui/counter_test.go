@@ -457,7 +457,7 @@ func soldOutStudio(tb testing.TB, s *db.Store, clock *testClock) booking.Show {
 			labels = append(labels, seat.Label)
 		}
 		for i := 0; len(labels) > 0; i++ {
-			n := min(20, len(labels))
+			n := min(booking.MaxSeatsPerSale, len(labels))
 			h, err := s.Hold(ctx, booking.System, booking.HoldRequest{ShowID: sh.ID, Seats: labels[:n], Owner: "fill"})
 			if err != nil {
 				tb.Fatal(err)

@@ -506,7 +506,7 @@ func (m *Model) toggle(seats []booking.Seat) tea.Cmd {
 // goTo toggles the seats typed at the / prompt: "G7" or "G7-9".
 func (m *Model) goTo(text string) tea.Cmd {
 	s := &m.seats
-	labels, err := parseSeatRange(text)
+	labels, err := booking.ParseSeatRange(text)
 	if err != nil {
 		m.setError(booking.ErrorMessage(err))
 		return nil
