@@ -12,6 +12,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 // setPrice changes a ticket type's price as `price set` would.
@@ -443,7 +444,7 @@ func TestModel_LeavingWithSeatsHeld(t *testing.T) {
 }
 
 // soldOutStudio sells every seat of today's first Studio show.
-func soldOutStudio(tb testing.TB, s *db.Store, clock *testClock) booking.Show {
+func soldOutStudio(tb testing.TB, s *db.Store, clock *storetest.Clock) booking.Show {
 	tb.Helper()
 	ctx := context.Background()
 	shows, _ := s.Shows(ctx, booking.System, clock.Now())

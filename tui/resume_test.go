@@ -10,11 +10,12 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 // newResumedModel opens a session of owner that takes over a dropped one
 // at r, on the sign-in screen like a shared terminal.
-func newResumedModel(tb testing.TB, store Backend, clock *testClock, owner string, r *Resume) *Model {
+func newResumedModel(tb testing.TB, store Backend, clock *storetest.Clock, owner string, r *Resume) *Model {
 	tb.Helper()
 	m := New(Options{
 		Store:    store,
