@@ -228,6 +228,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		if msg.Width <= 0 || msg.Height <= 0 {
+			// Output that is no terminal cannot say its size: keep the
+			// last one rather than refuse every key as "too small".
+			return m, nil
+		}
 		m.width, m.height = msg.Width, msg.Height
 		m.help.SetWidth(msg.Width)
 		return m, nil

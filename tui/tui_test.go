@@ -818,3 +818,15 @@ func TestSeatMap_GoToRange(t *testing.T) {
 		t.Fatalf("n9-7 held %d seats, want 3 (status %q)", n, m.status)
 	}
 }
+
+// A size of 0×0 (output that is no terminal) keeps the last size instead
+// of turning the counter into "make the window larger".
+func TestModel_UnknownSize(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	m := newTestModel(t, MustOpenStore(t, clock), clock, "me", 100, 30)
+	send(t, m, tea.WindowSizeMsg{})
+	if m.width != 100 || m.height != 30 || m.tooSmall() {
+		t.Fatalf("after a 0×0 size: %d×%d", m.width, m.height)
+	}
+}
