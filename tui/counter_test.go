@@ -389,7 +389,7 @@ func TestModel_LeavingWithSeatsHeld(t *testing.T) {
 				t.Fatalf("%s with seats held did not ask: screen %v", k, m.screen)
 			}
 			press(t, m, no)
-			if m.leaving != nil || m.screen != screenSeatMap || m.actor == nil || m.closing {
+			if m.leaving != nil || m.screen != screenSeatMap || m.clerk == nil || m.closing {
 				t.Fatalf("%s then %s: screen %v", k, no, m.screen)
 			}
 			held(k+" then "+no, 2)

@@ -168,16 +168,23 @@ func signIn(tb testing.TB, m *Model, name, pin string) {
 	press(tb, m, "enter")
 	typeText(tb, m, pin)
 	press(tb, m, "enter")
-	if m.screen != screenShows || m.actor == nil {
+	if m.screen != screenShows || m.clerk == nil {
 		tb.Fatalf("sign-in as %s failed: screen %v, status %q", name, m.screen, m.status)
 	}
 }
 
-// openFirstShow signs in as the demo manager and opens the first show of
+// openGrandShow signs in as the demo manager and opens the first show of
 // the Grand hall today.
 func openGrandShow(tb testing.TB, m *Model) booking.Show {
 	tb.Helper()
 	signIn(tb, m, assets.DemoUser, assets.DemoPIN)
+	return openGrand(tb, m)
+}
+
+// openGrand opens the first show of the Grand hall today from the shows
+// list.
+func openGrand(tb testing.TB, m *Model) booking.Show {
+	tb.Helper()
 	vis := m.shows.visible()
 	for i, sh := range vis {
 		if sh.HallName == "Grand" {

@@ -260,7 +260,7 @@ func signInTo(tb testing.TB, m *Model, name, pin string) {
 	press(tb, m, "enter")
 	typeText(tb, m, pin)
 	press(tb, m, "enter")
-	if m.actor == nil {
+	if m.clerk == nil {
 		tb.Fatalf("sign-in as %s failed: %q", name, m.status)
 	}
 }

@@ -29,7 +29,7 @@ func TestModel_SignIn(t *testing.T) {
 		press(t, m, "enter")
 		typeText(t, m, "9999")
 		press(t, m, "enter")
-		if m.screen != screenSignIn || m.actor != nil || !m.statusErr {
+		if m.screen != screenSignIn || m.clerk != nil || !m.statusErr {
 			t.Fatalf("wrong PIN let in: screen %v status %q", m.screen, m.status)
 		}
 		if !m.signin.pin.Empty() {
@@ -51,8 +51,8 @@ func TestModel_SignIn(t *testing.T) {
 		m.parkBlocking = true
 		t.Cleanup(m.Close)
 		run(t, m, m.Init())
-		if m.screen != screenShows || len(m.shows.all) == 0 || m.actor.Terminal != "t9" {
-			t.Fatalf("screen %v, %d shows, actor %+v", m.screen, len(m.shows.all), m.actor)
+		if m.screen != screenShows || len(m.shows.all) == 0 || m.actor().Terminal != "t9" {
+			t.Fatalf("screen %v, %d shows, actor %+v", m.screen, len(m.shows.all), m.actor())
 		}
 	})
 }
@@ -564,7 +564,7 @@ func TestModel_FindAndCancel(t *testing.T) {
 	})
 	t.Run("SupervisorNeedsNoApprover", func(t *testing.T) {
 		press(t, m, "ctrl+o")
-		if m.screen != screenSignIn || m.actor != nil {
+		if m.screen != screenSignIn || m.clerk != nil {
 			t.Fatal("ctrl+o did not sign out")
 		}
 		signIn(t, m, "sue", "1357")
@@ -633,7 +633,7 @@ func TestModel_SignOutReleases(t *testing.T) {
 		t.Fatalf("ctrl+o with seats held did not ask: screen %v", m.screen)
 	}
 	press(t, m, "y")
-	if m.screen != screenSignIn || m.actor != nil {
+	if m.screen != screenSignIn || m.clerk != nil {
 		t.Fatalf("screen %v", m.screen)
 	}
 	if n := len(storeMap(t, s, show.ID, "me").HoldID); n != 0 {
@@ -659,12 +659,12 @@ func TestModel_IdleSignOut(t *testing.T) {
 	press(t, m, "down")
 	clock.Add(3 * time.Minute)
 	send(t, m, idleMsg{})
-	if m.actor == nil {
+	if m.clerk == nil {
 		t.Fatal("signed out 3 minutes after a key press")
 	}
 	clock.Add(3 * time.Minute)
 	send(t, m, idleMsg{})
-	if m.actor != nil || m.screen != screenSignIn || !strings.Contains(m.status, "without a key press") {
+	if m.clerk != nil || m.screen != screenSignIn || !strings.Contains(m.status, "without a key press") {
 		t.Fatalf("not signed out when idle: %v %q", m.screen, m.status)
 	}
 }
