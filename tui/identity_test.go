@@ -10,6 +10,7 @@ import (
 	"go/token"
 	"log/slog"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -209,4 +210,111 @@ func TestModel_IdentityReachesStore(t *testing.T) {
 	if b, _ := s.Booking(context.Background(), booking.System, sold.Number); b.Tickets[0].Status != booking.TicketIssued {
 		t.Errorf("a removed terminal admitted a ticket: %s", b.Tickets[0].Status)
 	}
+}
+
+// moneyMethods are the store calls that move money: they run to their end
+// when the session ends, and Settle waits for them.
+var moneyMethods = map[string]bool{"Checkout": true, "Cancel": true}
+
+// freeMethods name nobody, so the store never refuses them as withdrawn:
+// the releases on the way out and the change broker.
+var freeMethods = map[string]bool{"ReleaseOwner": true, "Changes": true}
+
+// Every store call a screen makes is inside a command made by m.call or,
+// for money, m.money: that is where a refusal because access was
+// withdrawn ends the session, whatever screen asked, and where a sale is
+// kept running and waited for. A call made any other way would let a
+// withdrawn session carry on, or a sale be cut off or not waited for.
+func TestStoreCalls_ThroughCallOrMoney(t *testing.T) {
+	methods := map[string]bool{}
+	backend := reflect.TypeFor[Backend]()
+	for i := 0; i < backend.NumMethod(); i++ {
+		methods[backend.Method(i).Name] = true
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	seen := map[string]int{}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var via []string // the m.call / m.money each enclosing func literal was passed to, "" for none
+		var walk func(n ast.Node, wrapper string)
+		walk = func(n ast.Node, wrapper string) {
+			ast.Inspect(n, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					via = append(via, wrapper)
+					walk(n.Body, "")
+					via = via[:len(via)-1]
+					return false
+				case *ast.CallExpr:
+					w := ""
+					if sel, ok := n.Fun.(*ast.SelectorExpr); ok && isIdent(sel.X, "m") && (sel.Sel.Name == "call" || sel.Sel.Name == "money") {
+						w = sel.Sel.Name
+					}
+					for _, a := range n.Args {
+						walk(a, w)
+					}
+					walk(n.Fun, "")
+					if method := storeMethod(n, methods); method != "" {
+						seen[method]++
+						inside := ""
+						for _, v := range via {
+							if v != "" {
+								inside = v
+							}
+						}
+						want := "call"
+						if moneyMethods[method] {
+							want = "money"
+						}
+						if !freeMethods[method] && inside != want {
+							t.Errorf("%s: store.%s outside a command made by m.%s", fset.Position(n.Pos()), method, want)
+						}
+					}
+					return false
+				}
+				return true
+			})
+		}
+		walk(f, "")
+	}
+	for _, m := range []string{"Checkout", "Cancel", "Hold", "SignIn", "ReleaseOwner"} {
+		if seen[m] == 0 {
+			t.Errorf("no call of store.%s found: the check is broken", m)
+		}
+	}
+}
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
+}
+
+// storeMethod names the Backend method call n makes on the store
+// (store.X, m.store.X, opts.Store.X), or "".
+func storeMethod(n *ast.CallExpr, methods map[string]bool) string {
+	sel, ok := n.Fun.(*ast.SelectorExpr)
+	if !ok || !methods[sel.Sel.Name] {
+		return ""
+	}
+	switch x := sel.X.(type) {
+	case *ast.Ident:
+		if x.Name == "store" {
+			return sel.Sel.Name
+		}
+	case *ast.SelectorExpr:
+		if (isIdent(x.X, "m") && x.Sel.Name == "store") || (isIdent(x.X, "opts") && x.Sel.Name == "Store") {
+			return sel.Sel.Name
+		}
+	}
+	return ""
 }
