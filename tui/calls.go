@@ -27,13 +27,13 @@ type (
 
 // loadCallsCmd reads the customers to call; clerks and up see them.
 func (m *Model) loadCallsCmd() tea.Cmd {
-	if m.actor == nil || m.actor.Role < booking.MinRole(booking.ActionWaitlist) {
+	if m.clerk == nil || m.clerk.role < booking.MinRole(booking.ActionWaitlist) {
 		return nil
 	}
-	store, actor := m.store, *m.actor
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor := m.store, m.actor()
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		calls, err := store.WaitlistCalls(ctx, actor)
-		return callsMsg{calls: calls, err: err}
+		return callsMsg{calls: calls, err: err}, err
 	})
 }
 
@@ -45,7 +45,7 @@ func (m *Model) callsTick() tea.Cmd {
 }
 
 func (m *Model) onCallsTick(msg callsTickMsg) tea.Cmd {
-	if msg.gen != m.callsGen || m.actor == nil {
+	if msg.gen != m.callsGen || m.clerk == nil {
 		return nil
 	}
 	return tea.Batch(m.loadCallsCmd(), m.callsTick())
@@ -77,12 +77,13 @@ func sameCalls(a, b []booking.WaitlistEntry) bool {
 
 // markCalledCmd records that this clerk called the first customer shown.
 func (m *Model) markCalledCmd() tea.Cmd {
-	if len(m.calls) == 0 || m.actor == nil {
+	if len(m.calls) == 0 || m.clerk == nil {
 		return nil
 	}
-	store, actor, id := m.store, *m.actor, m.calls[0].ID
-	return m.call(func(ctx context.Context) tea.Msg {
-		return calledMsg{err: store.MarkCalled(ctx, actor, id)}
+	store, actor, id := m.store, m.actor(), m.calls[0].ID
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
+		err := store.MarkCalled(ctx, actor, id)
+		return calledMsg{err: err}, err
 	})
 }
 
@@ -98,7 +99,7 @@ func (m *Model) onCalled(msg calledMsg) tea.Cmd {
 // callsLine is the banner over the status line while someone is to be
 // called: the oldest first, with how many more wait.
 func (m *Model) callsLine() string {
-	if len(m.calls) == 0 || m.actor == nil {
+	if len(m.calls) == 0 || m.clerk == nil {
 		return ""
 	}
 	c := m.calls[0]
@@ -138,10 +139,10 @@ func (m *Model) addWaitlist(text string) tea.Cmd {
 		seats = n
 	}
 	name, phone := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])
-	store, actor, showID := m.store, *m.actor, m.seats.show.ID
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor, showID := m.store, m.actor(), m.seats.show.ID
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		e, err := store.AddWaitlist(ctx, actor, showID, name, phone, seats)
-		return waitlistedMsg{entry: e, err: err}
+		return waitlistedMsg{entry: e, err: err}, err
 	})
 }
 

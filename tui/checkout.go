@@ -334,10 +334,10 @@ func (m *Model) confirmSale() tea.Cmd {
 	c.busy = true
 	c.tries++
 	m.setInfo("Selling…")
-	store, actor := m.store, *m.actor
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor := m.store, m.actor()
+	return m.money(func(ctx context.Context) (tea.Msg, error) {
 		b, err := store.Checkout(ctx, actor, req)
-		return checkoutMsg{key: req.IdempotencyKey, booking: b, err: err}
+		return checkoutMsg{key: req.IdempotencyKey, booking: b, err: err}, err
 	})
 }
 
@@ -378,10 +378,10 @@ func (m *Model) holdAgainCmd() tea.Cmd {
 	req := booking.HoldRequest{ShowID: m.seats.show.ID, SeatIDs: ids, Owner: m.opts.Owner, TTL: booking.DefaultHoldTTL}
 	c.busy = true
 	m.setInfo("Holding " + joinLabels(c.seats) + " again…")
-	store, actor, key := m.store, *m.actor, c.key
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor, key := m.store, m.actor(), c.key
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		h, err := store.Hold(ctx, actor, req)
-		return reheldMsg{key: key, hold: h, err: err}
+		return reheldMsg{key: key, hold: h, err: err}, err
 	})
 }
 

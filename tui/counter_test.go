@@ -12,6 +12,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 // setPrice changes a ticket type's price as `price set` would.
@@ -388,7 +389,7 @@ func TestModel_LeavingWithSeatsHeld(t *testing.T) {
 				t.Fatalf("%s with seats held did not ask: screen %v", k, m.screen)
 			}
 			press(t, m, no)
-			if m.leaving != nil || m.screen != screenSeatMap || m.actor == nil || m.closing {
+			if m.leaving != nil || m.screen != screenSeatMap || m.clerk == nil || m.closing {
 				t.Fatalf("%s then %s: screen %v", k, no, m.screen)
 			}
 			held(k+" then "+no, 2)
@@ -443,7 +444,7 @@ func TestModel_LeavingWithSeatsHeld(t *testing.T) {
 }
 
 // soldOutStudio sells every seat of today's first Studio show.
-func soldOutStudio(tb testing.TB, s *db.Store, clock *testClock) booking.Show {
+func soldOutStudio(tb testing.TB, s *db.Store, clock *storetest.Clock) booking.Show {
 	tb.Helper()
 	ctx := context.Background()
 	shows, _ := s.Shows(ctx, booking.System, clock.Now())
@@ -457,7 +458,7 @@ func soldOutStudio(tb testing.TB, s *db.Store, clock *testClock) booking.Show {
 			labels = append(labels, seat.Label)
 		}
 		for i := 0; len(labels) > 0; i++ {
-			n := min(20, len(labels))
+			n := min(booking.MaxSeatsPerSale, len(labels))
 			h, err := s.Hold(ctx, booking.System, booking.HoldRequest{ShowID: sh.ID, Seats: labels[:n], Owner: "fill"})
 			if err != nil {
 				tb.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 // TestMain lets the test binary double as the other process of
@@ -31,7 +32,7 @@ func TestMain(m *testing.M) {
 // it already, and answers "ok" after the commit.
 func writerProcess(path string) int {
 	clock := newClock()
-	s, err := db.Open(path, db.Options{Clock: clock.Now, TicketKey: testTicketKey, SweepInterval: -1, PollInterval: -1, Sync: "normal"})
+	s, err := db.Open(path, storetest.Options(storeOptions(clock)))
 	if err != nil {
 		fmt.Println("ERR", err)
 		return 1
@@ -70,11 +71,9 @@ func BenchmarkCommitToRepaintAcrossProcesses(b *testing.B) {
 	seeded := MustOpenStore(b, clock)
 	path := seeded.Path()
 	seeded.Close()
-	s, err := db.Open(path, db.Options{Clock: clock.Now, TicketKey: testTicketKey, SweepInterval: -1, PollInterval: 50 * time.Millisecond, Sync: "normal"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
+	opts := storeOptions(clock)
+	opts.PollInterval = 50 * time.Millisecond
+	s := storetest.Open(b, path, opts)
 	viewer := newTestModel(b, s, clock, "viewer", 120, 40)
 	show := openGrandShow(b, viewer)
 

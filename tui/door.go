@@ -49,7 +49,7 @@ func (doorScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	d := &m.door
 	switch {
 	case key.Matches(msg, m.keys.Back):
-		if m.actor != nil && m.actor.Role == booking.RoleDoor {
+		if m.clerk != nil && m.clerk.role == booking.RoleDoor {
 			d.code.Reset() // the door is home for door staff
 			return nil
 		}
@@ -60,10 +60,10 @@ func (doorScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		d.busy = true
-		store, actor := m.store, *m.actor
-		return m.call(func(ctx context.Context) tea.Msg {
+		store, actor := m.store, m.actor()
+		return m.call(func(ctx context.Context) (tea.Msg, error) {
 			res, err := store.Admit(ctx, actor, code)
-			return admitMsg{res: res, err: err}
+			return admitMsg{res: res, err: err}, err
 		})
 	}
 	d.code.key(msg, &m.keys)

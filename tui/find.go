@@ -98,7 +98,7 @@ func (m *Model) openFind() tea.Cmd {
 // needsApprover reports whether cancelling needs a supervisor's PIN typed
 // at this counter.
 func (m *Model) needsApprover() bool {
-	return m.actor != nil && m.actor.Role < booking.MinRole(booking.ActionCancel)
+	return m.clerk != nil && m.clerk.role < booking.MinRole(booking.ActionCancel)
 }
 
 // findScreen is finding a booking by number, phone or name, and
@@ -146,10 +146,10 @@ func (findScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			}
 			f.busy = true
 			m.setInfo("Searching…")
-			store, actor := m.store, *m.actor
-			return m.call(func(ctx context.Context) tea.Msg {
+			store, actor := m.store, m.actor()
+			return m.call(func(ctx context.Context) (tea.Msg, error) {
 				res, err := store.FindBookings(ctx, actor, booking.BookingQuery{Text: q, Limit: 50})
-				return findMsg{query: q, results: res, err: err}
+				return findMsg{query: q, results: res, err: err}, err
 			})
 		}
 		if f.mode == findSearch {
@@ -252,28 +252,26 @@ func refundLine(b *booking.Booking) string {
 
 func (m *Model) viewBookingCmd(number string) tea.Cmd {
 	m.find.busy = true
-	store, actor := m.store, *m.actor
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor := m.store, m.actor()
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		b, err := store.Booking(ctx, actor, number)
-		return bookingMsg{booking: b, err: err}
+		return bookingMsg{booking: b, err: err}, err
 	})
 }
 
 func (m *Model) cancelCmd() tea.Cmd {
 	f := &m.find
-	req := booking.CancelRequest{
-		Number: f.booking.Number,
-		Reason: booking.CleanLine(f.reason.String(), 80),
-	}
+	var approver *booking.Credentials
 	if m.needsApprover() {
-		req.Approver = &booking.Credentials{Name: f.supName.String(), PIN: string(f.supPIN.value)}
+		approver = &booking.Credentials{Name: f.supName.String(), PIN: string(f.supPIN.value)}
 	}
+	req := m.cancelRequest(f.booking.Number, booking.CleanLine(f.reason.String(), 80), approver)
 	f.busy = true
 	m.setInfo("Cancelling…")
-	store, actor := m.store, *m.actor
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor := m.store, m.actor()
+	return m.money(func(ctx context.Context) (tea.Msg, error) {
 		b, err := store.Cancel(ctx, actor, req)
-		return cancelMsg{booking: b, err: err}
+		return cancelMsg{booking: b, err: err}, err
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"boxoffice/assets"
 	"boxoffice/booking"
+	"boxoffice/internal/storetest"
 )
 
 // helpStep is one state of a session whose keys the help golden records:
@@ -26,7 +27,7 @@ type helpStep struct {
 
 // helpSteps walk one session through every screen and every state that
 // changes what the hint bar or the ? overlay offers.
-func helpSteps(s Backend, clock *testClock, showID *int64) []helpStep {
+func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 	other := func(t *testing.T, seats ...string) {
 		t.Helper()
 		if _, err := s.Hold(context.Background(), booking.System, booking.HoldRequest{ShowID: *showID, Seats: seats, Owner: "other"}); err != nil {

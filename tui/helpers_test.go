@@ -2,9 +2,7 @@ package tui
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,50 +12,30 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 // testStart is the fixed clock every test starts at: a Friday morning, so
 // the demo programme has shows later the same day.
 var testStart = time.Date(2026, 3, 13, 10, 0, 0, 0, time.UTC)
 
-// testClock is a clock a test moves by hand.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+// newClock is a clock the test moves by hand, at testStart.
+func newClock() *storetest.Clock { return storetest.NewClock(testStart) }
 
-func newClock() *testClock { return &testClock{now: testStart} }
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
+// testTicketKey signs the tickets of the goldens' done screens: the codes
+// drawn there follow from it.
 var testTicketKey = booking.TicketKey{ID: 1, Secret: []byte("tui-test-ticket-key-0123456789ab")}
 
+// storeOptions are the counter tests' store options: the test clock, no
+// sweeper or poll (tests deliver changes themselves), synchronous=NORMAL.
+func storeOptions(clock *storetest.Clock) db.Options {
+	return db.Options{Clock: clock.Now, TicketKey: testTicketKey, SweepInterval: -1, PollInterval: -1, Sync: "normal"}
+}
+
 // MustOpenStore opens the demo cinema on a file in a temp dir.
-func MustOpenStore(tb testing.TB, clock *testClock) *db.Store {
+func MustOpenStore(tb testing.TB, clock *storetest.Clock) *db.Store {
 	tb.Helper()
-	path := filepath.Join(tb.TempDir(), "boxoffice.db")
-	s, err := db.Open(path, db.Options{Clock: clock.Now, TicketKey: testTicketKey, SweepInterval: -1, PollInterval: -1, Sync: "normal"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { s.Close() })
-	seed, err := assets.Demo(clock.Now())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := s.Seed(context.Background(), seed, true); err != nil {
-		tb.Fatal(err)
-	}
+	s, _ := storetest.MustOpenDemo(tb, storeOptions(clock))
 	return s
 }
 
@@ -71,7 +49,7 @@ func addStaff(tb testing.TB, s *db.Store, name string, role booking.Role, pin st
 
 // newTestModel opens a counter session on store, sized w×h, with blocking
 // commands parked so every other command runs synchronously in send.
-func newTestModel(tb testing.TB, store Backend, clock *testClock, owner string, w, h int) *Model {
+func newTestModel(tb testing.TB, store Backend, clock *storetest.Clock, owner string, w, h int) *Model {
 	tb.Helper()
 	m := New(Options{
 		Store:           store,
@@ -190,16 +168,23 @@ func signIn(tb testing.TB, m *Model, name, pin string) {
 	press(tb, m, "enter")
 	typeText(tb, m, pin)
 	press(tb, m, "enter")
-	if m.screen != screenShows || m.actor == nil {
+	if m.screen != screenShows || m.clerk == nil {
 		tb.Fatalf("sign-in as %s failed: screen %v, status %q", name, m.screen, m.status)
 	}
 }
 
-// openFirstShow signs in as the demo manager and opens the first show of
+// openGrandShow signs in as the demo manager and opens the first show of
 // the Grand hall today.
 func openGrandShow(tb testing.TB, m *Model) booking.Show {
 	tb.Helper()
 	signIn(tb, m, assets.DemoUser, assets.DemoPIN)
+	return openGrand(tb, m)
+}
+
+// openGrand opens the first show of the Grand hall today from the shows
+// list.
+func openGrand(tb testing.TB, m *Model) booking.Show {
+	tb.Helper()
 	vis := m.shows.visible()
 	for i, sh := range vis {
 		if sh.HallName == "Grand" {

@@ -25,8 +25,8 @@ func (m *Model) hold(seats []booking.Seat, offer bool) tea.Cmd {
 		TTL:     booking.DefaultHoldTTL,
 		AddTo:   m.seats.holdID,
 	}
-	store, actor := m.store, *m.actor
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor := m.store, m.actor()
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		h, err := store.Hold(ctx, actor, req)
 		if err != nil && req.AddTo != 0 && booking.ErrorCode(err) == booking.EExpired {
 			// The hold being added to has ended (expired, or its last
@@ -34,7 +34,7 @@ func (m *Model) hold(seats []booking.Seat, offer bool) tea.Cmd {
 			req.AddTo = 0
 			h, err = store.Hold(ctx, actor, req)
 		}
-		return holdMsg{showID: req.ShowID, hold: h, err: err, offer: offer}
+		return holdMsg{showID: req.ShowID, hold: h, err: err, offer: offer}, err
 	})
 }
 
@@ -47,14 +47,14 @@ func (m *Model) holdBest(n int) tea.Cmd {
 		AddTo:  m.seats.holdID,
 	}
 	m.setInfo(fmt.Sprintf("Finding the best %d…", n))
-	store, actor := m.store, *m.actor
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor := m.store, m.actor()
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		h, err := store.HoldBest(ctx, actor, req)
 		if err != nil && req.AddTo != 0 && booking.ErrorCode(err) == booking.EExpired {
 			req.AddTo = 0
 			h, err = store.HoldBest(ctx, actor, req)
 		}
-		return holdMsg{showID: req.ShowID, hold: h, err: err, best: n}
+		return holdMsg{showID: req.ShowID, hold: h, err: err, best: n}, err
 	})
 }
 
@@ -67,7 +67,7 @@ func (m *Model) release(seats []booking.Seat) tea.Cmd {
 	if holdID == 0 && m.seats.sm != nil && len(seats) > 0 {
 		holdID = m.seats.sm.HoldID[seats[0].ID]
 	}
-	store, actor, owner, showID := m.store, *m.actor, m.opts.Owner, m.seats.show.ID
+	store, actor, owner, showID := m.store, m.actor(), m.opts.Owner, m.seats.show.ID
 	// Show the seats as free at once; the reload that follows confirms it.
 	if m.seats.sm != nil {
 		for _, seat := range seats {
@@ -78,9 +78,9 @@ func (m *Model) release(seats []booking.Seat) tea.Cmd {
 		// Nothing left held: no countdown, and the hold ending is no lapse.
 		m.seats.holdID, m.seats.expires, m.seats.capped = 0, time.Time{}, false
 	}
-	return m.call(func(ctx context.Context) tea.Msg {
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		err := store.Release(ctx, actor, holdID, owner, labels...)
-		return releaseMsg{showID: showID, seats: labels, err: err}
+		return releaseMsg{showID: showID, seats: labels, err: err}, err
 	})
 }
 
@@ -91,10 +91,10 @@ func (m *Model) extend() tea.Cmd {
 		m.setError("No seats are held to extend.")
 		return nil
 	}
-	store, actor, owner, id := m.store, *m.actor, m.opts.Owner, m.seats.holdID
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor, owner, id := m.store, m.actor(), m.opts.Owner, m.seats.holdID
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		h, err := store.Extend(ctx, actor, id, owner, booking.DefaultHoldTTL)
-		return extendMsg{hold: h, err: err}
+		return extendMsg{hold: h, err: err}, err
 	})
 }
 
@@ -260,7 +260,7 @@ func (m *Model) ensureTick() tea.Cmd {
 // onTick notices the countdown reaching zero, on whatever screen the
 // clerk is (find and door keep the countdown too).
 func (m *Model) onTick() tea.Cmd {
-	if m.seats.expires.IsZero() || m.actor == nil {
+	if m.seats.expires.IsZero() || m.clerk == nil {
 		return nil
 	}
 	if !m.now().Before(m.seats.expires) {

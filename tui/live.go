@@ -59,10 +59,11 @@ func quiet(msg tea.Msg) bool {
 type parkKind int
 
 const (
-	parkChange parkKind = iota // the next committed change
-	parkTick                   // the hold countdown
-	parkIdle                   // the idle sign-out timer
-	parkCalls                  // the next look for waiting-list calls
+	parkChange    parkKind = iota // the next committed change
+	parkTick                      // the hold countdown
+	parkIdle                      // the idle sign-out timer
+	parkCalls                     // the next look for waiting-list calls
+	parkWithdrawn                 // the end of a withdrawn session
 )
 
 // parkedCmd is a command kept aside by park.
@@ -120,7 +121,7 @@ func (m *Model) waitChangeCmd() tea.Cmd {
 // "anything changed" (show 0) is also how a price change arrives, so the
 // prices are read again. A screen that shows more reloads it too.
 func (m *Model) onChange(c booking.ShowChanged) tea.Cmd {
-	if m.actor == nil {
+	if m.clerk == nil {
 		return nil
 	}
 	var cmds []tea.Cmd
@@ -143,7 +144,7 @@ func (m *Model) armIdle() tea.Cmd {
 }
 
 func (m *Model) armIdleAfter(d time.Duration) tea.Cmd {
-	if m.opts.IdleSignOut <= 0 || m.idleArmed || m.actor == nil {
+	if m.opts.IdleSignOut <= 0 || m.idleArmed || m.clerk == nil {
 		return nil
 	}
 	m.idleArmed = true
@@ -153,7 +154,7 @@ func (m *Model) armIdleAfter(d time.Duration) tea.Cmd {
 // onIdle signs the clerk out when no key came for IdleSignOut, else waits
 // for the rest of it. One timer runs at a time, however fast the typing.
 func (m *Model) onIdle() tea.Cmd {
-	if m.actor == nil || m.opts.IdleSignOut <= 0 {
+	if m.clerk == nil || m.opts.IdleSignOut <= 0 {
 		return nil
 	}
 	left := m.lastInput.Add(m.opts.IdleSignOut).Sub(m.now())

@@ -122,7 +122,7 @@ func TestModel_TwoCountersRace(t *testing.T) {
 
 func labelsOfRange(t *testing.T, r string) []string {
 	t.Helper()
-	l, err := parseSeatRange(r)
+	l, err := booking.ParseSeatRange(r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,17 +45,17 @@ type ResumeCheckout struct {
 
 // Resume returns where the session is, for a session that takes over its
 // holds after a drop, or nil when there is nothing to reopen: the clerk
-// quit or signed out, or no seat map, checkout or fresh sale is on screen
-// and no seats are held. A sale on the done screen resumes as its
+// quit or signed out, the store withdrew the session's access, or no seat
+// map, checkout or fresh sale is on screen and no seats are held. A sale on the done screen resumes as its
 // checkout, sent: the resumed session finds the booking by its key and
 // shows it again, since the clerk may never have seen it. Call it only
 // once the program has stopped.
 func (m *Model) Resume() *Resume {
-	if m.closing || m.actor == nil {
+	if m.closing || m.clerk == nil || m.Withdrawn() {
 		return nil
 	}
 	s, c := &m.seats, &m.checkout
-	r := &Resume{StaffID: m.actor.StaffID, ShowID: s.show.ID, HoldID: s.holdID}
+	r := &Resume{StaffID: m.clerk.id, ShowID: s.show.ID, HoldID: s.holdID}
 	switch {
 	case c.hold != 0 && (m.screen == screenCheckout || (m.screen == screenDone && m.done.booking != nil)):
 		types := make(map[string]string, len(c.types))
@@ -111,7 +111,7 @@ type resumedMsg struct {
 func (m *Model) resumeCmd() tea.Cmd {
 	r := m.resume
 	m.resume = nil
-	if r == nil || m.actor == nil || r.ShowID == 0 || (r.StaffID != 0 && r.StaffID != m.actor.StaffID) {
+	if r == nil || m.clerk == nil || r.ShowID == 0 || (r.StaffID != 0 && r.StaffID != m.clerk.id) {
 		return nil
 	}
 	m.screen = screenSeatMap
@@ -121,8 +121,8 @@ func (m *Model) resumeCmd() tea.Cmd {
 	if r.Checkout != nil && r.HoldID != 0 {
 		key = checkoutKey(m.opts.Owner, r.HoldID)
 	}
-	store, actor, owner, seq := m.store, *m.actor, m.opts.Owner, m.seats.seq
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor, owner, seq := m.store, m.actor(), m.opts.Owner, m.seats.seq
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		msg := resumedMsg{r: r}
 		if key != "" {
 			b, err := store.BookingByKey(ctx, actor, key)
@@ -131,12 +131,12 @@ func (m *Model) resumeCmd() tea.Cmd {
 				msg.sold = b
 			case booking.ErrorCode(err) != booking.ENotFound:
 				msg.err = err
-				return msg
+				return msg, err
 			}
 		}
 		sm, err := store.SeatMap(ctx, actor, r.ShowID, owner)
 		msg.seatMap = seatMapMsg{showID: r.ShowID, sm: sm, err: err, seq: seq}
-		return msg
+		return msg, err
 	})
 }
 

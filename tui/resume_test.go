@@ -10,11 +10,12 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 // newResumedModel opens a session of owner that takes over a dropped one
 // at r, on the sign-in screen like a shared terminal.
-func newResumedModel(tb testing.TB, store Backend, clock *testClock, owner string, r *Resume) *Model {
+func newResumedModel(tb testing.TB, store Backend, clock *storetest.Clock, owner string, r *Resume) *Model {
 	tb.Helper()
 	m := New(Options{
 		Store:    store,
@@ -259,7 +260,7 @@ func signInTo(tb testing.TB, m *Model, name, pin string) {
 	press(tb, m, "enter")
 	typeText(tb, m, pin)
 	press(tb, m, "enter")
-	if m.actor == nil {
+	if m.clerk == nil {
 		tb.Fatalf("sign-in as %s failed: %q", name, m.status)
 	}
 }

@@ -7,10 +7,15 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"boxoffice/booking"
 )
 
 // Run runs the counter in a local terminal until the clerk quits or ctx
-// ends, then releases whatever this session still holds.
+// ends, waits for a sale or refund still under way, and releases whatever
+// this session still holds. A session whose access the store withdrew
+// (the clerk disabled or demoted meanwhile) ends by itself a moment after
+// saying so, and Run returns booking.ErrWithdrawn.
 func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	if opts.Context == nil {
 		opts.Context = ctx
@@ -19,6 +24,7 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	defer m.Close()
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
 	_, err := p.Run()
+	<-m.Settle() // bounded: each sale or refund by moneyTimeout
 
 	// Quitting releases the holds already; a killed program (ctx ended,
 	// a signal) has not, so do it here with a context of its own.
@@ -29,6 +35,9 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	}
 	if err != nil && (ctx.Err() != nil || errors.Is(err, tea.ErrInterrupted)) {
 		return nil
+	}
+	if err == nil && m.Withdrawn() {
+		return booking.ErrWithdrawn
 	}
 	return err
 }

@@ -97,14 +97,14 @@ func (m *Model) openSeatMap(sh booking.Show) tea.Cmd {
 }
 
 func (m *Model) loadSeatMapCmd() tea.Cmd {
-	if m.actor == nil || m.seats.show.ID == 0 {
+	if m.clerk == nil || m.seats.show.ID == 0 {
 		return nil
 	}
 	m.seats.seq++
-	store, actor, showID, owner, seq := m.store, *m.actor, m.seats.show.ID, m.opts.Owner, m.seats.seq
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor, showID, owner, seq := m.store, m.actor(), m.seats.show.ID, m.opts.Owner, m.seats.seq
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		sm, err := store.SeatMap(ctx, actor, showID, owner)
-		return seatMapMsg{showID: showID, sm: sm, err: err, seq: seq}
+		return seatMapMsg{showID: showID, sm: sm, err: err, seq: seq}, err
 	})
 }
 
@@ -506,7 +506,7 @@ func (m *Model) toggle(seats []booking.Seat) tea.Cmd {
 // goTo toggles the seats typed at the / prompt: "G7" or "G7-9".
 func (m *Model) goTo(text string) tea.Cmd {
 	s := &m.seats
-	labels, err := parseSeatRange(text)
+	labels, err := booking.ParseSeatRange(text)
 	if err != nil {
 		m.setError(booking.ErrorMessage(err))
 		return nil

@@ -87,7 +87,7 @@ func (m *Model) bottomCount() int {
 	if m.leaving != nil {
 		return 2
 	}
-	if len(m.calls) > 0 && m.actor != nil {
+	if len(m.calls) > 0 && m.clerk != nil {
 		return 3
 	}
 	return 2

@@ -19,9 +19,9 @@ func sellOut(tb testing.TB, s *db.Store, showID int64) []*booking.Booking {
 		tb.Fatal(err)
 	}
 	var out []*booking.Booking
-	for i := 0; i < len(m.Hall.Seats); i += 20 {
+	for i := 0; i < len(m.Hall.Seats); i += booking.MaxSeatsPerSale {
 		var ids []int64
-		for _, seat := range m.Hall.Seats[i:min(i+20, len(m.Hall.Seats))] {
+		for _, seat := range m.Hall.Seats[i:min(i+booking.MaxSeatsPerSale, len(m.Hall.Seats))] {
 			ids = append(ids, seat.ID)
 		}
 		owner := fmt.Sprint("sellout-", i)

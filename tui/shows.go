@@ -32,14 +32,14 @@ type showsMsg struct {
 }
 
 func (m *Model) loadShowsCmd() tea.Cmd {
-	if m.actor == nil {
+	if m.clerk == nil {
 		return nil
 	}
 	m.shows.seq++
-	store, actor, day, seq := m.store, *m.actor, m.shows.day, m.shows.seq
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor, day, seq := m.store, m.actor(), m.shows.day, m.shows.seq
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		shows, err := store.Shows(ctx, actor, day)
-		return showsMsg{day: day, shows: shows, err: err, seq: seq}
+		return showsMsg{day: day, shows: shows, err: err, seq: seq}, err
 	})
 }
 

@@ -60,10 +60,10 @@ func (signInScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		}
 		s.busy = true
 		m.setInfo("Signing in…")
-		store, req := m.store, booking.SignInRequest{Name: s.name.String(), PIN: string(s.pin.value), Terminal: m.opts.Terminal}
-		return m.call(func(ctx context.Context) tea.Msg {
+		store, req := m.store, m.signInRequest(s.name.String(), string(s.pin.value))
+		return m.call(func(ctx context.Context) (tea.Msg, error) {
 			st, err := store.SignIn(ctx, req)
-			return signInMsg{staff: st, err: err}
+			return signInMsg{staff: st, err: err}, err
 		})
 	case key.Matches(msg, k.NextField), key.Matches(msg, k.PrevField):
 		s.focus = 1 - s.focus
@@ -99,7 +99,7 @@ func (m *Model) onSignIn(msg signInMsg) tea.Cmd {
 		return nil
 	}
 	st := msg.staff
-	m.actor = &booking.Actor{StaffID: st.ID, Name: st.Name, Role: st.Role, Terminal: m.opts.Terminal}
+	m.setClerk(&clerk{id: st.ID, name: st.Name, role: st.Role})
 	m.signin = newSignInState()
 	m.screen = screenShows
 	m.shows = showsState{day: dayOf(m.now())}

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -18,36 +19,21 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
+	"boxoffice/internal/drain"
 )
 
-// Backend is what the counter needs of the booking core: a subset of
-// booking.Store, so a *db.Store satisfies it and tests may pass anything
-// that behaves like one.
+// Backend is what the counter needs of the booking core: the capabilities
+// its screens use, by embedding, so a method added to one of them is
+// there at once. A *db.Store satisfies it; tests may pass anything that
+// behaves like one.
 type Backend interface {
-	Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error)
-	SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error)
-	TicketTypes(ctx context.Context) ([]booking.TicketType, error)
-	Hold(ctx context.Context, actor booking.Actor, req booking.HoldRequest) (*booking.Hold, error)
-	HoldBest(ctx context.Context, actor booking.Actor, req booking.HoldBestRequest) (*booking.Hold, error)
-	Release(ctx context.Context, actor booking.Actor, holdID int64, owner string, seats ...string) error
-	Extend(ctx context.Context, actor booking.Actor, holdID int64, owner string, ttl time.Duration) (*booking.Hold, error)
-	ReleaseOwner(ctx context.Context, owner string) (int, error)
-	Checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest) (*booking.Booking, error)
-	Cancel(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Booking, error)
-	Booking(ctx context.Context, actor booking.Actor, number string) (*booking.Booking, error)
-	// BookingByKey returns the booking a checkout's idempotency key made;
-	// ENotFound when none did. A resumed checkout asks it before it
-	// offers the sale again.
-	BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error)
-	FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error)
-	SignIn(ctx context.Context, req booking.SignInRequest) (*booking.Staff, error)
-	Admit(ctx context.Context, actor booking.Actor, code string) (*booking.Admission, error)
-	AddWaitlist(ctx context.Context, actor booking.Actor, showID int64, name, phone string, seats int) (*booking.WaitlistEntry, error)
-	WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booking.WaitlistEntry, error)
-	MarkCalled(ctx context.Context, actor booking.Actor, entryID int64) error
-	Waitlist(ctx context.Context, actor booking.Actor, showID int64) ([]booking.WaitlistEntry, error)
-	RemoveWaitlist(ctx context.Context, actor booking.Actor, entryID int64) error
-	Changes() *booking.Broker
+	booking.Sales     // hold, extend, release, sell; the price list
+	booking.Bookings  // find, look up, cancel and refund
+	booking.Programme // the day's shows and their seat maps
+	booking.Roster    // sign in at a shared counter
+	booking.Door      // admit tickets
+	booking.Waitlist  // the waiting list of a sold-out show
+	booking.Changes   // repaint on every committed change
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -65,10 +51,21 @@ type Options struct {
 	// Owner is this session's unique id: the owner of its holds.
 	Owner string
 	// Staff, when set, opens the session signed in (a personal SSH key);
-	// nil opens the sign-in screen.
+	// nil opens the sign-in screen. Only its StaffID, Name and Role are
+	// read: where the session is comes from the three fields below.
 	Staff *booking.Actor
-	// Terminal is the counter device's name, recorded on every sale.
+	// Terminal is the counter device's name, recorded on every sale and
+	// on every failed PIN typed here.
 	Terminal string
+	// TerminalID is the registered terminal (an SSH counter device) the
+	// session runs on, 0 for none (a local counter, a personal key). Every
+	// write checks that it is still registered, and a removed one signs
+	// nobody in.
+	TerminalID int64
+	// Addr is the session's remote address (an SSH client's host:port),
+	// logged with every failed PIN and approval typed here; "" for a local
+	// counter.
+	Addr string
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// IdleSignOut signs the clerk out after this long without a key press;
@@ -85,9 +82,6 @@ type Options struct {
 	Resume *Resume
 }
 
-// callTimeout bounds one call to the store from a command.
-const callTimeout = 15 * time.Second
-
 // Model is one counter session. *Model implements tea.Model.
 type Model struct {
 	opts   Options
@@ -102,7 +96,7 @@ type Model struct {
 
 	width, height int
 	screen        screen
-	actor         *booking.Actor // nil when signed out
+	clerk         *clerk // nil when signed out; see identity.go
 	types         []booking.TicketType
 
 	notice    string // server notice banner
@@ -141,6 +135,13 @@ type Model struct {
 	// run every other command synchronously.
 	parkBlocking bool
 	parked       []parkedCmd
+
+	// What a host reads from other goroutines (see identity.go, store.go):
+	// who acts, whether the store withdrew the session's access, and the
+	// sales and refunds under way.
+	acting    atomic.Pointer[clerk]
+	withdrawn atomic.Bool
+	settling  drain.Drain
 }
 
 var _ tea.Model = (*Model)(nil)
@@ -177,14 +178,10 @@ func New(opts Options) *Model {
 	m.find = newFindState()
 	m.shows.day = dayOf(m.now())
 	m.resume = opts.Resume
-	if opts.Staff != nil {
-		a := *opts.Staff
-		if a.Terminal == "" {
-			a.Terminal = opts.Terminal
-		}
-		m.actor = &a
+	if st := opts.Staff; st != nil {
+		m.setClerk(&clerk{id: st.StaffID, name: st.Name, role: st.Role})
 		m.screen = screenShows
-		if a.Role == booking.RoleDoor {
+		if st.Role == booking.RoleDoor {
 			// Door staff with a key of their own land on the door, as
 			// they do after signing in at a shared counter.
 			m.openDoor()
@@ -201,7 +198,7 @@ func (m *Model) Close() { m.cancel() }
 // loads the day's shows.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.subscribeCmd()}
-	if m.actor != nil {
+	if m.clerk != nil {
 		cmds = append(cmds, m.afterSignIn()...)
 	}
 	return tea.Batch(cmds...)
@@ -228,6 +225,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		if msg.Width <= 0 || msg.Height <= 0 {
+			// Output that is no terminal cannot say its size: keep the
+			// last one rather than refuse every key as "too small".
+			return m, nil
+		}
 		m.width, m.height = msg.Width, msg.Height
 		m.help.SetWidth(msg.Width)
 		return m, nil
@@ -237,7 +239,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.PasteMsg:
 		return m, m.onPaste(msg.Content)
 	case tea.MouseClickMsg:
-		if c, ok := m.active().(clicker); ok && !m.tooSmall() && m.actor != nil {
+		if c, ok := m.active().(clicker); ok && !m.tooSmall() && m.clerk != nil && !m.Withdrawn() {
 			return m, c.click(m, msg.Mouse())
 		}
 		return m, nil
@@ -254,6 +256,13 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 	case typesMsg:
 		m.onTypes(msg)
 		return nil
+	case withdrawnMsg:
+		return m.onWithdrawn()
+	case withdrawnEndMsg:
+		if m.closing {
+			return nil // ctrl+c was quicker
+		}
+		return m.endCmd()
 	case signedOutMsg:
 		if msg.err != nil {
 			m.fail(msg.err)
@@ -320,9 +329,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.leaveKey(msg)
 	}
 	if key.Matches(msg, k.Quit) {
+		if m.Withdrawn() {
+			return m.endCmd() // without asking: nothing may be kept for later
+		}
 		return m.leave(leaveQuit)
 	}
-	if m.closing || m.tooSmall() {
+	if m.closing || m.Withdrawn() || m.tooSmall() {
 		return nil
 	}
 	if m.help.ShowAll {
@@ -335,7 +347,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.help.ShowAll = true
 		return nil
 	}
-	if m.actor != nil {
+	if m.clerk != nil {
 		switch {
 		case key.Matches(msg, k.SignOut):
 			return m.leave(leaveSignOut)
@@ -379,9 +391,15 @@ func (m *Model) heldCount() int {
 
 // quitCmd releases this session's holds and then quits.
 func (m *Model) quitCmd() tea.Cmd {
+	m.setInfo("Releasing held seats…")
+	return m.endCmd()
+}
+
+// endCmd ends the session, the status line as it is meanwhile: it
+// releases the holds, then quits.
+func (m *Model) endCmd() tea.Cmd {
 	m.leaving = nil
 	m.closing = true
-	m.status, m.statusErr = "Releasing held seats…", false
 	store, owner, log := m.store, m.opts.Owner, m.log
 	ctx := context.WithoutCancel(m.ctx)
 	cancel := m.cancel
@@ -400,7 +418,7 @@ func (m *Model) quitCmd() tea.Cmd {
 func (m *Model) signOut(why string) tea.Cmd {
 	store, owner := m.store, m.opts.Owner
 	ctx := m.ctx
-	m.actor = nil
+	m.setClerk(nil)
 	m.screen = screenSignIn
 	m.signin = newSignInState()
 	m.shows = showsState{day: dayOf(m.now())}
@@ -431,20 +449,10 @@ func (m *Model) afterSignIn() []tea.Cmd {
 
 func (m *Model) loadTypesCmd() tea.Cmd {
 	store := m.store
-	return m.call(func(ctx context.Context) tea.Msg {
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		types, err := store.TicketTypes(ctx)
-		return typesMsg{types: types, err: err}
+		return typesMsg{types: types, err: err}, err
 	})
-}
-
-// call wraps a store call in a command bounded by the session's context.
-func (m *Model) call(fn func(ctx context.Context) tea.Msg) tea.Cmd {
-	ctx := m.ctx
-	return func() tea.Msg {
-		c, cancel := context.WithTimeout(ctx, callTimeout)
-		defer cancel()
-		return fn(c)
-	}
 }
 
 // fail shows an error to the clerk; internal details go to the log only.

@@ -29,7 +29,7 @@ func TestModel_SignIn(t *testing.T) {
 		press(t, m, "enter")
 		typeText(t, m, "9999")
 		press(t, m, "enter")
-		if m.screen != screenSignIn || m.actor != nil || !m.statusErr {
+		if m.screen != screenSignIn || m.clerk != nil || !m.statusErr {
 			t.Fatalf("wrong PIN let in: screen %v status %q", m.screen, m.status)
 		}
 		if !m.signin.pin.Empty() {
@@ -51,8 +51,8 @@ func TestModel_SignIn(t *testing.T) {
 		m.parkBlocking = true
 		t.Cleanup(m.Close)
 		run(t, m, m.Init())
-		if m.screen != screenShows || len(m.shows.all) == 0 || m.actor.Terminal != "t9" {
-			t.Fatalf("screen %v, %d shows, actor %+v", m.screen, len(m.shows.all), m.actor)
+		if m.screen != screenShows || len(m.shows.all) == 0 || m.actor().Terminal != "t9" {
+			t.Fatalf("screen %v, %d shows, actor %+v", m.screen, len(m.shows.all), m.actor())
 		}
 	})
 }
@@ -208,8 +208,8 @@ func TestModel_SeatMap(t *testing.T) {
 			s.ReleaseOwner(context.Background(), "filler")
 			run(t, m, m.loadSeatMapCmd())
 		}()
-		for len(labels) > 0 { // one hold takes at most 20 seats
-			n := min(20, len(labels))
+		for len(labels) > 0 { // one hold takes at most MaxSeatsPerSale seats
+			n := min(booking.MaxSeatsPerSale, len(labels))
 			if _, err := s.Hold(context.Background(), booking.System, booking.HoldRequest{ShowID: show.ID, Seats: labels[:n], Owner: "filler"}); err != nil {
 				t.Fatalf("filling the hall: %v", err)
 			}
@@ -564,7 +564,7 @@ func TestModel_FindAndCancel(t *testing.T) {
 	})
 	t.Run("SupervisorNeedsNoApprover", func(t *testing.T) {
 		press(t, m, "ctrl+o")
-		if m.screen != screenSignIn || m.actor != nil {
+		if m.screen != screenSignIn || m.clerk != nil {
 			t.Fatal("ctrl+o did not sign out")
 		}
 		signIn(t, m, "sue", "1357")
@@ -633,7 +633,7 @@ func TestModel_SignOutReleases(t *testing.T) {
 		t.Fatalf("ctrl+o with seats held did not ask: screen %v", m.screen)
 	}
 	press(t, m, "y")
-	if m.screen != screenSignIn || m.actor != nil {
+	if m.screen != screenSignIn || m.clerk != nil {
 		t.Fatalf("screen %v", m.screen)
 	}
 	if n := len(storeMap(t, s, show.ID, "me").HoldID); n != 0 {
@@ -659,12 +659,12 @@ func TestModel_IdleSignOut(t *testing.T) {
 	press(t, m, "down")
 	clock.Add(3 * time.Minute)
 	send(t, m, idleMsg{})
-	if m.actor == nil {
+	if m.clerk == nil {
 		t.Fatal("signed out 3 minutes after a key press")
 	}
 	clock.Add(3 * time.Minute)
 	send(t, m, idleMsg{})
-	if m.actor != nil || m.screen != screenSignIn || !strings.Contains(m.status, "without a key press") {
+	if m.clerk != nil || m.screen != screenSignIn || !strings.Contains(m.status, "without a key press") {
 		t.Fatalf("not signed out when idle: %v %q", m.screen, m.status)
 	}
 }
@@ -801,18 +801,32 @@ func TestModel_UntrustedTextIsCleaned(t *testing.T) {
 	}
 }
 
-func TestParseSeatRange(t *testing.T) {
-	for in, want := range map[string]string{
-		"G7": "G7", "g7": "G7", "G7-9": "G7 G8 G9", "G9-7": "G7 G8 G9", "G7-G8": "G7 G8", " g 7 - 8 ": "G7 G8", "AA12": "AA12",
-	} {
-		got, err := parseSeatRange(in)
-		if err != nil || strings.Join(got, " ") != want {
-			t.Errorf("parseSeatRange(%q) = %v, %v; want %s", in, got, err, want)
-		}
+// The go-to prompt reads ranges with booking's parser, which refuses a
+// range ending at seat 0 ("G7-0") instead of reading it as G0 to G7.
+func TestSeatMap_GoToRange(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	m := newTestModel(t, s, clock, "me", 80, 24)
+	show := openGrandShow(t, m)
+	goTo(t, m, "N7-0")
+	if !strings.Contains(m.status, "Type a seat like G7, or a range like G7-9.") || len(storeMap(t, s, show.ID, "me").HoldID) != 0 {
+		t.Fatalf("N7-0: status %q, %d held", m.status, len(storeMap(t, s, show.ID, "me").HoldID))
 	}
-	for _, in := range []string{"", "7", "G", "G0", "G7-H9", "G1-40", "G7-x"} {
-		if got, err := parseSeatRange(in); err == nil {
-			t.Errorf("parseSeatRange(%q) = %v, want an error", in, got)
-		}
+	goTo(t, m, "n9-7")
+	if n := len(storeMap(t, s, show.ID, "me").HoldID); n != 3 {
+		t.Fatalf("n9-7 held %d seats, want 3 (status %q)", n, m.status)
+	}
+}
+
+// A size of 0×0 (output that is no terminal) keeps the last size instead
+// of turning the counter into "make the window larger".
+func TestModel_UnknownSize(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	m := newTestModel(t, MustOpenStore(t, clock), clock, "me", 100, 30)
+	send(t, m, tea.WindowSizeMsg{})
+	if m.width != 100 || m.height != 30 || m.tooSmall() {
+		t.Fatalf("after a 0×0 size: %d×%d", m.width, m.height)
 	}
 }

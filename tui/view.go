@@ -89,8 +89,8 @@ func (m *Model) titleBar() string {
 	if m.opts.Terminal != "" {
 		left += st.Subtle.Render(" · " + booking.Clean(m.opts.Terminal))
 	}
-	if m.actor != nil {
-		left += st.Subtle.Render(" · ") + st.Bold.Render(booking.Clean(m.actor.Name)) + st.Subtle.Render(" ("+m.actor.Role.String()+")")
+	if m.clerk != nil {
+		left += st.Subtle.Render(" · ") + st.Bold.Render(booking.Clean(m.clerk.name)) + st.Subtle.Render(" ("+m.clerk.role.String()+")")
 	}
 	right := st.Subtle.Render(m.now().Format("Mon 2 Jan 15:04"))
 	if kept := m.keptLine(); kept != "" {

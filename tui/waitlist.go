@@ -47,14 +47,14 @@ func (m *Model) openWaitlist() tea.Cmd {
 }
 
 func (m *Model) loadWaitlistCmd() tea.Cmd {
-	if m.actor == nil || m.waitlist.show.ID == 0 {
+	if m.clerk == nil || m.waitlist.show.ID == 0 {
 		return nil
 	}
 	m.waitlist.seq++
-	store, actor, showID, seq := m.store, *m.actor, m.waitlist.show.ID, m.waitlist.seq
-	return m.call(func(ctx context.Context) tea.Msg {
+	store, actor, showID, seq := m.store, m.actor(), m.waitlist.show.ID, m.waitlist.seq
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		entries, err := store.Waitlist(ctx, actor, showID)
-		return waitlistMsg{showID: showID, entries: entries, err: err, seq: seq}
+		return waitlistMsg{showID: showID, entries: entries, err: err, seq: seq}, err
 	})
 }
 
@@ -111,9 +111,10 @@ func (waitlistScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 
 func (m *Model) removeEntryCmd(e booking.WaitlistEntry) tea.Cmd {
 	m.waitlist.busy = true
-	store, actor := m.store, *m.actor
-	return m.call(func(ctx context.Context) tea.Msg {
-		return removedMsg{entry: e, err: store.RemoveWaitlist(ctx, actor, e.ID)}
+	store, actor := m.store, m.actor()
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
+		err := store.RemoveWaitlist(ctx, actor, e.ID)
+		return removedMsg{entry: e, err: err}, err
 	})
 }
 

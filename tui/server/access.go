@@ -67,7 +67,7 @@ func (st *session) refusedBy(a booking.Access) string {
 	case st.term != nil && !a.Allows(0, 0, st.term.ID):
 		return "terminal removed"
 	}
-	if id, role := st.store.acting(); id != 0 && !a.Allows(id, role, 0) {
+	if id, role := st.acting(); id != 0 && !a.Allows(id, role, 0) {
 		return "signed-in staff disabled or demoted"
 	}
 	return ""

@@ -54,7 +54,6 @@ func (s *Server) identify(next ssh.Handler) ssh.Handler {
 			term:    term,
 			started: time.Now(),
 		}
-		st.store = newSessionStore(s.cfg.Store, term, remote, func() { s.withdraw(st, "a write was refused") })
 		s.mu.Lock()
 		s.sessions[sess] = st
 		s.mu.Unlock()

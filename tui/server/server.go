@@ -36,23 +36,16 @@ import (
 )
 
 // Store is what the server needs of the booking core, by capability:
-// everything its counter sessions use (a tui.Backend), finding who a key
-// belongs to and who may still act (Roster), releasing this server's
-// holds in bulk (Sales) and quiescing writes at shutdown. *db.Store
-// satisfies it.
+// everything its counter sessions use, which it hands them as it is, and
+// for itself finding who a key belongs to and who may still act
+// (Roster), releasing this server's holds in bulk (Sales) and quiescing
+// writes at shutdown. *db.Store satisfies it.
 type Store interface {
-	booking.Sales
-	booking.Bookings
-	booking.Programme
+	tui.Backend
 	booking.Roster
-	booking.Door
-	booking.Waitlist
-	booking.Changes
+	booking.Sales
 	booking.Quiescer
 }
-
-// A Store serves every counter session.
-var _ tui.Backend = Store(nil)
 
 // Config configures a Server. Zero durations and counts take the defaults
 // below; a negative duration turns that timer off.
@@ -428,7 +421,7 @@ func (s *Server) counter(next ssh.Handler) ssh.Handler {
 		if t := st.takeover; t != nil && t.settled != nil {
 			// A sale the dropped session sent may still be running: let
 			// it answer, so the resumed checkout finds the booking it made.
-			wait := time.NewTimer(moneyTimeout)
+			wait := time.NewTimer(settleWait)
 			select {
 			case <-t.settled:
 				wait.Stop()
@@ -464,6 +457,11 @@ func (s *Server) counter(next ssh.Handler) ssh.Handler {
 	}
 }
 
+// settleWait bounds how long a resumed session waits for the sales and
+// refunds of the dropped one: as long as one may run (tui bounds each by
+// 15 s).
+const settleWait = 15 * time.Second
+
 // ended settles a session whose program has stopped: on shutdown or
 // withdrawal it says so, and its holds are released, or parked for a
 // reconnect when there is somewhere to come back to.
@@ -477,6 +475,10 @@ func (s *Server) ended(sess ssh.Session, st *session) {
 	if m != nil {
 		m.Close()
 		resume, quit = m.Resume(), m.ClerkQuit()
+		if m.Withdrawn() && st.withdrawn.CompareAndSwap(false, true) {
+			// The store refused a write: the program said so and ended.
+			s.log.Warn("session withdrawn", append(st.logAttrs(), "session", st.id, "reason", "a write was refused")...)
+		}
 	}
 	switch {
 	case s.closing.Load():
@@ -491,7 +493,7 @@ func (s *Server) ended(sess ssh.Session, st *session) {
 		// session with "Reconnected".
 		s.owners.drop(st.owner)
 	default:
-		s.owners.park(st.ident(), st.owner, resume, st.store.settled())
+		s.owners.park(st.ident(), st.owner, resume, m.Settle())
 	}
 }
 
@@ -503,7 +505,7 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 		return nil
 	}
 	opts := tui.Options{
-		Store:           st.store,
+		Store:           s.cfg.Store,
 		Demo:            s.cfg.Demo,
 		DemoCredentials: s.demoCredentials(sess.Context()),
 		Owner:           st.owner,
@@ -511,11 +513,15 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 		IdleSignOut:     s.cfg.IdleSignOut,
 		Logger:          s.log.With("session", st.id, "owner", st.owner),
 		Context:         sess.Context(),
+		// Where the session is, as the server knows it (the address here,
+		// the terminal below): the model joins it to every actor, sign-in
+		// and cancel it sends.
+		Addr: st.remote,
 	}
 	if st.staff != nil {
 		opts.Staff = &booking.Actor{StaffID: st.staff.ID, Name: st.staff.Name, Role: st.staff.Role}
 	} else {
-		opts.Terminal = st.term.Name
+		opts.Terminal, opts.TerminalID = st.term.Name, st.term.ID
 	}
 	if st.takeover != nil {
 		opts.Resume = st.takeover.resume

@@ -23,8 +23,7 @@ type session struct {
 	started time.Time
 
 	owner    string
-	takeover *resumed      // what a dropped session left; nil for a fresh owner
-	store    *sessionStore // the Backend of this session's program
+	takeover *resumed // what a dropped session left; nil for a fresh owner
 
 	// withdrawn is set once the session's access was withdrawn.
 	withdrawn atomic.Bool
@@ -80,6 +79,18 @@ func (s *session) stop() {
 	if p != nil {
 		go p.Quit()
 	}
+}
+
+// acting returns who is signed in in the session's program, 0 for nobody
+// or a program not made yet.
+func (s *session) acting() (int64, booking.Role) {
+	s.mu.Lock()
+	m := s.model
+	s.mu.Unlock()
+	if m == nil {
+		return 0, 0
+	}
+	return m.Acting()
 }
 
 // setProgram records the program unless the session was stopped first.
