@@ -40,6 +40,6 @@ type AuditEntry struct {
 	ShowID   int64
 	Booking  string // booking number, when the change concerns one
 	ShiftID  int64
-	Amount   int64
+	Amount   Money
 	Detail   string
 }

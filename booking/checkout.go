@@ -23,7 +23,7 @@ func (r *CheckoutRequest) Validate() error {
 		return Errorf(EInvalid, "Pay by cash or card.")
 	}
 	if r.Tendered < 0 || r.Tendered > MaxMoney {
-		return Errorf(EInvalid, "The amount tendered must be between 0.00 and %s.", FormatMoney(MaxMoney))
+		return Errorf(EInvalid, "The amount tendered must be between 0.00 and %s.", MaxMoney.String())
 	}
 	if r.Method == Card && r.Tendered != 0 {
 		return Errorf(EInvalid, "Cash tendered goes with a cash payment, not a card.")
@@ -40,15 +40,15 @@ func (r *CheckoutRequest) Validate() error {
 // prices. Total is the new figure, for the counter to show and ask again.
 // Its code is EConflict.
 type PriceChangedError struct {
-	Expected int64 // the total the clerk saw
-	Total    int64 // the total at today's prices
+	Expected Money // the total the clerk saw
+	Total    Money // the total at today's prices
 }
 
 func (e *PriceChangedError) Error() string { return e.Message() }
 
 // Message is what the clerk reads: "Prices changed: the total is now 26.00."
 func (e *PriceChangedError) Message() string {
-	return "Prices changed: the total is now " + FormatMoney(e.Total) + "."
+	return "Prices changed: the total is now " + e.Total.String() + "."
 }
 
 // Unwrap gives ErrorCode and ErrorMessage the conflict this is.

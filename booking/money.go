@@ -5,9 +5,14 @@ import (
 	"strings"
 )
 
-// MaxMoney is the largest amount ParseMoney accepts, in minor units
-// (1 000 000.00): more than any till holds, and far from int64 overflow.
-const MaxMoney = 100_000_000
+// Money is an amount in minor units (cents): 1250 is 12.50. Every price,
+// total, payment and refund is one; ParseMoney is the one way a typed
+// amount becomes one and String the one way one is shown.
+type Money int64
+
+// MaxMoney is the largest amount ParseMoney accepts (1 000 000.00): more
+// than any till holds, and far from int64 overflow.
+const MaxMoney Money = 100_000_000
 
 // ParseMoney reads an amount typed by a person into minor units: whole
 // units, optionally followed by a point (or a comma, as many tills write
@@ -17,13 +22,13 @@ const MaxMoney = 100_000_000
 // separators ("1,000" reads as three decimals), a bare point (".5", "5."),
 // letters, currency symbols and inner spaces. Space around the amount is
 // ignored; an empty amount is refused.
-func ParseMoney(s string) (int64, error) {
+func ParseMoney(s string) (Money, error) {
 	t := strings.TrimSpace(s)
 	whole, frac, hasFrac := strings.Cut(t, ".")
 	if !hasFrac {
 		whole, frac, hasFrac = strings.Cut(t, ",")
 	}
-	bad := func() (int64, error) {
+	bad := func() (Money, error) {
 		if t == "" {
 			return 0, Errorf(EInvalid, "Type an amount, like 12 or 12.50.")
 		}
@@ -35,7 +40,7 @@ func ParseMoney(s string) (int64, error) {
 	// Ten digits of whole units already exceed MaxMoney; stopping there
 	// keeps ParseInt far from overflow.
 	if len(whole) > 10 {
-		return 0, Errorf(EInvalid, "%s is more than %s.", CleanLine(t, 20), FormatMoney(MaxMoney))
+		return 0, Errorf(EInvalid, "%s is more than %s.", CleanLine(t, 20), MaxMoney.String())
 	}
 	units, err := strconv.ParseInt(whole, 10, 64)
 	if err != nil {
@@ -48,9 +53,9 @@ func ParseMoney(s string) (int64, error) {
 			cents *= 10
 		}
 	}
-	minor := units*100 + cents
+	minor := Money(units*100 + cents)
 	if minor > MaxMoney {
-		return 0, Errorf(EInvalid, "%s is more than %s.", CleanLine(t, 20), FormatMoney(MaxMoney))
+		return 0, Errorf(EInvalid, "%s is more than %s.", CleanLine(t, 20), MaxMoney.String())
 	}
 	return minor, nil
 }
@@ -68,12 +73,11 @@ func allDigits(s string) bool {
 	return true
 }
 
-// FormatMoney writes minor units as "12.50" (and a refund's negative
-// amount as "-2.50"): the one way money is shown on a screen, a receipt
-// or in JSON.
-func FormatMoney(minor int64) string {
-	neg := minor < 0
-	u := uint64(minor)
+// String writes an amount as "12.50" (and a refund's negative amount as
+// "-2.50"): the one way money is shown on a screen, a receipt or in JSON.
+func (m Money) String() string {
+	neg := m < 0
+	u := uint64(m)
 	if neg {
 		u = -u
 	}

@@ -8,7 +8,7 @@ import (
 
 func TestParseMoney(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		for in, want := range map[string]int64{
+		for in, want := range map[string]Money{
 			"12": 1200, "12.5": 1250, "12.50": 1250, "12,50": 1250, "0": 0, "0.05": 5, "0.5": 50,
 			" 20 ": 2000, "007": 700, "1000000": MaxMoney, "999999.99": MaxMoney - 1, "30.00": 3000,
 		} {
@@ -40,13 +40,13 @@ func TestParseMoney(t *testing.T) {
 	})
 }
 
-func TestFormatMoney(t *testing.T) {
-	for minor, want := range map[int64]string{
+func TestMoney_String(t *testing.T) {
+	for minor, want := range map[Money]string{
 		0: "0.00", 5: "0.05", 50: "0.50", 1250: "12.50", 100000: "1000.00", -250: "-2.50", -5: "-0.05",
 		math.MaxInt64: "92233720368547758.07", math.MinInt64: "-92233720368547758.08",
 	} {
-		if got := FormatMoney(minor); got != want {
-			t.Errorf("FormatMoney(%d) = %s, want %s", minor, got, want)
+		if got := minor.String(); got != want {
+			t.Errorf("(%d).String() = %s, want %s", minor, got, want)
 		}
 	}
 }
@@ -72,9 +72,9 @@ func FuzzParseMoney(f *testing.F) {
 		if strings.ContainsAny(s, "-+eE_") {
 			t.Fatalf("ParseMoney(%q) = %d accepted a sign, exponent or underscore", s, v)
 		}
-		back, err := ParseMoney(FormatMoney(v))
+		back, err := ParseMoney(v.String())
 		if err != nil || back != v {
-			t.Fatalf("ParseMoney(FormatMoney(%d)) = %d, %v", v, back, err)
+			t.Fatalf("ParseMoney((%d).String()) = %d, %v", v, back, err)
 		}
 	})
 }

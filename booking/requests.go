@@ -50,14 +50,14 @@ type CheckoutRequest struct {
 	Phone    string
 	Method   PayMethod
 	// Tendered is the cash handed over, minor units; 0 means exact money.
-	Tendered int64
+	Tendered Money
 	// ExpectedTotal is the total the clerk saw and confirmed, minor units;
 	// CheckTotal says it was sent. The store prices the seats itself,
 	// inside the write transaction, from the ticket types current then,
 	// and refuses with *PriceChangedError when its total differs: what was
 	// on screen is what is recorded. Every caller that showed a person a
 	// total sets both.
-	ExpectedTotal int64
+	ExpectedTotal Money
 	CheckTotal    bool
 }
 

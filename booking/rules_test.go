@@ -40,8 +40,8 @@ func TestAuthorize_FailsClosed(t *testing.T) {
 }
 
 func TestCanMove(t *testing.T) {
-	cases := []struct {
-		from, to string
+	bookings := []struct {
+		from, to BookingStatus
 		ok       bool
 	}{
 		{BookingConfirmed, BookingCancelled, true},
@@ -50,16 +50,34 @@ func TestCanMove(t *testing.T) {
 		{BookingCancelled, BookingConfirmed, false},
 		{BookingCancelled, BookingCancelled, false},
 		{BookingCompleted, BookingCancelled, false},
+	}
+	for _, c := range bookings {
+		if got := c.from.CanMove(c.to); got != c.ok {
+			t.Errorf("booking %s -> %s: CanMove = %v", c.from, c.to, got)
+		}
+	}
+	tickets := []struct {
+		from, to TicketStatus
+		ok       bool
+	}{
 		{TicketIssued, TicketAdmitted, true},
 		{TicketIssued, TicketVoid, true},
+		{TicketIssued, TicketRefunded, true},
 		{TicketAdmitted, TicketIssued, false},
 		{TicketAdmitted, TicketAdmitted, false},
 		{TicketVoid, TicketAdmitted, false},
+		{TicketRefunded, TicketIssued, false},
 	}
-	for _, c := range cases {
-		if got := CanMove(c.from, c.to); got != c.ok {
-			t.Errorf("CanMove(%s, %s) = %v", c.from, c.to, got)
+	for _, c := range tickets {
+		if got := c.from.CanMove(c.to); got != c.ok {
+			t.Errorf("ticket %s -> %s: CanMove = %v", c.from, c.to, got)
 		}
+	}
+	if !HoldHeld.CanMove(HoldConfirmed) || HoldConfirmed.CanMove(HoldHeld) {
+		t.Error("a held hold is sold once and a sold one never held again")
+	}
+	if !ClaimSold.CanMove(ClaimCancelled) || ClaimSold.CanMove(ClaimReleased) {
+		t.Error("a sold seat is freed only by a cancel")
 	}
 }
 

@@ -1,33 +1,59 @@
 package booking
 
-// Statuses of bookings, tickets, holds and seat claims. A hold and its
-// seat claims share "held", and a booking and a hold share "confirmed":
-// a status means something only with the kind of row it is on (see
-// Statuses).
-const (
-	BookingConfirmed = "confirmed"
-	BookingCompleted = "completed"
-	BookingCancelled = "cancelled"
-	BookingNoShow    = "no_show"
+// The statuses of bookings, tickets, holds and seat claims, each a type
+// of its own so one kind's status cannot be stored on another's row. A
+// hold and its seat claims share "held", and a booking and a hold share
+// "confirmed": a status means something only with the kind of row it is
+// on (see Statuses).
+type (
+	BookingStatus string
+	TicketStatus  string
+	HoldStatus    string
+	ClaimStatus   string
+)
 
-	TicketIssued   = "issued"
-	TicketAdmitted = "admitted"
-	TicketVoid     = "void"
+const (
+	BookingConfirmed BookingStatus = "confirmed"
+	BookingCompleted BookingStatus = "completed"
+	BookingCancelled BookingStatus = "cancelled"
+	BookingNoShow    BookingStatus = "no_show"
+
+	TicketIssued   TicketStatus = "issued"
+	TicketAdmitted TicketStatus = "admitted"
+	TicketVoid     TicketStatus = "void"
 	// TicketRefunded is one ticket of a party refunded alone; its seat is
 	// free again.
-	TicketRefunded = "refunded"
+	TicketRefunded TicketStatus = "refunded"
 
-	HoldHeld      = "held"
-	HoldReleased  = "released"
-	HoldExpired   = "expired"
-	HoldConfirmed = "confirmed"
+	HoldHeld      HoldStatus = "held"
+	HoldReleased  HoldStatus = "released"
+	HoldExpired   HoldStatus = "expired"
+	HoldConfirmed HoldStatus = "confirmed"
 
-	ClaimHeld      = "held"
-	ClaimSold      = "sold"
-	ClaimReleased  = "released"
-	ClaimExpired   = "expired"
-	ClaimCancelled = "cancelled"
+	ClaimHeld      ClaimStatus = "held"
+	ClaimSold      ClaimStatus = "sold"
+	ClaimReleased  ClaimStatus = "released"
+	ClaimExpired   ClaimStatus = "expired"
+	ClaimCancelled ClaimStatus = "cancelled"
 )
+
+// CanMove reports whether a booking may go from s to another status.
+func (s BookingStatus) CanMove(to BookingStatus) bool {
+	return BookingStatuses.CanMove(string(s), string(to))
+}
+
+// CanMove reports whether a ticket may go from s to another status.
+func (s TicketStatus) CanMove(to TicketStatus) bool {
+	return TicketStatuses.CanMove(string(s), string(to))
+}
+
+// CanMove reports whether a hold may go from s to another status.
+func (s HoldStatus) CanMove(to HoldStatus) bool { return HoldStatuses.CanMove(string(s), string(to)) }
+
+// CanMove reports whether a seat claim may go from s to another status.
+func (s ClaimStatus) CanMove(to ClaimStatus) bool {
+	return ClaimStatuses.CanMove(string(s), string(to))
+}
 
 // Statuses names one kind of row whose status moves by the table below:
 // BookingStatuses.CanMove(BookingConfirmed, BookingCancelled).
@@ -56,26 +82,41 @@ type statusTable struct {
 // (every status UPDATE in db/ is a compare-and-set that a test checks
 // against it). Anything not listed is refused.
 var transitions = map[Statuses]statusTable{
-	BookingStatuses: {initial: BookingConfirmed, moves: map[string][]string{
+	BookingStatuses: table(BookingConfirmed, map[BookingStatus][]BookingStatus{
 		BookingConfirmed: {BookingCompleted, BookingCancelled, BookingNoShow},
 		BookingCompleted: nil, BookingCancelled: nil, BookingNoShow: nil,
-	}},
-	TicketStatuses: {initial: TicketIssued, moves: map[string][]string{
+	}),
+	TicketStatuses: table(TicketIssued, map[TicketStatus][]TicketStatus{
 		TicketIssued:   {TicketAdmitted, TicketVoid, TicketRefunded},
 		TicketAdmitted: nil, TicketVoid: nil, TicketRefunded: nil,
-	}},
+	}),
 	// A hold ends once: let go, lapsed, or sold by a checkout.
-	HoldStatuses: {initial: HoldHeld, moves: map[string][]string{
+	HoldStatuses: table(HoldHeld, map[HoldStatus][]HoldStatus{
 		HoldHeld:     {HoldReleased, HoldExpired, HoldConfirmed},
 		HoldReleased: nil, HoldExpired: nil, HoldConfirmed: nil,
-	}},
+	}),
 	// A claim is one seat of a hold; a sold one is freed only by a
 	// cancel. Released, expired and cancelled claims stay as history.
-	ClaimStatuses: {initial: ClaimHeld, moves: map[string][]string{
+	ClaimStatuses: table(ClaimHeld, map[ClaimStatus][]ClaimStatus{
 		ClaimHeld:     {ClaimSold, ClaimReleased, ClaimExpired},
 		ClaimSold:     {ClaimCancelled},
 		ClaimReleased: nil, ClaimExpired: nil, ClaimCancelled: nil,
-	}},
+	}),
+}
+
+// table turns one kind's typed moves into the table's plain strings, the
+// form SQL text is checked in.
+func table[S ~string](initial S, moves map[S][]S) statusTable {
+	t := statusTable{initial: string(initial), moves: map[string][]string{}}
+	for from, tos := range moves {
+		for _, to := range tos {
+			t.moves[string(from)] = append(t.moves[string(from)], string(to))
+		}
+		if tos == nil {
+			t.moves[string(from)] = nil
+		}
+	}
+	return t
 }
 
 // CanMove reports whether a row of this kind may go from one status to
@@ -96,11 +137,4 @@ func (k Statuses) Initial() string { return transitions[k].initial }
 func (k Statuses) Known(status string) bool {
 	_, ok := transitions[k].moves[status]
 	return ok
-}
-
-// CanMove reports whether a booking or a ticket may go from one status to
-// another. Their statuses are told apart by name, so one call serves both;
-// holds and claims share names and need their kind's CanMove.
-func CanMove(from, to string) bool {
-	return BookingStatuses.CanMove(from, to) || TicketStatuses.CanMove(from, to)
 }

@@ -131,7 +131,7 @@ func (s Show) Free() int { return s.Capacity - s.Sold - s.Held }
 type TicketType struct {
 	Code  string // "adult"
 	Name  string // "Adult"
-	Price int64  // minor units (cents)
+	Price Money
 }
 
 // SeatState is what a seat map shows for one seat of one show.
@@ -186,7 +186,7 @@ type Hold struct {
 	Owner     string
 	Seats     []Seat
 	ExpiresAt time.Time
-	Status    string // held, released, expired, confirmed
+	Status    HoldStatus
 	// Together is false when HoldBest could not find one block and held
 	// the best split instead.
 	Together bool
@@ -200,14 +200,22 @@ const (
 	Card PayMethod = "card"
 )
 
-// Payment is money in (a sale) or out (a refund), in minor units.
+// PaymentKind tells money in from money out.
+type PaymentKind string
+
+const (
+	PaymentSale   PaymentKind = "sale"
+	PaymentRefund PaymentKind = "refund"
+)
+
+// Payment is money in (a sale) or out (a refund).
 type Payment struct {
 	ID       int64
-	Kind     string // sale, refund
+	Kind     PaymentKind
 	Method   PayMethod
-	Amount   int64
-	Tendered int64
-	Change   int64
+	Amount   Money
+	Tendered Money
+	Change   Money
 	At       time.Time
 	Staff    string
 }
@@ -217,8 +225,8 @@ type Ticket struct {
 	ID         int64
 	Seat       Seat
 	Type       string
-	Price      int64
-	Status     string // issued, admitted, void
+	Price      Money
+	Status     TicketStatus
 	Code       string
 	AdmittedAt *time.Time
 	AdmittedBy string
@@ -229,11 +237,11 @@ type Booking struct {
 	ID          int64
 	Number      string // BO-7KQ2X9TD
 	Show        Show
-	Status      string // confirmed, completed, cancelled, no_show
+	Status      BookingStatus
 	Customer    string
 	Phone       string
 	Tickets     []Ticket
-	Total       int64
+	Total       Money
 	Payments    []Payment
 	SoldBy      string
 	Terminal    string
@@ -244,9 +252,9 @@ type Booking struct {
 }
 
 // Change is the change due on the sale payment, zero for cards.
-func (b *Booking) Change() int64 {
+func (b *Booking) Change() Money {
 	for _, p := range b.Payments {
-		if p.Kind == "sale" {
+		if p.Kind == PaymentSale {
 			return p.Change
 		}
 	}

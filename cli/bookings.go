@@ -85,35 +85,35 @@ type bookingView struct{ b *booking.Booking }
 
 // bookingJSON is a booking as --json prints it.
 type bookingJSON struct {
-	Number   string        `json:"booking"`
-	Status   string        `json:"status"`
-	ShowID   int64         `json:"show"`
-	Film     string        `json:"film"`
-	Hall     string        `json:"hall"`
-	Start    string        `json:"start"`
-	Seats    []string      `json:"seats"`
-	Total    string        `json:"total"`
-	Change   string        `json:"change"`
-	Customer string        `json:"customer,omitempty"`
-	Phone    string        `json:"phone,omitempty"`
-	Tickets  []ticketJSON  `json:"tickets"`
-	Payments []paymentJSON `json:"payments"`
+	Number   string                `json:"booking"`
+	Status   booking.BookingStatus `json:"status"`
+	ShowID   int64                 `json:"show"`
+	Film     string                `json:"film"`
+	Hall     string                `json:"hall"`
+	Start    string                `json:"start"`
+	Seats    []string              `json:"seats"`
+	Total    string                `json:"total"`
+	Change   string                `json:"change"`
+	Customer string                `json:"customer,omitempty"`
+	Phone    string                `json:"phone,omitempty"`
+	Tickets  []ticketJSON          `json:"tickets"`
+	Payments []paymentJSON         `json:"payments"`
 }
 
 type ticketJSON struct {
-	Seat   string `json:"seat"`
-	Type   string `json:"type"`
-	Price  string `json:"price"`
-	Status string `json:"status"`
-	Code   string `json:"code"`
+	Seat   string               `json:"seat"`
+	Type   string               `json:"type"`
+	Price  string               `json:"price"`
+	Status booking.TicketStatus `json:"status"`
+	Code   string               `json:"code"`
 }
 
 type paymentJSON struct {
-	Kind     string `json:"kind"`
-	Method   string `json:"method"`
-	Amount   string `json:"amount"`
-	Tendered string `json:"tendered"`
-	Change   string `json:"change"`
+	Kind     booking.PaymentKind `json:"kind"`
+	Method   string              `json:"method"`
+	Amount   string              `json:"amount"`
+	Tendered string              `json:"tendered"`
+	Change   string              `json:"change"`
 }
 
 func (v bookingView) jsonValue() any {
@@ -121,13 +121,13 @@ func (v bookingView) jsonValue() any {
 	out := bookingJSON{
 		Number: b.Number, Status: b.Status, ShowID: b.Show.ID, Film: booking.Clean(b.Show.Film.Title),
 		Hall: booking.Clean(b.Show.HallName), Start: b.Show.Starts.Format(time.RFC3339), Seats: b.SeatLabels(),
-		Total: db.Money(b.Total), Change: db.Money(b.Change()), Customer: booking.Clean(b.Customer), Phone: booking.Clean(b.Phone),
+		Total: b.Total.String(), Change: b.Change().String(), Customer: booking.Clean(b.Customer), Phone: booking.Clean(b.Phone),
 	}
 	for _, t := range b.Tickets {
-		out.Tickets = append(out.Tickets, ticketJSON{t.Seat.Label, t.Type, db.Money(t.Price), t.Status, t.Code})
+		out.Tickets = append(out.Tickets, ticketJSON{t.Seat.Label, t.Type, t.Price.String(), t.Status, t.Code})
 	}
 	for _, p := range b.Payments {
-		out.Payments = append(out.Payments, paymentJSON{p.Kind, string(p.Method), db.Money(p.Amount), db.Money(p.Tendered), db.Money(p.Change)})
+		out.Payments = append(out.Payments, paymentJSON{p.Kind, string(p.Method), p.Amount.String(), p.Tendered.String(), p.Change.String()})
 	}
 	return out
 }
@@ -140,15 +140,15 @@ func (v bookingView) writeText(w io.Writer) {
 	if b.Customer != "" || b.Phone != "" {
 		fmt.Fprintf(w, "Customer %s %s\n", booking.Clean(b.Customer), booking.Clean(b.Phone))
 	}
-	fmt.Fprintf(w, "Total    %s\n", db.Money(b.Total))
+	fmt.Fprintf(w, "Total    %s\n", b.Total.String())
 	for _, p := range b.Payments {
 		switch {
-		case p.Kind == "refund":
-			fmt.Fprintf(w, "Refund   %s by %s\n", db.Money(p.Amount), p.Method)
+		case p.Kind == booking.PaymentRefund:
+			fmt.Fprintf(w, "Refund   %s by %s\n", p.Amount.String(), p.Method)
 		case p.Method == booking.Cash:
-			fmt.Fprintf(w, "Paid     %s cash, change due %s\n", db.Money(p.Tendered), db.Money(p.Change))
+			fmt.Fprintf(w, "Paid     %s cash, change due %s\n", p.Tendered.String(), p.Change.String())
 		default:
-			fmt.Fprintf(w, "Paid     %s by card\n", db.Money(p.Amount))
+			fmt.Fprintf(w, "Paid     %s by card\n", p.Amount.String())
 		}
 	}
 	if b.Status == booking.BookingCancelled {
@@ -163,6 +163,6 @@ func (v bookingView) writeText(w io.Writer) {
 	}
 	fmt.Fprintln(w, "Tickets")
 	for _, t := range b.Tickets {
-		fmt.Fprintf(w, "  %-5s %-8s %7s  %-8s %s\n", t.Seat.Label, t.Type, db.Money(t.Price), t.Status, t.Code)
+		fmt.Fprintf(w, "  %-5s %-8s %7s  %-8s %s\n", t.Seat.Label, t.Type, t.Price.String(), t.Status, t.Code)
 	}
 }

@@ -269,7 +269,7 @@ func (c *env) priceSet(pos []string) error {
 		if err := st.SetPrice(c.ctx, booking.System, booking.TicketType{Code: pos[0], Name: pos[1], Price: amount}); err != nil {
 			return err
 		}
-		c.say("%s (%s) now costs %s.", booking.CleanLine(pos[1], 40), strings.ToLower(pos[0]), db.Money(amount))
+		c.say("%s (%s) now costs %s.", booking.CleanLine(pos[1], 40), strings.ToLower(pos[0]), amount.String())
 		return nil
 	})
 }
@@ -296,13 +296,13 @@ type priceJSON struct {
 func (v priceView) jsonValue() any {
 	out := make([]priceJSON, 0, len(v))
 	for _, t := range v {
-		out = append(out, priceJSON{t.Code, booking.Clean(t.Name), db.Money(t.Price)})
+		out = append(out, priceJSON{t.Code, booking.Clean(t.Name), t.Price.String()})
 	}
 	return out
 }
 
 func (v priceView) writeText(w io.Writer) {
 	for _, t := range v {
-		fmt.Fprintf(w, "%-10s %-12s %8s\n", t.Code, booking.Clean(t.Name), db.Money(t.Price))
+		fmt.Fprintf(w, "%-10s %-12s %8s\n", t.Code, booking.Clean(t.Name), t.Price.String())
 	}
 }

@@ -87,7 +87,7 @@ func parsePayment(f *sellInput) (booking.CheckoutRequest, error) {
 	if method != booking.Cash && method != booking.Card {
 		return booking.CheckoutRequest{}, usagef("--pay must be cash or card")
 	}
-	var tender int64
+	var tender booking.Money
 	if f.tendered != "" {
 		if method != booking.Cash {
 			return booking.CheckoutRequest{}, usagef("--tendered is for cash payments")
@@ -112,15 +112,15 @@ func parsePayment(f *sellInput) (booking.CheckoutRequest, error) {
 // and returns its price, so an unknown type or short cash is refused
 // before a seat is held. The checkout then sends the total and the store
 // refuses it if a price changes in between.
-func priceSale(a *sellArgs, types []booking.TicketType) (int64, error) {
+func priceSale(a *sellArgs, types []booking.TicketType) (booking.Money, error) {
 	var codes []string
 	for _, t := range types {
 		codes = append(codes, t.Code)
 		if t.Code == a.typ {
 			n := max(len(a.seats), a.best)
-			total := int64(n) * t.Price
+			total := booking.Money(n) * t.Price
 			if a.req.Tendered > 0 && a.req.Tendered < total {
-				return 0, usagef("%s tendered is less than the total %s", booking.FormatMoney(a.req.Tendered), booking.FormatMoney(total))
+				return 0, usagef("%s tendered is less than the total %s", a.req.Tendered.String(), total.String())
 			}
 			return t.Price, nil
 		}
@@ -174,7 +174,7 @@ func (c *env) sellOn(st *db.Store, a *sellArgs) (*booking.Booking, error) {
 	for _, s := range hold.Seats {
 		req.Types[s.Label] = a.typ
 	}
-	req.ExpectedTotal = int64(len(hold.Seats)) * price
+	req.ExpectedTotal = booking.Money(len(hold.Seats)) * price
 	b, err := st.Checkout(c.ctx, actor, req)
 	// Whatever happened, nothing of this run stays held: after a sale the
 	// release is a no-op, after a failure it gives the seats back.

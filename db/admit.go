@@ -31,7 +31,9 @@ func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*b
 func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Admission, error) {
 	res := &booking.Admission{}
 	var seatID, showID int64
-	var status, number, bookingStatus, by string
+	var status booking.TicketStatus
+	var bookingStatus booking.BookingStatus
+	var number, by string
 	var at sql.NullInt64
 	err := w.queryRow(`SELECT t.seat_id, t.type_code, t.status, t.admitted_at, t.admitted_by, b.number, b.status, b.show_id
 		FROM tickets t JOIN bookings b ON b.id = t.booking_id WHERE t.id = ?`, ticketID).
@@ -68,7 +70,7 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 		return nil, err
 	}
 	if n, _ := r.RowsAffected(); n != 1 {
-		return nil, &booking.StaleError{What: "Ticket " + res.Ticket.Seat.Label, Current: booking.TicketAdmitted}
+		return nil, &booking.StaleError{What: "Ticket " + res.Ticket.Seat.Label, Current: string(booking.TicketAdmitted)}
 	}
 	admitted := w.now
 	res.Ticket.Status, res.Ticket.AdmittedAt, res.Ticket.AdmittedBy = booking.TicketAdmitted, &admitted, actor.Name

@@ -97,24 +97,26 @@ func (s *Store) checkSold(ctx context.Context, tx *sql.Tx) ([]string, error) {
 
 // bookingSums is one booking as checkBookings sees it.
 type bookingSums struct {
-	number, status                       string
-	total, ticketSum, liveSum, liveCount int64
-	sale, refund, soldClaims, misplaced  int64
+	number                           string
+	status                           booking.BookingStatus
+	total, ticketSum, liveSum        booking.Money
+	sale, refund                     booking.Money
+	liveCount, soldClaims, misplaced int64
 }
 
 // problem says what is wrong with a booking's sums, or "".
 func (b bookingSums) problem() string {
 	switch {
 	case b.ticketSum != b.total:
-		return fmt.Sprintf("tickets add up to %s, total %s", Money(b.ticketSum), Money(b.total))
+		return fmt.Sprintf("tickets add up to %s, total %s", b.ticketSum.String(), b.total.String())
 	case b.sale != b.total:
-		return fmt.Sprintf("paid %s for a total of %s", Money(b.sale), Money(b.total))
+		return fmt.Sprintf("paid %s for a total of %s", b.sale.String(), b.total.String())
 	case b.sale-b.refund != b.liveSum:
-		return fmt.Sprintf("paid %s less %s refunded for %s of live tickets", Money(b.sale), Money(b.refund), Money(b.liveSum))
+		return fmt.Sprintf("paid %s less %s refunded for %s of live tickets", b.sale.String(), b.refund.String(), b.liveSum.String())
 	case b.status == booking.BookingCancelled && (b.refund != b.total || b.liveCount != 0):
-		return fmt.Sprintf("cancelled with %s refunded and %d live tickets", Money(b.refund), b.liveCount)
+		return fmt.Sprintf("cancelled with %s refunded and %d live tickets", b.refund.String(), b.liveCount)
 	case b.status != booking.BookingCancelled && b.refund != 0:
-		return fmt.Sprintf("%s but refunded %s", b.status, Money(b.refund))
+		return fmt.Sprintf("%s but refunded %s", b.status, b.refund.String())
 	case b.soldClaims != b.liveCount:
 		return fmt.Sprintf("%d sold seats for %d live tickets", b.soldClaims, b.liveCount)
 	case b.misplaced != 0:

@@ -81,16 +81,16 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 
 // currentPrices reads the ticket types inside the write transaction, so
 // the sale is priced at what the database says now, not at a cached copy.
-func currentPrices(w *wtx) (map[string]int64, error) {
+func currentPrices(w *wtx) (map[string]booking.Money, error) {
 	rows, err := w.query(`SELECT code, price FROM ticket_types`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	prices := map[string]int64{}
+	prices := map[string]booking.Money{}
 	for rows.Next() {
 		var code string
-		var price int64
+		var price booking.Money
 		if err := rows.Scan(&code, &price); err != nil {
 			return nil, err
 		}
@@ -101,7 +101,7 @@ func currentPrices(w *wtx) (map[string]int64, error) {
 
 // checkTypes refuses a ticket type the cinema does not sell, before the
 // transaction writes anything.
-func checkTypes(types map[string]string, prices map[string]int64) error {
+func checkTypes(types map[string]string, prices map[string]booking.Money) error {
 	for label, code := range types {
 		if _, ok := prices[code]; !ok {
 			return booking.Errorf(booking.EInvalid, "Unknown ticket type %q for %s.", booking.CleanLine(code, 16), booking.CleanLine(label, 8))
@@ -112,8 +112,8 @@ func checkTypes(types map[string]string, prices map[string]int64) error {
 
 // priceSeats gives each seat its ticket type (adult unless the request
 // names another) and adds up the total at the given prices.
-func priceSeats(seats []booking.Seat, types map[string]string, prices map[string]int64) ([]string, int64, error) {
-	var total int64
+func priceSeats(seats []booking.Seat, types map[string]string, prices map[string]booking.Money) ([]string, booking.Money, error) {
+	var total booking.Money
 	typeOf := make([]string, len(seats))
 	for i, seat := range seats {
 		code := "adult"
@@ -133,7 +133,7 @@ func priceSeats(seats []booking.Seat, types map[string]string, prices map[string
 
 // payment works out what was tendered and the change due, refusing cash
 // short of the total.
-func payment(req booking.CheckoutRequest, total int64) (tendered, change int64, err error) {
+func payment(req booking.CheckoutRequest, total booking.Money) (tendered, change booking.Money, err error) {
 	if req.Method != booking.Cash {
 		return 0, 0, nil
 	}
@@ -142,7 +142,7 @@ func payment(req booking.CheckoutRequest, total int64) (tendered, change int64, 
 		tendered = total // exact money
 	}
 	if tendered < total {
-		return 0, 0, booking.Errorf(booking.EInvalid, "%s tendered is less than the total %s.", booking.FormatMoney(tendered), booking.FormatMoney(total))
+		return 0, 0, booking.Errorf(booking.EInvalid, "%s tendered is less than the total %s.", tendered.String(), total.String())
 	}
 	return tendered, tendered - total, nil
 }
@@ -240,13 +240,13 @@ func sellClaims(w *wtx, b *booking.Booking, holdID int64, seats int) error {
 }
 
 // insertSalePayment records the money taken for b and adds it to b.
-func insertSalePayment(w *wtx, b *booking.Booking, method booking.PayMethod, tendered, change int64) error {
+func insertSalePayment(w *wtx, b *booking.Booking, method booking.PayMethod, tendered, change booking.Money) error {
 	var id int64
 	if err := w.queryRow(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff) VALUES (?, 'sale', ?, ?, ?, ?, ?, ?) RETURNING id`,
 		b.ID, string(method), b.Total, tendered, change, b.CreatedAt.UnixMilli(), b.SoldBy).Scan(&id); err != nil {
 		return err
 	}
-	b.Payments = []booking.Payment{{ID: id, Kind: "sale", Method: method, Amount: b.Total, Tendered: tendered, Change: change, At: b.CreatedAt, Staff: b.SoldBy}}
+	b.Payments = []booking.Payment{{ID: id, Kind: booking.PaymentSale, Method: method, Amount: b.Total, Tendered: tendered, Change: change, At: b.CreatedAt, Staff: b.SoldBy}}
 	return nil
 }
 
@@ -281,7 +281,7 @@ func insertBooking(w *wtx, b *booking.Booking, holdID int64, key string) error {
 // booking.MaxSeatsPerSale < ticketsPerBooking seats), so all tickets go in one
 // statement. Their codes are signed from the id when a booking is read
 // (signCodes), outside the writer.
-func insertTickets(w *wtx, b *booking.Booking, seats []booking.Seat, typeOf []string, prices map[string]int64) error {
+func insertTickets(w *wtx, b *booking.Booking, seats []booking.Seat, typeOf []string, prices map[string]booking.Money) error {
 	args := make([]any, 0, 5*len(seats))
 	for i, seat := range seats {
 		ticketID := b.ID*ticketsPerBooking + int64(i)
@@ -312,7 +312,8 @@ var errKeyUsed = errors.New("idempotency key used")
 // whyNotLive explains a hold that could not be confirmed.
 func (s *Store) whyNotLive(w *wtx, req booking.CheckoutRequest) error {
 	var showID, expires int64
-	var owner, status string
+	var owner string
+	var status booking.HoldStatus
 	err := w.queryRow(`SELECT show_id, owner, status, expires_at FROM holds WHERE id = ?`, req.HoldID).Scan(&showID, &owner, &status, &expires)
 	if isNoRows(err) || (err == nil && owner != req.Owner) {
 		return booking.Errorf(booking.ENotFound, "That hold is gone; choose the seats again.")
@@ -346,10 +347,6 @@ func roundAgo(d time.Duration) string {
 		return fmt.Sprintf("%d min", int(d.Minutes()))
 	}
 }
-
-// Money formats minor units as "12.50". It is booking.FormatMoney under
-// its old name, kept for the commands that still call it.
-func Money(minor int64) string { return booking.FormatMoney(minor) }
 
 // Cancel claims confirmed -> cancelled first, then frees the seats, voids
 // the tickets and writes the refund, so it can run at most once.

@@ -15,14 +15,14 @@ import (
 )
 
 // setAdult changes the adult price as a manager would with `price set`.
-func setAdult(tb testing.TB, s *db.Store, price int64) {
+func setAdult(tb testing.TB, s *db.Store, price booking.Money) {
 	tb.Helper()
 	if err := s.SetPrice(context.Background(), booking.System, booking.TicketType{Code: "adult", Name: "Adult", Price: price}); err != nil {
 		tb.Fatal(err)
 	}
 }
 
-func adultPrice(tb testing.TB, s *db.Store) int64 {
+func adultPrice(tb testing.TB, s *db.Store) booking.Money {
 	tb.Helper()
 	types, err := s.TicketTypes(context.Background())
 	if err != nil {
@@ -89,7 +89,7 @@ func TestStore_Checkout_PriceRace(t *testing.T) {
 				return
 			default:
 			}
-			setAdult(t, s, []int64{1250, 1300}[i%2])
+			setAdult(t, s, []booking.Money{1250, 1300}[i%2])
 		}
 	})
 	var wg sync.WaitGroup

@@ -87,7 +87,7 @@ func GenerateHistory(ctx context.Context, path string, opts HistoryOptions) (His
 		return HistoryStats{}, errors.Join(err, errHasSales(sold))
 	}
 	g := &historyGen{s: s, opts: opts, now: &now, rng: rand.New(rand.NewPCG(opts.Seed, 7)),
-		film: map[int64]float64{}, occ: map[int64]float64{}, prices: map[string]int64{}, models: map[int64]*showModel{}}
+		film: map[int64]float64{}, occ: map[int64]float64{}, prices: map[string]booking.Money{}, models: map[int64]*showModel{}}
 	types, err := s.TicketTypes(ctx)
 	if err != nil || len(types) == 0 {
 		return HistoryStats{}, booking.Errorf(booking.EInvalid, "History needs ticket types to sell.")
@@ -135,9 +135,9 @@ type historyGen struct {
 	opts   HistoryOptions
 	now    *atomic.Int64
 	rng    *rand.Rand
-	film   map[int64]float64 // how well each film sells
-	occ    map[int64]float64 // how full each show ends up
-	prices map[string]int64  // by ticket type code
+	film   map[int64]float64        // how well each film sells
+	occ    map[int64]float64        // how full each show ends up
+	prices map[string]booking.Money // by ticket type code
 	stats  HistoryStats
 	// mu guards stats, soldOn, models and lapsing while counters sell.
 	mu sync.Mutex
@@ -346,7 +346,7 @@ func (g *historyGen) sellOne(ctx context.Context, owner string, p plannedSale, k
 
 func (g *historyGen) checkout(ctx context.Context, owner string, h *booking.Hold, p plannedSale, key string) error {
 	req := booking.CheckoutRequest{HoldID: h.ID, Owner: owner, IdempotencyKey: key, Customer: p.name, Phone: p.phone, Method: booking.Card}
-	var total int64
+	var total booking.Money
 	for i, seat := range h.Seats {
 		code := "adult"
 		if i >= len(h.Seats)-p.children {

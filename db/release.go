@@ -109,7 +109,7 @@ func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, o
 
 // whyNotExtended tells a hold at its lifetime limit from one that lapsed.
 func whyNotExtended(w *wtx, holdID int64) error {
-	var status string
+	var status booking.HoldStatus
 	var created, expires int64
 	if err := w.queryRow(`SELECT status, created_at, expires_at FROM holds WHERE id = ?`, holdID).Scan(&status, &created, &expires); err != nil {
 		return notFoundAs(err, "That hold is gone.")

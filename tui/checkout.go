@@ -143,8 +143,8 @@ func (c *checkoutState) focusedField() *field {
 }
 
 // total is the price of the tickets chosen, at the prices loaded.
-func (m *Model) total() (int64, bool) {
-	var sum int64
+func (m *Model) total() (booking.Money, bool) {
+	var sum booking.Money
 	for _, s := range m.checkout.seats {
 		t, ok := m.typeByCode(m.checkout.types[s.Label])
 		if !ok {
@@ -254,7 +254,7 @@ func (m *Model) checkoutEnter() tea.Cmd {
 
 // tendered is the cash typed, 0 for exact money (or a card), refused
 // when it is not an amount or short of the total.
-func (m *Model) tendered() (int64, error) {
+func (m *Model) tendered() (booking.Money, error) {
 	c := &m.checkout
 	if c.method != booking.Cash || c.tendered.Empty() {
 		return 0, nil
@@ -264,7 +264,7 @@ func (m *Model) tendered() (int64, error) {
 		return 0, booking.Errorf(booking.EInvalid, "Type the cash handed over, like 20 or 20.50.")
 	}
 	if total, ok := m.total(); ok && t < total {
-		return 0, booking.Errorf(booking.EInvalid, "%s is less than the total %s.", booking.FormatMoney(t), booking.FormatMoney(total))
+		return 0, booking.Errorf(booking.EInvalid, "%s is less than the total %s.", t.String(), total.String())
 	}
 	return t, nil
 }

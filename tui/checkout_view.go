@@ -44,7 +44,7 @@ func (checkoutScreen) view(m *Model, height int) string {
 	total, ok := m.total()
 	totalText := "—"
 	if ok {
-		totalText = booking.FormatMoney(total)
+		totalText = total.String()
 	}
 	b.WriteString(st.Bold.Render(fmt.Sprintf("  %-19s %9s", "Total", totalText)))
 	b.WriteString("\n\n")
@@ -83,7 +83,7 @@ func (m *Model) viewCheckoutSeats(b *strings.Builder, height int) {
 		seat := c.seats[i]
 		name, price := c.types[seat.Label], "—"
 		if t, ok := m.typeByCode(name); ok {
-			name, price = t.Name, booking.FormatMoney(t.Price)
+			name, price = t.Name, t.Price.String()
 		}
 		line := fmt.Sprintf("  %-6s %-12s %9s", cut(seat.Label, 6), "‹"+cut(name, 10)+"›", price)
 		if c.focus == i && !c.busy {
@@ -100,7 +100,7 @@ func (m *Model) viewCheckoutSeats(b *strings.Builder, height int) {
 }
 
 // viewCheckoutForm draws payment, tendered, customer, phone and Sell.
-func (m *Model) viewCheckoutForm(b *strings.Builder, total int64, ok bool) {
+func (m *Model) viewCheckoutForm(b *strings.Builder, total booking.Money, ok bool) {
 	st := &m.styles
 	c := &m.checkout
 	rel := c.focus - len(c.seats)
@@ -141,20 +141,20 @@ func (m *Model) viewCheckoutForm(b *strings.Builder, total int64, ok bool) {
 }
 
 // paymentSummary is what the Sell button says will be recorded.
-func (m *Model) paymentSummary(total int64) string {
+func (m *Model) paymentSummary(total booking.Money) string {
 	c := &m.checkout
 	if c.method == booking.Card {
-		return booking.FormatMoney(total) + " by card"
+		return total.String() + " by card"
 	}
 	t, err := m.tendered()
 	if err != nil || t == 0 {
-		return booking.FormatMoney(total) + " cash, exact"
+		return total.String() + " cash, exact"
 	}
-	return booking.FormatMoney(total) + " cash, change " + booking.FormatMoney(t-total)
+	return total.String() + " cash, change " + (t - total).String()
 }
 
 // changeText is the change due for the amount typed, or exact money.
-func (m *Model) changeText(total int64) string {
+func (m *Model) changeText(total booking.Money) string {
 	st := &m.styles
 	c := &m.checkout
 	if c.tendered.Empty() {
@@ -165,7 +165,7 @@ func (m *Model) changeText(total int64) string {
 	case err != nil:
 		return st.Error.Render("not an amount")
 	case t < total:
-		return st.Error.Render("short by " + booking.FormatMoney(total-t))
+		return st.Error.Render("short by " + (total - t).String())
 	}
-	return st.Label.Render("Change due ") + st.Money.Render(booking.FormatMoney(t-total))
+	return st.Label.Render("Change due ") + st.Money.Render((t - total).String())
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // setPrice changes a ticket type's price as `price set` would.
-func setPrice(tb testing.TB, s *db.Store, code, name string, price int64) {
+func setPrice(tb testing.TB, s *db.Store, code, name string, price booking.Money) {
 	tb.Helper()
 	if err := s.SetPrice(context.Background(), booking.System, booking.TicketType{Code: code, Name: name, Price: price}); err != nil {
 		tb.Fatal(err)
@@ -68,7 +68,7 @@ func TestModel_PriceChangeAtCheckout(t *testing.T) {
 			t.Fatalf("sale at the old total: screen %v status %q", m.screen, m.status)
 		}
 		if b := saleOf(t, s, "Ada Price"); b != nil {
-			t.Fatalf("a sale was recorded at %s while the screen said 25.00", booking.FormatMoney(b.Total))
+			t.Fatalf("a sale was recorded at %s while the screen said 25.00", b.Total.String())
 		}
 		v := screenText(m)
 		if !strings.Contains(v, "Total                   26.00") || !strings.Contains(v, "Change due 4.00") || !strings.Contains(v, "26.00 cash, change 4.00") {

@@ -92,16 +92,16 @@ func (doneScreen) view(m *Model, height int) string {
 	out.WriteString(spread(title, pager, m.width))
 	out.WriteString("\n")
 	line := st.Label.Render("Seats ") + st.Bold.Render(strings.Join(seatLabelsOf(b), " ")) +
-		st.Label.Render("   Total ") + st.Money.Render(booking.FormatMoney(b.Total))
+		st.Label.Render("   Total ") + st.Money.Render(b.Total.String())
 	for _, p := range b.Payments {
-		if p.Kind != "sale" {
+		if p.Kind != booking.PaymentSale {
 			continue
 		}
 		line += st.Label.Render("   Paid ") + string(p.Method)
 		if p.Method == booking.Cash && p.Tendered > 0 {
-			line += " " + booking.FormatMoney(p.Tendered)
+			line += " " + p.Tendered.String()
 		}
-		line += st.Label.Render("   Change due ") + st.Money.Render(booking.FormatMoney(p.Change))
+		line += st.Label.Render("   Change due ") + st.Money.Render(p.Change.String())
 	}
 	out.WriteString(cutStyled(line, m.width))
 	out.WriteString("\n")

@@ -243,11 +243,11 @@ func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
 func refundLine(b *booking.Booking) string {
 	method := "the way it was paid"
 	for _, p := range b.Payments {
-		if p.Kind == "sale" {
+		if p.Kind == booking.PaymentSale {
 			method = string(p.Method)
 		}
 	}
-	return booking.FormatMoney(b.Total) + " " + method
+	return b.Total.String() + " " + method
 }
 
 func (m *Model) viewBookingCmd(number string) tea.Cmd {
@@ -323,13 +323,13 @@ func (m *Model) onCancel(msg cancelMsg) tea.Cmd {
 	}
 	f.booking = msg.booking
 	f.mode = findView
-	var refund int64
+	var refund booking.Money
 	for _, p := range msg.booking.Payments {
-		if p.Kind == "refund" {
+		if p.Kind == booking.PaymentRefund {
 			refund += p.Amount
 		}
 	}
-	m.setInfo(fmt.Sprintf("Cancelled %s; refund %s.", booking.Clean(msg.booking.Number), booking.FormatMoney(refund)))
+	m.setInfo(fmt.Sprintf("Cancelled %s; refund %s.", booking.Clean(msg.booking.Number), refund.String()))
 	for i := range f.results {
 		if f.results[i].Number == msg.booking.Number {
 			f.results[i] = *msg.booking
@@ -381,7 +381,7 @@ func (findScreen) view(m *Model, height int) string {
 		r := f.results[i]
 		line := fmt.Sprintf("  %-12s %s %s  %-16s %-10s %9s", cut(r.Number, 12),
 			r.Show.Starts.In(m.now().Location()).Format("02 Jan 15:04"), fit(r.Show.Film.Title, 18),
-			fit(r.Customer, 16), fit(r.Status, 10), booking.FormatMoney(r.Total))
+			fit(r.Customer, 16), fit(string(r.Status), 10), r.Total.String())
 		if f.mode == findList && i == f.cursor {
 			b.WriteString(st.Selected.Render(line))
 		} else {
@@ -407,7 +407,7 @@ func (m *Model) viewBooking(height int) string {
 	row("Booking", st.Bold.Render(cut(bk.Number, 20))+"  "+statusWord(st, bk.Status))
 	row("Show", cut(bk.Show.Film.Title, 40)+st.Subtle.Render(" · "+cut(bk.Show.HallName, 12)+" · "+bk.Show.Starts.In(m.now().Location()).Format("Mon 2 Jan 15:04")))
 	row("Seats", strings.Join(seatLabelsOf(bk), " "))
-	row("Total", st.Money.Render(booking.FormatMoney(bk.Total)))
+	row("Total", st.Money.Render(bk.Total.String()))
 	if bk.Customer != "" || bk.Phone != "" {
 		row("Customer", cut(bk.Customer, 40)+" "+cut(bk.Phone, 24))
 	}
@@ -417,7 +417,7 @@ func (m *Model) viewBooking(height int) string {
 	}
 	row("", st.Subtle.Render(sold+" · "+bk.CreatedAt.In(m.now().Location()).Format("2 Jan 15:04")))
 	for _, p := range bk.Payments {
-		row(p.Kind, fmt.Sprintf("%s %s", p.Method, booking.FormatMoney(p.Amount))+st.Subtle.Render(" by "+cut(p.Staff, 30)))
+		row(string(p.Kind), fmt.Sprintf("%s %s", p.Method, p.Amount.String())+st.Subtle.Render(" by "+cut(p.Staff, 30)))
 	}
 	if bk.Status == booking.BookingCancelled {
 		text := "Cancelled by " + cut(bk.CancelledBy, 30)
@@ -478,12 +478,12 @@ func (m *Model) viewConfirm(b *strings.Builder) {
 	b.WriteString(st.Subtle.Render("  ← → choose · enter presses the chosen button · esc back to the form"))
 }
 
-func statusWord(st *Styles, s string) string {
+func statusWord(st *Styles, s booking.BookingStatus) string {
 	switch s {
 	case booking.BookingCancelled:
 		return st.Warn.Render("cancelled")
 	case booking.BookingConfirmed:
 		return st.Info.Render("confirmed")
 	}
-	return st.Subtle.Render(booking.Clean(s))
+	return st.Subtle.Render(booking.Clean(string(s)))
 }

@@ -244,7 +244,7 @@ func TestServer_Roles(t *testing.T) {
 	})
 }
 
-func bookingStatus(t *testing.T, e *env, number string) string {
+func bookingStatus(t *testing.T, e *env, number string) booking.BookingStatus {
 	t.Helper()
 	b, err := e.store.Booking(context.Background(), booking.System, number)
 	if err != nil {
