@@ -109,11 +109,17 @@ func checkBookingsWhole(t *testing.T, d *sql.DB) {
 
 // Must show 7: a client sending garbage instead of an SSH handshake and a
 // client that connects and never finishes its handshake do not stop a
-// legitimate counter from connecting and selling a seat within a second;
-// the server drops both bad connections by itself.
+// legitimate counter from connecting and selling a seat; the server drops
+// both bad connections by itself. "Not stopped" is shown by order, not by
+// a stopwatch (a loaded CI machine makes any fixed bound flaky): the
+// counter's handshake is done while the stalled clients are still
+// connected, long before their handshake deadline, which a server that
+// served one handshake at a time could not do. The times are logged;
+// their targets live in the benchmarks.
 func TestServer_BadClients(t *testing.T) {
+	const handshakeTimeout = 5 * time.Second
 	e := newEnv(t, func(c *server.Config) {
-		c.HandshakeTimeout = 2 * time.Second
+		c.HandshakeTimeout = handshakeTimeout
 		c.ConnRate, c.ConnBurst = 5, 10
 	})
 	key := e.staffKey("anna", booking.RoleClerk)
@@ -143,6 +149,12 @@ func TestServer_BadClients(t *testing.T) {
 
 	start := time.Now()
 	c := e.mustDial(key)
+	dialled := time.Since(start)
+	for name, conn := range map[string]net.Conn{"silent": silent, "stalled": stalled} {
+		if !stillOpen(conn) {
+			t.Fatalf("the %s connection was dropped before the counter's handshake finished (%v): the counter waited for it", name, dialled)
+		}
+	}
 	c.openFirstShow()
 	c.goTo("C4")
 	c.send("\r")
@@ -150,21 +162,22 @@ func TestServer_BadClients(t *testing.T) {
 	held := time.Since(start)
 	number := c.sell()
 	sold := time.Since(start)
-	t.Logf("with bad clients connected: seat held %v, sold (%s) %v after dialling", held.Round(time.Millisecond), number, sold.Round(time.Millisecond))
-	if held > time.Second {
-		t.Errorf("holding a seat took %v, want under a second", held)
-	}
-	if sold > 2*time.Second {
-		t.Errorf("selling a seat took %v", sold)
-	}
+	t.Logf("with bad clients connected: handshake %v, seat held %v, sold (%s) %v after dialling",
+		dialled.Round(time.Millisecond), held.Round(time.Millisecond), number, sold.Round(time.Millisecond))
 
 	// The server closes the garbage at once and the stalled ones at the
 	// handshake deadline.
 	for name, conn := range map[string]net.Conn{"garbage": garbage, "silent": silent, "stalled": stalled} {
-		if !closedWithin(conn, 4*time.Second) {
+		if !closedWithin(conn, handshakeTimeout+2*time.Second) {
 			t.Errorf("the %s connection is still open", name)
 		}
 	}
+}
+
+// stillOpen reports whether the server has not closed conn yet, reading
+// (and dropping) whatever it sent meanwhile.
+func stillOpen(conn net.Conn) bool {
+	return !closedWithin(conn, 50*time.Millisecond)
 }
 
 // closedWithin reads from conn until the server closes it or d passes.
