@@ -222,14 +222,17 @@ type Payment struct {
 
 // Ticket admits one person to one seat.
 type Ticket struct {
-	ID         int64
-	Seat       Seat
-	Type       string
-	Price      Money
-	Status     TicketStatus
-	Code       string
-	AdmittedAt *time.Time
-	AdmittedBy string
+	ID    int64
+	Seat  Seat
+	Type  string
+	Price Money
+	// PriceSource says where the price came from (see Priced): "" for
+	// the ticket type's own price, else "premium seat", "evening list"…
+	PriceSource string
+	Status      TicketStatus
+	Code        string
+	AdmittedAt  *time.Time
+	AdmittedBy  string
 }
 
 // Booking is a paid sale of one or more seats of a show.

@@ -206,6 +206,7 @@ func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, t booking.Tic
 func (s *Store) forgetTicketTypes() {
 	s.hallsMu.Lock()
 	s.ticketTypes = nil
+	s.prices = nil
 	s.typesGen++
 	s.hallsMu.Unlock()
 }
