@@ -248,3 +248,22 @@ func listExists(w *wtx, list string) error {
 	}
 	return nil
 }
+
+// seedPrices writes a seed's prices by seat kind and list, creating the
+// lists they name; the seed's transaction.
+func seedPrices(w *wtx, entries []booking.PriceEntry) error {
+	for _, e := range entries {
+		if err := e.Validate(); err != nil {
+			return err
+		}
+		if e.List != "" {
+			if _, err := w.exec(`INSERT INTO price_lists (name) VALUES (?) ON CONFLICT (name) DO NOTHING`, e.List); err != nil {
+				return err
+			}
+		}
+		if _, err := w.exec(`INSERT INTO prices (list, type_code, seat_kind, amount) VALUES (?, ?, ?, ?)`, e.List, e.Type, e.Kind.String(), e.Amount); err != nil {
+			return err
+		}
+	}
+	return nil
+}
