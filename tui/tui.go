@@ -282,6 +282,8 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onExtend(msg)
 	case checkoutMsg:
 		return m.onCheckout(msg)
+	case quoteMsg:
+		return m.onQuote(msg)
 	case findMsg:
 		return m.onFind(msg)
 	case bookingMsg:
@@ -308,19 +310,14 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// onTypes takes a fresh price list. A checkout on screen shows the new
-// total at once, and says so when it changed.
+// onTypes takes a fresh list of ticket types, for the checkout's choice of
+// type; what the seats cost comes from the quote (onQuote).
 func (m *Model) onTypes(msg typesMsg) {
 	if msg.err != nil {
 		m.fail(msg.err)
 		return
 	}
-	before, had := m.total()
 	m.types = msg.types
-	after, ok := m.total()
-	if m.screen == screenCheckout && had && ok && before != after {
-		m.setError((&booking.PriceChangedError{Expected: before, Total: after}).Message())
-	}
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
