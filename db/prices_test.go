@@ -297,3 +297,46 @@ func TestStore_Prices_Err(t *testing.T) {
 		t.Fatalf("nothing was set, but the table says %+v (%v)", tab, err)
 	}
 }
+
+// A premium price set by another store on the same file (another process,
+// as far as SQLite is concerned) reaches this one's quotes.
+func TestStore_SetPriceEntry_ReachesOtherProcess(t *testing.T) {
+	s, path := storetest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
+	show := premiumShow(t, s)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m, err := s.SeatMap(ctx, clerk, show, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat, _ := m.Hall.SeatByLabel("E5")
+	quote := func() booking.Money {
+		t.Helper()
+		q, err := s.Quote(ctx, clerk, booking.QuoteRequest{ShowID: show, SeatIDs: []int64{seat.ID}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q.Total
+	}
+	if got := quote(); got != 1250 { // cached
+		t.Fatalf("quote before %s", got)
+	}
+	changes := s.Changes().Subscribe(ctx)
+	other := storetest.Open(t, path, db.Options{PollInterval: -1})
+	setEntry(t, other, "", "adult", booking.Premium, 1500)
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case c := <-changes:
+			if c.ShowID != 0 {
+				continue
+			}
+			if got := quote(); got != 1500 {
+				t.Fatalf("after the change the premium seat quotes %s", got)
+			}
+			return
+		case <-deadline:
+			t.Fatalf("no change heard; the premium seat quotes %s", quote())
+		}
+	}
+}
