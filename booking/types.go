@@ -122,6 +122,9 @@ type Show struct {
 	Capacity int
 	Sold     int
 	Held     int
+	// PriceList is the price list the show sells at, "" for the standing
+	// list, as current as the read that filled in Sold.
+	PriceList string
 }
 
 // Free is the number of seats neither sold nor held.

@@ -39,9 +39,9 @@ type sale struct {
 
 // Checkout sells a live hold. The request is checked before the write
 // transaction; inside it the seats are priced from the price table and
-// the show's price list current then, so a price changed at another counter or by another
-// process can never be recorded behind the clerk's back (see
-// booking.CheckoutRequest.ExpectedTotal).
+// the show's price list current then, so a price changed at another
+// counter or by another process can never be recorded behind the clerk's
+// back (see booking.CheckoutRequest.ExpectedTotal).
 func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest) (*booking.Booking, error) {
 	if err := booking.Authorize(actor, booking.ActionSell); err != nil {
 		return nil, err

@@ -99,6 +99,11 @@ func (m *Model) openCheckout() tea.Cmd {
 	// Start on the tendered amount: with adult tickets and cash, a sale
 	// is the amount (or nothing, for exact money), enter to Sell, enter.
 	c.focus = len(mine) + focusTendered
+	if m.prices != nil {
+		// The figures from the prices this counter holds, at once; the
+		// store's quote, asked for below, has the last word.
+		c.quote = &booking.Quote{ShowID: m.seats.show.ID, List: m.seats.show.PriceList, Table: m.prices}
+	}
 	m.checkout = c
 	m.screen = screenCheckout
 	m.setInfo("")

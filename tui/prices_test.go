@@ -152,3 +152,37 @@ func TestModel_PremiumPriceChanged(t *testing.T) {
 		t.Fatalf("confirming the new total: %q, %s", m.status, b.Total)
 	}
 }
+
+// noQuoteStore answers no quote: the store's answer has not come yet, or
+// never will.
+type noQuoteStore struct{ *db.Store }
+
+func (noQuoteStore) Quote(context.Context, booking.Actor, booking.QuoteRequest) (*booking.Quote, error) {
+	return nil, booking.Errorf(booking.EInternal, "Internal error.")
+}
+
+// A clerk who types ahead of the store's quote still sees each seat's
+// price and the total, from the prices loaded with the ticket types and
+// the show's list on the seat map, and sells at them: the quote is not
+// needed to sell, and the store's own check keeps the figure honest.
+func TestModel_CheckoutBeforeTheQuote(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	m := newTestModel(t, noQuoteStore{s}, clock, "ahead-a", 80, 24)
+	show := openGrandShow(t, m)
+	if err := s.SetShowPriceList(context.Background(), booking.System, show.ID, "evening"); err != nil {
+		t.Fatal(err)
+	}
+	press(t, m, "esc", "enter") // the shows list and back: the map reads the list
+	press(t, m, "2", "p", "enter")
+	if v := screenText(m); !strings.Contains(v, "16.50  evening list · premium seat") || !strings.Contains(v, "Total                   33.00") {
+		t.Fatalf("checkout without a quote:\n%s", v)
+	}
+	press(t, m, "tab")
+	typeText(t, m, "Ada Ahead")
+	press(t, m, "enter", "enter", "enter")
+	if b := soldTickets(t, s, "Ada Ahead"); m.screen != screenDone || b.Total != 3300 {
+		t.Fatalf("sold at %s: %q", b.Total, m.status)
+	}
+}

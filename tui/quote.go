@@ -13,6 +13,9 @@ import (
 // quote carries the price table it was made from, so a change of ticket
 // type is re-priced here at once (booking.QuoteSeats, the store's own
 // rule); a price change anywhere (ShowChanged{0}) asks for a new quote.
+// Until the first quote of a checkout arrives its figures come from the
+// price table loaded with the ticket types and the seat map's price list,
+// so a clerk who types ahead never meets a checkout without a total.
 // The checkout prices again in its transaction and refuses a total that
 // is not the one on screen.
 

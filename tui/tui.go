@@ -98,6 +98,7 @@ type Model struct {
 	screen        screen
 	clerk         *clerk // nil when signed out; see identity.go
 	types         []booking.TicketType
+	prices        *booking.PriceTable // for a checkout's first figures; see quote.go
 
 	notice    string // server notice banner
 	status    string // one line under the screen
@@ -211,8 +212,9 @@ type (
 	tickMsg       struct{}
 	idleMsg       struct{}
 	typesMsg      struct {
-		types []booking.TicketType
-		err   error
+		types  []booking.TicketType
+		prices *booking.PriceTable
+		err    error
 	}
 	signedOutMsg struct{ err error }
 )
@@ -318,6 +320,9 @@ func (m *Model) onTypes(msg typesMsg) {
 		return
 	}
 	m.types = msg.types
+	if msg.prices != nil {
+		m.prices = msg.prices
+	}
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -445,10 +450,14 @@ func (m *Model) afterSignIn() []tea.Cmd {
 }
 
 func (m *Model) loadTypesCmd() tea.Cmd {
-	store := m.store
+	store, actor := m.store, m.actor()
 	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		types, err := store.TicketTypes(ctx)
-		return typesMsg{types: types, err: err}, err
+		if err != nil {
+			return typesMsg{err: err}, err
+		}
+		prices, err := store.Prices(ctx, actor)
+		return typesMsg{types: types, prices: prices, err: err}, err
 	})
 }
 
