@@ -90,17 +90,6 @@ func checkTypes(types map[string]string, prices *booking.PriceTable) error {
 	return nil
 }
 
-// priceSeats prices each seat by its ticket type (adult unless the
-// request names another), its seat kind and the show's price list, as
-// the database says now (booking.PriceFor).
-func priceSeats(w *wtx, showID int64, seats []booking.Seat, types map[string]string, prices *booking.PriceTable) (*booking.Quote, error) {
-	list, err := showList(w, showID)
-	if err != nil {
-		return nil, err
-	}
-	return booking.QuoteSeats(prices, list, seats, types)
-}
-
 // payment works out what was tendered and the change due, refusing cash
 // short of the total.
 func payment(req booking.CheckoutRequest, total booking.Money) (tendered, change booking.Money, err error) {
@@ -120,7 +109,7 @@ func payment(req booking.CheckoutRequest, total booking.Money) (tendered, change
 // sell turns a live hold into a booking inside the transaction and returns
 // the booking as written, so the caller needs no second read.
 func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, key, customer, phone string) (*booking.Booking, error) {
-	prices, err := txPrices(w)
+	prices, list, err := txPrices(w, req.HoldID)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +120,9 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if err != nil {
 		return nil, err
 	}
-	quote, err := priceSeats(w, show.ID, seats, req.Types, prices)
+	// Each seat by its ticket type (adult unless the request names
+	// another), its seat kind and the show's price list (booking.PriceFor).
+	quote, err := booking.QuoteSeats(prices, list, seats, req.Types)
 	if err != nil {
 		return nil, err
 	}

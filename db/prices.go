@@ -24,9 +24,9 @@ const (
 // queryFunc runs a query on the write transaction or the read pool.
 type queryFunc func(query string, args ...any) (*sql.Rows, error)
 
-// loadPriceTable reads the ticket types and the overrides, and the price
-// lists when lists is set.
-func loadPriceTable(q queryFunc, lists bool) (*booking.PriceTable, error) {
+// loadPriceTable reads the ticket types, the overrides and the price
+// lists.
+func loadPriceTable(q queryFunc) (*booking.PriceTable, error) {
 	t := &booking.PriceTable{Entries: map[booking.PriceKey]booking.Money{}}
 	err := eachRow(q, qPriceTypes, func(r *sql.Rows) error {
 		var ty booking.TicketType
@@ -49,8 +49,8 @@ func loadPriceTable(q queryFunc, lists bool) (*booking.PriceTable, error) {
 		t.Entries[k] = amount
 		return nil
 	})
-	if err != nil || !lists {
-		return t, err
+	if err != nil {
+		return nil, err
 	}
 	err = eachRow(q, qPriceLists, func(r *sql.Rows) error {
 		var l booking.PriceList
@@ -76,15 +76,38 @@ func eachRow(q queryFunc, query string, fn func(*sql.Rows) error, args ...any) e
 	return rows.Err()
 }
 
-// txPrices reads the price table inside the write transaction, so a sale
-// is priced at what the database says now, not at a cached copy.
-func txPrices(w *wtx) (*booking.PriceTable, error) { return loadPriceTable(w.query, false) }
+// qSalePrices is everything a sale is priced from, in one statement (the
+// writer runs every checkout's): the ticket types (0), the overrides (1)
+// and the price list of the hold's show (2).
+const qSalePrices = `SELECT 0, code, name, price, '' FROM ticket_types
+	UNION ALL SELECT 1, type_code, list, amount, seat_kind FROM prices
+	UNION ALL SELECT 2, '', price_list, 0, '' FROM shows WHERE id = (SELECT show_id FROM holds WHERE id = ?)`
 
-// showList is the price list a show sells at, read in the transaction.
-func showList(w *wtx, showID int64) (string, error) {
+// txPrices reads the price table and the price list of the hold's show
+// inside the write transaction, so a sale is priced at what the database
+// says now, not at a cached copy.
+func txPrices(w *wtx, holdID int64) (*booking.PriceTable, string, error) {
+	t := &booking.PriceTable{Entries: map[booking.PriceKey]booking.Money{}}
 	var list string
-	err := w.queryRow(qShowList, showID).Scan(&list)
-	return strings.ToLower(list), err
+	err := eachRow(w.query, qSalePrices, func(r *sql.Rows) error {
+		var part int
+		var a, b, c string
+		var amount booking.Money
+		if err := r.Scan(&part, &a, &b, &amount, &c); err != nil {
+			return err
+		}
+		switch part {
+		case 0:
+			t.Types = append(t.Types, booking.TicketType{Code: a, Name: b, Price: amount})
+		case 1:
+			kind, _ := booking.ParseSeatKind(c) // the table's CHECK allows only the four
+			t.Entries[booking.PriceKey{List: strings.ToLower(b), Type: a, Kind: kind}] = amount
+		case 2:
+			list = strings.ToLower(b)
+		}
+		return nil
+	}, holdID)
+	return t, list, err
 }
 
 // priceTable is the cached price table, read from the pool when a price
@@ -96,7 +119,7 @@ func (s *Store) priceTable(ctx context.Context) (*booking.PriceTable, error) {
 	if cached != nil {
 		return cached, nil
 	}
-	t, err := loadPriceTable(func(q string, args ...any) (*sql.Rows, error) { return s.readRows(ctx, q, args...) }, true)
+	t, err := loadPriceTable(func(q string, args ...any) (*sql.Rows, error) { return s.readRows(ctx, q, args...) })
 	if err != nil {
 		return nil, s.translate("prices", err)
 	}
