@@ -2,9 +2,14 @@ package main
 
 import (
 	"database/sql"
+	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"boxoffice/booking"
 )
 
 // writes counts what a sale writes: holds, seat claims, bookings and
@@ -94,4 +99,102 @@ func TestCLI_CounterIdleSignOutFlag(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "--idle-signout must not be negative") {
 		t.Fatalf("exit %d, %q", code, errOut)
 	}
+}
+
+// Must show 2 on the command line: a premium seat sells at the premium
+// price, a show on the evening list at the evening price, each ticket
+// says where its price came from and the total is the sum of the tickets.
+func TestCLI_SellPremiumAndEvening(t *testing.T) {
+	data := t.TempDir()
+	firstShowID(t, data)
+	if code, _, errOut := runCLI(t, data, "", "price", "set", "adult", "--list", "evening", "--seat", "premium", "17.00"); code != 0 {
+		t.Fatalf("price set: %s", errOut)
+	}
+	grand := grandShowID(t, data)
+	sell := func(args ...string) bookingOut {
+		t.Helper()
+		code, out, errOut := runCLI(t, data, "", append([]string{"sell", grand, "--pay", "card", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("sell %v: exit %d %s", args, code, errOut)
+		}
+		var b bookingOut
+		if err := json.Unmarshal([]byte(out), &b); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		var sum booking.Money
+		for _, tk := range b.Tickets {
+			p, err := booking.ParseMoney(tk.Price)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += p
+		}
+		if sum.String() != b.Total {
+			t.Fatalf("tickets add to %s, total %s", sum, b.Total)
+		}
+		return b
+	}
+	b := sell("N10", "A10")
+	want := map[string][2]string{"N10": {"15.00", "premium seat"}, "A10": {"12.50", ""}}
+	for _, tk := range b.Tickets {
+		if w := want[tk.Seat]; tk.Price != w[0] || tk.PriceSource != w[1] {
+			t.Errorf("%s sold at %s (%q), want %v", tk.Seat, tk.Price, tk.PriceSource, w)
+		}
+	}
+	if code, _, errOut := runCLI(t, data, "", "show", "price-list", grand, "evening"); code != 0 {
+		t.Fatalf("show price-list: %s", errOut)
+	}
+	b = sell("N11", "A11")
+	want = map[string][2]string{"N11": {"17.00", "evening list · premium seat"}, "A11": {"14.00", "evening list"}}
+	for _, tk := range b.Tickets {
+		if w := want[tk.Seat]; tk.Price != w[0] || tk.PriceSource != w[1] {
+			t.Errorf("%s sold at %s (%q), want %v", tk.Seat, tk.Price, tk.PriceSource, w)
+		}
+	}
+	if b.Total != "31.00" {
+		t.Fatalf("evening total %s", b.Total)
+	}
+	// --best keeps a party out of premium seats unless asked.
+	for _, tk := range sell("--best", "3").Tickets {
+		if tk.PriceSource != "evening list" {
+			t.Errorf("--best sold %s as %q", tk.Seat, tk.PriceSource)
+		}
+	}
+	for _, tk := range sell("--best", "3", "--premium").Tickets {
+		if tk.PriceSource != "evening list · premium seat" {
+			t.Errorf("--best --premium sold %s as %q", tk.Seat, tk.PriceSource)
+		}
+	}
+}
+
+type bookingOut struct {
+	Total   string `json:"total"`
+	Tickets []struct {
+		Seat        string `json:"seat"`
+		Price       string `json:"price"`
+		PriceSource string `json:"price_source"`
+	} `json:"tickets"`
+}
+
+// grandShowID is the id of tomorrow's first show in the Grand hall.
+func grandShowID(t *testing.T, data string) string {
+	t.Helper()
+	code, out, errOut := runCLI(t, data, "", "shows", "--date", time.Now().AddDate(0, 0, 1).Format("2006-01-02"), "--json")
+	if code != 0 {
+		t.Fatalf("shows: %s", errOut)
+	}
+	var shows []struct {
+		ID   int64  `json:"id"`
+		Hall string `json:"hall"`
+	}
+	if err := json.Unmarshal([]byte(out), &shows); err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range shows {
+		if sh.Hall == "Grand" {
+			return strconv.FormatInt(sh.ID, 10)
+		}
+	}
+	t.Fatal("no Grand show tomorrow")
+	return ""
 }

@@ -75,8 +75,26 @@ var demoTicketTypes = []booking.TicketType{
 	{Code: "student", Name: "Student", Price: 1000},
 }
 
+// demoPrices make the premium seats (the centre of Grand's best rows, Screen
+// 2's premium row) cost more, and set an evening list a show can be put on
+// (boxoffice show price-list SHOW evening), in pence.
+var demoPrices = []booking.PriceEntry{
+	demoPrice("", "adult", booking.Premium, 1500),
+	demoPrice("", "child", booking.Premium, 1100),
+	demoPrice("", "senior", booking.Premium, 1200),
+	demoPrice("", "student", booking.Premium, 1250),
+	demoPrice("evening", "adult", booking.Standard, 1400),
+	demoPrice("evening", "adult", booking.Premium, 1650),
+	demoPrice("evening", "student", booking.Standard, 1150),
+	demoPrice("evening", "student", booking.Premium, 1400),
+}
+
+func demoPrice(list, typ string, kind booking.SeatKind, amount booking.Money) booking.PriceEntry {
+	return booking.PriceEntry{PriceKey: booking.PriceKey{List: list, Type: typ, Kind: kind}, Amount: amount}
+}
+
 // Demo returns the demo cinema: the embedded halls, five films, four ticket
-// types, a week of shows from today's date in today's location, and one
+// types with premium prices and an evening list, a week of shows from today's date in today's location, and one
 // manager who signs in as DemoUser with DemoPIN.
 func Demo(today time.Time) (booking.Seed, error) {
 	halls, err := Halls()
@@ -88,6 +106,7 @@ func Demo(today time.Time) (booking.Seed, error) {
 		Halls:       halls,
 		Films:       films,
 		TicketTypes: append([]booking.TicketType(nil), demoTicketTypes...),
+		Prices:      append([]booking.PriceEntry(nil), demoPrices...),
 		Shows:       schedule(today, len(halls), films),
 		Staff:       []booking.SeedStaff{{Name: DemoUser, Role: booking.RoleManager, PIN: DemoPIN}},
 	}, nil

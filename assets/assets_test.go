@@ -210,3 +210,29 @@ func TestDemo_SummerTime(t *testing.T) {
 		}
 	}
 }
+
+// The demo's premium seats cost more than its standard seats, for every
+// ticket type, and its accessible places never more.
+func TestDemo_PremiumCostsMore(t *testing.T) {
+	seed, err := assets.Demo(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := &booking.PriceTable{Types: seed.TicketTypes, Entries: map[booking.PriceKey]booking.Money{}}
+	for _, e := range seed.Prices {
+		if err := e.Validate(); err != nil {
+			t.Fatalf("%+v: %v", e, err)
+		}
+		table.Entries[e.PriceKey] = e.Amount
+	}
+	for _, list := range []string{"", "evening"} {
+		for _, ty := range seed.TicketTypes {
+			std, _ := booking.PriceFor(table, list, ty.Code, booking.Standard)
+			prem, _ := booking.PriceFor(table, list, ty.Code, booking.Premium)
+			wheel, _ := booking.PriceFor(table, list, ty.Code, booking.Wheelchair)
+			if prem.Amount <= std.Amount || prem.Source == "" || wheel.Amount > std.Amount {
+				t.Errorf("%s on %q: standard %s, premium %s (%q), wheelchair %s", ty.Code, list, std.Amount, prem.Amount, prem.Source, wheel.Amount)
+			}
+		}
+	}
+}

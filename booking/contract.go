@@ -75,6 +75,15 @@ type Sales interface {
 	// EExpired when the hold lapsed or was released; EConflict when it was
 	// sold by another checkout; ENotFound when owner has no such hold.
 	Checkout(ctx context.Context, actor Actor, req CheckoutRequest) (*Booking, error)
+
+	// Quote prices seats of a show at the ticket types chosen, as a
+	// checkout would now (PriceFor: the show's price list, each seat's
+	// kind), line by line with where each price came from. The checkout
+	// prices again inside its transaction; CheckoutRequest.ExpectedTotal
+	// is what makes the two agree. Needs ActionSell. EInvalid for no
+	// seats, more than MaxSeatsPerSale, a seat not in the show's hall or
+	// an unknown ticket type; ENotFound for the show.
+	Quote(ctx context.Context, actor Actor, req QuoteRequest) (*Quote, error)
 }
 
 // Bookings finds sales and unwinds them.
@@ -134,6 +143,22 @@ type Programme interface {
 	// tickets sold keep their price. Needs ActionManageHalls. EInvalid
 	// for a bad code, name or price.
 	SetPrice(ctx context.Context, actor Actor, t TicketType) error
+
+	// Prices returns the price table: the ticket types with their own
+	// prices, the prices set by seat kind and list, and the lists. Needs
+	// ActionViewShows.
+	Prices(ctx context.Context, actor Actor) (*PriceTable, error)
+	// SetPriceEntry sets what a ticket type costs on a seat kind and/or a
+	// price list (creating the list by name when it is new); sales from
+	// then on use it, tickets sold keep their price, open counters
+	// re-price. Needs ActionManageHalls. EInvalid for a bad entry
+	// (PriceEntry.Validate) or an unknown ticket type.
+	SetPriceEntry(ctx context.Context, actor Actor, e PriceEntry) error
+	// SetShowPriceList puts a show on a price list, "" for the standing
+	// list; its sales from then on are priced from it. Needs
+	// ActionManageHalls. EInvalid for a bad name; ENotFound for the show
+	// or a list nobody set a price on.
+	SetShowPriceList(ctx context.Context, actor Actor, showID int64, list string) error
 }
 
 // Roster is who may work the box office: staff with their PINs, roles

@@ -34,7 +34,11 @@ type HoldBestRequest struct {
 	// Wheelchair is how many of the N must be wheelchair places; the
 	// rest go to companion places next to them when there are any.
 	Wheelchair int
-	AddTo      int64
+	// Premium lets premium seats be chosen like standard ones (the
+	// customer asked for them); without it they are chosen only when
+	// nothing else holds the party together (BestOptions.Premium).
+	Premium bool
+	AddTo   int64
 }
 
 // CheckoutRequest turns a live hold into a paid booking.

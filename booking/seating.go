@@ -39,6 +39,11 @@ type BestOptions struct {
 	// (wheelchair and companion) places are never offered, so they stay free
 	// for the customers who need them.
 	Wheelchair int
+	// Premium lets premium seats be offered like standard ones. Without
+	// it a party is steered into premium seats only when no block of
+	// other seats fits them together: a premium seat costs more, and the
+	// customer should ask for it.
+	Premium bool
 }
 
 // BestAvailable picks the best n free seats. When n free seats sit side by
@@ -56,9 +61,11 @@ type BestOptions struct {
 // are best), and not stranding a single free seat between itself and a
 // taken seat, an aisle or a wall, because nobody buys that seat afterwards.
 // A block that strands one is chosen only when every block of n does.
-// Premium seats are offered like standard ones; accessible places only to
-// a party that asks for wheelchair places, so they stay free for those who
-// need them. Ties go to the front-most, then left-most block, so two
+// Premium seats are offered like standard ones when opt.Premium is set;
+// otherwise only when no block of n without them exists (then the best
+// block or split with them is chosen as if premium were asked for).
+// Accessible places are offered only to a party that asks for wheelchair
+// places, so they stay free for those who need them. Ties go to the front-most, then left-most block, so two
 // counters asking the same question get the same answer. taken may be nil
 // when nothing is taken.
 //
@@ -70,7 +77,14 @@ func BestAvailable(h *Hall, taken func(seatID int64) bool, n int, opt BestOption
 		return nil, false, false
 	}
 	g := newSeatGrid(h, taken)
-	free, freeWheel := g.markEligible(func(s Seat) bool { return wheel > 0 || !s.Kind.Accessible() })
+	kindOK := func(s Seat) bool { return wheel > 0 || !s.Kind.Accessible() }
+	if !opt.Premium {
+		g.markEligible(func(s Seat) bool { return s.Kind != Premium && kindOK(s) })
+		if s, found := g.bestBlock(g.runs(), n, wheel); found {
+			return [][]Seat{g.block(s)}, true, true
+		}
+	}
+	free, freeWheel := g.markEligible(kindOK)
 	if free < n || freeWheel < wheel {
 		return nil, false, false
 	}

@@ -115,6 +115,7 @@ func TestBestAvailable_OK(t *testing.T) {
 		picture  string
 		n        int
 		wheel    int
+		premium  bool
 		want     string // blocks of labels, "|" between blocks
 		together bool
 	}{
@@ -177,7 +178,9 @@ func TestBestAvailable_OK(t *testing.T) {
 			want: "D4 D5 D6",
 		},
 		{
-			name: "PremiumIsFine", n: 3, together: true,
+			// Premium seats cost more: asked for, they are offered like
+			// any other.
+			name: "PremiumWhenAsked", n: 3, together: true, premium: true,
 			picture: `
 				A  sssssssss
 				B  sssssssss
@@ -185,6 +188,28 @@ func TestBestAvailable_OK(t *testing.T) {
 				D  sssssssss
 			`,
 			want: "C4 C5 C6",
+		},
+		{
+			// Not asked for, the best block without them: one row back
+			// beats one row forward (frontWeight).
+			name: "PremiumAvoided", n: 3, together: true,
+			picture: `
+				A  sssssssss
+				B  sssssssss
+				C  ssspppsss
+				D  sssssssss
+			`,
+			want: "D4 D5 D6",
+		},
+		{
+			// Only premium seats hold the party together: they are used
+			// rather than splitting the party.
+			name: "PremiumWhenNothingElseFits", n: 4, together: true,
+			picture: `
+				A  sssSsssSs
+				B  ppppppppp
+			`,
+			want: "B3 B4 B5 B6",
 		},
 		{
 			// Centred, four of six free strands one seat on each side; from
@@ -317,7 +342,7 @@ func TestBestAvailable_OK(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h, taken := seatingHall(t, tt.picture)
-			blocks, together, ok := booking.BestAvailable(h, taken, tt.n, booking.BestOptions{Wheelchair: tt.wheel})
+			blocks, together, ok := booking.BestAvailable(h, taken, tt.n, booking.BestOptions{Wheelchair: tt.wheel, Premium: tt.premium})
 			if !ok {
 				t.Fatalf("ok = false")
 			}
@@ -327,7 +352,7 @@ func TestBestAvailable_OK(t *testing.T) {
 			if together != tt.together {
 				t.Errorf("together = %v, want %v", together, tt.together)
 			}
-			seatingCheckBest(t, h, taken, tt.n, tt.wheel, blocks, together, ok)
+			seatingCheckBest(t, h, taken, tt.n, tt.wheel, tt.premium, blocks, together, ok)
 		})
 	}
 
@@ -566,6 +591,26 @@ func (o *seatingOracle) windows(n int, ok func(booking.Seat) bool) [][]booking.S
 	return out
 }
 
+// fitting lists the blocks of n seats ok accepts holding at least wheel
+// wheelchair places, and the fewest single seats any of them strands.
+func (o *seatingOracle) fitting(n, wheel int, ok func(booking.Seat) bool) ([][]booking.Seat, int) {
+	var windows [][]booking.Seat
+	minOrphans := 3
+	for _, w := range o.windows(n, ok) {
+		k := 0
+		for _, s := range w {
+			if s.Kind == booking.Wheelchair {
+				k++
+			}
+		}
+		if k >= wheel {
+			windows = append(windows, w)
+			minOrphans = min(minOrphans, o.orphans(w))
+		}
+	}
+	return windows, minOrphans
+}
+
 // orphans counts the single free seats block b strands.
 func (o *seatingOracle) orphans(b []booking.Seat) int {
 	row, c0, c1 := b[0].Row, b[0].Col, b[len(b)-1].Col
@@ -638,7 +683,7 @@ func (o *seatingOracle) checkBlocks(t *testing.T, blocks [][]booking.Seat, ok fu
 
 // seatingCheckBest checks everything BestAvailable promises against a brute
 // force answer.
-func seatingCheckBest(t *testing.T, h *booking.Hall, taken func(int64) bool, n, wheel int, blocks [][]booking.Seat, together, ok bool) {
+func seatingCheckBest(t *testing.T, h *booking.Hall, taken func(int64) bool, n, wheel int, premium bool, blocks [][]booking.Seat, together, ok bool) {
 	t.Helper()
 	o := newSeatingOracle(h, taken)
 	eligible := func(s booking.Seat) bool { return !taken(s.ID) && (wheel > 0 || !s.Kind.Accessible()) }
@@ -668,20 +713,26 @@ func seatingCheckBest(t *testing.T, h *booking.Hall, taken func(int64) bool, n, 
 	if wh < wheel {
 		t.Fatalf("%d wheelchair places offered, want at least %d", wh, wheel)
 	}
-	var windows [][]booking.Seat
-	minOrphans := 3
-	for _, w := range o.windows(n, eligible) {
-		k := 0
-		for _, s := range w {
-			if s.Kind == booking.Wheelchair {
-				k++
+	if !premium {
+		// Premium seats not asked for: when a block without them fits,
+		// that is the answer, the best of those blocks for stranding.
+		std := func(s booking.Seat) bool { return eligible(s) && s.Kind != booking.Premium }
+		if stdWindows, stdOrphans := o.fitting(n, wheel, std); len(stdWindows) > 0 {
+			if !together || len(blocks) != 1 {
+				t.Fatalf("%v (together=%v) although %v fits without premium seats", seatingLabels(blocks), together, seatingLabels(stdWindows[:1]))
 			}
-		}
-		if k >= wheel {
-			windows = append(windows, w)
-			minOrphans = min(minOrphans, o.orphans(w))
+			for _, s := range blocks[0] {
+				if s.Kind == booking.Premium {
+					t.Fatalf("%v has premium seat %s although %v fits without", seatingLabels(blocks), s.Label, seatingLabels(stdWindows[:1]))
+				}
+			}
+			if o.orphans(blocks[0]) > stdOrphans {
+				t.Fatalf("%v strands %d seats; some block without premium strands only %d", seatingLabels(blocks), o.orphans(blocks[0]), stdOrphans)
+			}
+			return
 		}
 	}
+	windows, minOrphans := o.fitting(n, wheel, eligible)
 	switch {
 	case together && len(blocks) != 1:
 		t.Fatalf("together but %d blocks", len(blocks))
@@ -814,6 +865,9 @@ func FuzzBestAvailable(f *testing.F) {
 	f.Add([]byte{5, 1, 3, 8, 0x20, 0, 0, 0x20, 0, 6, 7, 0x20, 0, 0, 4, 0, 0x20, 0, 0, 0, 0x20})
 	f.Add([]byte{7, 0, 5, 13, 0, 0x20, 0, 0x20, 0, 4, 0, 0, 0x20, 0, 0, 0, 4, 0, 0x20, 0x20, 0})
 	f.Add([]byte{3, 2, 2, 6, 6, 7, 4, 7, 6, 0, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20})
+	// Premium seats in the middle of a row, asked for and not.
+	f.Add([]byte{4, 0, 1, 4, 0, 0x20, 5, 5, 5, 5, 0, 0, 0x20, 0, 5, 5, 5, 0, 0, 0x20, 0})
+	f.Add([]byte{4, 0, 1, 4, 0, 0x20, 5, 5, 5, 5, 0, 0, 0x20, 0, 5, 5, 5, 0, 0, 0x20, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := &seatingFuzzInput{b: data}
 		n := int(in.next()%12) - 1
@@ -822,15 +876,17 @@ func FuzzBestAvailable(f *testing.F) {
 			wheel = 0
 		}
 		h, taken := in.hall()
-		blocks, together, ok := booking.BestAvailable(h, taken, n, booking.BestOptions{Wheelchair: wheel})
-		seatingCheckBest(t, h, taken, n, wheel, blocks, together, ok)
-		again, together2, ok2 := booking.BestAvailable(h, taken, n, booking.BestOptions{Wheelchair: wheel})
+		premium := in.next()%2 == 1 // after the hall, so the seeds keep their meaning
+		opt := booking.BestOptions{Wheelchair: wheel, Premium: premium}
+		blocks, together, ok := booking.BestAvailable(h, taken, n, opt)
+		seatingCheckBest(t, h, taken, n, wheel, premium, blocks, together, ok)
+		again, together2, ok2 := booking.BestAvailable(h, taken, n, opt)
 		if !reflect.DeepEqual(again, blocks) || together2 != together || ok2 != ok {
 			t.Fatalf("not deterministic: %v then %v", seatingLabels(blocks), seatingLabels(again))
 		}
 		// The order seats are listed in does not matter.
 		slices.Reverse(h.Seats)
-		again, together2, ok2 = booking.BestAvailable(h, taken, n, booking.BestOptions{Wheelchair: wheel})
+		again, together2, ok2 = booking.BestAvailable(h, taken, n, opt)
 		if !reflect.DeepEqual(again, blocks) || together2 != together || ok2 != ok {
 			t.Fatalf("seats listed back to front: %v, want %v", seatingLabels(again), seatingLabels(blocks))
 		}

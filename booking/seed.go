@@ -8,8 +8,11 @@ type Seed struct {
 	Halls       []Hall
 	Films       []Film
 	TicketTypes []TicketType
-	Shows       []SeedShow
-	Staff       []SeedStaff
+	// Prices are the prices by seat kind and price list beyond the
+	// ticket types' own (a list named here is created).
+	Prices []PriceEntry
+	Shows  []SeedShow
+	Staff  []SeedStaff
 }
 
 // SeedShow schedules a film (by index into Seed.Films) in a hall (by index

@@ -122,6 +122,9 @@ type Show struct {
 	Capacity int
 	Sold     int
 	Held     int
+	// PriceList is the price list the show sells at, "" for the standing
+	// list, as current as the read that filled in Sold.
+	PriceList string
 }
 
 // Free is the number of seats neither sold nor held.
@@ -222,14 +225,17 @@ type Payment struct {
 
 // Ticket admits one person to one seat.
 type Ticket struct {
-	ID         int64
-	Seat       Seat
-	Type       string
-	Price      Money
-	Status     TicketStatus
-	Code       string
-	AdmittedAt *time.Time
-	AdmittedBy string
+	ID    int64
+	Seat  Seat
+	Type  string
+	Price Money
+	// PriceSource says where the price came from (see Priced): "" for
+	// the ticket type's own price, else "premium seat", "evening list"…
+	PriceSource string
+	Status      TicketStatus
+	Code        string
+	AdmittedAt  *time.Time
+	AdmittedBy  string
 }
 
 // Booking is a paid sale of one or more seats of a show.

@@ -101,11 +101,12 @@ type bookingJSON struct {
 }
 
 type ticketJSON struct {
-	Seat   string               `json:"seat"`
-	Type   string               `json:"type"`
-	Price  string               `json:"price"`
-	Status booking.TicketStatus `json:"status"`
-	Code   string               `json:"code"`
+	Seat        string               `json:"seat"`
+	Type        string               `json:"type"`
+	Price       string               `json:"price"`
+	PriceSource string               `json:"price_source"`
+	Status      booking.TicketStatus `json:"status"`
+	Code        string               `json:"code"`
 }
 
 type paymentJSON struct {
@@ -124,7 +125,7 @@ func (v bookingView) jsonValue() any {
 		Total: b.Total.String(), Change: b.Change().String(), Customer: booking.Clean(b.Customer), Phone: booking.Clean(b.Phone),
 	}
 	for _, t := range b.Tickets {
-		out.Tickets = append(out.Tickets, ticketJSON{t.Seat.Label, t.Type, t.Price.String(), t.Status, t.Code})
+		out.Tickets = append(out.Tickets, ticketJSON{t.Seat.Label, t.Type, t.Price.String(), booking.Clean(t.PriceSource), t.Status, t.Code})
 	}
 	for _, p := range b.Payments {
 		out.Payments = append(out.Payments, paymentJSON{p.Kind, string(p.Method), p.Amount.String(), p.Tendered.String(), p.Change.String()})
@@ -163,6 +164,15 @@ func (v bookingView) writeText(w io.Writer) {
 	}
 	fmt.Fprintln(w, "Tickets")
 	for _, t := range b.Tickets {
-		fmt.Fprintf(w, "  %-5s %-8s %7s  %-8s %s\n", t.Seat.Label, t.Type, t.Price.String(), t.Status, t.Code)
+		fmt.Fprintf(w, "  %-5s %-8s %7s  %-8s %s%s\n", t.Seat.Label, t.Type, t.Price.String(), t.Status, t.Code, priceFrom(t.PriceSource))
 	}
+}
+
+// priceFrom says after a ticket where its price came from: "  (premium
+// seat)", or nothing for the ticket type's own price.
+func priceFrom(source string) string {
+	if source == "" {
+		return ""
+	}
+	return "  (" + booking.Clean(source) + ")"
 }

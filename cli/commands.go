@@ -46,7 +46,7 @@ func init() {
 				long: initLong, flags: initFlags},
 			{name: "shows", args: "[--date YYYY-MM-DD] [--json]", short: "list a day's shows", json: machine, flags: showsFlags},
 			{name: "seats", args: "SHOW [--json]", short: "every seat of a show with its state", json: machine, run: (*env).seats},
-			{name: "sell", args: "SHOW SEAT... [--type T] [--pay cash|card] [--tendered AMOUNT] [...]\nSHOW --best N [--wheelchair W] [...]",
+			{name: "sell", args: "SHOW SEAT... [--type T] [--pay cash|card] [--tendered AMOUNT] [...]\nSHOW --best N [--wheelchair W] [--premium] [...]",
 				short: "sell the seats named\nsell the best N seats together", long: sellLong, json: machine, flags: sellFlags},
 			{name: "booking", args: "NUMBER [--json]", short: "look a booking up", json: machine, run: (*env).booking},
 			{name: "cancel", args: "NUMBER [--reason R] [--json]", short: "cancel and refund a booking", json: machine, flags: cancelFlags},

@@ -193,12 +193,13 @@ func (v filmView) writeText(w io.Writer) {
 	tw.Flush()
 }
 
-const showUsage = `usage: boxoffice show add --film ID --hall NAME --at "2026-12-01 19:30"`
+const showUsage = `usage: boxoffice show add --film ID --hall NAME --at "2026-12-01 19:30" [--price-list L] | show price-list SHOW LIST`
 
 func showCommand() *command {
 	return &command{name: "show", run: func(*env, []string) error { return usagef(showUsage) },
 		subs: []*command{
-			{name: "add", args: `--film ID --hall NAME --at "2026-12-01 19:30"`, short: "schedule a film in a hall", flags: showAddFlags},
+			{name: "add", args: `--film ID --hall NAME --at "2026-12-01 19:30" [--price-list L]`, short: "schedule a film in a hall", flags: showAddFlags},
+			{name: "price-list", args: "SHOW LIST", short: "sell a show at a price list (standing: the usual prices)", run: (*env).showPriceList},
 		}}
 }
 
@@ -206,11 +207,12 @@ func showAddFlags(fs *flag.FlagSet) runFunc {
 	film := fs.Int64("film", 0, "the film's `ID` (boxoffice film list)")
 	hall := fs.String("hall", "", "the hall's `NAME` or id (boxoffice hall list)")
 	at := fs.String("at", "", "the start, local `TIME`, like \"2026-12-01 19:30\"")
-	return func(c *env, pos []string) error { return c.showAdd(pos, *film, *hall, *at) }
+	list := fs.String("price-list", "", "the price `LIST` the show sells at (boxoffice price list)")
+	return func(c *env, pos []string) error { return c.showAdd(pos, *film, *hall, *at, *list) }
 }
 
-// showAdd schedules a film in a hall.
-func (c *env) showAdd(pos []string, film int64, hall, at string) error {
+// showAdd schedules a film in a hall, on a price list when one is named.
+func (c *env) showAdd(pos []string, film int64, hall, at, list string) error {
 	if len(pos) != 0 || film == 0 || hall == "" || at == "" {
 		return usagef(showUsage)
 	}
@@ -218,16 +220,27 @@ func (c *env) showAdd(pos []string, film int64, hall, at string) error {
 	if err != nil {
 		return usagef(`--at %q is not a time like "2026-12-01 19:30"`, booking.CleanLine(at, 30))
 	}
+	if list, err = booking.ParseListName(list, true); err != nil {
+		return usagef("--price-list: %s", booking.ErrorMessage(err))
+	}
 	return c.withStore(func(st *db.Store) error {
 		hallID, err := c.findHall(st, hall)
 		if err != nil {
+			return err
+		}
+		if err := checkList(c, st, list); err != nil {
 			return err
 		}
 		id, err := st.AddShow(c.ctx, booking.System, film, hallID, starts)
 		if err != nil {
 			return err
 		}
-		c.say("Added show %d at %s.", id, starts.Format("Mon 02 Jan 2006 15:04"))
+		if list != "" {
+			if err := st.SetShowPriceList(c.ctx, booking.System, id, list); err != nil {
+				return err
+			}
+		}
+		c.say("Added show %d at %s%s.", id, starts.Format("Mon 02 Jan 2006 15:04"), onList(list))
 		return nil
 	})
 }
@@ -245,64 +258,4 @@ func (c *env) findHall(st *db.Store, nameOrID string) (int64, error) {
 		}
 	}
 	return 0, booking.Errorf(booking.ENotFound, "There is no hall %q.", booking.CleanLine(nameOrID, 60))
-}
-
-const priceUsage = `usage: boxoffice price set CODE "NAME" AMOUNT | price list`
-
-func priceCommand() *command {
-	return &command{name: "price", json: machine, missing: priceUsage,
-		subs: []*command{
-			{name: "set", args: `CODE "NAME" AMOUNT`, short: "add a ticket type or change its price", run: (*env).priceSet},
-			{name: "list", args: "[--json]", short: "ticket types and prices", run: (*env).priceList},
-		}}
-}
-
-func (c *env) priceSet(pos []string) error {
-	if len(pos) != 3 {
-		return usagef(priceUsage)
-	}
-	amount, err := booking.ParseMoney(pos[2])
-	if err != nil {
-		return usagef("AMOUNT: %s", booking.ErrorMessage(err))
-	}
-	return c.withStore(func(st *db.Store) error {
-		if err := st.SetPrice(c.ctx, booking.System, booking.TicketType{Code: pos[0], Name: pos[1], Price: amount}); err != nil {
-			return err
-		}
-		c.say("%s (%s) now costs %s.", booking.CleanLine(pos[1], 40), strings.ToLower(pos[0]), amount.String())
-		return nil
-	})
-}
-
-func (c *env) priceList(_ []string) error {
-	return c.withStore(func(st *db.Store) error {
-		types, err := st.TicketTypes(c.ctx)
-		if err != nil {
-			return err
-		}
-		c.print(priceView(types))
-		return nil
-	})
-}
-
-type priceView []booking.TicketType
-
-type priceJSON struct {
-	Code  string `json:"code"`
-	Name  string `json:"name"`
-	Price string `json:"price"`
-}
-
-func (v priceView) jsonValue() any {
-	out := make([]priceJSON, 0, len(v))
-	for _, t := range v {
-		out = append(out, priceJSON{t.Code, booking.Clean(t.Name), t.Price.String()})
-	}
-	return out
-}
-
-func (v priceView) writeText(w io.Writer) {
-	for _, t := range v {
-		fmt.Fprintf(w, "%-10s %-12s %8s\n", t.Code, booking.Clean(t.Name), t.Price.String())
-	}
 }

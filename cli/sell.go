@@ -16,14 +16,19 @@ import (
 // booking; nothing of the run stays held whatever happens.
 
 const sellLong = `Holds the seats, then sells them in one checkout at the prices current
-then. Everything that can be refused without the database (the seats, the
-ticket type, the money) is refused before a seat is held, with exit code 2.
-The same --key again answers with the booking the first run made.`
+then: each seat by its kind and the show's price list (boxoffice help
+price). Everything that can be refused without the database (the seats,
+the ticket type, the money) is refused before a seat is held, with exit
+code 2; cash short of the total is refused once the seats are priced,
+with exit code 2 and nothing sold. --best keeps the party out of premium
+seats unless --premium is given or nothing else fits them together. The
+same --key again answers with the booking the first run made.`
 
 // sellInput is the sell command line as typed.
 type sellInput struct {
 	typ, pay, tendered, key, name, phone string
 	best, wheelchair                     int
+	premium                              bool
 }
 
 func sellInputOf(fs *flag.FlagSet) *sellInput {
@@ -36,6 +41,7 @@ func sellInputOf(fs *flag.FlagSet) *sellInput {
 	fs.StringVar(&f.phone, "phone", "", "the customer's `PHONE`")
 	fs.IntVar(&f.best, "best", 0, "hold the best `N` seats together instead of naming them")
 	fs.IntVar(&f.wheelchair, "wheelchair", 0, "with --best: how many (`W`) of the N are wheelchair places")
+	fs.BoolVar(&f.premium, "premium", false, "with --best: premium seats may be chosen (without it, only when nothing else fits)")
 	return f
 }
 
@@ -50,6 +56,7 @@ type sellArgs struct {
 	seats      []string // labels, upper case, each once; empty with best
 	best       int
 	wheelchair int
+	premium    bool
 	typ        string
 	req        booking.CheckoutRequest // without the hold
 }
@@ -60,10 +67,10 @@ func parseSell(pos []string, f *sellInput) (*sellArgs, error) {
 	if (f.best == 0 && len(pos) < 2) || (f.best != 0 && len(pos) != 1) {
 		return nil, usagef("usage: boxoffice sell SHOW SEAT... (seats like G7), or boxoffice sell SHOW --best N")
 	}
-	if f.best < 0 || f.wheelchair < 0 || (f.wheelchair > 0 && f.best == 0) {
-		return nil, usagef("--best takes a party size; --wheelchair goes with --best")
+	if f.best < 0 || f.wheelchair < 0 || ((f.wheelchair > 0 || f.premium) && f.best == 0) {
+		return nil, usagef("--best takes a party size; --wheelchair and --premium go with --best")
 	}
-	a := &sellArgs{best: f.best, wheelchair: f.wheelchair, typ: strings.ToLower(strings.TrimSpace(f.typ))}
+	a := &sellArgs{best: f.best, wheelchair: f.wheelchair, premium: f.premium, typ: strings.ToLower(strings.TrimSpace(f.typ))}
 	var err error
 	if a.showID, err = showArg(pos[0]); err != nil {
 		return nil, err
@@ -108,24 +115,98 @@ func parsePayment(f *sellInput) (booking.CheckoutRequest, error) {
 	return req, nil
 }
 
-// priceSale checks the ticket type against the prices the store has now
-// and returns its price, so an unknown type or short cash is refused
-// before a seat is held. The checkout then sends the total and the store
-// refuses it if a price changes in between.
-func priceSale(a *sellArgs, types []booking.TicketType) (booking.Money, error) {
+// checkType refuses a ticket type the store does not have before a seat
+// is held.
+func checkType(a *sellArgs, types []booking.TicketType) error {
 	var codes []string
 	for _, t := range types {
 		codes = append(codes, t.Code)
 		if t.Code == a.typ {
-			n := max(len(a.seats), a.best)
-			total := booking.Money(n) * t.Price
-			if a.req.Tendered > 0 && a.req.Tendered < total {
-				return 0, usagef("%s tendered is less than the total %s", a.req.Tendered.String(), total.String())
-			}
-			return t.Price, nil
+			return nil
 		}
 	}
-	return 0, usagef("unknown ticket type %q (%s)", booking.CleanLine(a.typ, 20), strings.Join(codes, ", "))
+	return usagef("unknown ticket type %q (%s)", booking.CleanLine(a.typ, 20), strings.Join(codes, ", "))
+}
+
+// checkCash refuses cash short of the least the sale can cost before a
+// seat is held: the named seats as the checkout would price them, or for
+// --best N times the cheapest kind of seat the party may be given.
+func (c *env) checkCash(st *db.Store, actor booking.Actor, a *sellArgs) error {
+	if a.req.Tendered == 0 {
+		return nil
+	}
+	m, err := st.SeatMap(c.ctx, actor, a.showID, "")
+	if err != nil {
+		return err
+	}
+	seats, n := floorSeats(m.Hall, a)
+	if len(seats) == 0 || len(seats) > booking.MaxSeatsPerSale {
+		return nil // unknown seats or too many: the hold says so
+	}
+	req := booking.QuoteRequest{ShowID: a.showID, Types: map[string]string{}}
+	for _, s := range seats {
+		req.SeatIDs = append(req.SeatIDs, s.ID)
+		req.Types[s.Label] = a.typ
+	}
+	q, err := st.Quote(c.ctx, actor, req)
+	if err != nil {
+		return err
+	}
+	floor := q.Total
+	if a.best > 0 {
+		least := q.Lines[0].Amount
+		for _, l := range q.Lines {
+			least = min(least, l.Amount)
+		}
+		floor = booking.Money(n) * least
+	}
+	if a.req.Tendered < floor {
+		return usagef("%s tendered is less than the total %s", a.req.Tendered.String(), floor.String())
+	}
+	return nil
+}
+
+// floorSeats is what checkCash prices: the seats named, or one seat of
+// each kind the best n may be given, with n.
+func floorSeats(h *booking.Hall, a *sellArgs) ([]booking.Seat, int) {
+	var out []booking.Seat
+	if a.best == 0 {
+		for _, l := range a.seats {
+			s, ok := h.SeatByLabel(l)
+			if !ok {
+				return nil, 0
+			}
+			out = append(out, s)
+		}
+		return out, len(out)
+	}
+	seen := map[booking.SeatKind]bool{}
+	for _, s := range h.Seats {
+		if !seen[s.Kind] && (a.wheelchair > 0 || !s.Kind.Accessible()) {
+			seen[s.Kind] = true
+			out = append(out, s)
+		}
+	}
+	return out, a.best
+}
+
+// quoteSale prices the seats held as the checkout will (each by its kind
+// and the show's price list) and refuses short cash, so the checkout
+// sends the total the command saw and the store refuses it if a price
+// changes in between.
+func (c *env) quoteSale(st *db.Store, actor booking.Actor, a *sellArgs, hold *booking.Hold, types map[string]string) (booking.Money, error) {
+	ids := make([]int64, len(hold.Seats))
+	for i, s := range hold.Seats {
+		ids[i] = s.ID
+	}
+	q, err := st.Quote(c.ctx, actor, booking.QuoteRequest{ShowID: hold.ShowID, SeatIDs: ids, Types: types})
+	if err != nil {
+		return 0, err
+	}
+	if a.req.Tendered > 0 && a.req.Tendered < q.Total {
+		return 0, usagef("%s tendered is less than the total %s", a.req.Tendered.String(), q.Total.String())
+	}
+	return q.Total, nil
 }
 
 func (c *env) sell(pos []string, f *sellInput) error {
@@ -157,8 +238,10 @@ func (c *env) sellOn(st *db.Store, a *sellArgs) (*booking.Booking, error) {
 	if err != nil {
 		return nil, err
 	}
-	price, err := priceSale(a, types)
-	if err != nil {
+	if err := checkType(a, types); err != nil {
+		return nil, err
+	}
+	if err := c.checkCash(st, actor, a); err != nil {
 		return nil, err
 	}
 	hold, err := c.hold(st, actor, a, owner)
@@ -174,8 +257,11 @@ func (c *env) sellOn(st *db.Store, a *sellArgs) (*booking.Booking, error) {
 	for _, s := range hold.Seats {
 		req.Types[s.Label] = a.typ
 	}
-	req.ExpectedTotal = booking.Money(len(hold.Seats)) * price
-	b, err := st.Checkout(c.ctx, actor, req)
+	var b *booking.Booking
+	req.ExpectedTotal, err = c.quoteSale(st, actor, a, hold, req.Types)
+	if err == nil {
+		b, err = st.Checkout(c.ctx, actor, req)
+	}
 	// Whatever happened, nothing of this run stays held: after a sale the
 	// release is a no-op, after a failure it gives the seats back.
 	st.Release(context.WithoutCancel(c.ctx), actor, hold.ID, owner)
@@ -187,7 +273,7 @@ func (c *env) hold(st *db.Store, actor booking.Actor, a *sellArgs, owner string)
 	if a.best == 0 {
 		return st.Hold(c.ctx, actor, booking.HoldRequest{ShowID: a.showID, Seats: a.seats, Owner: owner})
 	}
-	hold, err := st.HoldBest(c.ctx, actor, booking.HoldBestRequest{ShowID: a.showID, N: a.best, Wheelchair: a.wheelchair, Owner: owner})
+	hold, err := st.HoldBest(c.ctx, actor, booking.HoldBestRequest{ShowID: a.showID, N: a.best, Wheelchair: a.wheelchair, Premium: a.premium, Owner: owner})
 	if err == nil && !hold.Together {
 		fmt.Fprintf(c.stderr, "boxoffice: no %d seats are free together; selling the best split: %s\n", a.best, strings.Join(booking.Labels(hold.Seats), " "))
 	}

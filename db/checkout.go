@@ -38,10 +38,10 @@ type sale struct {
 }
 
 // Checkout sells a live hold. The request is checked before the write
-// transaction; inside it the seats are priced from the ticket types
-// current then, so a price changed at another counter or by another
-// process can never be recorded behind the clerk's back (see
-// booking.CheckoutRequest.ExpectedTotal).
+// transaction; inside it the seats are priced from the price table and
+// the show's price list current then, so a price changed at another
+// counter or by another process can never be recorded behind the clerk's
+// back (see booking.CheckoutRequest.ExpectedTotal).
 func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest) (*booking.Booking, error) {
 	if err := booking.Authorize(actor, booking.ActionSell); err != nil {
 		return nil, err
@@ -79,56 +79,15 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 	return s.loadBooking(ctx, got.existing)
 }
 
-// currentPrices reads the ticket types inside the write transaction, so
-// the sale is priced at what the database says now, not at a cached copy.
-func currentPrices(w *wtx) (map[string]booking.Money, error) {
-	rows, err := w.query(`SELECT code, price FROM ticket_types`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	prices := map[string]booking.Money{}
-	for rows.Next() {
-		var code string
-		var price booking.Money
-		if err := rows.Scan(&code, &price); err != nil {
-			return nil, err
-		}
-		prices[code] = price
-	}
-	return prices, rows.Err()
-}
-
 // checkTypes refuses a ticket type the cinema does not sell, before the
 // transaction writes anything.
-func checkTypes(types map[string]string, prices map[string]booking.Money) error {
+func checkTypes(types map[string]string, prices *booking.PriceTable) error {
 	for label, code := range types {
-		if _, ok := prices[code]; !ok {
+		if _, ok := booking.PriceFor(prices, "", code, booking.Standard); !ok {
 			return booking.Errorf(booking.EInvalid, "Unknown ticket type %q for %s.", booking.CleanLine(code, 16), booking.CleanLine(label, 8))
 		}
 	}
 	return nil
-}
-
-// priceSeats gives each seat its ticket type (adult unless the request
-// names another) and adds up the total at the given prices.
-func priceSeats(seats []booking.Seat, types map[string]string, prices map[string]booking.Money) ([]string, booking.Money, error) {
-	var total booking.Money
-	typeOf := make([]string, len(seats))
-	for i, seat := range seats {
-		code := "adult"
-		for label, c := range types {
-			if strings.EqualFold(label, seat.Label) {
-				code = c
-			}
-		}
-		if _, ok := prices[code]; !ok {
-			return nil, 0, booking.Errorf(booking.EInvalid, "Unknown ticket type %q for %s.", booking.CleanLine(code, 16), booking.CleanLine(seat.Label, 8))
-		}
-		typeOf[i] = code
-		total += prices[code]
-	}
-	return typeOf, total, nil
 }
 
 // payment works out what was tendered and the change due, refusing cash
@@ -150,7 +109,7 @@ func payment(req booking.CheckoutRequest, total booking.Money) (tendered, change
 // sell turns a live hold into a booking inside the transaction and returns
 // the booking as written, so the caller needs no second read.
 func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, key, customer, phone string) (*booking.Booking, error) {
-	prices, err := currentPrices(w)
+	prices, list, err := txPrices(w, req.HoldID)
 	if err != nil {
 		return nil, err
 	}
@@ -161,10 +120,13 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if err != nil {
 		return nil, err
 	}
-	typeOf, total, err := priceSeats(seats, req.Types, prices)
+	// Each seat by its ticket type (adult unless the request names
+	// another), its seat kind and the show's price list (booking.PriceFor).
+	quote, err := booking.QuoteSeats(prices, list, seats, req.Types)
 	if err != nil {
 		return nil, err
 	}
+	total := quote.Total
 	if req.CheckTotal && total != req.ExpectedTotal {
 		return nil, &booking.PriceChangedError{Expected: req.ExpectedTotal, Total: total}
 	}
@@ -185,7 +147,7 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if err := sellClaims(w, b, req.HoldID, len(seats)); err != nil {
 		return nil, err
 	}
-	if err := insertTickets(w, b, seats, typeOf, prices); err != nil {
+	if err := insertTickets(w, b, quote.Lines); err != nil {
 		return nil, err
 	}
 	if err := insertSalePayment(w, b, req.Method, tendered, change); err != nil {
@@ -276,20 +238,21 @@ func insertBooking(w *wtx, b *booking.Booking, holdID int64, key string) error {
 	}
 }
 
-// insertTickets writes one ticket per seat at its price and adds them to
-// b. Ticket ids are derived from the booking id (a booking has at most
-// booking.MaxSeatsPerSale < ticketsPerBooking seats), so all tickets go in one
-// statement. Their codes are signed from the id when a booking is read
-// (signCodes), outside the writer.
-func insertTickets(w *wtx, b *booking.Booking, seats []booking.Seat, typeOf []string, prices map[string]booking.Money) error {
-	args := make([]any, 0, 5*len(seats))
-	for i, seat := range seats {
+// insertTickets writes one ticket per line, at its price and with where
+// the price came from, and adds them to b. Ticket ids are derived from
+// the booking id (a booking has at most booking.MaxSeatsPerSale <
+// ticketsPerBooking seats), so all tickets go in one statement. Their
+// codes are signed from the id when a booking is read (signCodes),
+// outside the writer.
+func insertTickets(w *wtx, b *booking.Booking, lines []booking.QuoteLine) error {
+	args := make([]any, 0, 6*len(lines))
+	for i, l := range lines {
 		ticketID := b.ID*ticketsPerBooking + int64(i)
-		args = append(args, ticketID, b.ID, seat.ID, typeOf[i], prices[typeOf[i]])
-		b.Tickets = append(b.Tickets, booking.Ticket{ID: ticketID, Seat: seat, Type: typeOf[i], Price: prices[typeOf[i]], Status: booking.TicketIssued})
+		args = append(args, ticketID, b.ID, l.Seat.ID, l.Type, l.Amount, l.Source)
+		b.Tickets = append(b.Tickets, booking.Ticket{ID: ticketID, Seat: l.Seat, Type: l.Type, Price: l.Amount, PriceSource: l.Source, Status: booking.TicketIssued})
 	}
-	_, err := w.exec(`INSERT INTO tickets (id, booking_id, seat_id, type_code, price, status) VALUES `+
-		placeholders("(?, ?, ?, ?, ?, 'issued')", len(seats)), args...)
+	_, err := w.exec(`INSERT INTO tickets (id, booking_id, seat_id, type_code, price, price_source, status) VALUES `+
+		placeholders("(?, ?, ?, ?, ?, ?, 'issued')", len(lines)), args...)
 	return err
 }
 

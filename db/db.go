@@ -88,8 +88,9 @@ type Store struct {
 	seatsByID   map[int64]map[int64]booking.Seat // hall -> seat id -> seat
 	shows       map[int64]booking.Show
 	ticketTypes []booking.TicketType
-	typesGen    uint64   // bumped when prices may have changed; see TicketTypes
-	readStmts   sync.Map // query -> *sql.Stmt on the read pool
+	prices      *booking.PriceTable // see priceTable; dropped with ticketTypes
+	typesGen    uint64              // bumped when prices may have changed; see TicketTypes
+	readStmts   sync.Map            // query -> *sql.Stmt on the read pool
 
 	// Seat-map snapshots per show, and the versions that say whether a
 	// snapshot is still current (see invalidate).

@@ -98,6 +98,9 @@ func GenerateHistory(ctx context.Context, path string, opts HistoryOptions) (His
 	if _, ok := g.prices["adult"]; !ok {
 		return HistoryStats{}, booking.Errorf(booking.EInvalid, "History needs an adult ticket type.")
 	}
+	if g.table, err = s.priceTable(ctx); err != nil {
+		return HistoryStats{}, err
+	}
 	for i := 0; i < opts.Days; i++ {
 		if err := g.playDay(ctx, first.AddDate(0, 0, i)); err != nil {
 			return g.stats, err
@@ -138,7 +141,10 @@ type historyGen struct {
 	film   map[int64]float64        // how well each film sells
 	occ    map[int64]float64        // how full each show ends up
 	prices map[string]booking.Money // by ticket type code
-	stats  HistoryStats
+	// table prices a sale's cash: a fresh cinema's shows are all on the
+	// standing list, and a premium seat costs more than its type's price.
+	table *booking.PriceTable
+	stats HistoryStats
 	// mu guards stats, soldOn, models and lapsing while counters sell.
 	mu sync.Mutex
 	// soldOn is the bookings the day's counters made, by show; models
@@ -346,22 +352,22 @@ func (g *historyGen) sellOne(ctx context.Context, owner string, p plannedSale, k
 
 func (g *historyGen) checkout(ctx context.Context, owner string, h *booking.Hold, p plannedSale, key string) error {
 	req := booking.CheckoutRequest{HoldID: h.ID, Owner: owner, IdempotencyKey: key, Customer: p.name, Phone: p.phone, Method: booking.Card}
-	var total booking.Money
 	for i, seat := range h.Seats {
-		code := "adult"
 		if i >= len(h.Seats)-p.children {
-			code = "child"
 			if req.Types == nil {
 				req.Types = map[string]string{}
 			}
-			req.Types[seat.Label] = code
+			req.Types[seat.Label] = "child"
 		}
-		total += g.prices[code]
 	}
 	if !p.card {
 		// Cash: notes, rounded up to the next five; change given.
+		q, err := booking.QuoteSeats(g.table, "", h.Seats, req.Types)
+		if err != nil {
+			return err
+		}
 		req.Method = booking.Cash
-		req.Tendered = (total + 499) / 500 * 500
+		req.Tendered = (q.Total + 499) / 500 * 500
 	}
 	b, err := g.s.Checkout(ctx, g.opts.Actor, req)
 	if err != nil {

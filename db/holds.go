@@ -236,7 +236,7 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 			return bestHold{}, err
 		}
 		taken := takenSet(hall, busy)
-		blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair})
+		blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair, Premium: req.Premium})
 		if !ok {
 			return bestHold{}, notEnoughFree(hall, taken, req)
 		}

@@ -101,7 +101,7 @@ const (
 		cancelled_by, approved_by, reason, cancelled_at FROM bookings WHERE id IN (SELECT value FROM json_each(?))`
 	qShowsByID = `SELECT ` + showColumns + `
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id IN (SELECT value FROM json_each(?))`
-	qTickets = `SELECT t.id, t.booking_id, t.seat_id, t.type_code, t.price, t.status, t.admitted_at, t.admitted_by
+	qTickets = `SELECT t.id, t.booking_id, t.seat_id, t.type_code, t.price, t.price_source, t.status, t.admitted_at, t.admitted_by
 		FROM json_each(?) j CROSS JOIN tickets t ON t.id BETWEEN j.value * ? AND j.value * ? + ? ORDER BY t.id`
 	qPayments = `SELECT booking_id, id, kind, method, amount, tendered, change_due, at, staff
 		FROM payments WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id`
@@ -173,7 +173,7 @@ func (s *Store) readTickets(ctx context.Context, tx *sql.Tx, list string, byID m
 		var t booking.Ticket
 		var bookingID, seatID int64
 		var admitted sql.NullInt64
-		if err := rows.Scan(&t.ID, &bookingID, &seatID, &t.Type, &t.Price, &t.Status, &admitted, &t.AdmittedBy); err != nil {
+		if err := rows.Scan(&t.ID, &bookingID, &seatID, &t.Type, &t.Price, &t.PriceSource, &t.Status, &admitted, &t.AdmittedBy); err != nil {
 			return s.translate("load booking", err)
 		}
 		b := byID[bookingID]

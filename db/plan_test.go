@@ -301,6 +301,14 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	step("IdentifyKey", err)
 	step("RemoveTerminal", s.RemoveTerminal(ctx, mgr, "till-9"))
 	stepV("CheckInvariants")(s.CheckInvariants(ctx))
+
+	// Prices: by seat kind and list, a show's list, a quote, the table.
+	step("SetPriceEntry", s.SetPriceEntry(ctx, mgr, booking.PriceEntry{PriceKey: booking.PriceKey{Type: "adult", Kind: booking.Premium}, Amount: 1500}))
+	step("SetPriceEntry", s.SetPriceEntry(ctx, mgr, booking.PriceEntry{PriceKey: booking.PriceKey{List: "evening", Type: "adult", Kind: booking.Standard}, Amount: 1400}))
+	step("SetShowPriceList", s.SetShowPriceList(ctx, mgr, 1, "evening"))
+	step("SetShowPriceList", s.SetShowPriceList(ctx, mgr, 1, "nope"))
+	stepV("Prices")(s.Prices(ctx, clerk))
+	stepV("Quote")(s.Quote(ctx, clerk, booking.QuoteRequest{ShowID: 1, SeatIDs: []int64{sold.Tickets[0].Seat.ID, sold.Tickets[1].Seat.ID}}))
 	return called
 }
 

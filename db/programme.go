@@ -192,8 +192,11 @@ func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, t booking.Tic
 	err := apply(s, ctx, actor, "set price", func(w *wtx) error {
 		_, err := w.exec(`INSERT INTO ticket_types (code, name, price, sort) VALUES (?, ?, ?, (SELECT coalesce(max(sort), 0) + 1 FROM ticket_types))
 			ON CONFLICT (code) DO UPDATE SET name = excluded.name, price = excluded.price`, code, name, t.Price)
+		if err != nil {
+			return err
+		}
 		w.touch(0) // every open counter, here or in another process, reloads its prices
-		return err
+		return w.audit(actor, booking.AuditEntry{Action: booking.AuditPriceChange, Amount: t.Price, Detail: code + " own price"}, 0)
 	})
 	if err == nil {
 		s.forgetTicketTypes()
@@ -206,6 +209,7 @@ func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, t booking.Tic
 func (s *Store) forgetTicketTypes() {
 	s.hallsMu.Lock()
 	s.ticketTypes = nil
+	s.prices = nil
 	s.typesGen++
 	s.hallsMu.Unlock()
 }

@@ -80,6 +80,9 @@ func (s *Store) Seed(ctx context.Context, seed booking.Seed, demo bool) error {
 				return err
 			}
 		}
+		if err := seedPrices(w, seed.Prices); err != nil {
+			return err
+		}
 		for _, sh := range seed.Shows {
 			if sh.Film < 0 || sh.Film >= len(filmIDs) || sh.Hall < 0 || sh.Hall >= len(hallIDs) {
 				return booking.Errorf(booking.EInvalid, "A show names a film or hall that is not in the seed.")

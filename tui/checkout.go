@@ -33,6 +33,8 @@ type checkoutState struct {
 	// lapsed is set when the hold ran out (or was let go) with the form
 	// open: enter then takes the same seats again instead of selling.
 	lapsed bool
+	// quote is the store's last word on what the seats cost (quote.go).
+	quote *booking.Quote
 }
 
 // Checkout focus positions after the seat rows, counted from len(seats).
@@ -97,10 +99,15 @@ func (m *Model) openCheckout() tea.Cmd {
 	// Start on the tendered amount: with adult tickets and cash, a sale
 	// is the amount (or nothing, for exact money), enter to Sell, enter.
 	c.focus = len(mine) + focusTendered
+	if m.prices != nil {
+		// The figures from the prices this counter holds, at once; the
+		// store's quote, asked for below, has the last word.
+		c.quote = &booking.Quote{ShowID: m.seats.show.ID, List: m.seats.show.PriceList, Table: m.prices}
+	}
 	m.checkout = c
 	m.screen = screenCheckout
 	m.setInfo("")
-	return m.ensureTick()
+	return tea.Batch(m.ensureTick(), m.quoteCmd())
 }
 
 // defaultType is adult, or the first type when there is no adult.
@@ -140,19 +147,6 @@ func (c *checkoutState) focusedField() *field {
 		return &c.phone
 	}
 	return nil
-}
-
-// total is the price of the tickets chosen, at the prices loaded.
-func (m *Model) total() (booking.Money, bool) {
-	var sum booking.Money
-	for _, s := range m.checkout.seats {
-		t, ok := m.typeByCode(m.checkout.types[s.Label])
-		if !ok {
-			return 0, false
-		}
-		sum += t.Price
-	}
-	return sum, true
 }
 
 // checkoutScreen is the checkout (see checkoutState); its drawing is in
@@ -307,7 +301,7 @@ func (m *Model) confirmSale() tea.Cmd {
 	total, ok := m.total()
 	if !ok {
 		m.setError("Ticket prices are not loaded yet.")
-		return m.loadTypesCmd()
+		return tea.Batch(m.loadTypesCmd(), m.quoteCmd())
 	}
 	tendered, err := m.tendered()
 	if err != nil {
@@ -355,7 +349,7 @@ func (m *Model) onCheckout(msg checkoutMsg) tea.Cmd {
 			// prices and let the clerk confirm again.
 			m.fail(msg.err)
 			c.focus = len(c.seats) + focusSell
-			return tea.Batch(m.loadTypesCmd(), m.loadSeatMapCmd())
+			return tea.Batch(m.loadTypesCmd(), m.quoteCmd(), m.loadSeatMapCmd())
 		case code == booking.EExpired, code == booking.ENotFound:
 			return m.lapse(m.seats.mine())
 		}

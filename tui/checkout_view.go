@@ -79,17 +79,24 @@ func (m *Model) viewCheckoutSeats(b *strings.Builder, height int) {
 	}
 	b.WriteString(st.Subtle.Render(fmt.Sprintf("  %-6s %-12s %9s", "Seat", "Ticket", "Price")))
 	b.WriteString("\n")
+	lines, _, priced := m.lines()
 	for i := first; i < len(c.seats) && i < first+rows; i++ {
 		seat := c.seats[i]
-		name, price := c.types[seat.Label], "—"
+		name, price, source := c.types[seat.Label], "—", ""
 		if t, ok := m.typeByCode(name); ok {
-			name, price = t.Name, t.Price.String()
+			name = t.Name
+		}
+		if priced {
+			price, source = lines[i].Amount.String(), lines[i].Source
 		}
 		line := fmt.Sprintf("  %-6s %-12s %9s", cut(seat.Label, 6), "‹"+cut(name, 10)+"›", price)
 		if c.focus == i && !c.busy {
 			b.WriteString(st.Selected.Render(line))
 		} else {
 			b.WriteString(line)
+		}
+		if source != "" {
+			b.WriteString(st.Subtle.Render("  " + cut(booking.CleanLine(source, 60), max(m.width-36, 8))))
 		}
 		b.WriteString("\n")
 	}

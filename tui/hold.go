@@ -38,13 +38,14 @@ func (m *Model) hold(seats []booking.Seat, offer bool) tea.Cmd {
 	})
 }
 
-func (m *Model) holdBest(n int) tea.Cmd {
+func (m *Model) holdBest(n int, premium bool) tea.Cmd {
 	req := booking.HoldBestRequest{
-		ShowID: m.seats.show.ID,
-		N:      n,
-		Owner:  m.opts.Owner,
-		TTL:    booking.DefaultHoldTTL,
-		AddTo:  m.seats.holdID,
+		ShowID:  m.seats.show.ID,
+		N:       n,
+		Owner:   m.opts.Owner,
+		TTL:     booking.DefaultHoldTTL,
+		AddTo:   m.seats.holdID,
+		Premium: premium,
 	}
 	m.setInfo(fmt.Sprintf("Finding the best %d…", n))
 	store, actor := m.store, m.actor()

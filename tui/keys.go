@@ -78,6 +78,10 @@ type KeyMap struct {
 	Yes  key.Binding
 	No   key.Binding
 	Keep key.Binding
+
+	// Prices. BestPremium is best available with premium seats allowed:
+	// b keeps a party out of them unless nothing else fits.
+	BestPremium key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -142,6 +146,8 @@ func DefaultKeyMap() KeyMap {
 		Yes:  b(k("y"), h("y", "yes, release")),
 		No:   b(k("n", "esc", "enter"), h("n/enter", "no, keep them")),
 		Keep: b(k("k"), h("k", "keep them and go")),
+
+		BestPremium: b(k("p"), h("p", "best incl. premium")),
 	}
 }
 

@@ -126,7 +126,7 @@ func (m *Model) onChange(c booking.ShowChanged) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	if c.ShowID == 0 {
-		cmds = append(cmds, m.loadTypesCmd())
+		cmds = append(cmds, m.loadTypesCmd(), m.requote())
 	}
 	mapShown := m.screen.spec().held == heldOnMap || m.heldCount() > 0
 	if mapShown && (c.ShowID == 0 || c.ShowID == m.seats.show.ID) {

@@ -314,9 +314,9 @@ func (seatMapScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Count):
 		s.count = digit(msg)
-		m.setInfo(fmt.Sprintf("Party of %d — b holds the best %d seats.", s.count, s.count))
+		m.setInfo(fmt.Sprintf("Party of %d — b holds the best %d seats, p lets them be premium.", s.count, s.count))
 		return nil
-	case key.Matches(msg, k.Best):
+	case key.Matches(msg, k.Best), key.Matches(msg, k.BestPremium):
 		n := s.count
 		if n == 0 {
 			n = 2
@@ -326,7 +326,7 @@ func (seatMapScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			m.setError("Sold out — w adds the customer to the waiting list.")
 			return nil
 		}
-		return m.holdBest(n)
+		return m.holdBest(n, key.Matches(msg, k.BestPremium))
 	case key.Matches(msg, k.GoTo):
 		s.prompt = true
 		s.input.Reset()
@@ -391,7 +391,7 @@ func (seatMapScreen) help(m *Model) helpKeys {
 		short: []key.Binding{k.Toggle, k.BestN, k.GoTo, enter, k.Help},
 		full: [][]key.Binding{
 			{k.SeatUp, k.SeatDown, k.SeatLeft, k.SeatRight},
-			{k.Toggle, k.GoTo, k.Count, k.Best},
+			{k.Toggle, k.GoTo, k.Count, k.Best, k.BestPremium},
 			{k.Clear, k.Extend, k.Waitlist, k.WaitList, k.Checkout},
 			k.global(),
 		},

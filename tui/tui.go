@@ -98,6 +98,7 @@ type Model struct {
 	screen        screen
 	clerk         *clerk // nil when signed out; see identity.go
 	types         []booking.TicketType
+	prices        *booking.PriceTable // for a checkout's first figures; see quote.go
 
 	notice    string // server notice banner
 	status    string // one line under the screen
@@ -211,8 +212,9 @@ type (
 	tickMsg       struct{}
 	idleMsg       struct{}
 	typesMsg      struct {
-		types []booking.TicketType
-		err   error
+		types  []booking.TicketType
+		prices *booking.PriceTable
+		err    error
 	}
 	signedOutMsg struct{ err error }
 )
@@ -282,6 +284,8 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onExtend(msg)
 	case checkoutMsg:
 		return m.onCheckout(msg)
+	case quoteMsg:
+		return m.onQuote(msg)
 	case findMsg:
 		return m.onFind(msg)
 	case bookingMsg:
@@ -308,18 +312,16 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// onTypes takes a fresh price list. A checkout on screen shows the new
-// total at once, and says so when it changed.
+// onTypes takes a fresh list of ticket types, for the checkout's choice of
+// type; what the seats cost comes from the quote (onQuote).
 func (m *Model) onTypes(msg typesMsg) {
 	if msg.err != nil {
 		m.fail(msg.err)
 		return
 	}
-	before, had := m.total()
 	m.types = msg.types
-	after, ok := m.total()
-	if m.screen == screenCheckout && had && ok && before != after {
-		m.setError((&booking.PriceChangedError{Expected: before, Total: after}).Message())
+	if msg.prices != nil {
+		m.prices = msg.prices
 	}
 }
 
@@ -448,10 +450,14 @@ func (m *Model) afterSignIn() []tea.Cmd {
 }
 
 func (m *Model) loadTypesCmd() tea.Cmd {
-	store := m.store
+	store, actor := m.store, m.actor()
 	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		types, err := store.TicketTypes(ctx)
-		return typesMsg{types: types, err: err}, err
+		if err != nil {
+			return typesMsg{err: err}, err
+		}
+		prices, err := store.Prices(ctx, actor)
+		return typesMsg{types: types, prices: prices, err: err}, err
 	})
 }
 

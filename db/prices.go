@@ -1,0 +1,292 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"boxoffice/booking"
+)
+
+// The price table: ticket_types holds each type's own price (a standard
+// seat on the standing list), prices the overrides by list, type and seat
+// kind (migration 0011), and booking.PriceFor the order they apply in. A
+// sale reads the table inside its write transaction; screens and the
+// command line read a copy cached until the next price change.
+
+const (
+	qPriceTypes   = `SELECT code, name, price FROM ticket_types ORDER BY sort, code`
+	qPriceEntries = `SELECT list, type_code, seat_kind, amount FROM prices`
+	qPriceLists   = `SELECT name, label FROM price_lists ORDER BY name`
+	qShowList     = `SELECT price_list FROM shows WHERE id = ?`
+)
+
+// queryFunc runs a query on the write transaction or the read pool.
+type queryFunc func(query string, args ...any) (*sql.Rows, error)
+
+// loadPriceTable reads the ticket types, the overrides and the price
+// lists.
+func loadPriceTable(q queryFunc) (*booking.PriceTable, error) {
+	t := &booking.PriceTable{Entries: map[booking.PriceKey]booking.Money{}}
+	err := eachRow(q, qPriceTypes, func(r *sql.Rows) error {
+		var ty booking.TicketType
+		err := r.Scan(&ty.Code, &ty.Name, &ty.Price)
+		t.Types = append(t.Types, ty)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = eachRow(q, qPriceEntries, func(r *sql.Rows) error {
+		var k booking.PriceKey
+		var kind string
+		var amount booking.Money
+		if err := r.Scan(&k.List, &k.Type, &kind, &amount); err != nil {
+			return err
+		}
+		k.List = strings.ToLower(k.List)
+		k.Kind, _ = booking.ParseSeatKind(kind) // the table's CHECK allows only the four
+		t.Entries[k] = amount
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = eachRow(q, qPriceLists, func(r *sql.Rows) error {
+		var l booking.PriceList
+		err := r.Scan(&l.Name, &l.Label)
+		t.Lists = append(t.Lists, l)
+		return err
+	})
+	return t, err
+}
+
+// eachRow runs query and calls fn on each row.
+func eachRow(q queryFunc, query string, fn func(*sql.Rows) error, args ...any) error {
+	rows, err := q(query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// qSalePrices is everything a sale is priced from, in one statement (the
+// writer runs every checkout's): the ticket types (0), the overrides (1)
+// and the price list of the hold's show (2).
+const qSalePrices = `SELECT 0, code, name, price, '' FROM ticket_types
+	UNION ALL SELECT 1, type_code, list, amount, seat_kind FROM prices
+	UNION ALL SELECT 2, '', price_list, 0, '' FROM shows WHERE id = (SELECT show_id FROM holds WHERE id = ?)`
+
+// txPrices reads the price table and the price list of the hold's show
+// inside the write transaction, so a sale is priced at what the database
+// says now, not at a cached copy.
+func txPrices(w *wtx, holdID int64) (*booking.PriceTable, string, error) {
+	t := &booking.PriceTable{Entries: map[booking.PriceKey]booking.Money{}}
+	var list string
+	err := eachRow(w.query, qSalePrices, func(r *sql.Rows) error {
+		var part int
+		var a, b, c string
+		var amount booking.Money
+		if err := r.Scan(&part, &a, &b, &amount, &c); err != nil {
+			return err
+		}
+		switch part {
+		case 0:
+			t.Types = append(t.Types, booking.TicketType{Code: a, Name: b, Price: amount})
+		case 1:
+			kind, _ := booking.ParseSeatKind(c) // the table's CHECK allows only the four
+			t.Entries[booking.PriceKey{List: strings.ToLower(b), Type: a, Kind: kind}] = amount
+		case 2:
+			list = strings.ToLower(b)
+		}
+		return nil
+	}, holdID)
+	return t, list, err
+}
+
+// priceTable is the cached price table, read from the pool when a price
+// change dropped it (forgetTicketTypes).
+func (s *Store) priceTable(ctx context.Context) (*booking.PriceTable, error) {
+	s.hallsMu.Lock()
+	cached, gen := s.prices, s.typesGen
+	s.hallsMu.Unlock()
+	if cached != nil {
+		return cached, nil
+	}
+	t, err := loadPriceTable(func(q string, args ...any) (*sql.Rows, error) { return s.readRows(ctx, q, args...) })
+	if err != nil {
+		return nil, s.translate("prices", err)
+	}
+	s.hallsMu.Lock()
+	if s.typesGen == gen { // no price change since this read began
+		s.prices = t
+	}
+	s.hallsMu.Unlock()
+	return t, nil
+}
+
+// Prices returns the whole price table: ticket types, overrides and price
+// lists.
+func (s *Store) Prices(ctx context.Context, actor booking.Actor) (*booking.PriceTable, error) {
+	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
+		return nil, err
+	}
+	return s.priceTable(ctx)
+}
+
+// Quote prices seats of a show at the ticket types chosen, as a checkout
+// would now.
+func (s *Store) Quote(ctx context.Context, actor booking.Actor, req booking.QuoteRequest) (*booking.Quote, error) {
+	if err := booking.Authorize(actor, booking.ActionSell); err != nil {
+		return nil, err
+	}
+	if len(req.SeatIDs) == 0 || len(req.SeatIDs) > booking.MaxSeatsPerSale {
+		return nil, booking.Errorf(booking.EInvalid, "A quote is for 1 to %d seats.", booking.MaxSeatsPerSale)
+	}
+	sh, err := s.showInfo(ctx, req.ShowID)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.hall(ctx, sh.HallID); err != nil { // loads the seats seatByID reads
+		return nil, err
+	}
+	seats := make([]booking.Seat, len(req.SeatIDs))
+	for i, id := range req.SeatIDs {
+		var ok bool
+		if seats[i], ok = s.seatByID(sh.HallID, id); !ok {
+			return nil, booking.Errorf(booking.EInvalid, "Seat %d is not in %s.", id, booking.CleanLine(sh.HallName, 60))
+		}
+	}
+	var list string
+	if err := s.readRow(ctx, qShowList, req.ShowID).Scan(&list); err != nil {
+		return nil, s.translate("quote", err)
+	}
+	t, err := s.priceTable(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q, err := booking.QuoteSeats(t, strings.ToLower(list), seats, req.Types)
+	if err != nil {
+		return nil, err
+	}
+	q.ShowID = req.ShowID
+	return q, nil
+}
+
+// SetPriceEntry sets what a ticket type costs on a seat kind and/or a
+// price list, creating the list when it is new.
+func (s *Store) SetPriceEntry(ctx context.Context, actor booking.Actor, e booking.PriceEntry) error {
+	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
+		return err
+	}
+	e.Type = strings.ToLower(strings.TrimSpace(e.Type))
+	e.List = strings.ToLower(strings.TrimSpace(e.List))
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	err := apply(s, ctx, actor, "set price", func(w *wtx) error {
+		var n int
+		if err := w.queryRow(`SELECT count(*) FROM ticket_types WHERE code = ?`, e.Type).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return booking.Errorf(booking.EInvalid, "There is no ticket type %q; add it with its own price first.", booking.CleanLine(e.Type, 20))
+		}
+		if e.List != "" {
+			if _, err := w.exec(`INSERT INTO price_lists (name) VALUES (?) ON CONFLICT (name) DO NOTHING`, e.List); err != nil {
+				return err
+			}
+		}
+		if _, err := w.exec(`INSERT INTO prices (list, type_code, seat_kind, amount) VALUES (?, ?, ?, ?)
+			ON CONFLICT (list, type_code, seat_kind) DO UPDATE SET amount = excluded.amount`, e.List, e.Type, e.Kind.String(), e.Amount); err != nil {
+			return err
+		}
+		w.touch(0) // every open counter, here or in another process, re-prices
+		return w.audit(actor, booking.AuditEntry{Action: booking.AuditPriceChange, Amount: e.Amount, Detail: describeEntry(e)}, 0)
+	})
+	if err == nil {
+		s.forgetTicketTypes()
+	}
+	return err
+}
+
+// describeEntry is a price entry as the audit trail says it: "adult
+// premium seat on the evening list".
+func describeEntry(e booking.PriceEntry) string {
+	d := e.Type + " " + e.Kind.String() + " seat"
+	if e.List != "" {
+		d += " on the " + e.List + " list"
+	}
+	return d
+}
+
+// SetShowPriceList puts a show on a price list ("" for the standing one).
+func (s *Store) SetShowPriceList(ctx context.Context, actor booking.Actor, showID int64, list string) error {
+	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
+		return err
+	}
+	list, err := booking.ParseListName(list, true)
+	if err != nil {
+		return err
+	}
+	return apply(s, ctx, actor, "set show price list", func(w *wtx) error {
+		if err := listExists(w, list); err != nil {
+			return err
+		}
+		res, err := w.exec(`UPDATE shows SET price_list = ? WHERE id = ?`, list, showID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
+		}
+		// Every counter re-prices: one with this show's checkout open
+		// quotes it again.
+		w.touch(0)
+		detail := "show on the standing list"
+		if list != "" {
+			detail = "show on the " + list + " list"
+		}
+		return w.audit(actor, booking.AuditEntry{Action: booking.AuditPriceChange, ShowID: showID, Detail: detail}, 0)
+	})
+}
+
+// listExists refuses a price list nobody has set a price on.
+func listExists(w *wtx, list string) error {
+	if list == "" {
+		return nil
+	}
+	var n int
+	if err := w.queryRow(`SELECT count(*) FROM price_lists WHERE name = ?`, list).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return booking.Errorf(booking.ENotFound, "There is no price list %q: set a price on it first.", list)
+	}
+	return nil
+}
+
+// seedPrices writes a seed's prices by seat kind and list, creating the
+// lists they name; the seed's transaction.
+func seedPrices(w *wtx, entries []booking.PriceEntry) error {
+	for _, e := range entries {
+		if err := e.Validate(); err != nil {
+			return err
+		}
+		if e.List != "" {
+			if _, err := w.exec(`INSERT INTO price_lists (name) VALUES (?) ON CONFLICT (name) DO NOTHING`, e.List); err != nil {
+				return err
+			}
+		}
+		if _, err := w.exec(`INSERT INTO prices (list, type_code, seat_kind, amount) VALUES (?, ?, ?, ?)`, e.List, e.Type, e.Kind.String(), e.Amount); err != nil {
+			return err
+		}
+	}
+	return nil
+}
