@@ -40,7 +40,7 @@ func (s *Store) Release(ctx context.Context, actor booking.Actor, holdID int64, 
 				ids = append(ids, seat.ID)
 			}
 		}
-		return releaseHold(w, holdID, showID, ids)
+		return auditDone(w, actor, booking.AuditEntry{Action: booking.AuditRelease, ShowID: showID, Detail: releaseDetail(holdID, seats)}, releaseHold(w, holdID, showID, ids))
 	})
 }
 
@@ -103,7 +103,8 @@ func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, o
 			return nil, err
 		}
 		w.touch(showID)
-		return &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: seats, ExpiresAt: time.UnixMilli(expires), Status: booking.HoldHeld, Together: true}, nil
+		h := &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: seats, ExpiresAt: time.UnixMilli(expires), Status: booking.HoldHeld, Together: true}
+		return h, auditHold(w, actor, booking.AuditExtend, h, nil)
 	})
 }
 
@@ -147,7 +148,7 @@ func (s *Store) ReleaseOwner(ctx context.Context, owner string) (int, error) {
 				return 0, err
 			}
 		}
-		return len(holds), nil
+		return len(holds), auditCount(w, booking.System, booking.AuditRelease, len(holds), nil, "%d holds of %s", len(holds), owner)
 	})
 }
 
@@ -175,6 +176,6 @@ func (s *Store) ReleasePrefix(ctx context.Context, prefix string) (int, error) {
 		for _, id := range shows {
 			w.touch(id)
 		}
-		return int(n), err
+		return int(n), auditCount(w, booking.System, booking.AuditRelease, int(n), err, "%d holds of %s…", n, prefix)
 	})
 }
