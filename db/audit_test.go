@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -425,4 +426,114 @@ func TestAudit_EveryMethodClassified(t *testing.T) {
 			t.Errorf("Store.%s is neither walked by the audit tests nor named unaudited", name)
 		}
 	}
+}
+
+// TestAudit_FailedWriteLeavesNoRow: a write refused inside its
+// transaction rolls its audit row back with everything else, even when
+// group commit ran it beside writes that committed.
+func TestAudit_FailedWriteLeavesNoRow(t *testing.T) {
+	f := newAuditFixture(t)
+	sold := mustSell(t, f.s, 1, "a", "A1")
+	before := f.lastID()
+	if _, err := f.s.Hold(f.ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"A1"}, Owner: "b"}); booking.ErrorCode(err) != booking.EConflict {
+		t.Fatalf("hold of a sold seat: %v", err)
+	}
+	if _, err := f.s.Cancel(f.ctx, supervisor, booking.CancelRequest{Number: sold.Number}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.Cancel(f.ctx, supervisor, booking.CancelRequest{Number: sold.Number}); booking.ErrorCode(err) != booking.EConflict {
+		t.Fatalf("second cancel: %v", err)
+	}
+	if err := f.s.DisableStaff(f.ctx, auditMgr, "nobody"); booking.ErrorCode(err) != booking.ENotFound {
+		t.Fatalf("disable nobody: %v", err)
+	}
+	rows := f.rowsAfter(before)
+	if len(rows) != 1 || rows[0].action != string(booking.AuditCancel) {
+		t.Fatalf("rows after one cancel and three refused writes: %+v, want the cancel's only", rows)
+	}
+
+	// Twelve counters race for one seat; the writer batches them. One
+	// hold wins and leaves the one hold row.
+	before = f.lastID()
+	errs := make(chan error, 12)
+	for i := range 12 {
+		go func() {
+			_, err := f.s.Hold(f.ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"C5"}, Owner: fmt.Sprint("r", i)})
+			errs <- err
+		}()
+	}
+	won := 0
+	for range 12 {
+		if err := <-errs; err == nil {
+			won++
+		}
+	}
+	if rows := f.rowsAfter(before); won != 1 || len(rows) != 1 || rows[0].action != string(booking.AuditHold) {
+		t.Fatalf("%d winners, rows %+v: want one hold and its one row", won, rows)
+	}
+}
+
+// TestStore_Audit reads the trail back by booking, person and day,
+// newest first, for a manager only.
+func TestStore_Audit(t *testing.T) {
+	f := newAuditFixture(t)
+	sold := mustSell(t, f.s, 1, "a", "A1", "A2")
+	f.clock.Add(time.Minute)
+	if _, err := f.s.Cancel(f.ctx, auditSup, booking.CancelRequest{Number: sold.Number, Reason: "wrong day"}); err != nil {
+		t.Fatal(err)
+	}
+	mustSell(t, f.s, 1, "b", "B1")
+	t.Run("ByBooking", func(t *testing.T) {
+		got, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Booking: strings.ToLower(sold.Number)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got[0].Action != booking.AuditCancel || got[1].Action != booking.AuditSale {
+			t.Fatalf("trail of %s: %+v, want the cancel then the sale", sold.Number, got)
+		}
+		c := got[0]
+		if c.Actor != "sue" || c.Role != "supervisor" || c.Terminal != "till-2" || c.Booking != sold.Number || c.Amount != sold.Total ||
+			c.ShowID != 1 || !strings.Contains(c.Detail, "wrong day") || !c.At.Equal(f.clock.Now()) {
+			t.Errorf("cancel row %+v", c)
+		}
+		if got[1].Amount != sold.Total || got[1].Actor != clerk.Name {
+			t.Errorf("sale row %+v", got[1])
+		}
+	})
+	t.Run("ByStaff", func(t *testing.T) {
+		got, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Staff: "SUE"})
+		if err != nil || len(got) != 1 || got[0].Action != booking.AuditCancel {
+			t.Fatalf("sue's trail: %+v, %v", got, err)
+		}
+	})
+	t.Run("ByDay", func(t *testing.T) {
+		today, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Day: f.clock.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, _ := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{})
+		if len(today) == 0 || len(today) != len(all) || today[0].ID != all[0].ID || today[0].ID < today[len(today)-1].ID {
+			t.Fatalf("today %d rows, all %d: want the same rows, newest first", len(today), len(all))
+		}
+		tomorrow, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Day: f.clock.Now().AddDate(0, 0, 1)})
+		if err != nil || len(tomorrow) != 0 {
+			t.Fatalf("tomorrow: %+v, %v", tomorrow, err)
+		}
+	})
+	t.Run("Limit", func(t *testing.T) {
+		got, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Limit: 2})
+		if err != nil || len(got) != 2 || got[0].Action != booking.AuditSale || got[0].Actor != "carl" {
+			t.Fatalf("newest two: %+v, %v", got, err)
+		}
+	})
+	t.Run("ErrNotFound", func(t *testing.T) {
+		if _, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Booking: "BO-23456789"}); booking.ErrorCode(err) != booking.ENotFound {
+			t.Fatalf("unknown booking: %v", err)
+		}
+	})
+	t.Run("ErrForbidden", func(t *testing.T) {
+		if _, err := f.s.Audit(f.ctx, auditSup, booking.AuditQuery{}); booking.ErrorCode(err) != booking.EForbidden {
+			t.Fatalf("a supervisor reads the trail: %v", err)
+		}
+	})
 }
