@@ -140,23 +140,23 @@ func releaseDetail(holdID int64, seats []string) string {
 	return fmt.Sprintf("hold %d: %s", holdID, strings.Join(seats, " "))
 }
 
-// saleDetail says what a sale sold and how it was paid.
+// saleDetail says how a sale was paid and what it sold; the row names
+// the booking itself.
 func saleDetail(b *booking.Booking, method booking.PayMethod) string {
 	labels := make([]string, len(b.Tickets))
 	for i, t := range b.Tickets {
 		labels[i] = t.Seat.Label
 	}
-	return fmt.Sprintf("%s %s: %s", b.Number, method, strings.Join(labels, " "))
+	return fmt.Sprintf("%s: %s", method, strings.Join(labels, " "))
 }
 
-// cancelDetail names the cancelled booking, who approved it and why.
-func cancelDetail(number, approver, reason string) string {
-	d := number
-	if approver != "" {
-		d += " approved by " + approver
+// cancelDetail says why a booking was cancelled and who approved it.
+func cancelDetail(approver, reason string) string {
+	switch {
+	case approver != "" && reason != "":
+		return reason + " (approved by " + approver + ")"
+	case approver != "":
+		return "approved by " + approver
 	}
-	if reason != "" {
-		d += ": " + reason
-	}
-	return d
+	return reason
 }

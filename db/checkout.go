@@ -436,7 +436,7 @@ func (c cancelled) unwind(w *wtx, actor booking.Actor, approver, number, reason 
 	if err := c.refund(w, actor); err != nil {
 		return err
 	}
-	if err := w.audit(actor, booking.AuditEntry{Action: booking.AuditCancel, ShowID: c.showID, Amount: booking.Money(c.total), Detail: cancelDetail(number, approver, reason)}, c.id); err != nil {
+	if err := w.audit(actor, booking.AuditEntry{Action: booking.AuditCancel, ShowID: c.showID, Amount: booking.Money(c.total), Detail: cancelDetail(approver, reason)}, c.id); err != nil {
 		return err
 	}
 	w.touch(c.showID)

@@ -78,6 +78,9 @@ type KeyMap struct {
 	Yes  key.Binding
 	No   key.Binding
 	Keep key.Binding
+
+	// audit: the trail, for managers.
+	Audit key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -142,6 +145,8 @@ func DefaultKeyMap() KeyMap {
 		Yes:  b(k("y"), h("y", "yes, release")),
 		No:   b(k("n", "esc", "enter"), h("n/enter", "no, keep them")),
 		Keep: b(k("k"), h("k", "keep them and go")),
+
+		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
 	}
 }
 
@@ -181,6 +186,15 @@ func (m *Model) helpFor() helpKeys {
 		h.short = short
 	}
 	return h
+}
+
+// forManagers adds to a screen's ? overlay the keys only a manager is
+// offered: the audit trail.
+func (m *Model) forManagers(full [][]key.Binding) [][]key.Binding {
+	if !m.isManager() {
+		return full
+	}
+	return append(full, []key.Binding{m.keys.Audit})
 }
 
 // global is the ? overlay's column of the keys every signed-in screen
