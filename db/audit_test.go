@@ -362,6 +362,15 @@ var systemCalls = []systemCall{
 		}
 		return nil
 	}, []systemRow{{booking.AuditApprovalFail, "sue", "", "till-1"}}},
+	// The right PIN of someone who may not approve is a failed approval,
+	// not an override.
+	{"Cancel", false, sellA1, func(f *auditFixture) error {
+		_, err := f.s.Cancel(f.ctx, auditClerk, booking.CancelRequest{Number: f.sold.Number, Approver: &booking.Credentials{Name: "dora", PIN: "1234"}})
+		if booking.ErrorCode(err) != booking.EForbidden {
+			return fmt.Errorf("a door's approval: %v, want EForbidden", err)
+		}
+		return nil
+	}, []systemRow{{booking.AuditApprovalFail, "dora", "door", "till-1"}}},
 }
 
 // TestAudit_SystemWrites: the sweeper's, a closing session's and the

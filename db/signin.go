@@ -45,7 +45,7 @@ type pinAttempt struct {
 
 // SignIn checks a name and PIN typed at a counter.
 func (s *Store) SignIn(ctx context.Context, req booking.SignInRequest) (*booking.Staff, error) {
-	return s.checkPIN(ctx, signInPINs, req, "")
+	return s.checkPIN(ctx, signInPINs, req, "", "")
 }
 
 // approve checks the PIN of a supervisor approving a clerk's cancel at
@@ -54,7 +54,7 @@ func (s *Store) approve(ctx context.Context, actor booking.Actor, req booking.Ca
 	return s.checkPIN(ctx, approvalPINs, booking.SignInRequest{
 		Name: req.Approver.Name, PIN: req.Approver.PIN,
 		Terminal: actor.Terminal, TerminalID: actor.TerminalID, Addr: req.Addr,
-	}, "cancel of "+normalizeNumber(req.Number)+" by "+actor.Name)
+	}, "cancel of "+normalizeNumber(req.Number)+" by "+actor.Name, booking.ActionCancel)
 }
 
 // checkPIN counts the attempt first, in a write transaction, and compares
@@ -62,8 +62,10 @@ func (s *Store) approve(ctx context.Context, actor booking.Actor, req booking.Ca
 // attempts arrive at once, at most maxFailures are compared before the
 // name locks. A right PIN clears the count. Every attempt leaves one
 // audit row, c.failed under the name typed or c.ok under the person
-// whose PIN it was, saying what was approved (why) or from where.
-func (s *Store) checkPIN(ctx context.Context, c pinCounter, req booking.SignInRequest, why string) (*booking.Staff, error) {
+// whose PIN it was, saying what was approved (why) or from where. An
+// approval (need set) by someone whose role may not do need is refused
+// after the right PIN, and recorded as the failed approval it is.
+func (s *Store) checkPIN(ctx context.Context, c pinCounter, req booking.SignInRequest, why string, need booking.Action) (*booking.Staff, error) {
 	name := booking.CleanLine(req.Name, 40)
 	addr := req.Addr
 	if addr == "" {
@@ -103,15 +105,29 @@ func (s *Store) checkPIN(ctx context.Context, c pinCounter, req booking.SignInRe
 		}
 		return nil, booking.Errorf(booking.EForbidden, "Wrong name or PIN.")
 	}
-	who := booking.Actor{StaffID: a.staff.ID, Name: a.staff.Name, Role: a.staff.Role, Terminal: req.Terminal}
-	err = apply(s, ctx, booking.System, c.what+" ok", func(w *wtx) error {
-		_, err := w.exec(`DELETE FROM `+c.table+` WHERE name = ?`, name)
-		return auditDone(w, who, booking.AuditEntry{Action: c.ok, Detail: why}, err)
-	})
-	if err != nil {
-		return nil, err
+	return s.pinAccepted(ctx, c, a.staff, req.Terminal, why, need)
+}
+
+// pinAccepted clears the count of a name whose PIN was right and writes
+// its audit row: c.ok, or c.failed when the person may not do need.
+func (s *Store) pinAccepted(ctx context.Context, c pinCounter, st booking.Staff, terminal, why string, need booking.Action) (*booking.Staff, error) {
+	who := booking.Actor{StaffID: st.ID, Name: st.Name, Role: st.Role, Terminal: terminal}
+	e := booking.AuditEntry{Action: c.ok, Detail: why}
+	refused := need != "" && booking.Authorize(who, need) != nil
+	if refused {
+		e = booking.AuditEntry{Action: c.failed, Detail: fmt.Sprintf("a %s may not approve; %s", st.Role, why)}
 	}
-	return &a.staff, nil
+	err := apply(s, ctx, booking.System, c.what+" ok", func(w *wtx) error {
+		_, err := w.exec(`DELETE FROM `+c.table+` WHERE name = ?`, st.Name)
+		return auditDone(w, who, e, err)
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case refused:
+		return nil, booking.Errorf(booking.EForbidden, "%s is a %s; a supervisor or manager must approve.", st.Name, st.Role)
+	}
+	return &st, nil
 }
 
 // reservePIN counts one attempt for name, or finds it locked, and reads
