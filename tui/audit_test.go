@@ -176,3 +176,44 @@ func TestAudit_Screen(t *testing.T) {
 		t.Errorf("esc went to %v", m.screen)
 	}
 }
+
+// TestAudit_ScreenScrolls: a trail longer than the window keeps the row
+// under the cursor on screen, and the frame within the window.
+func TestAudit_ScreenScrolls(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	ctx := context.Background()
+	shows, err := s.Shows(ctx, booking.System, dayOf(testStart))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		clock.Add(time.Second)
+		if _, err := s.Hold(ctx, booking.System, booking.HoldRequest{ShowID: shows[len(shows)-1].ID, Seats: []string{fmt.Sprintf("A%d", i%10+1)}, Owner: fmt.Sprint("o", i)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ReleaseOwner(ctx, fmt.Sprint("o", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := newTestModel(t, s, clock, "audit-scroll", 80, 24)
+	signIn(t, m, assets.DemoUser, assets.DemoPIN)
+	press(t, m, "ctrl+e")
+	for range 40 {
+		press(t, m, "down")
+	}
+	a := &m.audit
+	if len(a.rows) < 60 || a.cursor != 40 {
+		t.Fatalf("%d rows, cursor %d", len(a.rows), a.cursor)
+	}
+	text := screenText(m)
+	if lines := strings.Count(text, "\n") + 1; lines > 24 {
+		t.Fatalf("the frame has %d lines in a 24-line window:\n%s", lines, text)
+	}
+	// The highlighted table row is the cursor's.
+	want := m.styles.Selected.Render("  " + auditLayout(80).row(a.rows[40], m.now().Location()))
+	if !strings.Contains(m.View().Content, want) {
+		t.Errorf("row 40 is not highlighted on screen:\n%s", text)
+	}
+}
