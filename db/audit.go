@@ -13,20 +13,62 @@ import (
 // audit appends one row to the audit trail inside the write's own
 // transaction, so a change and its record commit or roll back together.
 // The table refuses UPDATE and DELETE (migration 0011); e.Booking is not
-// read here: pass the booking's id, which the row keeps. Its INSERT is
-// prepared once on the writer's connection, like every writer statement.
-// Someone below door (nobody signed in, a name typed at a sign-in) has no
-// role to record.
+// read here: pass the booking's id, which the row keeps. Someone below
+// door (nobody signed in, a name typed at a sign-in) has no role to
+// record.
+//
+// The row waits in w until the job's savepoint is released; the writer
+// then inserts the rows of every job of the batch that succeeded with
+// flushAudit, before the COMMIT that makes them and their changes
+// durable together. A job that fails, or rolls back to its savepoint,
+// drops its row with the rest of its work.
 func (w *wtx) audit(actor booking.Actor, e booking.AuditEntry, bookingID int64) error {
 	role := ""
 	if actor.Role > booking.RoleKiosk {
 		role = actor.Role.String()
 	}
-	_, err := w.exec(`INSERT INTO audit (at, actor, role, terminal, action, show_id, booking_id, shift_id, amount, detail)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	w.audits = append(w.audits, auditRow{
 		w.nowMS(), booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), string(e.Action),
-		nullID(e.ShowID), nullID(bookingID), nullID(e.ShiftID), e.Amount, booking.CleanLine(e.Detail, 200))
-	return err
+		nullID(e.ShowID), nullID(bookingID), nullID(e.ShiftID), int64(e.Amount), booking.CleanLine(e.Detail, 200)})
+	return nil
+}
+
+// auditRow is one audit row's column values, in auditInserts' order.
+type auditRow [10]any
+
+// auditChunk is the most rows one INSERT writes; auditInserts holds the
+// statement for each power of two up to it, so a batch of any size is a
+// few statements, each prepared once on the writer's connection.
+const auditChunk = 64
+
+var auditInserts = func() map[int]string {
+	out := map[int]string{}
+	for n := 1; n <= auditChunk; n *= 2 {
+		out[n] = `INSERT INTO audit (at, actor, role, terminal, action, show_id, booking_id, shift_id, amount, detail) VALUES ` +
+			placeholders("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", n)
+	}
+	return out
+}()
+
+// flushAudit inserts rows, in the order their jobs ran: one statement per
+// power-of-two chunk instead of one per job, which spares the writer a
+// statement and the savepoint's page copies for every write.
+func flushAudit(w *wtx, rows []auditRow) error {
+	for len(rows) > 0 {
+		n := auditChunk
+		for n > len(rows) {
+			n /= 2
+		}
+		args := make([]any, 0, n*len(rows[0]))
+		for _, r := range rows[:n] {
+			args = append(args, r[:]...)
+		}
+		if _, err := w.exec(auditInserts[n], args...); err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
 }
 
 // nullID stores a zero id as NULL: the audit row is about no such thing.
