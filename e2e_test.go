@@ -122,15 +122,23 @@ func TestE2E_CounterSellsTwoSeats(t *testing.T) {
 // and the last sale's amount, tendered and change.
 func assertSale(t *testing.T, data string, bookings, amount, tendered, change int) {
 	t.Helper()
-	dbh, err := sql.Open("sqlite", "file:"+filepath.Join(data, "boxoffice.db")+"?mode=ro")
+	// The counter is still running: a read can meet its writer or its
+	// checkpointer mid-step, so it waits instead of reading zeros.
+	dbh, err := sql.Open("sqlite", "file:"+filepath.Join(data, "boxoffice.db")+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer dbh.Close()
 	var n, sold, a, tnd, c int
-	dbh.QueryRow(`SELECT count(*) FROM bookings`).Scan(&n)
-	dbh.QueryRow(`SELECT count(*) FROM seat_claims WHERE status = 'sold'`).Scan(&sold)
-	dbh.QueryRow(`SELECT amount, tendered, change_due FROM payments WHERE kind = 'sale' ORDER BY id DESC LIMIT 1`).Scan(&a, &tnd, &c)
+	for _, err := range []error{
+		dbh.QueryRow(`SELECT count(*) FROM bookings`).Scan(&n),
+		dbh.QueryRow(`SELECT count(*) FROM seat_claims WHERE status = 'sold'`).Scan(&sold),
+		dbh.QueryRow(`SELECT amount, tendered, change_due FROM payments WHERE kind = 'sale' ORDER BY id DESC LIMIT 1`).Scan(&a, &tnd, &c),
+	} {
+		if err != nil {
+			t.Fatalf("reading the counter's file: %v", err)
+		}
+	}
 	if n != bookings || sold != 2*bookings || a != amount || tnd != tendered || c != change {
 		t.Fatalf("bookings %d, sold seats %d, payment %d tendered %d change %d", n, sold, a, tnd, c)
 	}

@@ -25,6 +25,13 @@ const (
 	AuditApprovalFail AuditAction = "approval_failed"
 	AuditProgramme    AuditAction = "programme_change"
 	AuditWaitlist     AuditAction = "waitlist"
+
+	// The audit helper's own actions: terminals registered or removed, a
+	// PIN accepted (the sign-in clears its failure count) and holds that
+	// lapsed and were expired by the sweeper.
+	AuditTerminalChange AuditAction = "terminal_change"
+	AuditSignIn         AuditAction = "signin"
+	AuditExpire         AuditAction = "expire"
 )
 
 // AuditEntry is one row of the audit trail: who (staff name, role and
@@ -42,4 +49,31 @@ type AuditEntry struct {
 	ShiftID  int64
 	Amount   Money
 	Detail   string
+}
+
+// AuditQuery filters the audit trail; a zero field matches every row.
+type AuditQuery struct {
+	Booking string    // a booking number ("BO-7KQ2X9TD", any case, the prefix optional)
+	Staff   string    // who acted, by name, any case
+	Day     time.Time // rows of this local day (its location's midnight to midnight)
+	Limit   int       // at most this many, newest first: DefaultAuditLimit when 0, never over MaxAuditLimit
+}
+
+// Audit read limits: a screen or a command reads a page, never the whole
+// trail of a year.
+const (
+	DefaultAuditLimit = 200
+	MaxAuditLimit     = 10000
+)
+
+// AuditLimit is q.Limit bounded to 1..MaxAuditLimit, DefaultAuditLimit
+// when unset.
+func (q AuditQuery) AuditLimit() int {
+	switch {
+	case q.Limit <= 0:
+		return DefaultAuditLimit
+	case q.Limit > MaxAuditLimit:
+		return MaxAuditLimit
+	}
+	return q.Limit
 }

@@ -328,4 +328,14 @@ type Store interface {
 	Setup
 	Upkeep
 	Quiescer
+	Audit
+}
+
+// Audit reads the audit trail: one row for every state change, written
+// in the transaction that made it, that nothing can edit or delete.
+type Audit interface {
+	// Audit lists the rows matching q, newest first, at most
+	// q.AuditLimit(). Needs ActionViewAudit. ENotFound for a booking
+	// number that names no booking.
+	Audit(ctx context.Context, actor Actor, q AuditQuery) ([]AuditEntry, error)
 }

@@ -3,6 +3,7 @@ package booking
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Role orders what a member of staff may do: door < clerk < supervisor <
@@ -58,6 +59,9 @@ const (
 	ActionManageStaff  Action = "manage_staff"
 	ActionManageHalls  Action = "manage_halls"
 	ActionRunBenchmark Action = "run_benchmark"
+
+	// ActionViewAudit reads the audit trail.
+	ActionViewAudit Action = "view_audit"
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -74,6 +78,9 @@ var permissions = map[Action]Role{
 	ActionAdmit:       RoleDoor,
 	ActionManageStaff: RoleManager,
 	ActionManageHalls: RoleManager,
+
+	// audit
+	ActionViewAudit: RoleManager,
 }
 
 // MinRole returns the least role allowed to do a; unclassified actions need
@@ -153,4 +160,32 @@ func describe(a Action) string {
 		return "Managing staff"
 	}
 	return "This action"
+}
+
+// reads are the actions of the permission table whose every call only
+// reads. Every other action writes: each of its calls that changes
+// anything writes exactly one audit row in its own transaction. An
+// action missing here counts as a write, so a new action is walked by the
+// audit test (db: TestAudit_EveryWriteAction) until someone decides.
+var reads = map[Action]bool{
+	ActionViewShows:   true,
+	ActionViewBooking: true,
+	ActionFindBooking: true,
+
+	// audit
+	ActionViewAudit: true,
+}
+
+// IsWrite reports whether calls needing a change state (and so write an
+// audit row); unclassified actions do.
+func IsWrite(a Action) bool { return !reads[a] }
+
+// Actions lists every action of the permission table, sorted.
+func Actions() []Action {
+	out := make([]Action, 0, len(permissions))
+	for a := range permissions {
+		out = append(out, a)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -84,6 +84,7 @@ type benchResult struct {
 	RawTxPerSec    float64 `json:"raw_tx_per_sec"`
 	Ratio          float64 `json:"ratio_to_raw"`
 	MeanBatch      float64 `json:"mean_batch"`
+	AuditSales     int64   `json:"audit_sale_rows"`
 }
 
 // writeText is one row of the bench table.
@@ -301,7 +302,10 @@ func auditBench(ctx context.Context, store *db.Store, path string, res *benchRes
 	if err != nil {
 		return err
 	}
-	res.Committed, res.DoubleSold = a.Bookings, a.DoubleSold
+	res.Committed, res.DoubleSold, res.AuditSales = a.Bookings, a.DoubleSold, a.AuditSales
+	if a.AuditSales != a.Bookings {
+		return fmt.Errorf("the bench left %d sale rows in the audit trail for %d bookings", a.AuditSales, a.Bookings)
+	}
 	problems, err := store.CheckInvariants(ctx)
 	if err != nil {
 		return err

@@ -74,7 +74,7 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 	}
 	admitted := w.now
 	res.Ticket.Status, res.Ticket.AdmittedAt, res.Ticket.AdmittedBy = booking.TicketAdmitted, &admitted, actor.Name
-	return res, nil
+	return res, w.audit(actor, booking.AuditEntry{Action: booking.AuditAdmit, ShowID: showID, Detail: "seat " + res.Ticket.Seat.Label}, ticketID/ticketsPerBooking)
 }
 
 // tooEarlyOrLate refuses a ticket outside its show's door window: before

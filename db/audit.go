@@ -1,7 +1,11 @@
 package db
 
 import (
+	"context"
 	"database/sql"
+	"fmt"
+	"strings"
+	"time"
 
 	"boxoffice/booking"
 )
@@ -9,18 +13,192 @@ import (
 // audit appends one row to the audit trail inside the write's own
 // transaction, so a change and its record commit or roll back together.
 // The table refuses UPDATE and DELETE (migration 0011); e.Booking is not
-// read here: pass the booking's id, which the row keeps.
+// read here: pass the booking's id, which the row keeps. Someone below
+// door (nobody signed in, a name typed at a sign-in) has no role to
+// record.
+//
+// The row waits in w until the job's savepoint is released; the writer
+// then inserts the rows of every job of the batch that succeeded with
+// flushAudit, before the COMMIT that makes them and their changes
+// durable together. A job that fails, or rolls back to its savepoint,
+// drops its row with the rest of its work.
 func (w *wtx) audit(actor booking.Actor, e booking.AuditEntry, bookingID int64) error {
 	role := ""
-	if actor.Name != "" {
+	if actor.Role > booking.RoleKiosk {
 		role = actor.Role.String()
 	}
-	_, err := w.exec(`INSERT INTO audit (at, actor, role, terminal, action, show_id, booking_id, shift_id, amount, detail)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		w.nowMS(), actor.Name, role, actor.Terminal, string(e.Action),
-		nullID(e.ShowID), nullID(bookingID), nullID(e.ShiftID), e.Amount, booking.CleanLine(e.Detail, 200))
-	return err
+	w.audits = append(w.audits, auditRow{
+		w.nowMS(), booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), string(e.Action),
+		nullID(e.ShowID), nullID(bookingID), nullID(e.ShiftID), int64(e.Amount), booking.CleanLine(e.Detail, 200)})
+	return nil
+}
+
+// auditRow is one audit row's column values, in auditInserts' order.
+type auditRow [10]any
+
+// auditChunk is the most rows one INSERT writes; auditInserts holds the
+// statement for each power of two up to it, so a batch of any size is a
+// few statements, each prepared once on the writer's connection.
+const auditChunk = 64
+
+var auditInserts = func() map[int]string {
+	out := map[int]string{}
+	for n := 1; n <= auditChunk; n *= 2 {
+		out[n] = `INSERT INTO audit (at, actor, role, terminal, action, show_id, booking_id, shift_id, amount, detail) VALUES ` +
+			placeholders("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", n)
+	}
+	return out
+}()
+
+// flushAudit inserts rows, in the order their jobs ran: one statement per
+// power-of-two chunk instead of one per job, which spares the writer a
+// statement and the savepoint's page copies for every write.
+func flushAudit(w *wtx, rows []auditRow) error {
+	for len(rows) > 0 {
+		n := auditChunk
+		for n > len(rows) {
+			n /= 2
+		}
+		args := make([]any, 0, n*len(rows[0]))
+		for _, r := range rows[:n] {
+			args = append(args, r[:]...)
+		}
+		if _, err := w.exec(auditInserts[n], args...); err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
 }
 
 // nullID stores a zero id as NULL: the audit row is about no such thing.
 func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: id != 0} }
+
+// auditHold is the one audit row of a write that made, grew or extended
+// hold h (nil when the write failed: then it only passes err on).
+func auditHold(w *wtx, actor booking.Actor, a booking.AuditAction, h *booking.Hold, err error) error {
+	if err != nil || h == nil {
+		return err
+	}
+	labels := make([]string, len(h.Seats))
+	for i, seat := range h.Seats {
+		labels[i] = seat.Label
+	}
+	detail := fmt.Sprintf("hold %d: %s", h.ID, strings.Join(labels, " "))
+	if a == booking.AuditExtend {
+		detail = fmt.Sprintf("hold %d until %s", h.ID, h.ExpiresAt.In(w.now.Location()).Format("15:04:05"))
+	}
+	return w.audit(actor, booking.AuditEntry{Action: a, ShowID: h.ShowID, Detail: detail}, 0)
+}
+
+// auditCount is the one audit row of a sweep or a release by owner that
+// changed n things; a sweep that found nothing changed nothing and writes
+// no row.
+func auditCount(w *wtx, actor booking.Actor, a booking.AuditAction, n int, err error, format string, args ...any) error {
+	if err != nil || n == 0 {
+		return err
+	}
+	return w.audit(actor, booking.AuditEntry{Action: a, Detail: fmt.Sprintf(format, args...)}, 0)
+}
+
+// auditDone is the one audit row of a write whose result is only its
+// error: written when fn's work succeeded.
+func auditDone(w *wtx, actor booking.Actor, e booking.AuditEntry, err error) error {
+	if err != nil {
+		return err
+	}
+	return w.audit(actor, e, 0)
+}
+
+// auditColumns are the audit trail's columns as Audit reads them, with
+// the booking number for the booking id.
+const auditColumns = `SELECT a.id, a.at, a.actor, a.role, a.terminal, a.action, coalesce(a.show_id, 0),
+	coalesce(b.number, ''), coalesce(a.shift_id, 0), coalesce(a.amount, 0), a.detail
+	FROM audit a LEFT JOIN bookings b ON b.id = a.booking_id`
+
+// Audit lists the audit rows matching q, newest first. Each filter is a
+// range of one of migration 0011's indexes (by booking, by actor and
+// time, by time), so a page costs the same on a year of rows as on a day.
+func (s *Store) Audit(ctx context.Context, actor booking.Actor, q booking.AuditQuery) ([]booking.AuditEntry, error) {
+	if err := booking.Authorize(actor, booking.ActionViewAudit); err != nil {
+		return nil, err
+	}
+	var where []string
+	var args []any
+	if strings.TrimSpace(q.Booking) != "" {
+		number := normalizeNumber(q.Booking)
+		var id int64
+		if err := s.readRow(ctx, `SELECT id FROM bookings WHERE number = ?`, number).Scan(&id); err != nil {
+			if isNoRows(err) {
+				return nil, notFoundBooking(number)
+			}
+			return nil, s.translate("audit", err)
+		}
+		where, args = append(where, "a.booking_id = ?"), append(args, id)
+	}
+	if name := booking.CleanLine(q.Staff, 40); name != "" {
+		where, args = append(where, "a.actor = ? COLLATE NOCASE"), append(args, name)
+	}
+	if !q.Day.IsZero() {
+		day := dayStart(q.Day)
+		where, args = append(where, "a.at >= ? AND a.at < ?"), append(args, day.UnixMilli(), day.AddDate(0, 0, 1).UnixMilli())
+	}
+	query := auditColumns
+	if len(where) > 0 {
+		query += " WHERE " + strings.Join(where, " AND ")
+	}
+	rows, err := s.readRows(ctx, query+" ORDER BY a.at DESC, a.id DESC LIMIT ?", append(args, q.AuditLimit())...)
+	if err != nil {
+		return nil, s.translate("audit", err)
+	}
+	defer rows.Close()
+	var out []booking.AuditEntry
+	for rows.Next() {
+		var e booking.AuditEntry
+		var at int64
+		if err := rows.Scan(&e.ID, &at, &e.Actor, &e.Role, &e.Terminal, &e.Action, &e.ShowID, &e.Booking, &e.ShiftID, &e.Amount, &e.Detail); err != nil {
+			return nil, s.translate("audit", err)
+		}
+		e.At = time.UnixMilli(at).In(dayLocation(q.Day))
+		out = append(out, e)
+	}
+	return out, s.translate("audit", rows.Err())
+}
+
+// dayLocation is the location rows are shown in: the asked day's, or the
+// cinema's local time.
+func dayLocation(day time.Time) *time.Location {
+	if day.IsZero() {
+		return time.Local
+	}
+	return day.Location()
+}
+
+// releaseDetail names the seats a release let go of, or the whole hold.
+func releaseDetail(holdID int64, seats []string) string {
+	if len(seats) == 0 {
+		return fmt.Sprintf("hold %d: all", holdID)
+	}
+	return fmt.Sprintf("hold %d: %s", holdID, strings.Join(seats, " "))
+}
+
+// saleDetail says how a sale was paid and what it sold; the row names
+// the booking itself.
+func saleDetail(b *booking.Booking, method booking.PayMethod) string {
+	labels := make([]string, len(b.Tickets))
+	for i, t := range b.Tickets {
+		labels[i] = t.Seat.Label
+	}
+	return fmt.Sprintf("%s: %s", method, strings.Join(labels, " "))
+}
+
+// cancelDetail says why a booking was cancelled and who approved it.
+func cancelDetail(approver, reason string) string {
+	switch {
+	case approver != "" && reason != "":
+		return reason + " (approved by " + approver + ")"
+	case approver != "":
+		return "approved by " + approver
+	}
+	return reason
+}

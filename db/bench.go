@@ -52,6 +52,9 @@ type SalesAudit struct {
 	// DoubleSold counts seats of a show with more than one ticket that is
 	// not void: a seat sold twice. It must be 0.
 	DoubleSold int
+	// AuditSales counts the audit trail's sale rows: one per booking, so
+	// the figure measured paid for them.
+	AuditSales int64
 }
 
 // AuditSales reads the database file at path back with a fresh
@@ -69,6 +72,10 @@ func AuditSales(ctx context.Context, path string) (SalesAudit, error) {
 	err = dbh.QueryRowContext(ctx, `SELECT count(*) FROM (
 		SELECT b.show_id, t.seat_id FROM tickets t JOIN bookings b ON b.id = t.booking_id
 		WHERE t.status != 'void' GROUP BY 1, 2 HAVING count(*) > 1)`).Scan(&a.DoubleSold)
+	if err != nil {
+		return a, err
+	}
+	err = dbh.QueryRowContext(ctx, `SELECT count(*) FROM audit WHERE action = 'sale'`).Scan(&a.AuditSales)
 	return a, err
 }
 

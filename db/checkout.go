@@ -153,6 +153,9 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if err := insertSalePayment(w, b, req.Method, tendered, change); err != nil {
 		return nil, err
 	}
+	if err := w.audit(actor, booking.AuditEntry{Action: booking.AuditSale, ShowID: show.ID, Amount: total, Detail: saleDetail(b, req.Method)}, b.ID); err != nil {
+		return nil, err
+	}
 	w.touch(show.ID)
 	return b, nil
 }
@@ -394,6 +397,9 @@ func (c cancelled) unwind(w *wtx, actor booking.Actor, approver, number, reason 
 		return err
 	}
 	if err := c.refund(w, actor); err != nil {
+		return err
+	}
+	if err := w.audit(actor, booking.AuditEntry{Action: booking.AuditCancel, ShowID: c.showID, Amount: booking.Money(c.total), Detail: cancelDetail(approver, reason)}, c.id); err != nil {
 		return err
 	}
 	w.touch(c.showID)

@@ -134,7 +134,8 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 		if _, err := s.saleableHall(w, req.ShowID); err != nil {
 			return nil, err
 		}
-		return s.holdSeats(w, hall, req, ttl, seats)
+		h, err := s.holdSeats(w, hall, req, ttl, seats)
+		return h, auditHold(w, actor, booking.AuditHold, h, err)
 	})
 	if err != nil {
 		return nil, err
@@ -245,7 +246,7 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 			seats = append(seats, b...)
 		}
 		hold, err := s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
-		return bestHold{hold, together}, err
+		return bestHold{hold, together}, auditHold(w, actor, booking.AuditHold, hold, err)
 	})
 	if err != nil {
 		return nil, err

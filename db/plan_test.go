@@ -44,6 +44,9 @@ var allowedScans = []struct{ fragment, reason string }{
 	{"FROM payments p WHERE NOT EXISTS", "CheckInvariants: a full check, run on demand, never by a counter"},
 	{"FROM tickets t WHERE NOT EXISTS", "CheckInvariants: a full check, run on demand, never by a counter"},
 	{"SELECT EXISTS (SELECT 1 FROM bookings)", "HasSales: the scan stops at the first booking; run once by init --demo-history"},
+
+	// audit
+	{"LEFT JOIN bookings b ON b.id = a.booking_id ORDER BY a.at DESC, a.id DESC LIMIT ?", "Audit unfiltered: the newest page, walked from the end of audit_by_at and stopped by LIMIT"},
 }
 
 // planProblems explains each statement (and logs each plan when
@@ -309,6 +312,13 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	step("SetShowPriceList", s.SetShowPriceList(ctx, mgr, 1, "nope"))
 	stepV("Prices")(s.Prices(ctx, clerk))
 	stepV("Quote")(s.Quote(ctx, clerk, booking.QuoteRequest{ShowID: 1, SeatIDs: []int64{sold.Tickets[0].Seat.ID, sold.Tickets[1].Seat.ID}}))
+
+	// audit: the trail by booking, by person, by day, all three, none.
+	day := clock.Now()
+	for _, q := range []booking.AuditQuery{{Booking: sold.Number}, {Staff: "CARL"}, {Day: day}, {Staff: "carl", Day: day},
+		{Booking: sold.Number, Staff: "sue", Day: day}, {Booking: sold.Number, Day: day}, {Booking: "BO-23456789"}, {}} {
+		stepV("Audit")(s.Audit(ctx, mgr, q))
+	}
 	return called
 }
 

@@ -197,7 +197,7 @@ func (s *Store) ExpireHolds(ctx context.Context) (int, error) {
 			}
 			n += k
 		}
-		return n, nil
+		return n, auditCount(w, booking.System, booking.AuditExpire, n, nil, "%d lapsed holds", n)
 	})
 }
 

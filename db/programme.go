@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -63,7 +64,8 @@ func (s *Store) AddHall(ctx context.Context, actor booking.Actor, h booking.Hall
 		return 0, booking.Errorf(booking.EInvalid, "A hall needs seats.")
 	}
 	return write(s, ctx, actor, "add hall", func(w *wtx) (int64, error) {
-		return insertHall(w, h)
+		id, err := insertHall(w, h)
+		return id, auditDone(w, actor, booking.AuditEntry{Action: booking.AuditProgramme, Detail: "add hall " + h.Name}, err)
 	})
 }
 
@@ -96,7 +98,8 @@ func (s *Store) AddFilm(ctx context.Context, actor booking.Actor, f booking.Film
 		return 0, err
 	}
 	return write(s, ctx, actor, "add film", func(w *wtx) (int64, error) {
-		return insertFilm(w, f)
+		id, err := insertFilm(w, f)
+		return id, auditDone(w, actor, booking.AuditEntry{Action: booking.AuditProgramme, Detail: "add film " + f.Title}, err)
 	})
 }
 
@@ -143,7 +146,7 @@ func (s *Store) AddShow(ctx context.Context, actor booking.Actor, filmID, hallID
 		var id int64
 		err := w.queryRow(`INSERT INTO shows (film_id, hall_id, starts_at, capacity) VALUES (?, ?, ?, ?) RETURNING id`,
 			filmID, hallID, starts.Unix(), capacity).Scan(&id)
-		return id, err
+		return id, auditDone(w, actor, booking.AuditEntry{Action: booking.AuditProgramme, ShowID: id, Detail: fmt.Sprintf("add show: film %d in hall %d at %s", filmID, hallID, starts.Format("2006-01-02 15:04"))}, err)
 	})
 }
 
@@ -256,7 +259,8 @@ func (s *Store) TopUpDemo(ctx context.Context, seed booking.Seed) (int, error) {
 		return 0, nil
 	}
 	return write(s, ctx, booking.System, "top up demo", func(w *wtx) (int, error) {
-		return topUp(w, seed)
+		n, err := topUp(w, seed)
+		return n, auditCount(w, booking.System, booking.AuditProgramme, n, err, "%d demo shows added", n)
 	})
 }
 

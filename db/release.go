@@ -40,34 +40,45 @@ func (s *Store) Release(ctx context.Context, actor booking.Actor, holdID int64, 
 				ids = append(ids, seat.ID)
 			}
 		}
-		return releaseHold(w, holdID, showID, ids)
+		n, err := releaseHold(w, holdID, showID, ids)
+		return auditCount(w, actor, booking.AuditRelease, int(n), err, "%s", releaseDetail(holdID, seats))
 	})
 }
 
-func releaseHold(w *wtx, holdID, showID int64, seatIDs []int64) error {
+// releaseHold releases the given seats of a hold (all when none) and
+// says how many claims and holds it moved: 0 for a hold that had ended,
+// which changed nothing and leaves no audit row.
+func releaseHold(w *wtx, holdID, showID int64, seatIDs []int64) (int64, error) {
+	var moved int64
 	if len(seatIDs) > 0 {
 		for _, id := range seatIDs {
-			if _, err := w.exec(`UPDATE seat_claims SET status = 'released' WHERE hold_id = ? AND seat_id = ? AND status = 'held'`, holdID, id); err != nil {
-				return err
+			res, err := w.exec(`UPDATE seat_claims SET status = 'released' WHERE hold_id = ? AND seat_id = ? AND status = 'held'`, holdID, id)
+			if err != nil {
+				return 0, err
 			}
+			n, _ := res.RowsAffected()
+			moved += n
 		}
 		var left int
 		if err := w.queryRow(`SELECT count(*) FROM seat_claims WHERE hold_id = ? AND status = 'held'`, holdID).Scan(&left); err != nil {
-			return err
+			return 0, err
 		}
 		if left > 0 {
 			w.touch(showID)
-			return nil
+			return moved, nil
 		}
 	}
-	if _, err := w.exec(`UPDATE seat_claims SET status = 'released' WHERE hold_id = ? AND status = 'held'`, holdID); err != nil {
-		return err
-	}
-	if _, err := w.exec(`UPDATE holds SET status = 'released' WHERE id = ? AND status = 'held'`, holdID); err != nil {
-		return err
+	for _, q := range []string{`UPDATE seat_claims SET status = 'released' WHERE hold_id = ? AND status = 'held'`,
+		`UPDATE holds SET status = 'released' WHERE id = ? AND status = 'held'`} {
+		res, err := w.exec(q, holdID)
+		if err != nil {
+			return 0, err
+		}
+		n, _ := res.RowsAffected()
+		moved += n
 	}
 	w.touch(showID)
-	return nil
+	return moved, nil
 }
 
 // Extend moves a live hold's expiry to now+ttl, capped at MaxHoldLifetime
@@ -103,7 +114,8 @@ func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, o
 			return nil, err
 		}
 		w.touch(showID)
-		return &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: seats, ExpiresAt: time.UnixMilli(expires), Status: booking.HoldHeld, Together: true}, nil
+		h := &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: seats, ExpiresAt: time.UnixMilli(expires), Status: booking.HoldHeld, Together: true}
+		return h, auditHold(w, actor, booking.AuditExtend, h, nil)
 	})
 }
 
@@ -143,11 +155,11 @@ func (s *Store) ReleaseOwner(ctx context.Context, owner string) (int, error) {
 			return 0, err
 		}
 		for _, x := range holds {
-			if err := releaseHold(w, x.id, x.show, nil); err != nil {
+			if _, err := releaseHold(w, x.id, x.show, nil); err != nil {
 				return 0, err
 			}
 		}
-		return len(holds), nil
+		return len(holds), auditCount(w, booking.System, booking.AuditRelease, len(holds), nil, "%d holds of %s", len(holds), owner)
 	})
 }
 
@@ -175,6 +187,6 @@ func (s *Store) ReleasePrefix(ctx context.Context, prefix string) (int, error) {
 		for _, id := range shows {
 			w.touch(id)
 		}
-		return int(n), err
+		return int(n), auditCount(w, booking.System, booking.AuditRelease, int(n), err, "%d holds of %s…", n, prefix)
 	})
 }

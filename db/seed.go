@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 
 	"boxoffice/booking"
 
@@ -103,6 +104,6 @@ func (s *Store) Seed(ctx context.Context, seed booking.Seed, demo bool) error {
 			flag = "1"
 		}
 		_, err := w.exec(`INSERT INTO meta (key, value) VALUES ('demo', ?)`, flag)
-		return err
+		return auditDone(w, booking.System, booking.AuditEntry{Action: booking.AuditProgramme, Detail: fmt.Sprintf("seed: %d halls, %d films, %d shows, %d staff", len(seed.Halls), len(seed.Films), len(seed.Shows), len(seed.Staff))}, err)
 	})
 }

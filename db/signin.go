@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"boxoffice/booking"
@@ -23,11 +24,14 @@ const (
 type pinCounter struct {
 	table string // the table counting its failures
 	what  string // for the log: "sign-in" or "approval"
+	// failed and ok are its audit rows: one for every attempt, refused
+	// or accepted.
+	failed, ok booking.AuditAction
 }
 
 var (
-	signInPINs   = pinCounter{table: "signin_failures", what: "sign-in"}
-	approvalPINs = pinCounter{table: "approval_failures", what: "approval"}
+	signInPINs   = pinCounter{table: "signin_failures", what: "sign-in", failed: booking.AuditSignInFailed, ok: booking.AuditSignIn}
+	approvalPINs = pinCounter{table: "approval_failures", what: "approval", failed: booking.AuditApprovalFail, ok: booking.AuditOverride}
 )
 
 // pinAttempt is what reserving an attempt found.
@@ -41,7 +45,7 @@ type pinAttempt struct {
 
 // SignIn checks a name and PIN typed at a counter.
 func (s *Store) SignIn(ctx context.Context, req booking.SignInRequest) (*booking.Staff, error) {
-	return s.checkPIN(ctx, signInPINs, req)
+	return s.checkPIN(ctx, signInPINs, req, "", "")
 }
 
 // approve checks the PIN of a supervisor approving a clerk's cancel at
@@ -50,22 +54,30 @@ func (s *Store) approve(ctx context.Context, actor booking.Actor, req booking.Ca
 	return s.checkPIN(ctx, approvalPINs, booking.SignInRequest{
 		Name: req.Approver.Name, PIN: req.Approver.PIN,
 		Terminal: actor.Terminal, TerminalID: actor.TerminalID, Addr: req.Addr,
-	})
+	}, "cancel of "+normalizeNumber(req.Number)+" by "+actor.Name, booking.ActionCancel)
 }
 
 // checkPIN counts the attempt first, in a write transaction, and compares
 // the PIN only when the attempt was within the bound: however many
 // attempts arrive at once, at most maxFailures are compared before the
-// name locks. A right PIN clears the count.
-func (s *Store) checkPIN(ctx context.Context, c pinCounter, req booking.SignInRequest) (*booking.Staff, error) {
+// name locks. A right PIN clears the count. Every attempt leaves one
+// audit row, c.failed under the name typed or c.ok under the person
+// whose PIN it was, saying what was approved (why) or from where. An
+// approval (need set) by someone whose role may not do need is refused
+// after the right PIN, and recorded as the failed approval it is.
+func (s *Store) checkPIN(ctx context.Context, c pinCounter, req booking.SignInRequest, why string, need booking.Action) (*booking.Staff, error) {
 	name := booking.CleanLine(req.Name, 40)
-	a, err := s.reservePIN(ctx, c, name, req.TerminalID)
-	if err != nil {
-		return nil, err
-	}
 	addr := req.Addr
 	if addr == "" {
 		addr = "local"
+	}
+	if why == "" {
+		why = "from " + booking.CleanLine(addr, 60)
+	}
+	typed := booking.Actor{Name: name, Terminal: req.Terminal}
+	a, err := s.reservePIN(ctx, c, typed, req.TerminalID)
+	if err != nil {
+		return nil, err
 	}
 	attrs := []any{"name", name, "terminal", booking.CleanLine(req.Terminal, 60), "addr", addr}
 	if a.locked > 0 {
@@ -86,23 +98,48 @@ func (s *Store) checkPIN(ctx context.Context, c pinCounter, req booking.SignInRe
 		if a.n >= maxFailures {
 			s.log.Warn(c.what+" locked", "name", name, "for", lockout)
 		}
+		if err := apply(s, ctx, booking.Actor{TerminalID: req.TerminalID}, c.what+" failed", func(w *wtx) error {
+			return w.audit(typed, booking.AuditEntry{Action: c.failed, Detail: fmt.Sprintf("%s, attempt %d, %s", reason, a.n, why)}, 0)
+		}); err != nil {
+			return nil, err
+		}
 		return nil, booking.Errorf(booking.EForbidden, "Wrong name or PIN.")
 	}
-	err = apply(s, ctx, booking.System, c.what+" ok", func(w *wtx) error {
-		_, err := w.exec(`DELETE FROM `+c.table+` WHERE name = ?`, name)
-		return err
-	})
-	if err != nil {
-		return nil, err
+	return s.pinAccepted(ctx, c, a.staff, req.Terminal, why, need)
+}
+
+// pinAccepted clears the count of a name whose PIN was right and writes
+// its audit row: c.ok, or c.failed when the person may not do need.
+func (s *Store) pinAccepted(ctx context.Context, c pinCounter, st booking.Staff, terminal, why string, need booking.Action) (*booking.Staff, error) {
+	who := booking.Actor{StaffID: st.ID, Name: st.Name, Role: st.Role, Terminal: terminal}
+	e := booking.AuditEntry{Action: c.ok, Detail: why}
+	refused := need != "" && booking.Authorize(who, need) != nil
+	if refused {
+		e = booking.AuditEntry{Action: c.failed, Detail: fmt.Sprintf("a %s may not approve; %s", st.Role, why)}
 	}
-	return &a.staff, nil
+	err := apply(s, ctx, booking.System, c.what+" ok", func(w *wtx) error {
+		_, err := w.exec(`DELETE FROM `+c.table+` WHERE name = ?`, st.Name)
+		return auditDone(w, who, e, err)
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case refused:
+		return nil, booking.Errorf(booking.EForbidden, "%s is a %s; a supervisor or manager must approve.", st.Name, st.Role)
+	}
+	return &st, nil
 }
 
 // reservePIN counts one attempt for name, or finds it locked, and reads
 // the staff row the PIN is to be compared with, all in one transaction.
-func (s *Store) reservePIN(ctx context.Context, c pinCounter, name string, terminalID int64) (pinAttempt, error) {
+// A locked name's attempt is refused here, and its audit row written.
+func (s *Store) reservePIN(ctx context.Context, c pinCounter, typed booking.Actor, terminalID int64) (pinAttempt, error) {
 	return write(s, ctx, booking.Actor{TerminalID: terminalID}, c.what, func(w *wtx) (pinAttempt, error) {
-		return countAttempt(w, c, name)
+		a, err := countAttempt(w, c, typed.Name)
+		if err == nil && a.locked > 0 {
+			err = w.audit(typed, booking.AuditEntry{Action: c.failed, Detail: "locked"}, 0)
+		}
+		return a, err
 	})
 }
 

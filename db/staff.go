@@ -86,7 +86,7 @@ func (s *Store) AddStaff(ctx context.Context, actor booking.Actor, name string, 
 		if isConstraint(err) {
 			return nil, booking.Errorf(booking.EConflict, "There is already staff called %s.", name)
 		}
-		return st, err
+		return st, auditDone(w, actor, booking.AuditEntry{Action: booking.AuditStaffChange, Detail: name + ": add staff " + role.String()}, err)
 	})
 }
 
@@ -146,7 +146,7 @@ func (s *Store) SetRole(ctx context.Context, actor booking.Actor, name string, r
 	if role < booking.RoleDoor || role > booking.RoleManager {
 		return booking.Errorf(booking.EInvalid, "Unknown role.")
 	}
-	return s.updateStaff(ctx, actor, "set role", name, "role = ?", false, role.String())
+	return s.updateStaff(ctx, actor, "set role "+role.String(), name, "role = ?", false, role.String())
 }
 
 // SetPIN gives a member of staff a new PIN and lifts any lockout of their
@@ -196,10 +196,12 @@ func (s *Store) updateStaff(ctx context.Context, actor booking.Actor, op, name, 
 		if n != 1 {
 			return booking.Errorf(booking.ENotFound, "No staff called %s.", name)
 		}
-		if !clearLocks {
-			return nil
+		if clearLocks {
+			if err := clearPINLocks(w, name); err != nil {
+				return err
+			}
 		}
-		return clearPINLocks(w, name)
+		return w.audit(actor, booking.AuditEntry{Action: booking.AuditStaffChange, Detail: name + ": " + op}, 0)
 	})
 }
 
@@ -285,7 +287,7 @@ func (s *Store) AddTerminal(ctx context.Context, actor booking.Actor, name strin
 		if isConstraint(err) {
 			return nil, booking.Errorf(booking.EConflict, "There is already a terminal called %s.", name)
 		}
-		return t, err
+		return t, auditDone(w, actor, booking.AuditEntry{Action: booking.AuditTerminalChange, Detail: name + ": add terminal"}, err)
 	})
 }
 
@@ -323,7 +325,7 @@ func (s *Store) RemoveTerminal(ctx context.Context, actor booking.Actor, name st
 		if n, _ := res.RowsAffected(); n != 1 {
 			return booking.Errorf(booking.ENotFound, "No terminal called %s.", booking.CleanLine(name, 40))
 		}
-		return nil
+		return w.audit(actor, booking.AuditEntry{Action: booking.AuditTerminalChange, Detail: booking.CleanLine(name, 40) + ": remove terminal"}, 0)
 	})
 }
 

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"boxoffice/booking"
@@ -97,7 +98,7 @@ func (s *Store) AddWaitlist(ctx context.Context, actor booking.Actor, showID int
 		added := e
 		err = w.queryRow(`INSERT INTO waitlist (show_id, name, phone, phone_rev, seats, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
 			showID, e.Name, e.Phone, reverseDigits(e.Phone), seats, w.nowMS()).Scan(&added.ID)
-		return &added, err
+		return &added, auditDone(w, actor, booking.AuditEntry{Action: booking.AuditWaitlist, ShowID: showID, Detail: fmt.Sprintf("add entry %d: %s, %d seats", added.ID, e.Name, seats)}, err)
 	})
 }
 
@@ -148,7 +149,7 @@ func (s *Store) RemoveWaitlist(ctx context.Context, actor booking.Actor, entryID
 			return notFoundAs(err, "No waiting-list entry %d.", entryID)
 		}
 		w.touch(showID)
-		return nil
+		return w.audit(actor, booking.AuditEntry{Action: booking.AuditWaitlist, ShowID: showID, Detail: fmt.Sprintf("remove entry %d", entryID)}, 0)
 	})
 }
 
@@ -185,7 +186,8 @@ func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, er
 		return nil, nil
 	}
 	return write(s, ctx, booking.System, "notify waitlist", func(w *wtx) ([]booking.WaitlistEntry, error) {
-		return s.notify(w, due)
+		told, err := s.notify(w, due)
+		return told, auditCount(w, booking.System, booking.AuditWaitlist, len(told), err, "told %d waiting parties", len(told))
 	})
 }
 
@@ -303,7 +305,7 @@ func (s *Store) MarkCalled(ctx context.Context, actor booking.Actor, entryID int
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
-			return nil
+			return w.audit(actor, booking.AuditEntry{Action: booking.AuditWaitlist, Detail: fmt.Sprintf("called entry %d", entryID)}, 0)
 		}
 		var name, by string
 		var notified, called *int64

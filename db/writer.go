@@ -47,6 +47,7 @@ type wtx struct {
 	c       *wconn
 	now     time.Time
 	changed []int64
+	audits  []auditRow // this job's audit row, for flushAudit
 }
 
 func (w *wtx) exec(query string, args ...any) (sql.Result, error) {
@@ -79,7 +80,7 @@ func queryList[T any](w *wtx, query string, args ...any) ([]T, error) {
 // the same savepoint (ROLLBACK TO keeps the savepoint open).
 func (w *wtx) rollbackJob() error {
 	_, err := w.exec("ROLLBACK TO job")
-	w.changed = nil
+	w.changed, w.audits = nil, nil
 	return err
 }
 
@@ -386,6 +387,7 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 	answers = make([]answer, len(batch))
 	base := &wtx{ctx: ctx, c: c, now: now}
 	changed := map[int64]bool{}
+	var audits []auditRow
 	for i, j := range batch {
 		if _, err := base.exec("SAVEPOINT job"); err != nil {
 			return nil, err
@@ -399,8 +401,9 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 			if _, err := base.exec("ROLLBACK TO job"); err != nil {
 				return nil, err
 			}
-			w.changed, val = nil, nil
+			w.changed, w.audits, val = nil, nil, nil
 		}
+		audits = append(audits, w.audits...)
 		if _, err := base.exec("RELEASE job"); err != nil {
 			return nil, err
 		}
@@ -409,6 +412,9 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 		for _, id := range w.changed {
 			changed[id] = true
 		}
+	}
+	if err := flushAudit(base, audits); err != nil {
+		return nil, err
 	}
 	var seqs []int64
 	for id := range changed {

@@ -98,6 +98,10 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 		}},
 		{"door", func(t *testing.T, m *Model) { press(t, m, "ctrl+d") }},
 		{"door typing", func(t *testing.T, m *Model) { typeText(t, m, "ABC") }},
+
+		// audit
+		{"audit", func(t *testing.T, m *Model) { press(t, m, "esc", "ctrl+e") }},
+		{"audit typing", func(t *testing.T, m *Model) { typeText(t, m, "demo") }},
 	}
 }
 

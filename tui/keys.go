@@ -82,6 +82,9 @@ type KeyMap struct {
 	// Prices. BestPremium is best available with premium seats allowed:
 	// b keeps a party out of them unless nothing else fits.
 	BestPremium key.Binding
+
+	// audit: the trail, for managers.
+	Audit key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -148,6 +151,8 @@ func DefaultKeyMap() KeyMap {
 		Keep: b(k("k"), h("k", "keep them and go")),
 
 		BestPremium: b(k("p"), h("p", "best incl. premium")),
+
+		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
 	}
 }
 
@@ -187,6 +192,15 @@ func (m *Model) helpFor() helpKeys {
 		h.short = short
 	}
 	return h
+}
+
+// forManagers adds to a screen's ? overlay the keys only a manager is
+// offered: the audit trail.
+func (m *Model) forManagers(full [][]key.Binding) [][]key.Binding {
+	if !m.isManager() {
+		return full
+	}
+	return append(full, []key.Binding{m.keys.Audit})
 }
 
 // global is the ? overlay's column of the keys every signed-in screen

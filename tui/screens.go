@@ -20,6 +20,10 @@ const (
 	screenFind
 	screenDoor
 	screenWaitlist
+
+	// audit
+	screenAudit
+
 	numScreens
 )
 
@@ -96,6 +100,9 @@ var screens = [numScreens]screenSpec{
 	screenFind:     {"find booking", heldAway, findScreen{}},
 	screenDoor:     {"door", heldAway, doorScreen{}},
 	screenWaitlist: {"waiting list", heldBeside, waitlistScreen{}},
+
+	// audit
+	screenAudit: {"audit trail", heldAway, auditScreen{}},
 }
 
 func (s screen) String() string {

@@ -155,7 +155,7 @@ func (showsScreen) help(m *Model) helpKeys {
 	k := m.keys
 	return helpKeys{
 		short: []key.Binding{k.Open, k.PrevDay, k.NextDay, k.Filter, k.Find, k.Help},
-		full:  [][]key.Binding{{k.Up, k.Down, k.Open}, {k.PrevDay, k.NextDay, k.Filter}, k.global()},
+		full:  m.forManagers([][]key.Binding{{k.Up, k.Down, k.Open}, {k.PrevDay, k.NextDay, k.Filter}, k.global()}),
 	}
 }
 

@@ -34,6 +34,7 @@ type Backend interface {
 	booking.Door      // admit tickets
 	booking.Waitlist  // the waiting list of a sold-out show
 	booking.Changes   // repaint on every committed change
+	booking.Audit     // the manager's audit trail
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -122,6 +123,7 @@ type Model struct {
 	done     doneState
 	find     findState
 	waitlist waitlistState
+	audit    auditState
 
 	resume *Resume // still to reopen; cleared once tried
 
@@ -308,6 +310,8 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onWaitlist(msg)
 	case removedMsg:
 		return m.onRemoved(msg)
+	case auditMsg:
+		return m.onAudit(msg)
 	}
 	return nil
 }
@@ -359,6 +363,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.leave(leaveDoor)
 		case key.Matches(msg, k.Called) && len(m.calls) > 0:
 			return m.markCalledCmd()
+		case key.Matches(msg, k.Audit) && m.screen != screenAudit:
+			return m.openAudit()
 		}
 	}
 	return m.active().keys(m, msg)
