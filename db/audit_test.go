@@ -179,6 +179,16 @@ var writeCalls = map[booking.Action][]auditCall{
 		{"SetPrice", auditMgr, booking.AuditPriceChange, nil, func(f *auditFixture, a booking.Actor) error {
 			return f.s.SetPrice(f.ctx, a, booking.TicketType{Code: "adult", Name: "Adult", Price: 1300})
 		}},
+		{"SetPriceEntry", auditMgr, booking.AuditPriceChange, nil, func(f *auditFixture, a booking.Actor) error {
+			return f.s.SetPriceEntry(f.ctx, a, booking.PriceEntry{PriceKey: booking.PriceKey{List: "evening", Type: "adult", Kind: booking.Premium}, Amount: 1650})
+		}},
+		{"SetShowPriceList", auditMgr, booking.AuditPriceChange, func(f *auditFixture) {
+			if err := f.s.SetPriceEntry(f.ctx, auditMgr, booking.PriceEntry{PriceKey: booking.PriceKey{List: "evening", Type: "adult", Kind: booking.Standard}, Amount: 1400}); err != nil {
+				f.t.Fatal(err)
+			}
+		}, func(f *auditFixture, a booking.Actor) error {
+			return f.s.SetShowPriceList(f.ctx, a, 1, "evening")
+		}},
 	},
 	booking.ActionManageStaff: {
 		{"AddStaff", auditMgr, booking.AuditStaffChange, nil, func(f *auditFixture, a booking.Actor) error {
@@ -412,7 +422,7 @@ var unaudited = []string{
 	"TicketTypes", "Booking", "BookingByKey", "FindBookings", "Shows", "Show", "SeatMap", "Halls", "Films",
 	"ListStaff", "ListTerminals", "IdentifyKey", "PINUnchanged", "Access", "Waitlist", "WaitlistCalls",
 	"Changes", "Empty", "IsDemo", "HasSales", "CheckInvariants", "Quiesce", "Close", "Path", "Stats",
-	"TrimChanges", "Audit",
+	"TrimChanges", "Audit", "Prices", "Quote",
 }
 
 // TestAudit_EveryMethodClassified: every method of the store is either a
