@@ -303,4 +303,5 @@ type Store interface {
 	Setup
 	Upkeep
 	Quiescer
+	Reports
 }

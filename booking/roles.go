@@ -58,6 +58,10 @@ const (
 	ActionManageStaff  Action = "manage_staff"
 	ActionManageHalls  Action = "manage_halls"
 	ActionRunBenchmark Action = "run_benchmark"
+
+	// ActionViewReports reads the takings, refunds, occupancy, shifts and
+	// no-shows reports (booking.Reports).
+	ActionViewReports Action = "view_reports"
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -74,6 +78,11 @@ var permissions = map[Action]Role{
 	ActionAdmit:       RoleDoor,
 	ActionManageStaff: RoleManager,
 	ActionManageHalls: RoleManager,
+
+	// Reports: the takings by clerk and every shift's variance are a
+	// manager's to read; a supervisor approves refunds and reopens
+	// shifts but does not audit the people they supervise.
+	ActionViewReports: RoleManager,
 }
 
 // MinRole returns the least role allowed to do a; unclassified actions need
@@ -151,6 +160,8 @@ func describe(a Action) string {
 		return "Admitting tickets"
 	case ActionManageStaff:
 		return "Managing staff"
+	case ActionViewReports:
+		return "Reading the reports"
 	}
 	return "This action"
 }
