@@ -101,17 +101,17 @@ type TakingsQuery struct {
 // for the person who took or paid it out: a refund on Tuesday of a
 // Monday sale lowers Tuesday's net, and the refunding clerk's.
 type TakingsRow struct {
-	Key   string `json:"key"`
-	Label string `json:"label"`
+	Key   string
+	Label string
 	// Sales is the money taken by sales; Refunds what refunds paid out;
 	// Net is Sales − Refunds.
-	Sales   Money `json:"sales"`
-	Refunds Money `json:"refunds"`
-	Net     Money `json:"net"`
+	Sales   Money
+	Refunds Money
+	Net     Money
 	// Tickets is the tickets the sales sold; Refunded the tickets the
 	// refunds paid back.
-	Tickets  int `json:"tickets"`
-	Refunded int `json:"refunded"`
+	Tickets  int
+	Refunded int
 }
 
 // Add adds o's figures to r's.
@@ -125,11 +125,11 @@ func (r *TakingsRow) Add(o TakingsRow) {
 
 // TakingsReport is the takings of a range with their total.
 type TakingsReport struct {
-	From  time.Time    `json:"from"`
-	To    time.Time    `json:"to"`
-	By    TakingsBy    `json:"by"`
-	Rows  []TakingsRow `json:"rows"`
-	Total TakingsRow   `json:"total"`
+	From  time.Time
+	To    time.Time
+	By    TakingsBy
+	Rows  []TakingsRow
+	Total TakingsRow
 }
 
 // Totals sets the report's total from its rows.
@@ -144,28 +144,28 @@ func (r *TakingsReport) Totals() {
 // ticket is for one seat and names its approver itself; an older refund
 // of a whole booking has no seat, and its approver is the booking's.
 type RefundRow struct {
-	At      time.Time `json:"at"`
-	Booking string    `json:"booking"`
-	Show    string    `json:"show"`
-	Starts  time.Time `json:"starts"`
+	At      time.Time
+	Booking string
+	Show    string
+	Starts  time.Time
 	// Seat is the refunded ticket's seat; "" for a whole booking.
-	Seat   string    `json:"seat"`
-	Amount Money     `json:"amount"`
-	Method PayMethod `json:"method"`
+	Seat   string
+	Amount Money
+	Method PayMethod
 	// By paid it out; ApprovedBy approved it ("" when By needed nobody).
-	By         string `json:"by"`
-	ApprovedBy string `json:"approved_by"`
+	By         string
+	ApprovedBy string
 	// Reason is the booking's cancel reason, when one was given.
-	Reason string `json:"reason"`
+	Reason string
 }
 
 // RefundsReport is the refunds paid out over a range, oldest first.
 type RefundsReport struct {
-	From  time.Time   `json:"from"`
-	To    time.Time   `json:"to"`
-	Rows  []RefundRow `json:"rows"`
-	Count int         `json:"count"`
-	Total Money       `json:"total"`
+	From  time.Time
+	To    time.Time
+	Rows  []RefundRow
+	Count int
+	Total Money
 }
 
 // Totals sets the report's count and total from its rows.
@@ -204,14 +204,14 @@ type OccupancyQuery struct {
 // OccupancyRow is how full one show was, or the shows of one hall over the
 // range: the seats sold and not refunded against the seats there were.
 type OccupancyRow struct {
-	Key    string    `json:"key"`
-	Label  string    `json:"label"`
-	Hall   string    `json:"hall"`
-	Starts time.Time `json:"starts,omitzero"` // per show only
+	Key    string
+	Label  string
+	Hall   string
+	Starts time.Time // per show only
 	// Shows is how many shows the row covers (1 per show).
-	Shows    int `json:"shows"`
-	Capacity int `json:"capacity"`
-	Sold     int `json:"sold"`
+	Shows    int
+	Capacity int
+	Sold     int
 }
 
 // Percent is the share of the seats sold, 0..100, one decimal.
@@ -224,11 +224,11 @@ func (r OccupancyRow) Percent() float64 {
 
 // OccupancyReport is the occupancy of a range with its total.
 type OccupancyReport struct {
-	From  time.Time      `json:"from"`
-	To    time.Time      `json:"to"`
-	By    OccupancyBy    `json:"by"`
-	Rows  []OccupancyRow `json:"rows"`
-	Total OccupancyRow   `json:"total"`
+	From  time.Time
+	To    time.Time
+	By    OccupancyBy
+	Rows  []OccupancyRow
+	Total OccupancyRow
 }
 
 // Totals sets the report's total from its rows.
@@ -244,46 +244,46 @@ func (r *OccupancyReport) Totals() {
 // ShiftRow is one person's shift opened in the range, with the cash it
 // should hold and, once closed, what was counted and the variance.
 type ShiftRow struct {
-	ID       int64      `json:"id"`
-	Staff    string     `json:"staff"`
-	Terminal string     `json:"terminal"`
-	Status   string     `json:"status"` // open, closed
-	OpenedAt time.Time  `json:"opened_at"`
-	ClosedAt *time.Time `json:"closed_at"`
-	Float    Money      `json:"float"`
+	ID       int64
+	Staff    string
+	Terminal string
+	Status   string // open, closed
+	OpenedAt time.Time
+	ClosedAt *time.Time
+	Float    Money
 	// CashSales and CashRefunds are the shift's cash payments; Card its
 	// card sales less card refunds.
-	CashSales   Money `json:"cash_sales"`
-	CashRefunds Money `json:"cash_refunds"`
-	Card        Money `json:"card"`
+	CashSales   Money
+	CashRefunds Money
+	Card        Money
 	// Expected is float + cash sales − cash refunds: as recorded at the
 	// close, or as it stands for an open shift.
-	Expected Money `json:"expected"`
+	Expected Money
 	// Counted and Variance (counted − expected) are set once closed.
-	Counted  *Money `json:"counted"`
-	Variance *Money `json:"variance"`
+	Counted  *Money
+	Variance *Money
 }
 
 // ShiftsReport is the shifts opened in a range, oldest first, with the
 // totals of their cash and the net variance of the closed ones.
 type ShiftsReport struct {
-	From  time.Time  `json:"from"`
-	To    time.Time  `json:"to"`
-	Rows  []ShiftRow `json:"rows"`
-	Total ShiftTotal `json:"total"`
+	From  time.Time
+	To    time.Time
+	Rows  []ShiftRow
+	Total ShiftTotal
 }
 
 // ShiftTotal adds the shifts of a report up.
 type ShiftTotal struct {
-	Shifts      int   `json:"shifts"`
-	Open        int   `json:"open"`
-	Float       Money `json:"float"`
-	CashSales   Money `json:"cash_sales"`
-	CashRefunds Money `json:"cash_refunds"`
-	Card        Money `json:"card"`
-	Expected    Money `json:"expected"`
-	Counted     Money `json:"counted"`
-	Variance    Money `json:"variance"`
+	Shifts      int
+	Open        int
+	Float       Money
+	CashSales   Money
+	CashRefunds Money
+	Card        Money
+	Expected    Money
+	Counted     Money
+	Variance    Money
 }
 
 // Totals sets the report's total from its rows.
@@ -308,24 +308,24 @@ func (r *ShiftsReport) Totals() {
 // NoShowRow is a booking nobody came for: its show started in the range
 // and it was marked no_show.
 type NoShowRow struct {
-	Booking  string    `json:"booking"`
-	Show     string    `json:"show"`
-	Hall     string    `json:"hall"`
-	Starts   time.Time `json:"starts"`
-	Customer string    `json:"customer"`
-	Tickets  int       `json:"tickets"`
-	Total    Money     `json:"total"`
+	Booking  string
+	Show     string
+	Hall     string
+	Starts   time.Time
+	Customer string
+	Tickets  int
+	Total    Money
 }
 
 // NoShowsReport is the no-shows of a range, by show start.
 type NoShowsReport struct {
-	From  time.Time   `json:"from"`
-	To    time.Time   `json:"to"`
-	Rows  []NoShowRow `json:"rows"`
-	Count int         `json:"count"`
+	From  time.Time
+	To    time.Time
+	Rows  []NoShowRow
+	Count int
 	// Tickets and Total are the seats and money of the bookings.
-	Tickets int   `json:"tickets"`
-	Total   Money `json:"total"`
+	Tickets int
+	Total   Money
 }
 
 // Totals sets the report's totals from its rows.
