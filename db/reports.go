@@ -1,9 +1,11 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -17,116 +19,224 @@ import (
 // never by reading a table whole: the plan guard (plan_test.go) fails a
 // report that scans one.
 
-// takingsKey is what a takings query groups by: the key and label it
-// selects, the GROUP BY, and the joins the key needs beyond payments.
-type takingsKey struct {
-	key, label, group, joins, order string
-	// starts is a show's start, which a show's label ends with.
-	starts string
-}
-
-const joinShow = ` JOIN bookings b ON b.id = p.booking_id JOIN shows s ON s.id = b.show_id JOIN films f ON f.id = s.film_id`
-
-var takingsKeys = map[booking.TakingsBy]takingsKey{
-	// By day is one query per local day (a day's length is not fixed
-	// where the clocks change), each one aggregate row.
-	booking.ByDay:    {key: `''`, label: `''`},
-	booking.ByFilm:   {key: `f.id`, label: `f.title`, group: ` GROUP BY f.id`, joins: joinShow, order: ` ORDER BY 2, 1`},
-	booking.ByShow:   {key: `s.id`, label: `f.title || ' · ' || h.name`, group: ` GROUP BY s.id`, joins: joinShow + ` JOIN halls h ON h.id = s.hall_id`, order: ` ORDER BY 3, 2, 1`, starts: `min(s.starts_at)`},
-	booking.ByMethod: {key: `p.method`, label: `p.method`, group: ` GROUP BY p.method`, order: ` ORDER BY 1`},
-	booking.ByClerk:  {key: `p.staff`, label: `p.staff`, group: ` GROUP BY p.staff`, order: ` ORDER BY 1`},
-}
-
-// bookingTickets counts the tickets of booking p.booking_id: they are a
-// range of the primary key (db/checkout.go ticketsPerBooking).
-const bookingTickets = `(SELECT count(*) FROM tickets t WHERE t.id BETWEEN p.booking_id * 32 AND p.booking_id * 32 + 31`
-
-// takingsQuery is the statement for one way of adding takings up. A sale
-// counts its booking's tickets; a refund of one ticket (ticket_id set)
-// counts one, and an older refund of a whole booking the tickets it voided.
-func takingsQuery(k takingsKey) string {
-	starts := k.starts
-	if starts == "" {
-		starts = `0`
+// takingsQuery is every payment of a range, in the order taken, with the
+// key it counts under (when it was taken, its method, who took it, or
+// its booking's show) and the tickets it is for. One pass, added up in Go,
+// serves each way of adding up: a GROUP BY would sort a year's payments
+// in a temporary b-tree.
+//
+// A sale is for its booking's tickets. They are booking n's ids 32n,
+// 32n+1, … with no gap (db/checkout.go ticketsPerBooking), and never
+// deleted, so the last one's id says how many there are in one seek. A
+// refund of one ticket (ticket_id set) is for one, and an older refund of
+// a whole booking for the tickets it voided.
+func takingsQuery(by booking.TakingsBy) string {
+	key, join := `p.at`, ``
+	switch by {
+	case booking.ByMethod:
+		key = `p.method`
+	case booking.ByClerk:
+		key = `p.staff`
+	case booking.ByFilm, booking.ByShow:
+		key, join = `b.show_id`, ` JOIN bookings b ON b.id = p.booking_id`
 	}
-	return `SELECT ` + k.key + `, ` + k.label + `, ` + starts + `,
-		coalesce(sum(CASE p.kind WHEN 'sale' THEN p.amount END), 0),
-		coalesce(sum(CASE p.kind WHEN 'refund' THEN p.amount END), 0),
-		coalesce(sum(CASE p.kind WHEN 'sale' THEN ` + bookingTickets + `) END), 0),
-		coalesce(sum(CASE WHEN p.kind = 'refund' AND p.ticket_id IS NOT NULL THEN 1
-			WHEN p.kind = 'refund' THEN ` + bookingTickets + ` AND t.status = 'void') END), 0),
-		count(*)
-		FROM payments p` + k.joins + `
-		WHERE p.at >= ? AND p.at < ?` + k.group + k.order
+	return `SELECT ` + key + `, p.kind = 'sale', p.amount,
+	CASE WHEN p.kind = 'sale' THEN (SELECT max(t.id) FROM tickets t WHERE t.id BETWEEN p.booking_id * 32 AND p.booking_id * 32 + 31) - p.booking_id * 32 + 1
+		WHEN p.ticket_id IS NULL THEN (SELECT count(*) FROM tickets t WHERE t.id BETWEEN p.booking_id * 32 AND p.booking_id * 32 + 31 AND t.status = 'void')
+		ELSE 1 END
+	FROM payments p` + join + `
+	WHERE p.at >= ? AND p.at < ? ORDER BY p.at`
 }
+
+// qReportShows names the shows a takings report added up by show or film.
+const qReportShows = `SELECT s.id, f.id, f.title, h.name, s.starts_at
+	FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id IN (SELECT value FROM json_each(?))`
 
 // ReportTakings adds up the payments taken in the range by q.By.
 func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q booking.TakingsQuery) (*booking.TakingsReport, error) {
 	if err := reportAllowed(actor, q.ReportRange); err != nil {
 		return nil, err
 	}
-	k, ok := takingsKeys[q.By]
-	if !ok {
-		_, err := booking.ParseTakingsBy(string(q.By))
-		return nil, err
+	if _, err := booking.ParseTakingsBy(string(q.By)); err != nil || q.By == "" {
+		return nil, booking.Errorf(booking.EInvalid, "Takings add up by day, film, show, method or clerk, not %q.", booking.CleanLine(string(q.By), 20))
 	}
-	rep := &booking.TakingsReport{From: q.Start(), To: booking.DayStart(q.To.In(q.From.Location())), By: q.By, Rows: []booking.TakingsRow{}}
-	query := takingsQuery(k)
-	err := s.inReport(ctx, []string{query}, func(tx *sql.Tx) error {
-		if q.By != booking.ByDay {
-			rows, err := s.takingsRows(ctx, tx, query, q.Start(), q.End(), q.From.Location())
-			rep.Rows = append(rep.Rows, rows...)
+	t := newTakings(q)
+	err := s.inReport(ctx, []string{takingsQuery(q.By), qReportShows}, func(tx *sql.Tx) error {
+		if err := s.takingsPayments(ctx, tx, t); err != nil {
 			return err
 		}
-		for _, day := range q.Days() {
-			rows, err := s.takingsRows(ctx, tx, query, day, day.AddDate(0, 0, 1), q.From.Location())
-			if err != nil {
-				return err
-			}
-			for _, r := range rows {
-				r.Key, r.Label = day.Format(time.DateOnly), day.Format("Mon 2 Jan 2006")
-				rep.Rows = append(rep.Rows, r)
-			}
-		}
-		return nil
+		return s.takingsLabels(ctx, tx, t)
 	})
 	if err != nil {
 		return nil, s.translate("takings report", err)
 	}
-	rep.Totals()
-	return rep, nil
+	return t.report(), nil
 }
 
-// takingsRows runs a takings query over [from, to).
-func (s *Store) takingsRows(ctx context.Context, tx *sql.Tx, query string, from, to time.Time, loc *time.Location) ([]booking.TakingsRow, error) {
-	rows, err := s.txRows(ctx, tx, query, from.UnixMilli(), to.UnixMilli())
+// takings adds payments up by one key as they stream past.
+type takings struct {
+	q     booking.TakingsQuery
+	days  []time.Time // with --by day: each day's start, and the end
+	day   int         // the day the last payment fell on
+	rows  map[string]*booking.TakingsRow
+	order []string // keys in the order first seen
+	shows map[int64][]string
+}
+
+func newTakings(q booking.TakingsQuery) *takings {
+	t := &takings{q: q, rows: map[string]*booking.TakingsRow{}, shows: map[int64][]string{}}
+	if q.By == booking.ByDay {
+		t.days = append(q.Days(), q.End())
+		for _, d := range t.days[:len(t.days)-1] {
+			t.row(d.Format(time.DateOnly)).Label = d.Format("Mon 2 Jan 2006")
+		}
+	}
+	return t
+}
+
+func (t *takings) row(key string) *booking.TakingsRow {
+	r, ok := t.rows[key]
+	if !ok {
+		r = &booking.TakingsRow{Key: key}
+		t.rows[key] = r
+		t.order = append(t.order, key)
+	}
+	return r
+}
+
+// key is the row a payment counts in: id is when it was taken (by day)
+// or its show (by show or film), text its method or who took it.
+// Payments come in the order taken, so the day only moves forward.
+func (t *takings) key(id int64, text []byte) string {
+	switch t.q.By {
+	case booking.ByDay:
+		for t.day < len(t.days)-2 && id >= t.days[t.day+1].UnixMilli() {
+			t.day++
+		}
+		return t.days[t.day].Format(time.DateOnly)
+	case booking.ByMethod, booking.ByClerk:
+		return string(text)
+	}
+	t.shows[id] = nil // named by takingsLabels
+	return strconv.FormatInt(id, 10)
+}
+
+func (s *Store) takingsPayments(ctx context.Context, tx *sql.Tx, t *takings) error {
+	rows, err := s.txRows(ctx, tx, takingsQuery(t.q.By), t.q.Start().UnixMilli(), t.q.End().UnixMilli())
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
-	var out []booking.TakingsRow
-	for rows.Next() {
-		var r booking.TakingsRow
-		var key any
-		var starts, payments int64
-		if err := rows.Scan(&key, &r.Label, &starts, &r.Sales, &r.Refunds, &r.Tickets, &r.Refunded, &payments); err != nil {
-			return nil, err
-		}
-		switch k := key.(type) {
-		case int64:
-			r.Key = strconv.FormatInt(k, 10)
-		case []byte:
-			r.Key = string(k)
-		case string:
-			r.Key = k
-		}
-		if starts != 0 {
-			r.Label += " · " + time.Unix(starts, 0).In(loc).Format("Mon 2 Jan 15:04")
-		}
-		r.Net = r.Sales - r.Refunds
-		out = append(out, r)
+	var id int64
+	var text sql.RawBytes
+	var key any = &id
+	if t.q.By == booking.ByMethod || t.q.By == booking.ByClerk {
+		key = &text
 	}
-	return out, rows.Err()
+	var amount booking.Money
+	var sale bool
+	var tickets int
+	for rows.Next() {
+		if err := rows.Scan(key, &sale, &amount, &tickets); err != nil {
+			return err
+		}
+		r := t.row(t.key(id, text))
+		if sale {
+			r.Sales += amount
+			r.Tickets += tickets
+		} else {
+			r.Refunds += amount
+			r.Refunded += tickets
+		}
+	}
+	return rows.Err()
+}
+
+// takingsLabels names the shows (and their films) of a report by show or
+// film, and folds the shows into their films for one by film.
+func (s *Store) takingsLabels(ctx context.Context, tx *sql.Tx, t *takings) error {
+	if len(t.shows) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(t.shows))
+	for id := range t.shows {
+		ids = append(ids, id)
+	}
+	rows, err := s.txRows(ctx, tx, qReportShows, idList(ids))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	loc := t.q.From.Location()
+	byFilm := map[string]*booking.TakingsRow{}
+	var films []string
+	for rows.Next() {
+		var show, film, starts int64
+		var title, hall string
+		if err := rows.Scan(&show, &film, &title, &hall, &starts); err != nil {
+			return err
+		}
+		r := t.rows[strconv.FormatInt(show, 10)]
+		r.Label = title + " · " + hall + " · " + time.Unix(starts, 0).In(loc).Format("Mon 2 Jan 15:04")
+		t.shows[show] = []string{time.Unix(starts, 0).UTC().Format(time.RFC3339), title}
+		if t.q.By != booking.ByFilm {
+			continue
+		}
+		key := strconv.FormatInt(film, 10)
+		f, ok := byFilm[key]
+		if !ok {
+			f = &booking.TakingsRow{Key: key, Label: title}
+			byFilm[key] = f
+			films = append(films, key)
+		}
+		f.Add(*r)
+	}
+	if t.q.By == booking.ByFilm {
+		t.rows, t.order = byFilm, films
+	}
+	return rows.Err()
+}
+
+// report is the rows in order — days by date, films by title, shows by
+// start, methods and clerks by name — with their net and the total.
+func (t *takings) report() *booking.TakingsReport {
+	q := t.q
+	rep := &booking.TakingsReport{From: q.Start(), To: booking.DayStart(q.To.In(q.From.Location())), By: q.By, Rows: []booking.TakingsRow{}}
+	for _, k := range t.order {
+		r := *t.rows[k]
+		r.Net = r.Sales - r.Refunds
+		if r.Label == "" {
+			r.Label = r.Key // a method or a clerk names itself
+		}
+		rep.Rows = append(rep.Rows, r)
+	}
+	switch q.By {
+	case booking.ByFilm:
+		slices.SortFunc(rep.Rows, func(a, b booking.TakingsRow) int { return cmp.Or(cmp.Compare(a.Label, b.Label), cmpKeys(a.Key, b.Key)) })
+	case booking.ByShow:
+		slices.SortFunc(rep.Rows, func(a, b booking.TakingsRow) int {
+			return cmp.Or(cmp.Compare(t.showStart(a.Key), t.showStart(b.Key)), cmp.Compare(a.Label, b.Label), cmpKeys(a.Key, b.Key))
+		})
+	case booking.ByMethod, booking.ByClerk:
+		slices.SortFunc(rep.Rows, func(a, b booking.TakingsRow) int { return cmp.Compare(a.Key, b.Key) })
+	}
+	rep.Totals()
+	return rep
+}
+
+func (t *takings) showStart(key string) string {
+	id, _ := strconv.ParseInt(key, 10, 64)
+	if v := t.shows[id]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// cmpKeys orders numeric keys as numbers.
+func cmpKeys(a, b string) int {
+	x, _ := strconv.ParseInt(a, 10, 64)
+	y, _ := strconv.ParseInt(b, 10, 64)
+	return cmp.Compare(x, y)
 }
 
 // qRefunds lists the refunds of a range. A refund of one ticket names its
