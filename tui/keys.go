@@ -78,6 +78,15 @@ type KeyMap struct {
 	Yes  key.Binding
 	No   key.Binding
 	Keep key.Binding
+
+	// Reports (issue 10): Reports opens them, for managers only;
+	// ReportNext and ReportPrev change the report, ReportBy what it adds
+	// up by, ReportPeriod how many days.
+	Reports      key.Binding
+	ReportNext   key.Binding
+	ReportPrev   key.Binding
+	ReportBy     key.Binding
+	ReportPeriod key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -142,6 +151,13 @@ func DefaultKeyMap() KeyMap {
 		Yes:  b(k("y"), h("y", "yes, release")),
 		No:   b(k("n", "esc", "enter"), h("n/enter", "no, keep them")),
 		Keep: b(k("k"), h("k", "keep them and go")),
+
+		// Reports (issue 10).
+		Reports:      b(k("ctrl+r"), h("ctrl+r", "reports (managers)")),
+		ReportNext:   b(k("tab"), h("tab", "next report")),
+		ReportPrev:   b(k("shift+tab"), h("shift+tab", "previous report")),
+		ReportBy:     b(k("b"), h("b", "add up by")),
+		ReportPeriod: b(k("p"), h("p", "day/week/month/year")),
 	}
 }
 

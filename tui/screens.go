@@ -20,6 +20,7 @@ const (
 	screenFind
 	screenDoor
 	screenWaitlist
+	screenReports // managers' reports (issue 10)
 	numScreens
 )
 
@@ -96,6 +97,8 @@ var screens = [numScreens]screenSpec{
 	screenFind:     {"find booking", heldAway, findScreen{}},
 	screenDoor:     {"door", heldAway, doorScreen{}},
 	screenWaitlist: {"waiting list", heldBeside, waitlistScreen{}},
+	// Reports (issue 10).
+	screenReports: {"reports", heldAway, reportsScreen{}},
 }
 
 func (s screen) String() string {

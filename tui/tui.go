@@ -34,6 +34,7 @@ type Backend interface {
 	booking.Door      // admit tickets
 	booking.Waitlist  // the waiting list of a sold-out show
 	booking.Changes   // repaint on every committed change
+	booking.Reports   // the managers' reports screen
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -121,6 +122,7 @@ type Model struct {
 	done     doneState
 	find     findState
 	waitlist waitlistState
+	reports  reportsState
 
 	resume *Resume // still to reopen; cleared once tried
 
@@ -304,6 +306,8 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onWaitlist(msg)
 	case removedMsg:
 		return m.onRemoved(msg)
+	case reportMsg:
+		return m.onReport(msg)
 	}
 	return nil
 }
@@ -357,6 +361,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.leave(leaveDoor)
 		case key.Matches(msg, k.Called) && len(m.calls) > 0:
 			return m.markCalledCmd()
+		case key.Matches(msg, k.Reports) && m.screen != screenReports && m.clerk.role >= booking.MinRole(booking.ActionViewReports):
+			return m.leave(leaveReports)
 		}
 	}
 	return m.active().keys(m, msg)
