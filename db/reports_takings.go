@@ -11,35 +11,46 @@ import (
 	"boxoffice/booking"
 )
 
-// The takings report. A year holds some 180 000 payments: one pass over
-// payments_by_at in the order taken, added up in Go, serves every way of
-// adding up (a GROUP BY would sort them in a temporary b-tree), and the
-// tickets each one is for are counted in one sequential read of the
-// tickets their bookings own instead of a seek a payment.
+// The takings report. A year holds some 180 000 payments, and handing a
+// row from SQLite to Go costs more than SQLite reading it: the payments
+// are added up in SQL by key (by day, one aggregate a day, as a day where
+// the clocks change is not 24 hours), and the bookings whose tickets
+// count come back as one list a key, not a row a payment. Their tickets
+// are counted from one sequential read of the tickets those bookings own,
+// again as one list, instead of a seek a payment.
 
-// takingsQuery is every payment of a range, in the order taken, with the
-// key it counts under — when it was taken, its method, who took it, or
-// its booking's show — its booking, and whether it is a refund of a
-// whole booking (the form before refunds went ticket by ticket).
+// takingsQuery adds up the payments of a range by key — their method, who
+// took them, their booking's show, or nothing (one day) — into the money
+// of sales and refunds, the refunds of one ticket, and the bookings of
+// the sales and of the refunds of whole bookings (the form before refunds
+// went ticket by ticket), each a list of ids.
 func takingsQuery(by booking.TakingsBy) string {
-	key, join := `p.at`, ``
+	key, join, group := `''`, ``, ``
 	switch by {
 	case booking.ByMethod:
-		key = `p.method`
+		key, group = `p.method`, ` GROUP BY p.method`
 	case booking.ByClerk:
-		key = `p.staff`
+		key, group = `p.staff`, ` GROUP BY p.staff`
 	case booking.ByFilm, booking.ByShow:
-		key, join = `b.show_id`, ` JOIN bookings b ON b.id = p.booking_id`
+		key, join, group = `b.show_id`, ` JOIN bookings b ON b.id = p.booking_id`, ` GROUP BY b.show_id`
 	}
-	return `SELECT ` + key + `, p.kind = 'sale', p.amount, p.booking_id, p.ticket_id IS NULL
+	return `SELECT ` + key + `,
+	coalesce(sum(CASE WHEN p.kind = 'sale' THEN p.amount END), 0),
+	coalesce(sum(CASE WHEN p.kind = 'refund' THEN p.amount END), 0),
+	count(CASE WHEN p.kind = 'refund' AND p.ticket_id IS NOT NULL THEN 1 END),
+	coalesce(group_concat(CASE WHEN p.kind = 'sale' THEN p.booking_id END, ','), ''),
+	coalesce(group_concat(CASE WHEN p.kind = 'refund' AND p.ticket_id IS NULL THEN p.booking_id END, ','), '')
 	FROM payments p` + join + `
-	WHERE p.at >= ? AND p.at < ? ORDER BY p.at`
+	WHERE p.at >= ? AND p.at < ?` + group
 }
 
 const (
-	// qTicketSpan reads the tickets of a span of bookings: booking n owns
-	// ids 32n..32n+31 (db/checkout.go ticketsPerBooking).
-	qTicketSpan = `SELECT id, status = 'void' FROM tickets WHERE id BETWEEN ? AND ?`
+	// qTicketSpan lists the tickets of a span of bookings — booking n owns
+	// ids 32n..32n+31 (db/checkout.go ticketsPerBooking) — as one text of
+	// booking numbers (from the span's first) a ticket: one row a year
+	// instead of half a million, each of which would cost more to hand
+	// over than to read.
+	qTicketSpan = `SELECT coalesce(group_concat((id >> 5) - ?, ','), '') FROM tickets WHERE id BETWEEN ? AND ?`
 	// qBookingTickets counts one booking's tickets and its void ones.
 	qBookingTickets = `SELECT count(*), coalesce(sum(status = 'void'), 0) FROM tickets WHERE id BETWEEN ? AND ?`
 )
@@ -75,8 +86,6 @@ func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q bookin
 // takings adds payments up by one key as they stream past.
 type takings struct {
 	q     booking.TakingsQuery
-	days  []time.Time // with --by day: each day's start, and the end
-	day   int         // the day the last payment fell on
 	rows  map[string]*booking.TakingsRow
 	order []string // keys in the order first seen
 	shows map[int64][]string
@@ -95,8 +104,7 @@ type ticketCount struct {
 func newTakings(q booking.TakingsQuery) *takings {
 	t := &takings{q: q, rows: map[string]*booking.TakingsRow{}, shows: map[int64][]string{}}
 	if q.By == booking.ByDay {
-		t.days = append(q.Days(), q.End())
-		for _, d := range t.days[:len(t.days)-1] {
+		for _, d := range q.Days() {
 			t.row(d.Format(time.DateOnly)).Label = d.Format("Mon 2 Jan 2006")
 		}
 	}
@@ -113,55 +121,69 @@ func (t *takings) row(key string) *booking.TakingsRow {
 	return r
 }
 
-// key is the row a payment counts in: id is when it was taken (by day)
-// or its show (by show or film), text its method or who took it.
-// Payments come in the order taken, so the day only moves forward.
-func (t *takings) key(id int64, text []byte) string {
-	switch t.q.By {
-	case booking.ByDay:
-		for t.day < len(t.days)-2 && id >= t.days[t.day+1].UnixMilli() {
-			t.day++
-		}
-		return t.days[t.day].Format(time.DateOnly)
-	case booking.ByMethod, booking.ByClerk:
-		return string(text)
+// takingsPayments adds the range's payments up: by day one query a
+// local day, else one for the range.
+func (s *Store) takingsPayments(ctx context.Context, tx *sql.Tx, t *takings) error {
+	if t.q.By != booking.ByDay {
+		return s.takingsBetween(ctx, tx, t, t.q.Start(), t.q.End(), "")
 	}
-	t.shows[id] = nil // named by takingsLabels
-	return strconv.FormatInt(id, 10)
+	for _, d := range t.q.Days() {
+		if err := s.takingsBetween(ctx, tx, t, d, d.AddDate(0, 0, 1), d.Format(time.DateOnly)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-func (s *Store) takingsPayments(ctx context.Context, tx *sql.Tx, t *takings) error {
-	rows, err := s.txRows(ctx, tx, takingsQuery(t.q.By), t.q.Start().UnixMilli(), t.q.End().UnixMilli())
+// takingsBetween adds up the payments of [from, to) into t's rows, under
+// day when it is set.
+func (s *Store) takingsBetween(ctx context.Context, tx *sql.Tx, t *takings, from, to time.Time, day string) error {
+	rows, err := s.txRows(ctx, tx, takingsQuery(t.q.By), from.UnixMilli(), to.UnixMilli())
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	var id, bookingID int64
-	var text sql.RawBytes
-	var key any = &id
-	if t.q.By == booking.ByMethod || t.q.By == booking.ByClerk {
-		key = &text
-	}
-	var amount booking.Money
-	var sale, whole bool
 	for rows.Next() {
-		if err := rows.Scan(key, &sale, &amount, &bookingID, &whole); err != nil {
+		var key any
+		var sales, refunds booking.Money
+		var oneTicket int
+		var sold, whole []byte
+		if err := rows.Scan(&key, &sales, &refunds, &oneTicket, &sold, &whole); err != nil {
 			return err
 		}
-		r := t.row(t.key(id, text))
-		switch {
-		case sale:
-			r.Sales += amount
-			t.counts = append(t.counts, ticketCount{r, bookingID, false})
-		case whole:
-			r.Refunds += amount
-			t.counts = append(t.counts, ticketCount{r, bookingID, true})
-		default:
-			r.Refunds += amount
-			r.Refunded++ // a refund of one ticket
+		k := day
+		switch v := key.(type) {
+		case int64:
+			t.shows[v] = nil // named by takingsLabels
+			k = strconv.FormatInt(v, 10)
+		case string:
+			k = cmp.Or(day, v)
+		case []byte:
+			k = cmp.Or(day, string(v))
 		}
+		r := t.row(k)
+		r.Sales += sales
+		r.Refunds += refunds
+		r.Refunded += oneTicket
+		t.counts = appendCounts(t.counts, r, sold, false)
+		t.counts = appendCounts(t.counts, r, whole, true)
 	}
 	return rows.Err()
+}
+
+// appendCounts adds a ticketCount for each booking id of list ("12,13").
+func appendCounts(out []ticketCount, r *booking.TakingsRow, list []byte, refund bool) []ticketCount {
+	var id int64
+	for i, c := range list {
+		if c != ',' {
+			id = id*10 + int64(c-'0')
+		}
+		if c == ',' || i == len(list)-1 {
+			out = append(out, ticketCount{r, id, refund})
+			id = 0
+		}
+	}
+	return out
 }
 
 // takingsTickets counts the tickets of the payments that need them. The
@@ -180,31 +202,33 @@ func (s *Store) takingsTickets(ctx context.Context, tx *sql.Tx, t *takings) erro
 	if hi-lo > int64(4*len(t.counts))+ticketSpanSlack {
 		return s.takingsTicketsEach(ctx, tx, t)
 	}
-	all := make([]uint8, hi-lo+1)
-	void := make([]uint8, hi-lo+1)
-	rows, err := s.txRows(ctx, tx, qTicketSpan, lo*ticketsPerBooking, hi*ticketsPerBooking+ticketsPerBooking-1)
+	st, err := s.readStmt(ctx, qTicketSpan)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	var id int64
-	var isVoid bool
-	for rows.Next() {
-		if err := rows.Scan(&id, &isVoid); err != nil {
-			return err
-		}
-		b := id/ticketsPerBooking - lo
-		all[b]++
-		if isVoid {
-			void[b]++
-		}
-	}
-	if err := rows.Err(); err != nil {
+	var list []byte
+	if err := tx.StmtContext(ctx, st).QueryRowContext(ctx, lo, lo*ticketsPerBooking, hi*ticketsPerBooking+ticketsPerBooking-1).Scan(&list); err != nil {
 		return err
+	}
+	all := make([]uint8, hi-lo+1)
+	n := 0
+	for _, c := range list {
+		if c == ',' {
+			all[n]++
+			n = 0
+			continue
+		}
+		n = n*10 + int(c-'0')
+	}
+	if len(list) > 0 {
+		all[n]++
 	}
 	for _, c := range t.counts {
 		if c.refund {
-			c.row.Refunded += int(void[c.booking-lo])
+			// A whole booking was refunded only before refunds went
+			// ticket by ticket, when a cancel voided every ticket and
+			// one admitted stopped it: it paid back all of them.
+			c.row.Refunded += int(all[c.booking-lo])
 		} else {
 			c.row.Tickets += int(all[c.booking-lo])
 		}
@@ -216,7 +240,8 @@ func (s *Store) takingsTickets(ctx context.Context, tx *sql.Tx, t *takings) erro
 // of a span may cover before the bookings are counted one by one.
 var ticketSpanSlack int64 = 64
 
-// takingsTicketsEach counts each booking's tickets with a seek of its own.
+// takingsTicketsEach counts each booking's tickets with a seek of its
+// own.
 func (s *Store) takingsTicketsEach(ctx context.Context, tx *sql.Tx, t *takings) error {
 	st, err := s.readStmt(ctx, qBookingTickets)
 	if err != nil {
