@@ -273,7 +273,9 @@ type ShiftsReport struct {
 	Total ShiftTotal
 }
 
-// ShiftTotal adds the shifts of a report up.
+// ShiftTotal adds the shifts of a report up. Expected is every shift's;
+// Counted and Variance are the closed ones', so Variance is not Counted −
+// Expected while a shift is open.
 type ShiftTotal struct {
 	Shifts      int
 	Open        int
