@@ -51,8 +51,8 @@ const (
 	// instead of half a million, each of which would cost more to hand
 	// over than to read.
 	qTicketSpan = `SELECT coalesce(group_concat((id >> 5) - ?, ','), '') FROM tickets WHERE id BETWEEN ? AND ?`
-	// qBookingTickets counts one booking's tickets and its void ones.
-	qBookingTickets = `SELECT count(*), coalesce(sum(status = 'void'), 0) FROM tickets WHERE id BETWEEN ? AND ?`
+	// qBookingTickets counts one booking's tickets.
+	qBookingTickets = `SELECT count(*) FROM tickets WHERE id BETWEEN ? AND ?`
 )
 
 // qReportShows names the shows a takings report added up by show or film.
@@ -249,12 +249,12 @@ func (s *Store) takingsTicketsEach(ctx context.Context, tx *sql.Tx, t *takings) 
 	}
 	st = tx.StmtContext(ctx, st)
 	for _, c := range t.counts {
-		var all, void int
-		if err := st.QueryRowContext(ctx, c.booking*ticketsPerBooking, c.booking*ticketsPerBooking+ticketsPerBooking-1).Scan(&all, &void); err != nil {
+		var all int
+		if err := st.QueryRowContext(ctx, c.booking*ticketsPerBooking, c.booking*ticketsPerBooking+ticketsPerBooking-1).Scan(&all); err != nil {
 			return err
 		}
-		if c.refund {
-			c.row.Refunded += void
+		if c.refund { // all of them: see takingsTickets
+			c.row.Refunded += all
 		} else {
 			c.row.Tickets += all
 		}

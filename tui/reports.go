@@ -135,7 +135,9 @@ func (m *Model) loadReportCmd() tea.Cmd {
 	}
 	r := &m.reports
 	r.seq++
-	r.busy = true
+	// The last answer goes: under the new title it would read as the
+	// new report's until that one arrives.
+	r.busy, r.table = true, nil
 	store, actor, seq := m.store, m.actor(), r.seq
 	kind, by, span := r.kind, r.byName(), r.span()
 	return m.call(func(ctx context.Context) (tea.Msg, error) {
