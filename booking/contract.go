@@ -329,6 +329,7 @@ type Store interface {
 	Upkeep
 	Quiescer
 	Audit
+	Reports
 }
 
 // Audit reads the audit trail: one row for every state change, written

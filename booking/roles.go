@@ -62,6 +62,10 @@ const (
 
 	// ActionViewAudit reads the audit trail.
 	ActionViewAudit Action = "view_audit"
+
+	// ActionViewReports reads the takings, refunds, occupancy, shifts and
+	// no-shows reports (booking.Reports).
+	ActionViewReports Action = "view_reports"
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -81,6 +85,11 @@ var permissions = map[Action]Role{
 
 	// audit
 	ActionViewAudit: RoleManager,
+
+	// Reports: the takings by clerk and every shift's variance are a
+	// manager's to read; a supervisor approves refunds and reopens
+	// shifts but does not audit the people they supervise.
+	ActionViewReports: RoleManager,
 }
 
 // MinRole returns the least role allowed to do a; unclassified actions need
@@ -158,6 +167,8 @@ func describe(a Action) string {
 		return "Admitting tickets"
 	case ActionManageStaff:
 		return "Managing staff"
+	case ActionViewReports:
+		return "Reading the reports"
 	}
 	return "This action"
 }
@@ -174,6 +185,9 @@ var reads = map[Action]bool{
 
 	// audit
 	ActionViewAudit: true,
+
+	// reports
+	ActionViewReports: true,
 }
 
 // IsWrite reports whether calls needing a change state (and so write an

@@ -66,6 +66,9 @@ func init() {
 			// audit
 			{name: "audit", args: "[--booking BO-…] [--staff NAME] [--day YYYY-MM-DD] [--limit N] [--json]",
 				short: "the audit trail, newest first", long: auditLong, json: machine, flags: auditFlags},
+
+			// Reports (issue 10).
+			reportCommand(),
 		},
 	}
 	root.walk(func(c *command) {

@@ -17,7 +17,8 @@ func scaleOps() []scaleOp {
 	ctx := context.Background()
 	ops := openingOps(ctx, clerk)
 	ops = append(ops, lookupOps(ctx, clerk)...)
-	return append(ops, sellingOps(ctx, clerk)...)
+	ops = append(ops, sellingOps(ctx, clerk)...)
+	return append(ops, reportOps(ctx, clerk)...)
 }
 
 // openingOps open the store, sign in and read the programme.

@@ -319,6 +319,18 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 		{Booking: sold.Number, Staff: "sue", Day: day}, {Booking: sold.Number, Day: day}, {Booking: "BO-23456789"}, {}} {
 		stepV("Audit")(s.Audit(ctx, mgr, q))
 	}
+
+	// Reports: every kind over a week, which reads a range of days
+	// through an index on time, never a whole table.
+	week := booking.ReportRange{From: clock.Now().AddDate(0, 0, -3), To: clock.Now().AddDate(0, 0, 3)}
+	for _, by := range booking.TakingsBys() {
+		stepV("ReportTakings")(s.ReportTakings(ctx, mgr, booking.TakingsQuery{ReportRange: week, By: by}))
+	}
+	stepV("ReportRefunds")(s.ReportRefunds(ctx, mgr, week))
+	stepV("ReportOccupancy")(s.ReportOccupancy(ctx, mgr, booking.OccupancyQuery{ReportRange: week, By: booking.PerShow}))
+	stepV("ReportOccupancy")(s.ReportOccupancy(ctx, mgr, booking.OccupancyQuery{ReportRange: week, By: booking.PerHall}))
+	stepV("ReportShifts")(s.ReportShifts(ctx, mgr, week))
+	stepV("ReportNoShows")(s.ReportNoShows(ctx, mgr, week))
 	return called
 }
 

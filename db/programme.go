@@ -199,7 +199,7 @@ func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, t booking.Tic
 			return err
 		}
 		w.touch(0) // every open counter, here or in another process, reloads its prices
-		return w.audit(actor, booking.AuditEntry{Action: booking.AuditPriceChange, Amount: t.Price, Detail: code + " own price"}, 0)
+		return w.audit(actor, booking.AuditEntry{Action: booking.AuditPriceChange, Amount: t.Price, Detail: code + " " + name}, 0)
 	})
 	if err == nil {
 		s.forgetTicketTypes()

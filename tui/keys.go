@@ -85,6 +85,15 @@ type KeyMap struct {
 
 	// audit: the trail, for managers.
 	Audit key.Binding
+
+	// Reports (issue 10): Reports opens them, for managers only;
+	// ReportNext and ReportPrev change the report, ReportBy what it adds
+	// up by, ReportPeriod how many days.
+	Reports      key.Binding
+	ReportNext   key.Binding
+	ReportPrev   key.Binding
+	ReportBy     key.Binding
+	ReportPeriod key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -153,6 +162,13 @@ func DefaultKeyMap() KeyMap {
 		BestPremium: b(k("p"), h("p", "best incl. premium")),
 
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
+
+		// Reports (issue 10).
+		Reports:      b(k("ctrl+r"), h("ctrl+r", "reports (managers)")),
+		ReportNext:   b(k("tab"), h("tab", "next report")),
+		ReportPrev:   b(k("shift+tab"), h("shift+tab", "previous report")),
+		ReportBy:     b(k("b"), h("b", "add up by")),
+		ReportPeriod: b(k("p"), h("p", "day/week/month/year")),
 	}
 }
 

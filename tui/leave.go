@@ -18,11 +18,12 @@ const (
 	leaveQuit                       // ctrl+c
 	leaveFind                       // ctrl+f
 	leaveDoor                       // ctrl+d
+	leaveReports                    // ctrl+r
 )
 
 // canKeep reports whether the clerk may go on with the seats still held:
 // find and door show the countdown and esc comes back to them.
-func (a leaveAction) canKeep() bool { return a == leaveFind || a == leaveDoor }
+func (a leaveAction) canKeep() bool { return a == leaveFind || a == leaveDoor || a == leaveReports }
 
 // where is what the action does, for the question.
 func (a leaveAction) where() string {
@@ -37,6 +38,8 @@ func (a leaveAction) where() string {
 		return "find a booking"
 	case leaveDoor:
 		return "open the door"
+	case leaveReports:
+		return "open the reports"
 	}
 	return ""
 }
@@ -103,6 +106,8 @@ func (m *Model) doLeave(a leaveAction, release bool) tea.Cmd {
 		return tea.Batch(rel, m.openFind())
 	case leaveDoor:
 		return tea.Batch(rel, m.openDoor())
+	case leaveReports:
+		return tea.Batch(rel, m.openReports())
 	}
 	return rel
 }

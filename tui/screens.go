@@ -24,6 +24,7 @@ const (
 	// audit
 	screenAudit
 
+	screenReports // managers' reports (issue 10)
 	numScreens
 )
 
@@ -103,6 +104,9 @@ var screens = [numScreens]screenSpec{
 
 	// audit
 	screenAudit: {"audit trail", heldAway, auditScreen{}},
+
+	// Reports (issue 10).
+	screenReports: {"reports", heldAway, reportsScreen{}},
 }
 
 func (s screen) String() string {

@@ -35,6 +35,7 @@ type Backend interface {
 	booking.Waitlist  // the waiting list of a sold-out show
 	booking.Changes   // repaint on every committed change
 	booking.Audit     // the manager's audit trail
+	booking.Reports   // the managers' reports screen
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -124,6 +125,7 @@ type Model struct {
 	find     findState
 	waitlist waitlistState
 	audit    auditState
+	reports  reportsState
 
 	resume *Resume // still to reopen; cleared once tried
 
@@ -312,6 +314,9 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onRemoved(msg)
 	case auditMsg:
 		return m.onAudit(msg)
+
+	case reportMsg:
+		return m.onReport(msg)
 	}
 	return nil
 }
@@ -365,6 +370,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.markCalledCmd()
 		case key.Matches(msg, k.Audit) && m.screen != screenAudit:
 			return m.openAudit()
+
+		case key.Matches(msg, k.Reports) && m.screen != screenReports && m.clerk.role >= booking.MinRole(booking.ActionViewReports):
+			return m.leave(leaveReports)
 		}
 	}
 	return m.active().keys(m, msg)

@@ -1,0 +1,350 @@
+package db
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"slices"
+	"strconv"
+	"time"
+
+	"boxoffice/booking"
+)
+
+// The takings report. A year holds some 180 000 payments, and handing a
+// row from SQLite to Go costs more than SQLite reading it: the payments
+// are added up in SQL by key (by day, one aggregate a day, as a day where
+// the clocks change is not 24 hours), and the bookings whose tickets
+// count come back as one list a key, not a row a payment. Their tickets
+// are counted from one sequential read of the tickets those bookings own,
+// again as one list, instead of a seek a payment.
+
+// takingsQuery adds up the payments of a range by key — their method, who
+// took them, their booking's show, or nothing (one day) — into the money
+// of sales and refunds, the refunds of one ticket, and the bookings of
+// the sales and of the refunds of whole bookings (the form before refunds
+// went ticket by ticket), each a list of ids.
+func takingsQuery(by booking.TakingsBy) string {
+	key, join, group := `''`, ``, ``
+	switch by {
+	case booking.ByMethod:
+		key, group = `p.method`, ` GROUP BY p.method`
+	case booking.ByClerk:
+		key, group = `p.staff`, ` GROUP BY p.staff`
+	case booking.ByFilm, booking.ByShow:
+		key, join, group = `b.show_id`, ` JOIN bookings b ON b.id = p.booking_id`, ` GROUP BY b.show_id`
+	}
+	return `SELECT ` + key + `,
+	coalesce(sum(CASE WHEN p.kind = 'sale' THEN p.amount END), 0),
+	coalesce(sum(CASE WHEN p.kind = 'refund' THEN p.amount END), 0),
+	count(CASE WHEN p.kind = 'refund' AND p.ticket_id IS NOT NULL THEN 1 END),
+	coalesce(group_concat(CASE WHEN p.kind = 'sale' THEN p.booking_id END, ','), ''),
+	coalesce(group_concat(CASE WHEN p.kind = 'refund' AND p.ticket_id IS NULL THEN p.booking_id END, ','), '')
+	FROM payments p` + join + `
+	WHERE p.at >= ? AND p.at < ?` + group
+}
+
+const (
+	// qTicketSpan lists the tickets of a span of bookings — booking n owns
+	// ids 32n..32n+31 (db/checkout.go ticketsPerBooking) — as one text of
+	// booking numbers (from the span's first) a ticket: one row a year
+	// instead of half a million, each of which would cost more to hand
+	// over than to read.
+	qTicketSpan = `SELECT coalesce(group_concat((id >> 5) - ?, ','), '') FROM tickets WHERE id BETWEEN ? AND ?`
+	// qBookingTickets counts one booking's tickets.
+	qBookingTickets = `SELECT count(*) FROM tickets WHERE id BETWEEN ? AND ?`
+)
+
+// qReportShows names the shows a takings report added up by show or film.
+const qReportShows = `SELECT s.id, f.id, f.title, h.name, s.starts_at
+	FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id IN (SELECT value FROM json_each(?))`
+
+// ReportTakings adds up the payments taken in the range by q.By.
+func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q booking.TakingsQuery) (*booking.TakingsReport, error) {
+	if err := reportAllowed(actor, q.ReportRange); err != nil {
+		return nil, err
+	}
+	if _, err := booking.ParseTakingsBy(string(q.By)); err != nil || q.By == "" {
+		return nil, booking.Errorf(booking.EInvalid, "Takings add up by day, film, show, method or clerk, not %q.", booking.CleanLine(string(q.By), 20))
+	}
+	t := newTakings(q)
+	err := s.inReport(ctx, []string{takingsQuery(q.By), qTicketSpan, qBookingTickets, qReportShows}, func(tx *sql.Tx) error {
+		if err := s.takingsPayments(ctx, tx, t); err != nil {
+			return err
+		}
+		if err := s.takingsTickets(ctx, tx, t); err != nil {
+			return err
+		}
+		return s.takingsLabels(ctx, tx, t)
+	})
+	if err != nil {
+		return nil, s.translate("takings report", err)
+	}
+	return t.report(), nil
+}
+
+// takings adds payments up by one key as they stream past.
+type takings struct {
+	q     booking.TakingsQuery
+	rows  map[string]*booking.TakingsRow
+	order []string // keys in the order first seen
+	shows map[int64][]string
+	// counts are the payments whose tickets are still to be counted: a
+	// sale is for all its booking's tickets, a whole booking's refund
+	// for the void ones.
+	counts []ticketCount
+}
+
+type ticketCount struct {
+	row     *booking.TakingsRow
+	booking int64
+	refund  bool
+}
+
+func newTakings(q booking.TakingsQuery) *takings {
+	t := &takings{q: q, rows: map[string]*booking.TakingsRow{}, shows: map[int64][]string{}}
+	if q.By == booking.ByDay {
+		for _, d := range q.Days() {
+			t.row(d.Format(time.DateOnly)).Label = d.Format("Mon 2 Jan 2006")
+		}
+	}
+	return t
+}
+
+func (t *takings) row(key string) *booking.TakingsRow {
+	r, ok := t.rows[key]
+	if !ok {
+		r = &booking.TakingsRow{Key: key}
+		t.rows[key] = r
+		t.order = append(t.order, key)
+	}
+	return r
+}
+
+// takingsPayments adds the range's payments up: by day one query a
+// local day, else one for the range.
+func (s *Store) takingsPayments(ctx context.Context, tx *sql.Tx, t *takings) error {
+	if t.q.By != booking.ByDay {
+		return s.takingsBetween(ctx, tx, t, t.q.Start(), t.q.End(), "")
+	}
+	for _, d := range t.q.Days() {
+		if err := s.takingsBetween(ctx, tx, t, d, d.AddDate(0, 0, 1), d.Format(time.DateOnly)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// takingsBetween adds up the payments of [from, to) into t's rows, under
+// day when it is set.
+func (s *Store) takingsBetween(ctx context.Context, tx *sql.Tx, t *takings, from, to time.Time, day string) error {
+	rows, err := s.txRows(ctx, tx, takingsQuery(t.q.By), from.UnixMilli(), to.UnixMilli())
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key any
+		var sales, refunds booking.Money
+		var oneTicket int
+		var sold, whole []byte
+		if err := rows.Scan(&key, &sales, &refunds, &oneTicket, &sold, &whole); err != nil {
+			return err
+		}
+		k := day
+		switch v := key.(type) {
+		case int64:
+			t.shows[v] = nil // named by takingsLabels
+			k = strconv.FormatInt(v, 10)
+		case string:
+			k = cmp.Or(day, v)
+		case []byte:
+			k = cmp.Or(day, string(v))
+		}
+		r := t.row(k)
+		r.Sales += sales
+		r.Refunds += refunds
+		r.Refunded += oneTicket
+		t.counts = appendCounts(t.counts, r, sold, false)
+		t.counts = appendCounts(t.counts, r, whole, true)
+	}
+	return rows.Err()
+}
+
+// appendCounts adds a ticketCount for each booking id of list ("12,13").
+func appendCounts(out []ticketCount, r *booking.TakingsRow, list []byte, refund bool) []ticketCount {
+	var id int64
+	for i, c := range list {
+		if c != ',' {
+			id = id*10 + int64(c-'0')
+		}
+		if c == ',' || i == len(list)-1 {
+			out = append(out, ticketCount{r, id, refund})
+			id = 0
+		}
+	}
+	return out
+}
+
+// takingsTickets counts the tickets of the payments that need them. The
+// bookings a range's sales made have ids close together, so their
+// tickets are one range of the primary key, read in order; when they are
+// spread wider than that is worth (a refund of a booking sold long ago),
+// each booking is counted on its own.
+func (s *Store) takingsTickets(ctx context.Context, tx *sql.Tx, t *takings) error {
+	if len(t.counts) == 0 {
+		return nil
+	}
+	lo, hi := t.counts[0].booking, t.counts[0].booking
+	for _, c := range t.counts {
+		lo, hi = min(lo, c.booking), max(hi, c.booking)
+	}
+	if hi-lo > int64(4*len(t.counts))+ticketSpanSlack {
+		return s.takingsTicketsEach(ctx, tx, t)
+	}
+	st, err := s.readStmt(ctx, qTicketSpan)
+	if err != nil {
+		return err
+	}
+	var list []byte
+	if err := tx.StmtContext(ctx, st).QueryRowContext(ctx, lo, lo*ticketsPerBooking, hi*ticketsPerBooking+ticketsPerBooking-1).Scan(&list); err != nil {
+		return err
+	}
+	all := make([]uint8, hi-lo+1)
+	n := 0
+	for _, c := range list {
+		if c == ',' {
+			all[n]++
+			n = 0
+			continue
+		}
+		n = n*10 + int(c-'0')
+	}
+	if len(list) > 0 {
+		all[n]++
+	}
+	for _, c := range t.counts {
+		if c.refund {
+			// A whole booking was refunded only before refunds went
+			// ticket by ticket, when a cancel voided every ticket and
+			// one admitted stopped it: it paid back all of them.
+			c.row.Refunded += int(all[c.booking-lo])
+		} else {
+			c.row.Tickets += int(all[c.booking-lo])
+		}
+	}
+	return nil
+}
+
+// ticketSpanSlack is how many bookings more than four a payment the read
+// of a span may cover before the bookings are counted one by one.
+var ticketSpanSlack int64 = 64
+
+// takingsTicketsEach counts each booking's tickets with a seek of its
+// own.
+func (s *Store) takingsTicketsEach(ctx context.Context, tx *sql.Tx, t *takings) error {
+	st, err := s.readStmt(ctx, qBookingTickets)
+	if err != nil {
+		return err
+	}
+	st = tx.StmtContext(ctx, st)
+	for _, c := range t.counts {
+		var all int
+		if err := st.QueryRowContext(ctx, c.booking*ticketsPerBooking, c.booking*ticketsPerBooking+ticketsPerBooking-1).Scan(&all); err != nil {
+			return err
+		}
+		if c.refund { // all of them: see takingsTickets
+			c.row.Refunded += all
+		} else {
+			c.row.Tickets += all
+		}
+	}
+	return nil
+}
+
+// takingsLabels names the shows (and their films) of a report by show or
+// film, and folds the shows into their films for one by film.
+func (s *Store) takingsLabels(ctx context.Context, tx *sql.Tx, t *takings) error {
+	if len(t.shows) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(t.shows))
+	for id := range t.shows {
+		ids = append(ids, id)
+	}
+	rows, err := s.txRows(ctx, tx, qReportShows, idList(ids))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	loc := t.q.From.Location()
+	byFilm := map[string]*booking.TakingsRow{}
+	var films []string
+	for rows.Next() {
+		var show, film, starts int64
+		var title, hall string
+		if err := rows.Scan(&show, &film, &title, &hall, &starts); err != nil {
+			return err
+		}
+		r := t.rows[strconv.FormatInt(show, 10)]
+		r.Label = title + " · " + hall + " · " + time.Unix(starts, 0).In(loc).Format("Mon 2 Jan 15:04")
+		t.shows[show] = []string{time.Unix(starts, 0).UTC().Format(time.RFC3339), title}
+		if t.q.By != booking.ByFilm {
+			continue
+		}
+		key := strconv.FormatInt(film, 10)
+		f, ok := byFilm[key]
+		if !ok {
+			f = &booking.TakingsRow{Key: key, Label: title}
+			byFilm[key] = f
+			films = append(films, key)
+		}
+		f.Add(*r)
+	}
+	if t.q.By == booking.ByFilm {
+		t.rows, t.order = byFilm, films
+	}
+	return rows.Err()
+}
+
+// report is the rows in order — days by date, films by title, shows by
+// start, methods and clerks by name — with their net and the total.
+func (t *takings) report() *booking.TakingsReport {
+	q := t.q
+	rep := &booking.TakingsReport{From: q.Start(), To: booking.DayStart(q.To.In(q.From.Location())), By: q.By, Rows: []booking.TakingsRow{}}
+	for _, k := range t.order {
+		r := *t.rows[k]
+		r.Net = r.Sales - r.Refunds
+		if r.Label == "" {
+			r.Label = r.Key // a method or a clerk names itself
+		}
+		rep.Rows = append(rep.Rows, r)
+	}
+	switch q.By {
+	case booking.ByFilm:
+		slices.SortFunc(rep.Rows, func(a, b booking.TakingsRow) int { return cmp.Or(cmp.Compare(a.Label, b.Label), cmpKeys(a.Key, b.Key)) })
+	case booking.ByShow:
+		slices.SortFunc(rep.Rows, func(a, b booking.TakingsRow) int {
+			return cmp.Or(cmp.Compare(t.showStart(a.Key), t.showStart(b.Key)), cmp.Compare(a.Label, b.Label), cmpKeys(a.Key, b.Key))
+		})
+	case booking.ByMethod, booking.ByClerk:
+		slices.SortFunc(rep.Rows, func(a, b booking.TakingsRow) int { return cmp.Compare(a.Key, b.Key) })
+	}
+	rep.Totals()
+	return rep
+}
+
+func (t *takings) showStart(key string) string {
+	id, _ := strconv.ParseInt(key, 10, 64)
+	if v := t.shows[id]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// cmpKeys orders numeric keys as numbers.
+func cmpKeys(a, b string) int {
+	x, _ := strconv.ParseInt(a, 10, 64)
+	y, _ := strconv.ParseInt(b, 10, 64)
+	return cmp.Compare(x, y)
+}

@@ -1,0 +1,256 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"boxoffice/booking"
+)
+
+// The reports screen (managers, ctrl+r): one report at a time over a
+// period of days ending on a chosen day, drawn as a table; occupancy
+// carries a bar a row. tab changes the report, b what it adds up by, p
+// the period, ← → move it.
+
+// reportKind is which report the screen shows.
+type reportKind int
+
+const (
+	reportTakings reportKind = iota
+	reportOccupancy
+	reportRefunds
+	reportShifts
+	reportNoShows
+	numReportKinds
+)
+
+var reportNames = [numReportKinds]string{"Takings", "Occupancy", "Refunds", "Shifts", "No-shows"}
+
+// reportBys are the ways each report adds up; nil for one way only.
+var reportBys = [numReportKinds][]string{
+	reportTakings:   {"day", "film", "show", "method", "clerk"},
+	reportOccupancy: {"show", "hall"},
+}
+
+// reportPeriod is how many days a report covers, ending on its day.
+type reportPeriod int
+
+const (
+	periodDay reportPeriod = iota
+	periodWeek
+	periodMonth
+	periodYear
+	numPeriods
+)
+
+var periodNames = [numPeriods]string{"day", "week", "month", "year"}
+
+// reportsState is the report on screen and what it was asked for.
+type reportsState struct {
+	back   screen
+	kind   reportKind
+	by     int // index into reportBys[kind]
+	period reportPeriod
+	end    time.Time // the last day
+	table  *reportTable
+	busy   bool
+	seq    int
+	offset int // the first row shown
+}
+
+// reportTable is a report as the screen draws it: cells already cleaned
+// and formatted, by the command that read it.
+type reportTable struct {
+	head  []string
+	rows  [][]string
+	total []string
+	// bars are the occupancy of each row, 0..100, drawn as a bar; nil for
+	// other reports.
+	bars     []float64
+	totalBar float64
+	empty    string // what to say when there are no rows
+}
+
+type reportMsg struct {
+	seq   int
+	table *reportTable
+	err   error
+}
+
+// openReports shows the reports screen, at the takings of the week to
+// today the first time.
+func (m *Model) openReports() tea.Cmd {
+	r := &m.reports
+	if r.end.IsZero() {
+		*r = reportsState{period: periodWeek, end: dayOf(m.now()), seq: r.seq}
+	}
+	r.back = m.returnScreen()
+	m.screen = screenReports
+	m.setInfo("")
+	return m.loadReportCmd()
+}
+
+// span is the range the report covers.
+func (r *reportsState) span() booking.ReportRange {
+	from := r.end
+	switch r.period {
+	case periodWeek:
+		from = r.end.AddDate(0, 0, -6)
+	case periodMonth:
+		from = r.end.AddDate(0, -1, 1)
+	case periodYear:
+		from = r.end.AddDate(-1, 0, 1)
+	}
+	return booking.ReportRange{From: from, To: r.end}
+}
+
+// step moves the period back (-1) or on (+1) by its own length.
+func (r *reportsState) step(dir int) {
+	switch r.period {
+	case periodDay:
+		r.end = r.end.AddDate(0, 0, dir)
+	case periodWeek:
+		r.end = r.end.AddDate(0, 0, 7*dir)
+	case periodMonth:
+		r.end = r.end.AddDate(0, dir, 0)
+	case periodYear:
+		r.end = r.end.AddDate(dir, 0, 0)
+	}
+}
+
+func (r *reportsState) byName() string {
+	if bys := reportBys[r.kind]; len(bys) > 0 {
+		return bys[r.by%len(bys)]
+	}
+	return ""
+}
+
+func (m *Model) loadReportCmd() tea.Cmd {
+	if m.clerk == nil {
+		return nil
+	}
+	r := &m.reports
+	r.seq++
+	// The last answer goes: under the new title it would read as the
+	// new report's until that one arrives.
+	r.busy, r.table = true, nil
+	store, actor, seq := m.store, m.actor(), r.seq
+	kind, by, span := r.kind, r.byName(), r.span()
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
+		var t *reportTable
+		var err error
+		switch kind {
+		case reportTakings:
+			var rep *booking.TakingsReport
+			rep, err = store.ReportTakings(ctx, actor, booking.TakingsQuery{ReportRange: span, By: booking.TakingsBy(by)})
+			t = takingsTable(rep)
+		case reportOccupancy:
+			var rep *booking.OccupancyReport
+			rep, err = store.ReportOccupancy(ctx, actor, booking.OccupancyQuery{ReportRange: span, By: booking.OccupancyBy(by)})
+			t = occupancyTable(rep)
+		case reportRefunds:
+			var rep *booking.RefundsReport
+			rep, err = store.ReportRefunds(ctx, actor, span)
+			t = refundsTable(rep)
+		case reportShifts:
+			var rep *booking.ShiftsReport
+			rep, err = store.ReportShifts(ctx, actor, span)
+			t = shiftsTable(rep)
+		default:
+			var rep *booking.NoShowsReport
+			rep, err = store.ReportNoShows(ctx, actor, span)
+			t = noShowsTable(rep)
+		}
+		return reportMsg{seq: seq, table: t, err: err}, err
+	})
+}
+
+func (m *Model) onReport(msg reportMsg) tea.Cmd {
+	r := &m.reports
+	if msg.seq != r.seq {
+		return nil // an older answer
+	}
+	r.busy = false
+	if msg.err != nil {
+		r.table = nil
+		m.fail(msg.err)
+		return nil
+	}
+	r.table, r.offset = msg.table, 0
+	return nil
+}
+
+// reportsScreen is the manager's reports (see reportsState).
+type reportsScreen struct{}
+
+func (reportsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
+	r := &m.reports
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		return m.goBack(r.back)
+	case key.Matches(msg, k.Up):
+		r.offset = max(r.offset-1, 0)
+		return nil
+	case key.Matches(msg, k.Down):
+		if r.table != nil {
+			r.offset = min(r.offset+1, max(len(r.table.rows)-1, 0))
+		}
+		return nil
+	case key.Matches(msg, k.ReportNext):
+		r.kind, r.by = (r.kind+1)%numReportKinds, 0
+	case key.Matches(msg, k.ReportPrev):
+		r.kind, r.by = (r.kind+numReportKinds-1)%numReportKinds, 0
+	case key.Matches(msg, k.ReportBy):
+		if len(reportBys[r.kind]) < 2 {
+			return nil
+		}
+		r.by = (r.by + 1) % len(reportBys[r.kind])
+	case key.Matches(msg, k.ReportPeriod):
+		r.period = (r.period + 1) % numPeriods
+	case key.Matches(msg, k.PrevDay):
+		r.step(-1)
+	case key.Matches(msg, k.NextDay):
+		r.step(1)
+	default:
+		return nil
+	}
+	m.setInfo("")
+	return m.loadReportCmd()
+}
+
+func (reportsScreen) focus(*Model) *field { return nil }
+
+// back brings find and the door opened from the reports back here.
+func (reportsScreen) back(*Model) screen { return screenReports }
+
+func (reportsScreen) help(m *Model) helpKeys {
+	k := m.keys
+	by := k.ReportBy
+	if len(reportBys[m.reports.kind]) < 2 {
+		by.SetEnabled(false)
+	}
+	earlier, later := says(k.PrevDay, "earlier"), says(k.NextDay, "later")
+	return helpKeys{
+		short: []key.Binding{k.ReportNext, by, k.ReportPeriod, earlier, later, k.Back, k.Help},
+		full:  [][]key.Binding{{k.ReportNext, k.ReportPrev, by, k.ReportPeriod}, {earlier, later, k.Up, k.Down}, k.global()},
+	}
+}
+
+// title says which report, by what, over which days.
+func (r *reportsState) title() string {
+	s := r.span()
+	days := s.From.Format("Mon 2 Jan 2006")
+	if !s.From.Equal(s.To) {
+		days = s.From.Format("Mon 2 Jan") + " – " + s.To.Format("Mon 2 Jan 2006")
+	}
+	t := reportNames[r.kind]
+	if by := r.byName(); by != "" {
+		t += " by " + by
+	}
+	return fmt.Sprintf("%s · %s · %s", t, periodNames[r.period], days)
+}

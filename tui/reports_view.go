@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
+)
+
+// reportBar draws an occupancy, 0..100, as full and empty cells with the
+// figure after it: the cells say it without colour.
+func reportBar(st *Styles, percent float64, width int) string {
+	full := min(max(int(percent*float64(width)/100+0.5), 0), width)
+	return st.BarFull.Render(strings.Repeat("█", full)) + st.BarEmpty.Render(strings.Repeat("░", width-full)) + fmt.Sprintf(" %5.1f%%", percent)
+}
+
+func (reportsScreen) view(m *Model, height int) string {
+	st := &m.styles
+	r := &m.reports
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Reports") + st.Subtle.Render(" · "+r.title()) + "\n")
+	b.WriteString(reportTabs(st, r.kind) + "\n\n")
+	switch {
+	case r.table == nil && r.busy:
+		b.WriteString(st.Subtle.Render("  Adding up…"))
+		return b.String()
+	case r.table == nil:
+		b.WriteString(st.Subtle.Render("  No report: see the line below."))
+		return b.String()
+	case len(r.table.rows) == 0:
+		b.WriteString(st.Subtle.Render("  " + r.table.empty))
+		return b.String()
+	}
+	// Title, tabs, a blank line, then the table's borders (top, under the
+	// header, over the total, bottom), its header and its total.
+	rows := max(height-9, 1)
+	b.WriteString(m.reportGrid(r, rows))
+	if n := len(r.table.rows); n > rows {
+		b.WriteString("\n" + st.Subtle.Render(fmt.Sprintf("  rows %d–%d of %d · ↑↓ scroll", r.offset+1, min(r.offset+rows, n), n)))
+	}
+	return b.String()
+}
+
+// reportTabs names the reports, the one on show marked.
+func reportTabs(st *Styles, on reportKind) string {
+	var tabs []string
+	for k, name := range reportNames {
+		if reportKind(k) == on {
+			tabs = append(tabs, st.Selected.Render("["+name+"]"))
+		} else {
+			tabs = append(tabs, st.Subtle.Render(" "+name+" "))
+		}
+	}
+	return " " + strings.Join(tabs, " ")
+}
+
+// reportGrid draws the visible rows and the total as a lipgloss table no
+// wider than the window; occupancy's last column is a bar.
+func (m *Model) reportGrid(r *reportsState, rows int) string {
+	st := &m.styles
+	t := r.table
+	first := min(r.offset, max(len(t.rows)-rows, 0))
+	r.offset = first
+	last := min(first+rows, len(t.rows))
+	barW := max(min(m.width-70, 20), 6)
+	var data [][]string
+	for i := first; i < last; i++ {
+		row := append([]string(nil), t.rows[i]...)
+		if t.bars != nil {
+			row[len(row)-1] = reportBar(st, t.bars[i], barW)
+		}
+		data = append(data, row)
+	}
+	total := append([]string(nil), t.total...)
+	if t.bars != nil {
+		total[len(total)-1] = reportBar(st, t.totalBar, barW)
+	}
+	data = append(data, total)
+	totalRow := len(data) - 1
+	grid := table.New().
+		Border(lipgloss.NormalBorder()).
+		BorderStyle(st.Subtle).
+		Headers(t.head...).
+		Rows(data...).
+		Wrap(false).
+		StyleFunc(func(row, col int) lipgloss.Style {
+			s := lipgloss.NewStyle().Padding(0, 1)
+			if col > 0 && !(t.bars != nil && col == len(t.head)-1) {
+				s = s.Align(lipgloss.Right)
+			}
+			switch row {
+			case table.HeaderRow:
+				return s.Bold(true)
+			case totalRow:
+				return s.Bold(true)
+			}
+			return s
+		})
+	if w := lipgloss.Width(grid.String()); w > m.width {
+		grid = grid.Width(m.width)
+	}
+	return grid.String()
+}
