@@ -1,0 +1,204 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"boxoffice/booking"
+)
+
+// Backups, checks and restores of whole database files. A copy is made
+// with VACUUM INTO: it reads the database in one read transaction of its
+// own (WAL lets the writer go on committing meanwhile) and writes a
+// compact, self-contained file (rollback journal, no -wal beside it), the
+// consistent state of one instant. SQLite does not sync that file, so the
+// copy is synced here, checked, and only then linked into place.
+
+// roDSN opens path read-only and never creates it.
+func roDSN(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Set("mode", "ro")
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// Backup writes a checked copy of the database to path (booking.Upkeep).
+// The copy is made beside path under a temporary name, synced, checked,
+// and linked to path only if path still does not exist.
+func (s *Store) Backup(ctx context.Context, path string) (booking.BackupInfo, error) {
+	start := time.Now()
+	info := booking.BackupInfo{Path: path}
+	if err := refuseExisting(path); err != nil {
+		return info, err
+	}
+	tmp, err := copyDatabase(ctx, s.path, path)
+	if err != nil {
+		return info, err
+	}
+	defer os.Remove(tmp)
+	report, err := Verify(ctx, tmp)
+	if err != nil {
+		return info, err
+	}
+	if !report.OK() {
+		return info, booking.Errorf(booking.EInvalid, "The copy failed its check, so no backup was written: %s", firstProblem(report))
+	}
+	if err := linkNew(tmp, path); err != nil {
+		return info, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return info, err
+	}
+	info.Bookings, info.Bytes, info.Took = report.Bookings, st.Size(), time.Since(start)
+	return info, nil
+}
+
+// refuseExisting refuses a path that exists: a backup never overwrites.
+func refuseExisting(path string) error {
+	_, err := os.Lstat(path)
+	if err == nil {
+		return booking.Errorf(booking.EInternal, "%s already exists; a backup never overwrites a file. Choose a new name.", booking.CleanLine(path, 200))
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return booking.Errorf(booking.EInternal, "Cannot write %s: %v", booking.CleanLine(path, 200), err)
+	}
+	return nil
+}
+
+// copyDatabase copies the database at src with VACUUM INTO to a new
+// temporary file beside dst (so the final link or rename stays on one
+// file system), syncs it and returns its name. The caller removes it.
+func copyDatabase(ctx context.Context, src, dst string) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+	if err != nil {
+		return "", booking.Errorf(booking.EInternal, "Cannot write beside %s: %v", booking.CleanLine(dst, 200), err)
+	}
+	tmp := f.Name()
+	f.Close() // VACUUM INTO writes into an empty file
+	conn, err := sql.Open("sqlite", roDSN(src))
+	if err == nil {
+		_, err = conn.ExecContext(ctx, "VACUUM INTO ?", tmp)
+		err = errors.Join(err, conn.Close())
+	}
+	if err == nil {
+		err = syncFile(tmp)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return "", booking.Errorf(booking.EInternal, "Copying the database failed: %v", err)
+	}
+	return tmp, nil
+}
+
+// linkNew puts the finished file tmp in place as path, refusing if path
+// appeared meanwhile (a link never replaces), and syncs the directory so
+// the new name survives a power cut.
+func linkNew(tmp, path string) error {
+	err := os.Link(tmp, path)
+	if errors.Is(err, fs.ErrExist) {
+		return refuseExisting(path)
+	}
+	if err != nil {
+		return booking.Errorf(booking.EInternal, "Cannot write %s: %v", booking.CleanLine(path, 200), err)
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	return errors.Join(err, f.Close())
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	return errors.Join(err, d.Close())
+}
+
+// firstProblem is the first thing a report found wrong, and how many more.
+func firstProblem(r booking.CheckReport) string {
+	all := append(append([]string{}, r.Integrity...), r.Problems...)
+	if len(all) == 1 {
+		return all[0]
+	}
+	return fmt.Sprintf("%s (and %d more)", all[0], len(all)-1)
+}
+
+// Verify checks the database file at path, opened read-only (nothing is
+// migrated or written, so it is safe on a live file, a backup or a copy
+// damaged by hand): SQLite's integrity check, then CheckInvariants.
+// ENotFound when there is no file; EInvalid when it is not a boxoffice
+// database.
+func Verify(ctx context.Context, path string) (booking.CheckReport, error) {
+	report := booking.CheckReport{Path: path, Integrity: []string{}, Problems: []string{}}
+	if _, err := os.Stat(path); err != nil {
+		return report, booking.Errorf(booking.ENotFound, "No database at %s.", booking.CleanLine(path, 200))
+	}
+	r, err := sql.Open("sqlite", roDSN(path))
+	if err != nil {
+		return report, err
+	}
+	r.SetMaxOpenConns(1)
+	s := &Store{path: path, log: slog.New(slog.NewTextHandler(io.Discard, nil)), read: r}
+	defer s.closeReadOnly()
+	if report.Integrity, err = integrity(ctx, r); err != nil {
+		return report, booking.Errorf(booking.EInvalid, "%s is not a database SQLite can read: %v", booking.CleanLine(path, 200), err)
+	}
+	if err := r.QueryRowContext(ctx, `SELECT count(*) FROM bookings`).Scan(&report.Bookings); err != nil {
+		return report, booking.Errorf(booking.EInvalid, "%s is not a boxoffice database.", booking.CleanLine(path, 200))
+	}
+	if report.Problems, err = s.CheckInvariants(ctx); err != nil {
+		return report, err
+	}
+	if report.Problems == nil {
+		report.Problems = []string{}
+	}
+	return report, nil
+}
+
+// integrity runs PRAGMA integrity_check and returns what it found wrong:
+// nothing for a whole file.
+func integrity(ctx context.Context, r *sql.DB) ([]string, error) {
+	rows, err := r.QueryContext(ctx, `PRAGMA integrity_check`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return nil, err
+		}
+		if line != "ok" {
+			out = append(out, line)
+		}
+	}
+	return out, rows.Err()
+}
+
+// closeReadOnly closes a store Verify made: it has only the read pool.
+func (s *Store) closeReadOnly() {
+	s.readStmts.Range(func(_, st any) bool {
+		st.(*sql.Stmt).Close()
+		return true
+	})
+	s.read.Close()
+}
