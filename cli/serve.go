@@ -38,6 +38,11 @@ func (c *env) counter(idle time.Duration) error {
 		return err
 	}
 	defer closer.Close()
+	release, err := holdShared(c.dataFlag) // restore refuses while the counter is open
+	if err != nil {
+		return err
+	}
+	defer release()
 	return c.withData(openOptions{logger: logger}, func(o *opened) error {
 		err := tui.Run(c.ctx, tui.Options{
 			Store:           o.store,
@@ -99,6 +104,12 @@ func (c *env) serve(sc serveConfig) error {
 		return booking.Errorf(booking.EInvalid, "Cannot listen on %s: %v", booking.CleanLine(sc.listen, 100), err)
 	}
 	defer ln.Close() // Serve closes it too; this is for a failure before
+	// Restore refuses while this lock is held.
+	release, err := holdShared(c.dataFlag)
+	if err != nil {
+		return err
+	}
+	defer release()
 	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
 	err = c.withData(openOptions{logger: logger}, func(o *opened) error {
 		srv, err := server.New(server.Config{
