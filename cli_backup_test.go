@@ -48,7 +48,7 @@ func TestCLI_BackupCheckRestore(t *testing.T) {
 	copyPath := filepath.Join(t.TempDir(), "monday.db")
 
 	out := mustRun(t, data, "backup", copyPath)
-	if !strings.Contains(out, "Backed up 1 bookings to "+copyPath) || !strings.Contains(out, "every invariant holds") {
+	if !strings.Contains(out, "Backed up 1 booking to "+copyPath) || !strings.Contains(out, "every invariant holds") {
 		t.Fatalf("backup said %q", out)
 	}
 	// Never over a file, not even its own backup: exit 1, the file as it was.
@@ -66,7 +66,7 @@ func TestCLI_BackupCheckRestore(t *testing.T) {
 
 	mustRun(t, data, "sell", show, "--best", "3", "--pay", "card")
 	out = mustRun(t, data, "restore", copyPath)
-	if !strings.Contains(out, "Restored 1 bookings from "+copyPath) || !strings.Contains(out, "kept as ") {
+	if !strings.Contains(out, "Restored 1 booking from "+copyPath) || !strings.Contains(out, "kept as ") {
 		t.Fatalf("restore said %q", out)
 	}
 	if r := mustCheck(t, data); !r.OK || r.Bookings != 1 {

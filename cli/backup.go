@@ -67,8 +67,16 @@ func (c *env) backup(pos []string) error {
 type backupView booking.BackupInfo
 
 func (v backupView) writeText(w io.Writer) {
-	fmt.Fprintf(w, "Backed up %d bookings to %s (%s) in %s.\nChecked the copy: SQLite integrity ok, every invariant holds.\n",
-		v.Bookings, v.Path, sizeText(v.Bytes), v.Took.Round(time.Millisecond))
+	fmt.Fprintf(w, "Backed up %s to %s (%s) in %s.\nChecked the copy: SQLite integrity ok, every invariant holds.\n",
+		nOf(v.Bookings, "booking"), v.Path, sizeText(v.Bytes), v.Took.Round(time.Millisecond))
+}
+
+// nOf is "1 booking", "2 bookings".
+func nOf(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // sizeText is a file size for a person.
@@ -112,7 +120,7 @@ type checkView booking.CheckReport
 
 func (v checkView) writeText(w io.Writer) {
 	r := booking.CheckReport(v)
-	fmt.Fprintf(w, "Checked %s (%d bookings).\n", r.Path, r.Bookings)
+	fmt.Fprintf(w, "Checked %s (%s).\n", r.Path, nOf(r.Bookings, "booking"))
 	if len(r.Integrity) == 0 {
 		fmt.Fprintf(w, "SQLite integrity: ok\n")
 	}
@@ -126,7 +134,7 @@ func (v checkView) writeText(w io.Writer) {
 		fmt.Fprintf(w, "Invariant broken: %s\n", p)
 	}
 	if !r.OK() {
-		fmt.Fprintf(w, "%d problems.\n", len(r.Integrity)+len(r.Problems))
+		fmt.Fprintf(w, "%s.\n", nOf(int64(len(r.Integrity)+len(r.Problems)), "problem"))
 	}
 }
 
@@ -168,7 +176,7 @@ func (c *env) restore(pos []string) error {
 type restoreView db.RestoreInfo
 
 func (v restoreView) writeText(w io.Writer) {
-	fmt.Fprintf(w, "Restored %d bookings from %s into %s (checked: SQLite integrity ok, every invariant holds).\n", v.Bookings, v.From, v.Into)
+	fmt.Fprintf(w, "Restored %s from %s into %s (checked: SQLite integrity ok, every invariant holds).\n", nOf(v.Bookings, "booking"), v.From, v.Into)
 	if v.Kept != "" {
 		fmt.Fprintf(w, "The database it replaced is kept as %s.\n", v.Kept)
 	}
