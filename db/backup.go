@@ -155,7 +155,7 @@ func Verify(ctx context.Context, path string) (booking.CheckReport, error) {
 	if err != nil {
 		return report, err
 	}
-	r.SetMaxOpenConns(1)
+	r.SetMaxOpenConns(2) // CheckInvariants prepares on the pool, then reads in one transaction
 	s := &Store{path: path, log: slog.New(slog.NewTextHandler(io.Discard, nil)), read: r}
 	defer s.closeReadOnly()
 	if report.Integrity, err = integrity(ctx, r); err != nil {
