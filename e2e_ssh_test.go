@@ -73,9 +73,9 @@ func TestE2E_ServeOverRealSSH(t *testing.T) {
 	cli("", "init")
 	cli("4321\n", "staff", "add", "Maria", "--role", "clerk", "--key-file", key+".pub")
 
-	port := freePort(t)
+	port, metricsPort := freePort(t), freePort(t)
 	serverOut := &syncBuffer{}
-	srv := exec.Command(bin, "--data", data, "serve", "--listen", "127.0.0.1:"+port)
+	srv := exec.Command(bin, "--data", data, "serve", "--listen", "127.0.0.1:"+port, "--metrics", "127.0.0.1:"+metricsPort)
 	srv.Stdout, srv.Stderr = serverOut, serverOut
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
@@ -103,6 +103,7 @@ func TestE2E_ServeOverRealSSH(t *testing.T) {
 	tm.waitFor("Tendered")
 	tm.send("Enter", "Enter") // Tendered (exact money) to Sell, sell
 	tm.waitFor("Sold BO-")
+	checkSaleCounted(t, "http://127.0.0.1:"+metricsPort+"/metrics") // must show 6 (e2e_metrics_test.go)
 
 	// Hold another seat, then stop the server under the live session.
 	tm.send("Enter")

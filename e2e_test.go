@@ -36,7 +36,11 @@ func startTmux(t *testing.T, width, height int, command ...string) *tmuxTerm {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (apt-get install tmux)")
 	}
-	tm := &tmuxTerm{t: t, socket: "boxoffice-test-" + filepath.Base(t.TempDir())}
+	// The socket is named after the test's own temp dir (TestName plus
+	// os.MkdirTemp's random digits), not its first entry ("001", the same
+	// in every test process): test runs of other checkouts on the same
+	// machine must not type into this session or kill its server.
+	tm := &tmuxTerm{t: t, socket: "boxoffice-test-" + filepath.Base(filepath.Dir(t.TempDir()))}
 	args := append([]string{"-L", tm.socket, "new-session", "-d", "-x", itoa(width), "-y", itoa(height)}, command...)
 	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v %s", err, out)

@@ -302,6 +302,15 @@ type Upkeep interface {
 	// invariant it finds (two live claims on a seat, counts, money); none
 	// is an empty list.
 	CheckInvariants(ctx context.Context) ([]string, error)
+
+	// Backup writes a consistent copy of the whole database to path while
+	// counters go on selling, syncs it, checks the copy (SQLite's
+	// integrity check and CheckInvariants) and only then puts it in place
+	// under path. It never overwrites a file: EInternal, saying so, when
+	// path exists (before or by the time the copy is ready; exit 1 at the
+	// command line, like any backup that could not be made); EInvalid
+	// when the copy fails its checks, which is then removed.
+	Backup(ctx context.Context, path string) (BackupInfo, error)
 }
 
 // Quiescer lets a server stop writing without cutting a write in half.

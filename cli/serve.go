@@ -38,6 +38,11 @@ func (c *env) counter(idle time.Duration) error {
 		return err
 	}
 	defer closer.Close()
+	release, err := holdShared(c.dataFlag) // restore refuses while the counter is open
+	if err != nil {
+		return err
+	}
+	defer release()
 	return c.withData(openOptions{logger: logger}, func(o *opened) error {
 		err := tui.Run(c.ctx, tui.Options{
 			Store:           o.store,
@@ -66,7 +71,15 @@ func hostTerminal() string {
 const serveLong = `Serves the counter over SSH until SIGINT or SIGTERM. Staff sign in with
 the SSH key added by staff add --key-file, or on a counter device added by
 terminal add. The host key is made in the data dir on first start; its
-fingerprint is printed to compare when a counter first connects.`
+fingerprint is printed to compare when a counter first connects.
+
+--backup-dir takes a checked backup (as the backup command does) when the
+newest copy there is a period old, then every --backup-every, named by the
+time, keeping the newest --keep and removing older ones it made; a failed
+one is logged and tried again a period later. --metrics serves Prometheus
+metrics (sales, clashes, holds, refunds, admissions, sessions by role,
+write and group-commit latency, sweeper lag) at /metrics, on a loopback
+address unless --metrics-public.`
 
 // shutdownDeadline bounds a graceful stop: sessions are told, sales in
 // flight finish, holds go back, the database closes.
@@ -76,6 +89,7 @@ const shutdownDeadline = 10 * time.Second
 type serveConfig struct {
 	listen      string
 	grace, idle time.Duration
+	house       houseConfig // backups and metrics (house.go)
 }
 
 func serveFlags(fs *flag.FlagSet) runFunc {
@@ -83,6 +97,7 @@ func serveFlags(fs *flag.FlagSet) runFunc {
 	fs.StringVar(&sc.listen, "listen", ":2222", "the address (`ADDR`) to listen on")
 	fs.DurationVar(&sc.grace, "hold-grace", 90*time.Second, "how long a dropped session's holds wait for it to reconnect")
 	fs.DurationVar(&sc.idle, "idle-signout", 10*time.Minute, "sign a clerk out after this long without a key press")
+	sc.house.bind(fs)
 	return func(c *env, pos []string) error {
 		if len(pos) > 0 {
 			return usagef("serve takes no arguments")
@@ -99,6 +114,17 @@ func (c *env) serve(sc serveConfig) error {
 		return booking.Errorf(booking.EInvalid, "Cannot listen on %s: %v", booking.CleanLine(sc.listen, 100), err)
 	}
 	defer ln.Close() // Serve closes it too; this is for a failure before
+	hs, err := sc.house.open()
+	if err != nil {
+		return err
+	}
+	defer hs.close()
+	// Restore refuses while this lock is held.
+	release, err := holdShared(c.dataFlag)
+	if err != nil {
+		return err
+	}
+	defer release()
 	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
 	err = c.withData(openOptions{logger: logger}, func(o *opened) error {
 		srv, err := server.New(server.Config{
@@ -115,9 +141,10 @@ func (c *env) serve(sc serveConfig) error {
 		if err != nil {
 			return err
 		}
+		defer hs.start(o.store, srv, logger)() // stopped before the store closes
 		served := make(chan error, 1)
 		go func() { served <- srv.Serve(ln) }()
-		fmt.Fprintf(c.stdout, "Serving the counter on %s\nHost key %s\n", sc.listen, srv.Fingerprint())
+		fmt.Fprintf(c.stdout, "Serving the counter on %s\nHost key %s\n%s", sc.listen, srv.Fingerprint(), hs.banner())
 		if o.demo {
 			fmt.Fprintf(c.stdout, "Demo cinema: add a key with `boxoffice staff add NAME --role clerk --key-file KEY.pub` (PIN on stdin)\n")
 		}

@@ -423,7 +423,7 @@ var unaudited = []string{
 	"ListStaff", "ListTerminals", "IdentifyKey", "PINUnchanged", "Access", "Waitlist", "WaitlistCalls",
 	"Changes", "Empty", "IsDemo", "HasSales", "CheckInvariants", "Quiesce", "Close", "Path", "Stats",
 	"TrimChanges", "Audit", "Prices", "Quote",
-	"ReportTakings", "ReportRefunds", "ReportOccupancy", "ReportShifts", "ReportNoShows",
+	"ReportTakings", "ReportRefunds", "ReportOccupancy", "ReportShifts", "ReportNoShows", "Backup",
 }
 
 // TestAudit_EveryMethodClassified: every method of the store is either a

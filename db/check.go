@@ -15,9 +15,18 @@ const maxProblems = 20
 // counter, and the plan guard allows their scans by name. A booking's
 // tickets are ids 32*id .. 32*id+31 (ticketsPerBooking).
 const (
-	qTwoLiveClaims = `SELECT show_id, seat_id, count(*) FROM seat_claims WHERE status IN ('held', 'sold')
+	qTwoLiveClaims = `SELECT show_id, seat_id, coalesce((SELECT label FROM seats WHERE id = seat_id), '?'), count(*)
+		FROM seat_claims WHERE status IN ('held', 'sold')
 		GROUP BY show_id, seat_id HAVING count(*) > 1 LIMIT ?`
-	qSoldCounts = `SELECT id, sold, claims FROM (SELECT s.id, s.sold,
+	// qAdmittedTwice finds a seat of a show let in twice: two admitted
+	// tickets for it (a ticket itself moves to admitted once, by
+	// compare-and-set; a second ticket for the seat would be a sale or an
+	// exchange gone wrong).
+	qAdmittedTwice = `SELECT b.show_id, coalesce((SELECT label FROM seats WHERE id = t.seat_id), '?'), count(*)
+		FROM tickets t JOIN bookings b ON b.id = t.booking_id WHERE t.status = 'admitted'
+		GROUP BY b.show_id, t.seat_id HAVING count(*) > 1 LIMIT ?`
+	qAdmittedUntimed = `SELECT count(*) FROM tickets WHERE status = 'admitted' AND (admitted_at IS NULL OR admitted_by = '')`
+	qSoldCounts      = `SELECT id, sold, claims FROM (SELECT s.id, s.sold,
 			(SELECT count(*) FROM seat_claims c WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'sold') AS claims
 		FROM shows s) WHERE sold <> claims LIMIT ?`
 	qBookingMoney = `SELECT b.number, b.status, b.total,
@@ -37,10 +46,11 @@ const (
 // names every broken invariant it finds (at most maxProblems of a kind):
 // no seat with two live claims, each show's sold count equal to its sold
 // claims, each booking's tickets, claims and payments agreeing with its
-// total and status, and no payment or ticket without a booking. No
-// problems is an empty list.
+// total and status, no payment or ticket without a booking, and no seat
+// of a show admitted twice nor a ticket admitted without when and by whom.
+// No problems is an empty list.
 func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
-	for _, q := range []string{qTwoLiveClaims, qSoldCounts, qBookingMoney, qOrphanPayments, qOrphanTickets} {
+	for _, q := range []string{qTwoLiveClaims, qSoldCounts, qBookingMoney, qOrphanPayments, qOrphanTickets, qAdmittedTwice, qAdmittedUntimed} {
 		if _, err := s.readStmt(ctx, q); err != nil {
 			return nil, s.translate("check invariants", err)
 		}
@@ -51,7 +61,7 @@ func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
 	}
 	defer tx.Rollback()
 	var problems []string
-	for _, check := range []func(context.Context, *sql.Tx) ([]string, error){s.checkClaims, s.checkSold, s.checkBookings, s.checkOrphans} {
+	for _, check := range []func(context.Context, *sql.Tx) ([]string, error){s.checkClaims, s.checkSold, s.checkBookings, s.checkOrphans, s.checkAdmitted} {
 		p, err := check(ctx, tx)
 		if err != nil {
 			return nil, s.translate("check invariants", err)
@@ -70,10 +80,11 @@ func (s *Store) checkClaims(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	var out []string
 	for rows.Next() {
 		var show, seat, n int64
-		if err := rows.Scan(&show, &seat, &n); err != nil {
+		var label string
+		if err := rows.Scan(&show, &seat, &label, &n); err != nil {
 			return nil, err
 		}
-		out = append(out, fmt.Sprintf("show %d seat %d has %d live claims", show, seat, n))
+		out = append(out, fmt.Sprintf("show %d seat %s (id %d) has %d live claims", show, booking.CleanLine(label, 16), seat, n))
 	}
 	return out, rows.Err()
 }
@@ -164,4 +175,46 @@ func (s *Store) checkOrphans(ctx context.Context, tx *sql.Tx) ([]string, error) 
 		}
 	}
 	return out, nil
+}
+
+// checkAdmitted names every seat of a show admitted on two tickets, and
+// counts admitted tickets that do not say when or by whom.
+func (s *Store) checkAdmitted(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	out, err := s.admittedTwice(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.txRows(ctx, tx, qAdmittedUntimed)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var untimed int64
+	if rows.Next() {
+		if err := rows.Scan(&untimed); err != nil {
+			return nil, err
+		}
+	}
+	if untimed > 0 {
+		out = append(out, fmt.Sprintf("%d admitted tickets do not say when or by whom", untimed))
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) admittedTwice(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	rows, err := s.txRows(ctx, tx, qAdmittedTwice, maxProblems)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var show, n int64
+		var label string
+		if err := rows.Scan(&show, &label, &n); err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprintf("show %d seat %s was admitted on %d tickets", show, booking.CleanLine(label, 16), n))
+	}
+	return out, rows.Err()
 }

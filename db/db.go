@@ -108,6 +108,7 @@ type Store struct {
 
 	commits, jobsDone, retries atomic.Int64
 	pinChecks                  atomic.Int64
+	house                      houseStats // the figures metrics read (db/metrics.go)
 
 	closeOnce sync.Once
 }

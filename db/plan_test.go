@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -43,6 +44,8 @@ var allowedScans = []struct{ fragment, reason string }{
 	{"AND t.booking_id <> b.id)", "CheckInvariants: a full check, run on demand, never by a counter"},
 	{"FROM payments p WHERE NOT EXISTS", "CheckInvariants: a full check, run on demand, never by a counter"},
 	{"FROM tickets t WHERE NOT EXISTS", "CheckInvariants: a full check, run on demand, never by a counter"},
+	{"WHERE t.status = 'admitted'", "CheckInvariants: a full check, run on demand, never by a counter"},
+	{"WHERE status = 'admitted' AND (admitted_at IS NULL", "CheckInvariants: a full check, run on demand, never by a counter"},
 	{"SELECT EXISTS (SELECT 1 FROM bookings)", "HasSales: the scan stops at the first booking; run once by init --demo-history"},
 
 	// audit
@@ -331,6 +334,8 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	stepV("ReportOccupancy")(s.ReportOccupancy(ctx, mgr, booking.OccupancyQuery{ReportRange: week, By: booking.PerHall}))
 	stepV("ReportShifts")(s.ReportShifts(ctx, mgr, week))
 	stepV("ReportNoShows")(s.ReportNoShows(ctx, mgr, week))
+
+	stepV("Backup")(s.Backup(ctx, filepath.Join(t.TempDir(), "backup.db")))
 	return called
 }
 

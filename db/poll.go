@@ -142,6 +142,7 @@ func (s *Store) sweep(trim bool) {
 			s.log.Warn("trim changes", "err", err)
 		}
 	}
+	s.house.swept()
 }
 
 // ChangesKeep is how many rows of the change log are kept. A process

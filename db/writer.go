@@ -195,6 +195,7 @@ func submit[T any](s *Store, ctx context.Context, actor booking.Actor, op string
 		}
 		defer s.quiesce.Leave()
 	}
+	defer s.house.writes.since(time.Now())
 	j := &job{ctx: ctx, op: op, done: make(chan answer, 1), run: func(w *wtx) (any, error) {
 		if err := checkActor(w, actor); err != nil {
 			return nil, err
@@ -341,6 +342,7 @@ func (s *Store) runBatch(c *wconn, batch []*job) {
 	s.commits.Add(1)
 	s.jobsDone.Add(int64(len(live)))
 	for i, j := range live {
+		s.house.note(j.op, answers[i])
 		if answers[i].err == nil {
 			for _, id := range j.changed {
 				s.invalidate(id)
@@ -360,11 +362,12 @@ type Stats struct {
 	// approvals, unknown names included): what a guesser costs the server
 	// and what the lockout bounds.
 	PINChecks int64
+	House     HouseStats // sales, clashes, latencies… for metrics (db/metrics.go)
 }
 
 // Stats returns the writer's counters; Jobs/Commits is the mean batch.
 func (s *Store) Stats() Stats {
-	return Stats{Commits: s.commits.Load(), Jobs: s.jobsDone.Load(), Retries: s.retries.Load(), PINChecks: s.pinChecks.Load()}
+	return Stats{Commits: s.commits.Load(), Jobs: s.jobsDone.Load(), Retries: s.retries.Load(), PINChecks: s.pinChecks.Load(), House: s.house.snapshot()}
 }
 
 func isBusyBatch(err error) bool { return errors.Is(err, errBusyBatch) || isBusy(err) }
@@ -373,6 +376,7 @@ func isBusyBatch(err error) bool { return errors.Is(err, errBusyBatch) || isBusy
 // own savepoint so a failed booking rolls back only itself. It returns each
 // job's own answer, or a batch error when nothing was committed.
 func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
+	defer s.house.batches.since(time.Now())
 	ctx := context.Background()
 	if _, err := c.conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return nil, err

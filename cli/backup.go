@@ -1,0 +1,197 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"boxoffice/booking"
+	"boxoffice/db"
+)
+
+// backup, check and restore: the database file as a whole.
+
+// lockFile is the data dir's advisory lock (see dataDir.lock).
+const lockFile = "boxoffice.lock"
+
+// errLocked says another process holds the data dir's lock.
+var errLocked = errors.New("data dir locked")
+
+const (
+	backupLong = `Copies the whole database to FILE while counters go on selling (SQLite's
+VACUUM INTO, a consistent copy of one instant), syncs it, checks the copy
+(SQLite's integrity check and every invariant, as check does) and only
+then puts it in place. FILE must not exist: a backup never overwrites.`
+	checkLong = `Checks the data dir's database, or FILE, opened read-only (safe while
+counters sell): SQLite's integrity check, then every invariant — no seat
+with two live claims, each show's sold count equal to its sold seats, each
+booking's tickets, seats and payments agreeing with its total and status,
+no payment or ticket without a booking, no seat let in twice. Names each
+problem and exits 1 when there is any.`
+	restoreLong = `Replaces the data dir's database with FILE. Refused while a server or a
+counter has the data dir open (stop them first). FILE is checked first, as
+check does, and nothing is touched if it fails; the database it replaces
+is kept beside it as boxoffice.db.replaced-TIME. The copy is written and
+synced under a temporary name and renamed into place, so the data dir
+never holds half a database.`
+)
+
+// The command table's rows of this file.
+func backupCommand() *command {
+	return &command{name: "backup", args: "FILE [--json]", short: "a checked copy of the database, while counters sell", long: backupLong, json: machine, run: (*env).backup}
+}
+
+func checkCommand() *command {
+	return &command{name: "check", args: "[FILE] [--json]", short: "the database's integrity and every invariant", long: checkLong, json: machine, run: (*env).check}
+}
+
+func restoreCommand() *command {
+	return &command{name: "restore", args: "FILE [--json]", short: "replace the database with a checked backup", long: restoreLong, json: machine, run: (*env).restore}
+}
+
+func (c *env) backup(pos []string) error {
+	if len(pos) != 1 {
+		return usagef("usage: boxoffice backup FILE")
+	}
+	return c.withStore(func(st *db.Store) error {
+		info, err := st.Backup(c.ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		c.print(backupView(info))
+		return nil
+	})
+}
+
+type backupView booking.BackupInfo
+
+func (v backupView) writeText(w io.Writer) {
+	fmt.Fprintf(w, "Backed up %s to %s (%s) in %s.\nChecked the copy: SQLite integrity ok, every invariant holds.\n",
+		nOf(v.Bookings, "booking"), v.Path, sizeText(v.Bytes), v.Took.Round(time.Millisecond))
+}
+
+// nOf is "1 booking", "2 bookings".
+func nOf(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// sizeText is a file size for a person.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// check checks the data dir's database (never creating it) or FILE.
+func (c *env) check(pos []string) error {
+	if len(pos) > 1 {
+		return usagef("usage: boxoffice check [FILE]")
+	}
+	path := ""
+	if len(pos) == 1 {
+		path = pos[0]
+	} else {
+		dir, err := resolveDataDir(c.dataFlag)
+		if err != nil {
+			return err
+		}
+		path = dir.dbPath()
+	}
+	report, err := db.Verify(c.ctx, path)
+	if err != nil {
+		return err
+	}
+	c.print(checkView(report))
+	if !report.OK() {
+		return shown(booking.Errorf(booking.EInternal, "%s failed its check.", path))
+	}
+	return nil
+}
+
+type checkView booking.CheckReport
+
+func (v checkView) writeText(w io.Writer) {
+	r := booking.CheckReport(v)
+	fmt.Fprintf(w, "Checked %s (%s).\n", r.Path, nOf(r.Bookings, "booking"))
+	if len(r.Integrity) == 0 {
+		fmt.Fprintf(w, "SQLite integrity: ok\n")
+	}
+	for _, p := range r.Integrity {
+		fmt.Fprintf(w, "SQLite integrity: %s\n", p)
+	}
+	if len(r.Problems) == 0 {
+		fmt.Fprintf(w, "Invariants: every one holds\n")
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "Invariant broken: %s\n", p)
+	}
+	if !r.OK() {
+		fmt.Fprintf(w, "%s.\n", nOf(int64(len(r.Integrity)+len(r.Problems)), "problem"))
+	}
+}
+
+func (v checkView) jsonValue() any {
+	r := booking.CheckReport(v)
+	return struct {
+		booking.CheckReport
+		OK bool `json:"ok"`
+	}{r, r.OK()}
+}
+
+// restore replaces the data dir's database with a checked copy of FILE,
+// holding the data dir's lock exclusively so no server or counter has
+// the database open meanwhile.
+func (c *env) restore(pos []string) error {
+	if len(pos) != 1 {
+		return usagef("usage: boxoffice restore FILE")
+	}
+	dir, err := resolveDataDir(c.dataFlag)
+	if err != nil {
+		return err
+	}
+	release, err := dir.lock(true)
+	if errors.Is(err, errLocked) {
+		return booking.Errorf(booking.EConflict, "A server or a counter has %s open: stop it before restoring. Nothing was changed.", string(dir))
+	}
+	if err != nil {
+		return err
+	}
+	defer release()
+	info, err := db.Restore(c.ctx, pos[0], dir.dbPath(), c.now())
+	if err != nil {
+		return err
+	}
+	c.print(restoreView(info))
+	return nil
+}
+
+type restoreView db.RestoreInfo
+
+func (v restoreView) writeText(w io.Writer) {
+	fmt.Fprintf(w, "Restored %s from %s into %s (checked: SQLite integrity ok, every invariant holds).\n", nOf(v.Bookings, "booking"), v.From, v.Into)
+	if v.Kept != "" {
+		fmt.Fprintf(w, "The database it replaced is kept as %s.\n", v.Kept)
+	}
+}
+
+// holdShared takes the data dir's lock shared for a process that keeps
+// the database open (serve, the counter), so restore refuses meanwhile.
+func holdShared(dataFlag string) (func(), error) {
+	dir, err := resolveDataDir(dataFlag)
+	if err != nil {
+		return nil, err
+	}
+	release, err := dir.lock(false)
+	if errors.Is(err, errLocked) {
+		return nil, booking.Errorf(booking.EConflict, "A restore is under way in %s; start again when it has finished.", string(dir))
+	}
+	return release, err
+}
