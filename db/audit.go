@@ -10,8 +10,6 @@ import (
 // transaction, so a change and its record commit or roll back together.
 // The table refuses UPDATE and DELETE (migration 0011); e.Booking is not
 // read here: pass the booking's id, which the row keeps.
-//
-//lint:ignore U1000 the money work writes every state change through it
 func (w *wtx) audit(actor booking.Actor, e booking.AuditEntry, bookingID int64) error {
 	role := ""
 	if actor.Name != "" {
@@ -25,6 +23,4 @@ func (w *wtx) audit(actor booking.Actor, e booking.AuditEntry, bookingID int64) 
 }
 
 // nullID stores a zero id as NULL: the audit row is about no such thing.
-//
-//lint:ignore U1000 used by audit
 func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: id != 0} }

@@ -44,6 +44,9 @@ var allowedScans = []struct{ fragment, reason string }{
 	{"FROM payments p WHERE NOT EXISTS", "CheckInvariants: a full check, run on demand, never by a counter"},
 	{"FROM tickets t WHERE NOT EXISTS", "CheckInvariants: a full check, run on demand, never by a counter"},
 	{"SELECT EXISTS (SELECT 1 FROM bookings)", "HasSales: the scan stops at the first booking; run once by init --demo-history"},
+
+	// Shifts and refunds.
+	{"FROM payments p JOIN tickets t ON t.id = p.ticket_id", "CheckInvariants: a full check, run on demand, never by a counter"},
 }
 
 // planProblems explains each statement (and logs each plan when
@@ -300,6 +303,24 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	_, _, err = s.IdentifyKey(ctx, termPub.Marshal())
 	step("IdentifyKey", err)
 	step("RemoveTerminal", s.RemoveTerminal(ctx, mgr, "till-9"))
+	stepV("CheckInvariants")(s.CheckInvariants(ctx))
+
+	// Shifts and refunds: an X report, lists, a partial refund and its
+	// retry, the blind count, the Z report, a reopen, a second open.
+	own, err := s.CurrentShift(ctx, clerk)
+	step("CurrentShift", err)
+	stepV("ShiftReport")(s.ShiftReport(ctx, clerk, own.ID))
+	stepV("ListShifts")(s.ListShifts(ctx, supervisor, booking.ShiftQuery{Staff: "carl"}))
+	stepV("ListShifts")(s.ListShifts(ctx, clerk, booking.ShiftQuery{Open: true}))
+	party := mustSell(t, s, 2, "party", "D1", "D2", "D3")
+	for range 2 {
+		stepV("RefundTickets")(s.RefundTickets(ctx, supervisor, booking.RefundRequest{Number: party.Number, Seats: []string{"D2"}}))
+	}
+	z, err := s.CloseShift(ctx, clerk, booking.CloseShiftRequest{Counted: 10000, Breakdown: "50x2"})
+	step("CloseShift", err)
+	stepV("ShiftReport")(s.ShiftReport(ctx, clerk, z.Shift.ID))
+	stepV("ReopenShift")(s.ReopenShift(ctx, supervisor, booking.ReopenShiftRequest{ID: z.Shift.ID, Reason: "recount"}))
+	stepV("OpenShift")(s.OpenShift(ctx, clerk, booking.OpenShiftRequest{Float: 10000}))
 	stepV("CheckInvariants")(s.CheckInvariants(ctx))
 	return called
 }
