@@ -62,6 +62,11 @@ func init() {
 			{name: "bench", args: "[--duration D] [--clients 1,8,64] [--json] [...]\n--scale [--days 365] [--n 200] [--idle 10s] [--op TEXT]",
 				short: "sales a second, beside the raw commit rate\nevery counter operation: a week's history against a year's", long: benchLong,
 				json: "one JSON object per result", flags: benchFlags},
+
+			// Shifts and refunds.
+			shiftCommand(),
+			reportCommand(),
+			refundCommand(),
 		},
 	}
 	root.walk(func(c *command) {

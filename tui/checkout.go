@@ -33,6 +33,9 @@ type checkoutState struct {
 	// lapsed is set when the hold ran out (or was let go) with the form
 	// open: enter then takes the same seats again instead of selling.
 	lapsed bool
+	// openFloat is the float typed when the sale met ErrNoShift: the sale
+	// goes again carrying it, and the shift opens with the sale.
+	openFloat *booking.Money
 }
 
 // Checkout focus positions after the seat rows, counted from len(seats).
@@ -330,6 +333,7 @@ func (m *Model) confirmSale() tea.Cmd {
 		Tendered:       tendered,
 		ExpectedTotal:  total,
 		CheckTotal:     true,
+		OpenFloat:      c.openFloat,
 	}
 	c.busy = true
 	c.tries++
@@ -358,6 +362,9 @@ func (m *Model) onCheckout(msg checkoutMsg) tea.Cmd {
 			return tea.Batch(m.loadTypesCmd(), m.loadSeatMapCmd())
 		case code == booking.EExpired, code == booking.ENotFound:
 			return m.lapse(m.seats.mine())
+		case booking.IsNoShift(msg.err):
+			m.askFloat(floatSale, screenCheckout)
+			return nil
 		}
 		m.fail(msg.err)
 		return m.loadSeatMapCmd()

@@ -98,6 +98,21 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 		}},
 		{"door", func(t *testing.T, m *Model) { press(t, m, "ctrl+d") }},
 		{"door typing", func(t *testing.T, m *Model) { typeText(t, m, "ABC") }},
+
+		// Shifts and refunds.
+		{"find refund pick", func(t *testing.T, m *Model) {
+			press(t, m, "ctrl+f")
+			typeText(t, m, m.done.booking.Number)
+			press(t, m, "enter", "r")
+		}},
+		{"my shift", func(t *testing.T, m *Model) { press(t, m, "ctrl+t") }},
+		{"my shift X report", func(t *testing.T, m *Model) { press(t, m, "x") }},
+		{"my shift count", func(t *testing.T, m *Model) { press(t, m, "esc", "c") }},
+		{"my shift Z report", func(t *testing.T, m *Model) {
+			typeText(t, m, "100")
+			press(t, m, "enter", "enter")
+		}},
+		{"my shift none", func(t *testing.T, m *Model) { press(t, m, "esc", "ctrl+t") }},
 	}
 }
 

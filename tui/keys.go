@@ -78,6 +78,14 @@ type KeyMap struct {
 	Yes  key.Binding
 	No   key.Binding
 	Keep key.Binding
+
+	// Shifts and refunds. Shift opens the clerk's own shift from any
+	// screen away from the seats; XReport and CloseShift work on it.
+	// RefundTicket refunds one ticket of the booking on screen.
+	Shift        key.Binding
+	XReport      key.Binding
+	CloseShift   key.Binding
+	RefundTicket key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -142,6 +150,11 @@ func DefaultKeyMap() KeyMap {
 		Yes:  b(k("y"), h("y", "yes, release")),
 		No:   b(k("n", "esc", "enter"), h("n/enter", "no, keep them")),
 		Keep: b(k("k"), h("k", "keep them and go")),
+
+		Shift:        b(k("ctrl+t"), h("ctrl+t", "my shift")),
+		XReport:      b(k("x"), h("x", "X report")),
+		CloseShift:   b(k("c"), h("c", "close: blind count")),
+		RefundTicket: b(k("r"), h("r", "refund one ticket")),
 	}
 }
 
@@ -186,7 +199,7 @@ func (m *Model) helpFor() helpKeys {
 // global is the ? overlay's column of the keys every signed-in screen
 // answers to.
 func (k *KeyMap) global() []key.Binding {
-	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Help, k.Quit}
+	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Shift, k.Help, k.Quit}
 }
 
 // says is b as the hint bar shows it in one state: the same keys, and what

@@ -20,6 +20,7 @@ const (
 	screenFind
 	screenDoor
 	screenWaitlist
+	screenShift
 	numScreens
 )
 
@@ -96,6 +97,7 @@ var screens = [numScreens]screenSpec{
 	screenFind:     {"find booking", heldAway, findScreen{}},
 	screenDoor:     {"door", heldAway, doorScreen{}},
 	screenWaitlist: {"waiting list", heldBeside, waitlistScreen{}},
+	screenShift:    {"my shift", heldAway, shiftScreen{}},
 }
 
 func (s screen) String() string {

@@ -34,6 +34,7 @@ type Backend interface {
 	booking.Door      // admit tickets
 	booking.Waitlist  // the waiting list of a sold-out show
 	booking.Changes   // repaint on every committed change
+	booking.Shifts    // the clerk's own drawer: float, X report, blind count
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -121,6 +122,7 @@ type Model struct {
 	done     doneState
 	find     findState
 	waitlist waitlistState
+	shift    shiftState
 
 	resume *Resume // still to reopen; cleared once tried
 
@@ -304,6 +306,12 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onWaitlist(msg)
 	case removedMsg:
 		return m.onRemoved(msg)
+	case currentShiftMsg:
+		return m.onCurrentShift(msg)
+	case openedShiftMsg:
+		return m.onOpenedShift(msg)
+	case shiftReportMsg:
+		return m.onShiftReport(msg)
 	}
 	return nil
 }
@@ -357,6 +365,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.leave(leaveDoor)
 		case key.Matches(msg, k.Called) && len(m.calls) > 0:
 			return m.markCalledCmd()
+		case key.Matches(msg, k.Shift) && m.screen != screenShift && m.clerk.role >= booking.MinRole(booking.ActionShift):
+			return m.openShiftScreen()
 		}
 	}
 	return m.active().keys(m, msg)

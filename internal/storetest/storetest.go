@@ -131,9 +131,16 @@ func MustSeed(tb testing.TB, s *db.Store, seed booking.Seed, demo bool) {
 	}
 	MustOpenShift(tb, s, booking.System)
 	for _, st := range seed.Staff {
-		if st.Role >= booking.MinRole(booking.ActionShift) {
-			MustOpenShift(tb, s, booking.Actor{Name: st.Name, Role: st.Role})
-		}
+		MustStaffShift(tb, s, st.Name, st.Role)
+	}
+}
+
+// MustStaffShift opens a shift with Float for a member of staff a test
+// added, when their role takes money.
+func MustStaffShift(tb testing.TB, s *db.Store, name string, role booking.Role) {
+	tb.Helper()
+	if role >= booking.MinRole(booking.ActionShift) {
+		MustOpenShift(tb, s, booking.Actor{Name: name, Role: role})
 	}
 }
 

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"boxoffice/booking"
+	"boxoffice/internal/storetest"
+)
+
+// A clerk with no shift open: the first cash sale asks for the float and
+// sells with it (the shift opens in the sale's transaction); ctrl+t then
+// closes the shift with a blind count that shows no expected figure until
+// the count is in, and the Z report shows the variance.
+func TestShift_FloatThenBlindCount(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	if _, err := s.AddStaff(context.Background(), booking.System, "nina", booking.RoleClerk, "2468", nil); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, s, clock, "nina-session", 100, 30)
+	signIn(t, m, "nina", "2468")
+	openGrand(t, m)
+	press(t, m, "2", "b", "enter", "enter", "enter") // exact cash
+	if m.screen != screenShift || !strings.Contains(m.status, "Open a shift first") || !strings.Contains(screenText(m), "Float") {
+		t.Fatalf("no float asked: screen %v status %q\n%s", m.screen, m.status, screenText(m))
+	}
+	typeText(t, m, "1O0") // a letter is not an amount: the field refuses it
+	press(t, m, "enter")
+	if m.screen != screenDone {
+		t.Fatalf("the sale did not go on with the float: screen %v status %q", m.screen, m.status)
+	}
+	nina := booking.Actor{Name: "nina", Role: booking.RoleClerk}
+	sh, err := s.CurrentShift(context.Background(), nina)
+	if err != nil || sh.Float != 10_00 || m.done.booking.Payments[0].ShiftID != sh.ID {
+		t.Fatalf("shift %+v %v; payment %+v", sh, err, m.done.booking.Payments)
+	}
+
+	press(t, m, "ctrl+t")
+	if m.screen != screenShift || m.shift.mode != shiftOpen {
+		t.Fatalf("ctrl+t: screen %v mode %v status %q", m.screen, m.shift.mode, m.status)
+	}
+	press(t, m, "c")
+	typeText(t, m, "30")
+	for _, text := range []string{screenText(m), m.status} {
+		if strings.Contains(text, "Expected") || strings.Contains(text, "35.00") {
+			t.Fatalf("the blind count shows the expected figure:\n%s", text)
+		}
+	}
+	press(t, m, "enter")
+	typeText(t, m, "20x1 10x1")
+	press(t, m, "enter")
+	out := screenText(m)
+	if m.shift.mode != shiftZ || !strings.Contains(out, "Z report") || !strings.Contains(out, "35.00") || !strings.Contains(out, "-5.00 short") {
+		t.Fatalf("Z report:\n%s\nstatus %q", out, m.status)
+	}
+	if _, err := s.CurrentShift(context.Background(), nina); booking.ErrorCode(err) != booking.ENotFound {
+		t.Fatalf("the shift is still open: %v", err)
+	}
+}
+
+// r on a booking refunds one ticket after the same explicit confirmation
+// as a cancel: No first, and typing never completes it.
+func TestShift_RefundOneTicket(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	m := newTestModel(t, s, clock, "refund-session", 100, 30)
+	openGrandShow(t, m)
+	press(t, m, "3", "b", "enter", "enter", "enter")
+	if m.screen != screenDone {
+		t.Fatalf("sale: %q", m.status)
+	}
+	b := m.done.booking
+	press(t, m, "ctrl+f")
+	typeText(t, m, b.Number)
+	press(t, m, "enter", "r", "right", "enter")
+	if m.find.mode != findCancel || m.find.refundSeat != b.Tickets[1].Seat.Label {
+		t.Fatalf("refund form: mode %v seat %q", m.find.mode, m.find.refundSeat)
+	}
+	press(t, m, "enter") // the reason is optional: to the confirmation
+	if !strings.Contains(screenText(m), "refund seat "+b.Tickets[1].Seat.Label) {
+		t.Fatalf("confirmation:\n%s", screenText(m))
+	}
+	typeText(t, m, "yes y")
+	press(t, m, "enter")
+	got, _ := s.Booking(context.Background(), booking.System, b.Number)
+	if got.Tickets[1].Status != booking.TicketIssued || m.find.mode != findView {
+		t.Fatalf("typing refunded: %+v mode %v", got.Tickets[1], m.find.mode)
+	}
+	press(t, m, "r", "right", "enter", "enter", "right", "enter")
+	got, _ = s.Booking(context.Background(), booking.System, b.Number)
+	if got.Tickets[1].Status != booking.TicketRefunded || got.Tickets[0].Status != booking.TicketIssued || got.Status != booking.BookingConfirmed {
+		t.Fatalf("after the refund: %+v", got.Tickets)
+	}
+	if !strings.Contains(m.status, "Refunded "+b.Tickets[1].Seat.Label) {
+		t.Fatalf("status %q", m.status)
+	}
+	storetest.MustBeWhole(t, s)
+}
