@@ -101,7 +101,9 @@ func TestE2E_ServeOverRealSSH(t *testing.T) {
 	tm.waitFor("Holding 1")
 	tm.send("Enter")
 	tm.waitFor("Tendered")
-	tm.send("Enter", "Enter") // Tendered (exact money) to Sell, sell
+	tm.send("Enter", "Enter")                 // Tendered (exact money) to Sell, sell
+	tm.waitFor("Open a shift first", "Float") // Maria's first cash sale
+	tm.send("100", "Enter")
 	tm.waitFor("Sold BO-")
 
 	// Hold another seat, then stop the server under the live session.
