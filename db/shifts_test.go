@@ -313,3 +313,24 @@ func TestRefund_Refusals(t *testing.T) {
 	}
 	storetest.MustBeWhole(t, s)
 }
+
+// CheckInvariants follows refunds ticket by ticket: a partial refund is
+// whole, a refund of a ticket still issued is not.
+func TestRefund_CheckInvariants(t *testing.T) {
+	ctx := context.Background()
+	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1", "A2")
+	if _, err := s.RefundTickets(ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}}); err != nil {
+		t.Fatal(err)
+	}
+	storetest.MustBeWhole(t, s)
+	raw := openRaw(t, path)
+	if _, err := raw.Exec(`INSERT INTO payments (booking_id, kind, method, amount, at, staff, ticket_id) VALUES (?, 'refund', 'card', 1250, 0, 'x', ?)`, b.ID, b.Tickets[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.CheckInvariants(ctx)
+	joined := strings.Join(got, "\n")
+	if err != nil || len(got) != 2 || !strings.Contains(joined, "paid 25.00 less 25.00 refunded for 12.50 of live tickets") || !strings.Contains(joined, "1 ticket refunds not matching their ticket") {
+		t.Fatalf("problems %q %v", got, err)
+	}
+}
