@@ -353,8 +353,8 @@ func (m *Model) viewShiftReport(b *strings.Builder, row func(label, value string
 	}
 	b.WriteString("  " + st.Bold.Render(title) + st.Subtle.Render(fmt.Sprintf(" · shift %d", r.Shift.ID)) + "\n\n")
 	row("Float", r.Shift.Float.String())
-	row("Cash sales", fmt.Sprintf("%s  (%d sales in all)", r.CashSales.String(), r.Sales))
-	row("Cash refunds", fmt.Sprintf("%s  (%d refunds in all)", r.CashRefunds.String(), r.Refunds))
+	row("Cash sales", r.CashSales.String()+"  ("+plural(r.Sales, "sale", "sales")+" in all)")
+	row("Cash refunds", r.CashRefunds.String()+"  ("+plural(r.Refunds, "refund", "refunds")+" in all)")
 	row("Card", fmt.Sprintf("%s sales, %s refunds", r.CardSales.String(), r.CardRefunds.String()))
 	row("Expected", st.Money.Render(r.Expected.String()))
 	if r.Final {

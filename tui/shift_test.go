@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/colorprofile"
+
 	"boxoffice/booking"
 	"boxoffice/internal/storetest"
 )
@@ -27,6 +29,7 @@ func TestShift_FloatThenBlindCount(t *testing.T) {
 	if m.screen != screenShift || !strings.Contains(m.status, "Open a shift first") || !strings.Contains(screenText(m), "Float") {
 		t.Fatalf("no float asked: screen %v status %q\n%s", m.screen, m.status, screenText(m))
 	}
+	golden(t, m, "shift-float-100x30-Ascii", colorprofile.Ascii)
 	typeText(t, m, "1O0") // a letter is not an amount: the field refuses it
 	press(t, m, "enter")
 	if m.screen != screenDone {
@@ -51,7 +54,9 @@ func TestShift_FloatThenBlindCount(t *testing.T) {
 	}
 	press(t, m, "enter")
 	typeText(t, m, "20x1 10x1")
+	golden(t, m, "shift-count-100x30-Ascii", colorprofile.Ascii)
 	press(t, m, "enter")
+	golden(t, m, "shift-z-100x30-Ascii", colorprofile.Ascii)
 	out := screenText(m)
 	if m.shift.mode != shiftZ || !strings.Contains(out, "Z report") || !strings.Contains(out, "35.00") || !strings.Contains(out, "-5.00 short") {
 		t.Fatalf("Z report:\n%s\nstatus %q", out, m.status)
@@ -99,4 +104,43 @@ func TestShift_RefundOneTicket(t *testing.T) {
 		t.Fatalf("status %q", m.status)
 	}
 	storetest.MustBeWhole(t, s)
+}
+
+// A cash cancel by someone with no shift open asks for the float too,
+// then refunds out of the shift it opens.
+func TestShift_FloatForARefund(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	ctx := context.Background()
+	if _, err := s.AddStaff(ctx, booking.System, "sam", booking.RoleSupervisor, "1357", nil); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, s, clock, "sam-session", 100, 30)
+	signIn(t, m, "sam", "1357")
+	sh := openGrand(t, m)
+	h, err := s.Hold(ctx, booking.System, booking.HoldRequest{ShowID: sh.ID, Seats: []string{"A1", "A2"}, Owner: "elsewhere"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Checkout(ctx, booking.System, booking.CheckoutRequest{HoldID: h.ID, Owner: "elsewhere", IdempotencyKey: "refund-float", Method: booking.Cash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	press(t, m, "ctrl+f")
+	typeText(t, m, b.Number)
+	press(t, m, "enter", "c", "enter", "right", "enter")
+	if m.screen != screenShift || !strings.Contains(m.status, "Open a shift first") {
+		t.Fatalf("no float asked: screen %v status %q", m.screen, m.status)
+	}
+	typeText(t, m, "50")
+	press(t, m, "enter")
+	got, err := s.Booking(ctx, booking.System, b.Number)
+	if err != nil || got.Status != booking.BookingCancelled || m.screen != screenFind {
+		t.Fatalf("after the float: %+v %v screen %v status %q", got, err, m.screen, m.status)
+	}
+	shift, err := s.CurrentShift(ctx, booking.Actor{Name: "sam", Role: booking.RoleSupervisor})
+	if err != nil || shift.Float != 50_00 || got.Payments[1].ShiftID != shift.ID || got.Payments[2].ShiftID != shift.ID {
+		t.Fatalf("shift %+v %v; payments %+v", shift, err, got.Payments)
+	}
 }
