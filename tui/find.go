@@ -104,7 +104,16 @@ func (m *Model) openFind() tea.Cmd {
 // needsApprover reports whether cancelling needs a supervisor's PIN typed
 // at this counter.
 func (m *Model) needsApprover() bool {
-	return m.clerk != nil && m.clerk.role < booking.MinRole(booking.ActionCancel)
+	return m.clerk != nil && m.clerk.role < m.approverRole()
+}
+
+// approverRole is the least role that may cancel or refund the booking on
+// screen: a supervisor, or a manager once its show has started.
+func (m *Model) approverRole() booking.Role {
+	if b := m.find.booking; b != nil && !m.now().Before(b.Show.Starts) {
+		return booking.MinRole(booking.ActionCancelStarted)
+	}
+	return booking.MinRole(booking.ActionCancel)
 }
 
 // findScreen is finding a booking by number, phone or name, and
@@ -220,7 +229,7 @@ func (m *Model) cancelFormKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if m.needsApprover() && (f.supName.String() == "" || f.supPIN.Empty()) {
-			m.setError("A supervisor types their name and PIN to approve.")
+			m.setError("A " + m.approverRole().String() + " types their name and PIN to approve.")
 			f.cfocus = 1
 			return nil
 		}
@@ -487,7 +496,7 @@ func (m *Model) viewCancelForm(b *strings.Builder) {
 	on := func(i int) bool { return !f.busy && f.cfocus == i }
 	b.WriteString("  " + st.Label.Render("Reason     ") + f.reason.view(st, on(0), 40) + st.Subtle.Render("  optional") + "\n")
 	if m.needsApprover() {
-		b.WriteString(st.Subtle.Render("  A supervisor approves: their name and PIN.") + "\n")
+		b.WriteString(st.Subtle.Render("  A "+m.approverRole().String()+" approves: their name and PIN.") + "\n")
 		b.WriteString("  " + st.Label.Render("Supervisor ") + f.supName.view(st, on(1), 30) + "\n")
 		b.WriteString("  " + st.Label.Render("PIN        ") + f.supPIN.view(st, on(2), 30) + "\n")
 	}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/colorprofile"
 
+	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/internal/storetest"
 )
@@ -142,5 +144,43 @@ func TestShift_FloatForARefund(t *testing.T) {
 	shift, err := s.CurrentShift(ctx, booking.Actor{Name: "sam", Role: booking.RoleSupervisor})
 	if err != nil || shift.Float != 50_00 || got.Payments[1].ShiftID != shift.ID || got.Payments[2].ShiftID != shift.ID {
 		t.Fatalf("shift %+v %v; payments %+v", shift, err, got.Payments)
+	}
+}
+
+// Once the show has started, a supervisor's cancel asks for a manager's
+// approval at the counter, and a manager's name and PIN let it through.
+func TestShift_StartedShowNeedsAManager(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	ctx := context.Background()
+	addStaff(t, s, "sue", booking.RoleSupervisor, "1357")
+	m := newTestModel(t, s, clock, "sue-session", 100, 30)
+	signIn(t, m, "sue", "1357")
+	sh := openGrand(t, m)
+	h, err := s.Hold(ctx, booking.System, booking.HoldRequest{ShowID: sh.ID, Seats: []string{"A1"}, Owner: "elsewhere"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Checkout(ctx, booking.System, booking.CheckoutRequest{HoldID: h.ID, Owner: "elsewhere", IdempotencyKey: "started", Method: booking.Card})
+	if err != nil {
+		t.Fatal(err)
+	}
+	press(t, m, "esc")
+	clock.Set(sh.Starts.Add(time.Minute))
+	press(t, m, "ctrl+f")
+	typeText(t, m, b.Number)
+	press(t, m, "enter", "c")
+	if !strings.Contains(screenText(m), "A manager approves") {
+		t.Fatalf("no manager asked for:\n%s", screenText(m))
+	}
+	press(t, m, "enter")
+	typeText(t, m, assets.DemoUser)
+	press(t, m, "enter")
+	typeText(t, m, assets.DemoPIN)
+	press(t, m, "enter", "right", "enter")
+	got, _ := s.Booking(ctx, booking.System, b.Number)
+	if got.Status != booking.BookingCancelled || got.ApprovedBy != assets.DemoUser {
+		t.Fatalf("after a manager's approval: %s approved by %q; status %q", got.Status, got.ApprovedBy, m.status)
 	}
 }
