@@ -205,3 +205,83 @@ func soldRefunded(t *testing.T, dbh *sql.DB) string {
 	}
 	return number
 }
+
+// Must show 5 with processes: twelve `boxoffice refund` processes race to
+// refund one ticket of a party of three. Exactly one refunds it, for its
+// price, once; the other eleven hear it was refunded already; that seat
+// alone comes free.
+func TestE2E_TwelveProcessesRefundOneTicket(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	data := filepath.Join(t.TempDir(), "data")
+	run := func(args ...string) (int, string) {
+		out, err := exec.Command(bin, append([]string{"--data", data}, args...)...).CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, string(out)
+	}
+	run("init")
+	run("shift", "open", "--float", "100")
+	show := firstShowID(t, data)
+	code, out := run("sell", show, "G7", "G8", "G9", "--type", "child", "--json")
+	if code != 0 {
+		t.Fatalf("sell: %d %s", code, out)
+	}
+	var b bookingJSON
+	if err := json.Unmarshal([]byte(out), &b); err != nil {
+		t.Fatal(err)
+	}
+	codes := make(chan int, 12)
+	start := make(chan struct{})
+	for i := 0; i < 12; i++ {
+		go func() {
+			<-start
+			code, _ := run("refund", b.Number, "G8", "--reason", "one went home")
+			codes <- code
+		}()
+	}
+	close(start)
+	count := map[int]int{}
+	for i := 0; i < 12; i++ {
+		count[<-codes]++
+	}
+	if count[0] != 1 || count[exitConflict] != 11 {
+		t.Fatalf("exit codes %v: want one 0 and eleven %d", count, exitConflict)
+	}
+	_, out = run("booking", b.Number, "--json")
+	var after bookingJSON
+	if err := json.Unmarshal([]byte(out), &after); err != nil {
+		t.Fatal(err)
+	}
+	refunds := 0
+	for _, p := range after.Payments {
+		if p.Kind == "refund" {
+			refunds++
+			if p.Amount != after.Tickets[1].Price {
+				t.Errorf("refunded %s for a ticket of %s", p.Amount, after.Tickets[1].Price)
+			}
+		}
+	}
+	if after.Status != "confirmed" || refunds != 1 || after.Tickets[1].Status != "refunded" || after.Tickets[0].Status != "issued" || after.Tickets[2].Status != "issued" {
+		t.Fatalf("after the race: %+v", after)
+	}
+	_, out = run("seats", show, "--json")
+	var m struct {
+		Seats []struct{ Seat, State string } `json:"seats"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range m.Seats {
+		want := map[string]string{"G7": "sold", "G8": "free", "G9": "sold"}[s.Seat]
+		if want != "" && s.State != want {
+			t.Errorf("%s is %s, want %s", s.Seat, s.State, want)
+		}
+	}
+}
