@@ -359,6 +359,11 @@ func roundAgo(d time.Duration) string {
 // once. After the show started it needs a manager, on the transaction's
 // clock.
 func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Booking, error) {
+	if req.OpenFloat != nil {
+		if err := (booking.OpenShiftRequest{Float: *req.OpenFloat}).Validate(); err != nil {
+			return nil, err
+		}
+	}
 	ok, err := s.approval(ctx, actor, booking.ActionCancel, req.Approver, req.Addr)
 	if err != nil {
 		return nil, err

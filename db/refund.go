@@ -29,8 +29,11 @@ func (s *Store) approval(ctx context.Context, actor booking.Actor, action bookin
 	if err != nil {
 		return approval{}, err
 	}
-	if err := booking.Authorize(booking.Actor{Name: sup.Name, Role: sup.Role}, action); err != nil && own != nil {
-		return approval{}, booking.Errorf(booking.EForbidden, "%s is a %s; a supervisor or manager must approve.", sup.Name, sup.Role)
+	if err := booking.Authorize(booking.Actor{Name: sup.Name, Role: sup.Role}, action); err != nil {
+		if own != nil {
+			return approval{}, booking.Errorf(booking.EForbidden, "%s is a %s; a supervisor or manager must approve.", sup.Name, sup.Role)
+		}
+		return approval{role: actor.Role}, nil // no approval: never recorded as one
 	}
 	return approval{name: sup.Name, role: max(actor.Role, sup.Role)}, nil
 }

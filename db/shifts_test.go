@@ -334,3 +334,24 @@ func TestRefund_CheckInvariants(t *testing.T) {
 		t.Fatalf("problems %q %v", got, err)
 	}
 }
+
+// An approval that cannot approve is never recorded as one, and a float
+// out of range is refused before anything is written.
+func TestRefund_ApproverAndFloatChecked(t *testing.T) {
+	ctx := context.Background()
+	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	show := firstShow(t, s)
+	b, _ := sellCash(t, s, clerk, show.ID, "a", nil, "A1", "A2")
+	if _, err := s.Cancel(ctx, supervisor, booking.CancelRequest{Number: b.Number, OpenFloat: money(-1)}); booking.ErrorCode(err) != booking.EInvalid {
+		t.Fatalf("a negative float: %v", err)
+	}
+	got, err := s.RefundTickets(ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}, Approver: &booking.Credentials{Name: "carl", PIN: "1234"}})
+	if err != nil || got.Payments[1].ApprovedBy != "" {
+		t.Fatalf("a clerk's approval recorded: %+v %v", got, err)
+	}
+	c, err := s.Cancel(ctx, supervisor, booking.CancelRequest{Number: b.Number, Approver: &booking.Credentials{Name: "mgr", PIN: "1234"}})
+	if err != nil || c.ApprovedBy != "mgr" || c.Payments[2].ApprovedBy != "mgr" {
+		t.Fatalf("a manager's approval: %+v %v", c, err)
+	}
+	storetest.MustBeWhole(t, s)
+}
