@@ -490,9 +490,9 @@ func (m *Model) viewBooking(height int) string {
 func (m *Model) viewCancelForm(b *strings.Builder) {
 	st := &m.styles
 	f := &m.find
-	verb, amount := m.refundWhat()
+	w := m.refundWhat()
 	b.WriteString("\n")
-	b.WriteString(st.Warn.Render("  "+capitalize(verb)+" and refund "+amount+"?") + "\n")
+	b.WriteString(st.Warn.Render("  "+w.form) + "\n")
 	on := func(i int) bool { return !f.busy && f.cfocus == i }
 	b.WriteString("  " + st.Label.Render("Reason     ") + f.reason.view(st, on(0), 40) + st.Subtle.Render("  optional") + "\n")
 	if m.needsApprover() {
@@ -508,10 +508,10 @@ func (m *Model) viewCancelForm(b *strings.Builder) {
 func (m *Model) viewConfirm(b *strings.Builder) {
 	st := &m.styles
 	f := &m.find
-	verb, amount := m.refundWhat()
+	w := m.refundWhat()
 	b.WriteString("\n")
-	b.WriteString(st.Warn.Render("  Refund "+amount+" and "+verb+"?") + "\n\n")
-	no, yes := "[ No, keep the booking ]", "[ Yes, "+verb+" and refund "+amount+" ]"
+	b.WriteString(st.Warn.Render("  "+w.question) + "\n\n")
+	no, yes := "[ No, keep the booking ]", "[ Yes, "+w.yes+" ]"
 	if f.busy {
 		b.WriteString(st.Subtle.Render("  Cancelling…"))
 		return

@@ -88,17 +88,20 @@ func ticketPrice(b *booking.Booking, seat string) booking.Money {
 // refundedNow is what the refund of seat paid back.
 func refundedNow(b *booking.Booking, seat string) booking.Money { return ticketPrice(b, seat) }
 
-// refundWhat says what the form and confirmation are about: the whole
-// booking, or one seat's ticket.
-func (m *Model) refundWhat() (verb, amount string) {
+// refundWords are what the form, the confirmation and its Yes button say
+// about a cancel of the whole booking or the refund of one seat's ticket.
+type refundWords struct{ form, question, yes string }
+
+func (m *Model) refundWhat() refundWords {
 	f := &m.find
 	bk := f.booking
+	number, line := cut(bk.Number, 20), refundLine(bk)
 	if f.refundSeat == "" {
-		return "cancel " + cut(bk.Number, 20), refundLine(bk)
+		return refundWords{"Cancel " + number + " and refund " + line + "?", "Refund " + line + " and cancel " + number + "?", "cancel and refund " + line}
 	}
-	line := refundLine(bk)
-	method := line[strings.LastIndexByte(line, ' ')+1:]
-	return "refund seat " + f.refundSeat + " of " + cut(bk.Number, 20), ticketPrice(bk, f.refundSeat).String() + " " + method
+	amount := ticketPrice(bk, f.refundSeat).String() + line[strings.LastIndexByte(line, ' '):]
+	of := "seat " + f.refundSeat + " of " + number
+	return refundWords{"Refund " + of + ": " + amount + "?", "Refund " + amount + " for " + of + "?", "refund " + amount + " for " + f.refundSeat}
 }
 
 // viewPick draws the seats to choose from.
@@ -116,12 +119,4 @@ func (m *Model) viewPick(b *strings.Builder) {
 		b.WriteString(" ")
 	}
 	b.WriteString("\n" + st.Subtle.Render("  ← → choose · enter goes on · esc keeps the booking"))
-}
-
-// capitalize upper-cases the first letter of a sentence begun in lower case.
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

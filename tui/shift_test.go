@@ -88,7 +88,7 @@ func TestShift_RefundOneTicket(t *testing.T) {
 		t.Fatalf("refund form: mode %v seat %q", m.find.mode, m.find.refundSeat)
 	}
 	press(t, m, "enter") // the reason is optional: to the confirmation
-	if !strings.Contains(screenText(m), "refund seat "+b.Tickets[1].Seat.Label) {
+	if !strings.Contains(screenText(m), "for seat "+b.Tickets[1].Seat.Label+" of "+b.Number+"?") {
 		t.Fatalf("confirmation:\n%s", screenText(m))
 	}
 	typeText(t, m, "yes y")
