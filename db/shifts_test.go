@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
 	"boxoffice/internal/storetest"
@@ -354,4 +356,61 @@ func TestRefund_ApproverAndFloatChecked(t *testing.T) {
 		t.Fatalf("a manager's approval: %+v %v", c, err)
 	}
 	storetest.MustBeWhole(t, s)
+}
+
+// The history generator opens the clerk's shift each morning and cashes
+// it up each night: every cash payment is in a closed shift of its day,
+// and each shift's expected cash is its float and its own payments.
+func TestGenerateHistory_Shifts(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "boxoffice.db")
+	today := time.Now()
+	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
+	seed, err := assets.Demo(today.AddDate(0, 0, -2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Seed(ctx, seed, true); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	opts := db.HistoryOptions{Days: 2, Today: today, Seed: 5, TicketKey: storetest.TicketKey,
+		Actor: booking.Actor{Name: assets.DemoUser, Role: booking.RoleManager, Terminal: "history"}}
+	if _, err := db.GenerateHistory(ctx, path, opts); err != nil {
+		t.Fatal(err)
+	}
+	raw := openRaw(t, path)
+	var shifts, open, days, bad, outside int
+	raw.QueryRow(`SELECT count(*), count(*) FILTER (WHERE status = 'open'), count(DISTINCT date(opened_at / 1000, 'unixepoch', 'localtime')) FROM shifts`).Scan(&shifts, &open, &days)
+	raw.QueryRow(`SELECT count(*) FROM shifts s WHERE s.expected <> s.float +
+		(SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM payments p WHERE p.shift_id = s.id AND p.method = 'cash')`).Scan(&bad)
+	raw.QueryRow(`SELECT count(*) FROM payments p WHERE p.shift_id IS NULL OR date(p.at / 1000, 'unixepoch', 'localtime') <>
+		(SELECT date(opened_at / 1000, 'unixepoch', 'localtime') FROM shifts WHERE id = p.shift_id)`).Scan(&outside)
+	if shifts < 2 || open != 0 || days != shifts || bad != 0 || outside != 0 {
+		t.Fatalf("%d shifts (%d open) over %d days, %d with a wrong expected figure, %d payments outside their day's shift", shifts, open, days, bad, outside)
+	}
+}
+
+// A shift is not reopened over another open shift of its person, nor
+// closed or reported by someone else.
+func TestShift_ReopenOverAnotherOpen(t *testing.T) {
+	ctx := context.Background()
+	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	first := storetest.MustCloseShift(t, s, clerk)
+	second := storetest.MustOpenShift(t, s, clerk)
+	if _, err := s.ReopenShift(ctx, supervisor, booking.ReopenShiftRequest{ID: first.Shift.ID, Reason: "recount"}); booking.ErrorCode(err) != booking.EConflict {
+		t.Fatalf("reopen over shift %d: %v", second.ID, err)
+	}
+	if _, err := s.ReopenShift(ctx, supervisor, booking.ReopenShiftRequest{ID: 999, Reason: "recount"}); booking.ErrorCode(err) != booking.ENotFound {
+		t.Fatalf("reopen of no shift: %v", err)
+	}
+	if r, err := s.ShiftReport(ctx, supervisor, second.ID); err != nil || r.Final || r.Shift.Staff != "carl" {
+		t.Fatalf("a supervisor's X report of carl's shift: %+v %v", r, err)
+	}
+	if _, err := s.OpenShift(ctx, storetest.Door, booking.OpenShiftRequest{Float: 1}); booking.ErrorCode(err) != booking.EForbidden {
+		t.Fatalf("door staff opened a shift: %v", err)
+	}
+	if _, err := s.OpenShift(ctx, storetest.Manager, booking.OpenShiftRequest{Float: -1}); booking.ErrorCode(err) != booking.EInvalid {
+		t.Fatalf("a negative float: %v", err)
+	}
 }
