@@ -370,6 +370,8 @@ func TestGolden_Demo(t *testing.T) {
 		cmd("report", "shift", "1", "--csv"),
 		cmd("report", "shift", "1", "--csv", "--json"),
 		cmd("shift", "close"),
+		cmd("shift", "close", "--counted", "120", "--breakdown", "50x3"),
+		cmd("shift", "close", "--breakdown", "50x3 lots"),
 		cmd("shift", "close", "--counted", "150", "--breakdown", "50x3"),
 		cmd("shift", "close", "--counted", "150"),
 		cmd("report", "shift", "1", "--json"),

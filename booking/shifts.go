@@ -2,6 +2,8 @@ package booking
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -89,8 +91,50 @@ type CloseShiftRequest struct {
 	Breakdown string
 }
 
-// Validate refuses a count out of range.
-func (r CloseShiftRequest) Validate() error { return checkFloat("count", r.Counted) }
+// Validate refuses a count out of range, and a breakdown that is not one
+// or does not add up to the count.
+func (r CloseShiftRequest) Validate() error {
+	if err := checkFloat("count", r.Counted); err != nil {
+		return err
+	}
+	if strings.TrimSpace(r.Breakdown) == "" {
+		return nil
+	}
+	sum, err := ParseBreakdown(r.Breakdown)
+	if err != nil {
+		return err
+	}
+	if sum != r.Counted {
+		return Errorf(EInvalid, "The count by denomination adds up to %s, not the %s counted.", sum.String(), r.Counted.String())
+	}
+	return nil
+}
+
+// ParseBreakdown adds up a count by denomination, "50x2 20x10 0.50x3":
+// each note or coin's value, x, how many. Commas or spaces separate them.
+func ParseBreakdown(s string) (Money, error) {
+	bad := Errorf(EInvalid, "Count by denomination like 50x2 20x10 0.50x3 (value x how many).")
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == ';' })
+	if len(fields) == 0 {
+		return 0, bad
+	}
+	var sum Money
+	for _, f := range fields {
+		value, count, ok := strings.Cut(strings.ToLower(f), "x")
+		if !ok {
+			return 0, bad
+		}
+		v, err := ParseMoney(value)
+		n, nerr := strconv.Atoi(count)
+		if err != nil || nerr != nil || n < 0 || n > 100_000 || v <= 0 {
+			return 0, bad
+		}
+		if sum += v * Money(n); sum > MaxMoney {
+			return 0, Errorf(EInvalid, "The count is more than %s; check it.", MaxMoney.String())
+		}
+	}
+	return sum, nil
+}
 
 // ReopenShiftRequest reopens a closed shift, with the reason, which is
 // kept with the first count.

@@ -21,7 +21,7 @@ const shiftUsage = "usage: boxoffice shift open --float AMOUNT | shift close --c
 func shiftCommand() *command {
 	return &command{name: "shift", json: machine, missing: shiftUsage, subs: []*command{
 		{name: "open", args: "--float AMOUNT", short: "open the command line's shift with the float counted into the drawer", flags: shiftOpenFlags},
-		{name: "close", args: "--counted AMOUNT [--breakdown \"50x2 20x10\"]", short: "close it with a blind count; prints the Z report", flags: shiftCloseFlags},
+		{name: "close", args: "--counted AMOUNT [--breakdown \"50x2 20x10\"]", short: "close it with a blind count (the total, by denomination or both); prints the Z report", flags: shiftCloseFlags},
 		{name: "list", args: "[--open] [--staff NAME] [--json]", short: "shifts, newest first, with their variance", flags: shiftListFlags},
 		{name: "reopen", args: "ID --reason R", short: "reopen a closed shift (its first count is kept)", flags: shiftReopenFlags},
 	}}
@@ -79,12 +79,12 @@ func shiftCloseFlags(fs *flag.FlagSet) runFunc {
 		if len(pos) != 0 {
 			return usagef("usage: boxoffice shift close --counted AMOUNT [--breakdown \"50x2 20x10\"]")
 		}
-		n, err := moneyFlag("counted", *counted)
+		req, err := closeRequest(*counted, *breakdown)
 		if err != nil {
 			return err
 		}
 		return c.withStore(func(st *db.Store) error {
-			r, err := st.CloseShift(c.ctx, booking.System, booking.CloseShiftRequest{Counted: n, Breakdown: *breakdown})
+			r, err := st.CloseShift(c.ctx, booking.System, req)
 			if err != nil {
 				return err
 			}
@@ -92,6 +92,29 @@ func shiftCloseFlags(fs *flag.FlagSet) runFunc {
 			return nil
 		})
 	}
+}
+
+// closeRequest is the blind count typed: the total, the count by
+// denomination, or both when they agree.
+func closeRequest(counted, breakdown string) (booking.CloseShiftRequest, error) {
+	req := booking.CloseShiftRequest{Breakdown: breakdown}
+	var err error
+	switch {
+	case counted != "":
+		if req.Counted, err = moneyFlag("counted", counted); err != nil {
+			return req, err
+		}
+	case strings.TrimSpace(breakdown) != "":
+		if req.Counted, err = booking.ParseBreakdown(breakdown); err != nil {
+			return req, usagef("--breakdown: %s", booking.ErrorMessage(err))
+		}
+	default:
+		return req, usagef("--counted AMOUNT or --breakdown \"50x2 20x10\" is required")
+	}
+	if err := req.Validate(); err != nil {
+		return req, usagef("%s", booking.ErrorMessage(err))
+	}
+	return req, nil
 }
 
 func shiftListFlags(fs *flag.FlagSet) runFunc {

@@ -267,13 +267,11 @@ func (m *Model) shiftReportCmd(id int64) tea.Cmd {
 // expected: the answer is the first figure the clerk sees.
 func (m *Model) closeShiftCmd() tea.Cmd {
 	s := &m.shift
-	counted, err := parseAmount(&s.counted, "cash counted in the drawer")
+	req, err := s.closeRequest()
 	if err != nil {
 		m.fail(err)
-		s.cfocus = 0
 		return nil
 	}
-	req := booking.CloseShiftRequest{Counted: counted, Breakdown: booking.CleanLine(s.breakdown.String(), 60)}
 	s.busy = true
 	m.setInfo("Closing the shift…")
 	store, actor := m.store, m.actor()
@@ -281,6 +279,24 @@ func (m *Model) closeShiftCmd() tea.Cmd {
 		r, err := store.CloseShift(ctx, actor, req)
 		return shiftReportMsg{report: r, closed: true, err: err}, err
 	})
+}
+
+// closeRequest is the count typed: the total, or with the total empty the
+// count by denomination added up; both must agree when both are typed.
+func (s *shiftState) closeRequest() (booking.CloseShiftRequest, error) {
+	req := booking.CloseShiftRequest{Breakdown: booking.CleanLine(s.breakdown.String(), 60)}
+	var err error
+	if s.counted.Empty() && req.Breakdown != "" {
+		req.Counted, err = booking.ParseBreakdown(req.Breakdown)
+		s.cfocus = 1
+	} else {
+		req.Counted, err = parseAmount(&s.counted, "cash counted in the drawer")
+		s.cfocus = 0
+	}
+	if err == nil {
+		err = req.Validate()
+	}
+	return req, err
 }
 
 func (m *Model) onShiftReport(msg shiftReportMsg) tea.Cmd {

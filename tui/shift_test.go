@@ -184,3 +184,25 @@ func TestShift_StartedShowNeedsAManager(t *testing.T) {
 		t.Fatalf("after a manager's approval: %s approved by %q; status %q", got.Status, got.ApprovedBy, m.status)
 	}
 }
+
+// The count by denomination alone is added up; a total and a count that
+// disagree are refused before anything is closed.
+func TestShift_CountByDenomination(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	m := newTestModel(t, s, clock, "count-session", 100, 30)
+	signIn(t, m, assets.DemoUser, assets.DemoPIN)
+	press(t, m, "ctrl+t", "c")
+	typeText(t, m, "90")
+	press(t, m, "tab")
+	typeText(t, m, "50x2")
+	press(t, m, "enter")
+	if m.shift.mode != shiftCount || !strings.Contains(m.status, "adds up to 100.00, not the 90.00 counted") {
+		t.Fatalf("a count that disagrees: mode %v status %q", m.shift.mode, m.status)
+	}
+	press(t, m, "ctrl+u", "enter", "enter") // the refusal put the focus on the total: clear it
+	if m.shift.mode != shiftZ || m.shift.report.Counted != 100_00 || m.shift.report.Variance != 0 {
+		t.Fatalf("the breakdown alone: mode %v report %+v status %q", m.shift.mode, m.shift.report, m.status)
+	}
+}
