@@ -8,6 +8,7 @@ import "testing"
 func TestGolden_Audit(t *testing.T) {
 	goldenRun(t, "audit", []goldenStep{
 		cmd("init"),
+		cmd("shift", "open", "--float", "100"),
 		cmd("sell", "13", "A1", "A2", "--pay", "cash", "--tendered", "50"),
 		cmd("cancel", "$NUMBER1", "--reason", "wrong day"),
 		cmd("price", "set", "adult", "Adult", "13.50"),

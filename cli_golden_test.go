@@ -217,6 +217,13 @@ func TestGolden_Demo(t *testing.T) {
 		cmd("seats", "999"),
 		cmd("seats", "999", "--json"),
 
+		// Cash needs the command line's shift.
+		cmd("sell", "13", "A1"),
+		cmd("shift", "open"),
+		cmd("shift", "open", "--float", "lots"),
+		cmd("shift", "open", "--float", "100"),
+		cmd("shift", "open", "--float", "100"),
+
 		cmd("sell", "13", "A1", "A2", "--tendered", "30", "--name", "Ann Lee", "--phone", "0123 456789", "--json"),
 		cmd("sell", "13", "A2", "--json"),
 		cmd("sell", "13", "a2", "a3"),
@@ -376,6 +383,32 @@ func TestGolden_Demo(t *testing.T) {
 		cmd("serve", "extra"),
 		cmd("serve", "--hold-grace", "x"),
 		cmd("--idle-signout", "-1m"),
+
+		// Shifts and refunds.
+		cmd("refund", "$NUMBER1", "A2", "--reason", "one went home"),
+		cmd("refund", "$NUMBER3", "e7", "--reason", "one went home"),
+		cmd("refund", "$NUMBER3", "E7", "--json"),
+		cmd("refund", "$NUMBER1", "Z9"),
+		cmd("refund", "$NUMBER1"),
+		cmd("refund", "BO-ZZZZZZZZ", "A1", "--json"),
+		cmd("shift", "list"),
+		cmd("report", "shift", "1"),
+		cmd("report", "shift", "1", "--csv"),
+		cmd("report", "shift", "1", "--csv", "--json"),
+		cmd("shift", "close"),
+		cmd("shift", "close", "--counted", "120", "--breakdown", "50x3"),
+		cmd("shift", "close", "--breakdown", "50x3 lots"),
+		cmd("shift", "close", "--counted", "150", "--breakdown", "50x3"),
+		cmd("shift", "close", "--counted", "150"),
+		cmd("report", "shift", "1", "--json"),
+		cmd("report", "shift", "99"),
+		cmd("report", "shift"),
+		cmd("shift", "reopen", "1"),
+		cmd("shift", "reopen", "1", "--reason", "a note under the tray"),
+		cmd("shift", "reopen", "1", "--reason", "again"),
+		cmd("shift", "list", "--json"),
+		cmd("shift"),
+		cmd("report"),
 	})
 }
 
@@ -419,6 +452,7 @@ func TestGolden_OwnCinema(t *testing.T) {
 		cmd("shows", "--date", "2026-12-02"),
 		cmd("price", "list"),
 		cmd("price", "list", "--json"),
+		cmd("shift", "open", "--float", "100"),
 		cmd("sell", "1", "A1"),
 		cmd("price", "set", "adult", "Adult", "11.00"),
 		cmd("price", "set", "child", "Child", "7,50"),

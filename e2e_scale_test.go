@@ -75,6 +75,8 @@ func TestE2E_SecondCounterWhileServing(t *testing.T) {
 	tm.send("Enter") // exact money: to the Sell step
 	tm.waitFor("Sell 2 tickets")
 	tm.send("Enter")
+	tm.waitFor("Open a shift first", "Float") // the clerk's first cash sale
+	tm.send("100", "Enter")
 	tm.waitFor("Sold BO-")
 	if strings.Contains(serverOut.String(), "database is locked") {
 		t.Fatalf("the server hit a locked database:\n%s", serverOut.String())

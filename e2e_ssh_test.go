@@ -101,7 +101,9 @@ func TestE2E_ServeOverRealSSH(t *testing.T) {
 	tm.waitFor("Holding 1")
 	tm.send("Enter")
 	tm.waitFor("Tendered")
-	tm.send("Enter", "Enter") // Tendered (exact money) to Sell, sell
+	tm.send("Enter", "Enter")                 // Tendered (exact money) to Sell, sell
+	tm.waitFor("Open a shift first", "Float") // Maria's first cash sale
+	tm.send("100", "Enter")
 	tm.waitFor("Sold BO-")
 	checkSaleCounted(t, "http://127.0.0.1:"+metricsPort+"/metrics") // must show 6 (e2e_metrics_test.go)
 

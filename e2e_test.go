@@ -116,6 +116,10 @@ func TestE2E_CounterSellsTwoSeats(t *testing.T) {
 	tm.send("30", "Enter") // the amount, then enter to the Sell step
 	tm.waitFor("[ Sell 2 tickets · 25.00 cash, change 5.00 ]")
 	tm.send("Enter")
+	// The first cash sale of a clerk with no shift asks for the float,
+	// and goes on with it.
+	tm.waitFor("Open a shift first", "Float")
+	tm.send("100", "Enter")
 	// The done screen: the booking number and the change together (the
 	// checkout showed "Change due 5.00" too, before the sale).
 	tm.waitFor("Sold BO-", "Paid cash 30.00", "Change due 5.00")
@@ -179,6 +183,8 @@ func TestE2E_PriceChangeReachesOpenCounter(t *testing.T) {
 	tm.send("Enter")
 	tm.waitFor("[ Sell 2 tickets · 26.00 cash, exact ]")
 	tm.send("Enter")
+	tm.waitFor("Open a shift first", "Float") // the clerk's first cash sale
+	tm.send("100", "Enter")
 	tm.waitFor("Sold BO-", "Total 26.00", "Paid cash 26.00")
 	assertSale(t, data, 1, 2600, 2600, 0)
 }

@@ -31,6 +31,9 @@ func (r *CheckoutRequest) Validate() error {
 	if r.CheckTotal && r.ExpectedTotal < 0 {
 		return Errorf(EInvalid, "The expected total cannot be negative.")
 	}
+	if r.OpenFloat != nil {
+		return checkFloat("float", *r.OpenFloat)
+	}
 	return nil
 }
 

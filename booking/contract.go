@@ -107,6 +107,50 @@ type Bookings interface {
 	// admitted; EForbidden without a supervisor or for a wrong approval;
 	// ENotFound for the number.
 	Cancel(ctx context.Context, actor Actor, req CancelRequest) (*Booking, error)
+	// RefundTickets refunds the named seats' tickets of a confirmed
+	// booking in one transaction: each ticket issued -> refunded by
+	// compare-and-set, its seat freed, one refund payment for its price by
+	// the way it was paid (a cash one out of the refunder's open shift, or
+	// one opened with req.OpenFloat), approved_by naming the approver; the
+	// booking is cancelled once no issued ticket is left. Needs
+	// ActionRefund, or a req.Approver who has it; after the show started,
+	// ActionCancelStarted (a manager), for the actor or the approver.
+	// EInvalid for a bad request, a seat not in the booking or ErrNoShift;
+	// *StaleError (EConflict) when a ticket was refunded already or the
+	// booking is no longer confirmed; EConflict for an admitted ticket;
+	// EForbidden as for Cancel; ENotFound for the number.
+	RefundTickets(ctx context.Context, actor Actor, req RefundRequest) (*Booking, error)
+}
+
+// Shifts are the drawers of the people who take money. A shift follows
+// the person (actor.Name), not the terminal; at most one is open per
+// person. Cash sales and refunds need one (ErrNoShift).
+type Shifts interface {
+	// OpenShift opens the actor's shift with the float counted into the
+	// drawer. Needs ActionShift. EInvalid for a float out of range;
+	// EConflict when the actor has a shift open already.
+	OpenShift(ctx context.Context, actor Actor, req OpenShiftRequest) (*Shift, error)
+	// CurrentShift returns the actor's open shift. Needs ActionShift.
+	// ENotFound when none is open.
+	CurrentShift(ctx context.Context, actor Actor) (*Shift, error)
+	// CloseShift closes the actor's open shift with a blind count and
+	// returns the Z report: expected (float + cash sales − cash refunds),
+	// counted and the variance. Needs ActionShift. EInvalid for a count
+	// out of range; ENotFound when no shift is open.
+	CloseShift(ctx context.Context, actor Actor, req CloseShiftRequest) (*ShiftReport, error)
+	// ShiftReport reports on one shift: an X report of an open shift
+	// (nothing closed) or the Z report of a closed one. Needs ActionShift
+	// for one's own shift, ActionReopenShift for anyone's. ENotFound;
+	// EForbidden for another person's shift below supervisor.
+	ShiftReport(ctx context.Context, actor Actor, id int64) (*ShiftReport, error)
+	// ListShifts lists shifts newest first: one's own with ActionShift,
+	// anyone's with ActionReopenShift (q.Staff filters).
+	ListShifts(ctx context.Context, actor Actor, q ShiftQuery) ([]Shift, error)
+	// ReopenShift reopens a closed shift with a reason, recorded in the
+	// shift's events and the audit trail; its first count is kept there.
+	// Needs ActionReopenShift. EInvalid without a reason; ENotFound;
+	// EConflict when it is open or its person has another shift open.
+	ReopenShift(ctx context.Context, actor Actor, req ReopenShiftRequest) (*Shift, error)
 }
 
 // Programme is what is on where: halls, films, shows, seat maps and
@@ -339,6 +383,7 @@ type Store interface {
 	Quiescer
 	Audit
 	Reports
+	Shifts
 }
 
 // Audit reads the audit trail: one row for every state change, written

@@ -63,6 +63,10 @@ type CheckoutRequest struct {
 	// total sets both.
 	ExpectedTotal Money
 	CheckTotal    bool
+	// OpenFloat, when set, opens the seller's shift with this float in the
+	// same transaction if the sale is cash and they have none open (the
+	// counter asks for it when it meets ErrNoShift).
+	OpenFloat *Money
 }
 
 // CancelRequest cancels and refunds a booking.
@@ -77,6 +81,9 @@ type CancelRequest struct {
 	// Addr is where the approval was typed (an SSH session's remote
 	// address), for the log of failed approvals; the server fills it in.
 	Addr string
+	// OpenFloat opens the canceller's shift with this float, in the same
+	// transaction, when a cash refund meets no open shift.
+	OpenFloat *Money
 }
 
 // Credentials are a name and PIN typed at a counter.

@@ -66,6 +66,12 @@ const (
 	// ActionViewReports reads the takings, refunds, occupancy, shifts and
 	// no-shows reports (booking.Reports).
 	ActionViewReports Action = "view_reports"
+
+	// Shifts and refunds.
+	ActionShift         Action = "shift"          // open, close and report on one's own shift
+	ActionReopenShift   Action = "reopen_shift"   // reopen a closed shift, see anyone's
+	ActionCancelStarted Action = "cancel_started" // cancel or refund after the show started
+	ActionRefund        Action = "refund"         // refund some tickets of a booking
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -90,6 +96,12 @@ var permissions = map[Action]Role{
 	// manager's to read; a supervisor approves refunds and reopens
 	// shifts but does not audit the people they supervise.
 	ActionViewReports: RoleManager,
+
+	// Shifts and refunds.
+	ActionShift:         RoleClerk,
+	ActionReopenShift:   RoleSupervisor,
+	ActionCancelStarted: RoleManager,
+	ActionRefund:        RoleSupervisor,
 }
 
 // MinRole returns the least role allowed to do a; unclassified actions need
@@ -159,8 +171,14 @@ func Authorize(actor Actor, a Action) error {
 
 func describe(a Action) string {
 	switch a {
-	case ActionCancel:
+	case ActionCancel, ActionRefund:
 		return "Cancelling or refunding"
+	case ActionCancelStarted:
+		return "Refunding a show that has started"
+	case ActionShift:
+		return "Taking money in a shift"
+	case ActionReopenShift:
+		return "Reopening a shift"
 	case ActionSell, ActionHold:
 		return "Selling seats"
 	case ActionAdmit:

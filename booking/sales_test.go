@@ -131,7 +131,8 @@ func TestStatuses(t *testing.T) {
 				if !k.Known(to) {
 					t.Errorf("%s: %s -> %s goes to a status not in the table", k, from, to)
 				}
-				if to == k.Initial() {
+				// A reopened shift is the one designed way back.
+				if to == k.Initial() && k != ShiftStatuses {
 					t.Errorf("%s: %s -> %s goes back to the first status", k, from, to)
 				}
 			}

@@ -64,11 +64,12 @@ const (
 	TicketStatuses  Statuses = "ticket"
 	HoldStatuses    Statuses = "hold"
 	ClaimStatuses   Statuses = "claim"
+	ShiftStatuses   Statuses = "shift"
 )
 
 // AllStatuses lists every kind of row with a status table.
 func AllStatuses() []Statuses {
-	return []Statuses{BookingStatuses, TicketStatuses, HoldStatuses, ClaimStatuses}
+	return []Statuses{BookingStatuses, TicketStatuses, HoldStatuses, ClaimStatuses, ShiftStatuses}
 }
 
 // statusTable is one kind's statuses: the one a new row starts in, and
@@ -101,6 +102,12 @@ var transitions = map[Statuses]statusTable{
 		ClaimHeld:     {ClaimSold, ClaimReleased, ClaimExpired},
 		ClaimSold:     {ClaimCancelled},
 		ClaimReleased: nil, ClaimExpired: nil, ClaimCancelled: nil,
+	}),
+	// A shift closes with a blind count; a supervisor may reopen it, the
+	// one move back to a first status (its count stays in shift_events).
+	ShiftStatuses: table(ShiftOpen, map[ShiftStatus][]ShiftStatus{
+		ShiftOpen:   {ShiftClosed},
+		ShiftClosed: {ShiftOpen},
 	}),
 }
 

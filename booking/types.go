@@ -221,6 +221,16 @@ type Payment struct {
 	Change   Money
 	At       time.Time
 	Staff    string
+	// Terminal is where it was taken; ShiftID the shift it belongs to (0
+	// for a card payment by someone with no shift open, and payments
+	// before shifts).
+	Terminal string
+	ShiftID  int64
+	// TicketID is the ticket a refund is for (0 for a sale and for a
+	// whole-booking refund made before refunds went ticket by ticket);
+	// ApprovedBy the supervisor or manager who approved a refund.
+	TicketID   int64
+	ApprovedBy string
 }
 
 // Ticket admits one person to one seat.

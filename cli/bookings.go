@@ -145,7 +145,7 @@ func (v bookingView) writeText(w io.Writer) {
 	for _, p := range b.Payments {
 		switch {
 		case p.Kind == booking.PaymentRefund:
-			fmt.Fprintf(w, "Refund   %s by %s\n", p.Amount.String(), p.Method)
+			fmt.Fprintf(w, "Refund   %s by %s%s\n", p.Amount.String(), p.Method, refundOf(b, p))
 		case p.Method == booking.Cash:
 			fmt.Fprintf(w, "Paid     %s cash, change due %s\n", p.Tendered.String(), p.Change.String())
 		default:

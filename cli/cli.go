@@ -132,6 +132,9 @@ func (c *env) report(err error) {
 				fmt.Fprintf(c.stderr, "  free instead (%d): %s\n", i+1, strings.Join(s, " "))
 			}
 		}
+		if booking.IsNoShift(err) {
+			fmt.Fprintln(c.stderr, "  boxoffice shift open --float AMOUNT opens the command line's shift")
+		}
 	}
 	var de *booking.Error
 	if booking.ErrorCode(err) == booking.EInternal && !errors.As(err, &de) {

@@ -74,6 +74,10 @@ func init() {
 			backupCommand(),
 			checkCommand(),
 			restoreCommand(),
+
+			// Shifts and refunds.
+			shiftCommand(),
+			refundCommand(),
 		},
 	}
 	root.walk(func(c *command) {

@@ -41,13 +41,14 @@ func reportCommand() *command {
 		return &command{name: name, args: args, short: short, flags: reportFlags(kind)}
 	}
 	return &command{name: "report", long: reportLong,
-		json: "print the rows and totals as JSON", missing: "usage: boxoffice report takings|refunds|occupancy|shifts|noshows --from D --to D",
+		json: "print the rows and totals as JSON", missing: "usage: boxoffice report takings|refunds|occupancy|shifts|noshows --from D --to D, or report shift ID",
 		subs: []*command{
 			sub("takings", "[--from D] [--to D] [--by day|film|show|method|clerk] [--csv | --json]", "the money taken and refunded", reportTakings),
 			sub("refunds", "[--from D] [--to D] [--csv | --json]", "every refund with who approved it", reportRefunds),
 			sub("occupancy", "[--from D] [--to D] [--by show|hall] [--csv | --json]", "the seats sold per show or hall", reportOccupancy),
 			sub("shifts", "[--from D] [--to D] [--csv | --json]", "the shifts with their cash variance", reportShifts),
 			sub("noshows", "[--from D] [--to D] [--csv | --json]", "the bookings nobody came for", reportNoShows),
+			reportShiftCommand(),
 		}}
 }
 

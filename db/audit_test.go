@@ -36,6 +36,33 @@ type auditFixture struct {
 	hold  *booking.Hold
 	sold  *booking.Booking
 	entry *booking.WaitlistEntry
+	// shiftID is the shift prep closed.
+	shiftID int64
+}
+
+// closeCarlsShift closes the shift the kit opened for carl.
+func closeCarlsShift(f *auditFixture) {
+	z, err := f.s.CloseShift(f.ctx, auditClerk, booking.CloseShiftRequest{Counted: 10000})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.shiftID = z.Shift.ID
+}
+
+// soldAndStarted sells A1 A2 of show 1, gives the manager a shift to
+// refund from, and moves the clock past the show's start.
+func soldAndStarted(f *auditFixture) {
+	sellA1(f)
+	if _, err := f.s.CurrentShift(f.ctx, auditMgr); err != nil {
+		if _, err := f.s.OpenShift(f.ctx, auditMgr, booking.OpenShiftRequest{Float: 10000}); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	sh, err := f.s.Show(f.ctx, auditMgr, 1)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.clock.Add(sh.Starts.Sub(f.clock.Now()) + time.Minute)
 }
 
 func newAuditFixture(t *testing.T) *auditFixture {
@@ -188,6 +215,35 @@ var writeCalls = map[booking.Action][]auditCall{
 			}
 		}, func(f *auditFixture, a booking.Actor) error {
 			return f.s.SetShowPriceList(f.ctx, a, 1, "evening")
+		}},
+	},
+	// Shifts and refunds.
+	booking.ActionShift: {
+		{"OpenShift", auditClerk, booking.AuditShiftOpen, closeCarlsShift, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.OpenShift(f.ctx, a, booking.OpenShiftRequest{Float: 10000})
+			return err
+		}},
+		{"CloseShift", auditClerk, booking.AuditShiftClose, nil, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.CloseShift(f.ctx, a, booking.CloseShiftRequest{Counted: 10000})
+			return err
+		}},
+	},
+	booking.ActionReopenShift: {
+		{"ReopenShift", auditSup, booking.AuditShiftReopen, closeCarlsShift, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.ReopenShift(f.ctx, a, booking.ReopenShiftRequest{ID: f.shiftID, Reason: "recount"})
+			return err
+		}},
+	},
+	booking.ActionRefund: {
+		{"RefundTickets", auditSup, booking.AuditRefund, sellA1, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.RefundTickets(f.ctx, a, booking.RefundRequest{Number: f.sold.Number, Seats: []string{"A2"}})
+			return err
+		}},
+	},
+	booking.ActionCancelStarted: {
+		{"Cancel", auditMgr, booking.AuditCancel, soldAndStarted, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.Cancel(f.ctx, a, booking.CancelRequest{Number: f.sold.Number, Reason: "projector"})
+			return err
 		}},
 	},
 	booking.ActionManageStaff: {
@@ -424,6 +480,7 @@ var unaudited = []string{
 	"Changes", "Empty", "IsDemo", "HasSales", "CheckInvariants", "Quiesce", "Close", "Path", "Stats",
 	"TrimChanges", "Audit", "Prices", "Quote",
 	"ReportTakings", "ReportRefunds", "ReportOccupancy", "ReportShifts", "ReportNoShows", "Backup",
+	"CurrentShift", "ListShifts", "ShiftReport",
 }
 
 // TestAudit_EveryMethodClassified: every method of the store is either a

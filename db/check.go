@@ -31,8 +31,9 @@ const (
 		FROM shows s) WHERE sold <> claims LIMIT ?`
 	qBookingMoney = `SELECT b.number, b.status, b.total,
 		(SELECT coalesce(sum(t.price), 0) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31),
-		(SELECT coalesce(sum(t.price), 0) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31 AND t.status <> 'void'),
-		(SELECT count(*) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31 AND t.status <> 'void'),
+		(SELECT coalesce(sum(t.price), 0) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31 AND t.status IN ('issued', 'admitted')),
+		(SELECT count(*) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31 AND t.status IN ('issued', 'admitted')),
+		(SELECT coalesce(sum(t.price), 0) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31 AND t.status IN ('refunded', 'void')),
 		(SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE p.booking_id = b.id AND p.kind = 'sale'),
 		(SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE p.booking_id = b.id AND p.kind = 'refund'),
 		(SELECT count(*) FROM seat_claims c WHERE c.hold_id = b.hold_id AND c.booking_id = b.id AND c.status = 'sold'),
@@ -40,6 +41,10 @@ const (
 		FROM bookings b`
 	qOrphanPayments = `SELECT count(*) FROM payments p WHERE NOT EXISTS (SELECT 1 FROM bookings b WHERE b.id = p.booking_id)`
 	qOrphanTickets  = `SELECT count(*) FROM tickets t WHERE NOT EXISTS (SELECT 1 FROM bookings b WHERE b.id = t.booking_id)`
+	// A ticket's refund is its price, on its booking, for a ticket no
+	// longer usable; the unique index makes it at most one.
+	qTicketRefunds = `SELECT count(*) FROM payments p JOIN tickets t ON t.id = p.ticket_id
+		WHERE p.kind = 'refund' AND (p.amount <> t.price OR p.booking_id <> t.booking_id OR t.status NOT IN ('refunded', 'void'))`
 )
 
 // CheckInvariants reads the whole database in one read transaction and
@@ -50,7 +55,7 @@ const (
 // of a show admitted twice nor a ticket admitted without when and by whom.
 // No problems is an empty list.
 func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
-	for _, q := range []string{qTwoLiveClaims, qSoldCounts, qBookingMoney, qOrphanPayments, qOrphanTickets, qAdmittedTwice, qAdmittedUntimed} {
+	for _, q := range []string{qTwoLiveClaims, qSoldCounts, qBookingMoney, qOrphanPayments, qOrphanTickets, qAdmittedTwice, qAdmittedUntimed, qTicketRefunds} {
 		if _, err := s.readStmt(ctx, q); err != nil {
 			return nil, s.translate("check invariants", err)
 		}
@@ -110,7 +115,7 @@ func (s *Store) checkSold(ctx context.Context, tx *sql.Tx) ([]string, error) {
 type bookingSums struct {
 	number                           string
 	status                           booking.BookingStatus
-	total, ticketSum, liveSum        booking.Money
+	total, ticketSum, liveSum, gone  booking.Money // gone: refunded and void tickets
 	sale, refund                     booking.Money
 	liveCount, soldClaims, misplaced int64
 }
@@ -124,10 +129,10 @@ func (b bookingSums) problem() string {
 		return fmt.Sprintf("paid %s for a total of %s", b.sale.String(), b.total.String())
 	case b.sale-b.refund != b.liveSum:
 		return fmt.Sprintf("paid %s less %s refunded for %s of live tickets", b.sale.String(), b.refund.String(), b.liveSum.String())
+	case b.refund != b.gone:
+		return fmt.Sprintf("refunded %s for %s of refunded and void tickets", b.refund.String(), b.gone.String())
 	case b.status == booking.BookingCancelled && (b.refund != b.total || b.liveCount != 0):
 		return fmt.Sprintf("cancelled with %s refunded and %d live tickets", b.refund.String(), b.liveCount)
-	case b.status != booking.BookingCancelled && b.refund != 0:
-		return fmt.Sprintf("%s but refunded %s", b.status, b.refund.String())
 	case b.soldClaims != b.liveCount:
 		return fmt.Sprintf("%d sold seats for %d live tickets", b.soldClaims, b.liveCount)
 	case b.misplaced != 0:
@@ -145,7 +150,7 @@ func (s *Store) checkBookings(ctx context.Context, tx *sql.Tx) ([]string, error)
 	var out []string
 	for rows.Next() {
 		var b bookingSums
-		if err := rows.Scan(&b.number, &b.status, &b.total, &b.ticketSum, &b.liveSum, &b.liveCount, &b.sale, &b.refund, &b.soldClaims, &b.misplaced); err != nil {
+		if err := rows.Scan(&b.number, &b.status, &b.total, &b.ticketSum, &b.liveSum, &b.liveCount, &b.gone, &b.sale, &b.refund, &b.soldClaims, &b.misplaced); err != nil {
 			return nil, err
 		}
 		if p := b.problem(); p != "" && len(out) < maxProblems {
@@ -157,7 +162,10 @@ func (s *Store) checkBookings(ctx context.Context, tx *sql.Tx) ([]string, error)
 
 func (s *Store) checkOrphans(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	var out []string
-	for _, c := range []struct{ query, what string }{{qOrphanPayments, "payments"}, {qOrphanTickets, "tickets"}} {
+	for _, c := range []struct{ query, what string }{
+		{qOrphanPayments, "payments without a booking"}, {qOrphanTickets, "tickets without a booking"},
+		{qTicketRefunds, "ticket refunds not matching their ticket"},
+	} {
 		var n int64
 		rows, err := s.txRows(ctx, tx, c.query)
 		if err != nil {
@@ -171,7 +179,7 @@ func (s *Store) checkOrphans(ctx context.Context, tx *sql.Tx) ([]string, error) 
 			return nil, err
 		}
 		if n > 0 {
-			out = append(out, fmt.Sprintf("%d %s without a booking", n, c.what))
+			out = append(out, fmt.Sprintf("%d %s", n, c.what))
 		}
 	}
 	return out, nil

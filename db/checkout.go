@@ -134,6 +134,10 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if err != nil {
 		return nil, err
 	}
+	shiftID, err := shiftFor(w, actor, req.Method, req.OpenFloat)
+	if err != nil {
+		return nil, err
+	}
 	b := &booking.Booking{
 		Show: show, Status: booking.BookingConfirmed, Customer: customer, Phone: phone, Total: total,
 		SoldBy: actor.Name, Terminal: actor.Terminal, CreatedAt: time.UnixMilli(w.nowMS()),
@@ -150,7 +154,7 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if err := insertTickets(w, b, quote.Lines); err != nil {
 		return nil, err
 	}
-	if err := insertSalePayment(w, b, req.Method, tendered, change); err != nil {
+	if err := insertSalePayment(w, b, req.Method, tendered, change, shiftID); err != nil {
 		return nil, err
 	}
 	if err := w.audit(actor, booking.AuditEntry{Action: booking.AuditSale, ShowID: show.ID, Amount: total, Detail: saleDetail(b, req.Method)}, b.ID); err != nil {
@@ -204,14 +208,16 @@ func sellClaims(w *wtx, b *booking.Booking, holdID int64, seats int) error {
 	return w.queryRow(`UPDATE shows SET sold = sold + ? WHERE id = ? RETURNING sold`, seats, b.Show.ID).Scan(&b.Show.Sold)
 }
 
-// insertSalePayment records the money taken for b and adds it to b.
-func insertSalePayment(w *wtx, b *booking.Booking, method booking.PayMethod, tendered, change booking.Money) error {
+// insertSalePayment records the money taken for b, in shift shiftID (0:
+// none, a card sale with no shift open), and adds it to b.
+func insertSalePayment(w *wtx, b *booking.Booking, method booking.PayMethod, tendered, change booking.Money, shiftID int64) error {
 	var id int64
-	if err := w.queryRow(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff) VALUES (?, 'sale', ?, ?, ?, ?, ?, ?) RETURNING id`,
-		b.ID, string(method), b.Total, tendered, change, b.CreatedAt.UnixMilli(), b.SoldBy).Scan(&id); err != nil {
+	if err := w.queryRow(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff, terminal, shift_id) VALUES (?, 'sale', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		b.ID, string(method), b.Total, tendered, change, b.CreatedAt.UnixMilli(), b.SoldBy, b.Terminal, nullID(shiftID)).Scan(&id); err != nil {
 		return err
 	}
-	b.Payments = []booking.Payment{{ID: id, Kind: booking.PaymentSale, Method: method, Amount: b.Total, Tendered: tendered, Change: change, At: b.CreatedAt, Staff: b.SoldBy}}
+	b.Payments = []booking.Payment{{ID: id, Kind: booking.PaymentSale, Method: method, Amount: b.Total, Tendered: tendered, Change: change,
+		At: b.CreatedAt, Staff: b.SoldBy, Terminal: b.Terminal, ShiftID: shiftID}}
 	return nil
 }
 
@@ -315,9 +321,16 @@ func roundAgo(d time.Duration) string {
 }
 
 // Cancel claims confirmed -> cancelled first, then frees the seats, voids
-// the tickets and writes the refund, so it can run at most once.
+// the tickets and writes one refund per ticket, so it can run at most
+// once. After the show started it needs a manager, on the transaction's
+// clock.
 func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Booking, error) {
-	approver, err := s.cancelApprover(ctx, actor, req)
+	if req.OpenFloat != nil {
+		if err := (booking.OpenShiftRequest{Float: *req.OpenFloat}).Validate(); err != nil {
+			return nil, err
+		}
+	}
+	ok, err := s.approval(ctx, actor, booking.ActionCancel, req.Approver, req.Addr)
 	if err != nil {
 		return nil, err
 	}
@@ -332,33 +345,15 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 		if err != nil {
 			return 0, err
 		}
-		return c.id, c.unwind(w, actor, approver, number, reason)
+		if err := s.afterStart(w, c.showID, ok); err != nil {
+			return 0, err
+		}
+		return c.id, c.unwind(w, actor, ok.name, number, reason, req.OpenFloat)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return s.loadBooking(ctx, id)
-}
-
-// cancelApprover authorizes a cancel: the actor's own role, or the
-// supervisor whose name and PIN were typed at their counter, whose name
-// it returns.
-func (s *Store) cancelApprover(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (string, error) {
-	err := booking.Authorize(actor, booking.ActionCancel)
-	if err == nil {
-		return "", nil
-	}
-	if req.Approver == nil {
-		return "", err
-	}
-	sup, err := s.approve(ctx, actor, req)
-	if err != nil {
-		return "", err
-	}
-	if err := booking.Authorize(booking.Actor{Name: sup.Name, Role: sup.Role}, booking.ActionCancel); err != nil {
-		return "", booking.Errorf(booking.EForbidden, "%s is a %s; a supervisor or manager must approve.", sup.Name, sup.Role)
-	}
-	return sup.Name, nil
 }
 
 // cancelled is the booking a cancel unwinds.
@@ -372,8 +367,8 @@ func (c cancelled) lastTicket() int64  { return c.id*ticketsPerBooking + tickets
 
 // unwind claims the status first — a second or stale cancel stops there,
 // before any seat or money moves — then frees the seats, voids the
-// tickets and refunds.
-func (c cancelled) unwind(w *wtx, actor booking.Actor, approver, number, reason string) error {
+// tickets and refunds each.
+func (c cancelled) unwind(w *wtx, actor booking.Actor, approver, number, reason string, openFloat *booking.Money) error {
 	var admitted int
 	if err := w.queryRow(`SELECT count(*) FROM tickets WHERE id BETWEEN ? AND ? AND status = 'admitted'`, c.firstTicket(), c.lastTicket()).Scan(&admitted); err != nil {
 		return err
@@ -393,13 +388,22 @@ func (c cancelled) unwind(w *wtx, actor booking.Actor, approver, number, reason 
 	if admitted > 0 {
 		return booking.Errorf(booking.EConflict, "A ticket of %s was already admitted; it cannot be cancelled.", number)
 	}
-	if err := c.freeSeats(w); err != nil {
+	voided, err := c.freeSeats(w)
+	if err != nil {
 		return err
 	}
-	if err := c.refund(w, actor); err != nil {
+	r, err := newRefunder(w, actor, approver, c.id, openFloat)
+	if err != nil {
 		return err
 	}
-	if err := w.audit(actor, booking.AuditEntry{Action: booking.AuditCancel, ShowID: c.showID, Amount: booking.Money(c.total), Detail: cancelDetail(approver, reason)}, c.id); err != nil {
+	var refunded booking.Money
+	for _, t := range voided {
+		if err := r.refund(w, t); err != nil {
+			return err
+		}
+		refunded += t.price
+	}
+	if err := w.audit(actor, booking.AuditEntry{Action: booking.AuditCancel, ShowID: c.showID, ShiftID: r.shift, Amount: refunded, Detail: cancelDetail(approver, reason)}, c.id); err != nil {
 		return err
 	}
 	w.touch(c.showID)
@@ -407,27 +411,29 @@ func (c cancelled) unwind(w *wtx, actor booking.Actor, approver, number, reason 
 }
 
 // freeSeats moves the booking's claims sold -> cancelled, takes them off
-// the show's sold count and voids the tickets.
-func (c cancelled) freeSeats(w *wtx) error {
+// the show's sold count and voids the tickets still issued, which it
+// returns for their refunds.
+func (c cancelled) freeSeats(w *wtx) ([]refundable, error) {
 	res, err := w.exec(`UPDATE seat_claims SET status = 'cancelled' WHERE hold_id = ? AND booking_id = ? AND status = 'sold'`, c.holdID, c.id)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	freed, _ := res.RowsAffected()
 	if _, err := w.exec(`UPDATE shows SET sold = sold - ? WHERE id = ?`, freed, c.showID); err != nil {
-		return err
+		return nil, err
 	}
-	_, err = w.exec(`UPDATE tickets SET status = 'void' WHERE id BETWEEN ? AND ? AND status = 'issued'`, c.firstTicket(), c.lastTicket())
-	return err
-}
-
-// refund pays the total back by the way it was paid.
-func (c cancelled) refund(w *wtx, actor booking.Actor) error {
-	var method string
-	if err := w.queryRow(`SELECT method FROM payments WHERE booking_id = ? AND kind = 'sale'`, c.id).Scan(&method); err != nil {
-		return err
+	rows, err := w.query(`UPDATE tickets SET status = 'void' WHERE id BETWEEN ? AND ? AND status = 'issued' RETURNING id, price`, c.firstTicket(), c.lastTicket())
+	if err != nil {
+		return nil, err
 	}
-	_, err := w.exec(`INSERT INTO payments (booking_id, kind, method, amount, at, staff) VALUES (?, 'refund', ?, ?, ?, ?)`,
-		c.id, method, c.total, w.nowMS(), actor.Name)
-	return err
+	defer rows.Close()
+	var out []refundable
+	for rows.Next() {
+		var t refundable
+		if err := rows.Scan(&t.id, &t.price); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
 }

@@ -177,6 +177,9 @@ func (g *historyGen) playDay(ctx context.Context, day time.Time) error {
 	}
 	g.at(day, 9, 0)
 	g.soldOn = map[int64][]*booking.Booking{}
+	if err := g.openShift(ctx); err != nil {
+		return err
+	}
 	if err := g.sell(ctx, sales); err != nil {
 		return err
 	}
@@ -201,7 +204,40 @@ func (g *historyGen) playDay(ctx context.Context, day time.Time) error {
 		l.model.unpick(l.seats)
 	}
 	g.lapsing = nil
-	return nil
+	g.at(day, 23, 30)
+	return g.closeShift(ctx)
+}
+
+// historyFloat is the float each simulated day's drawer starts with.
+const historyFloat booking.Money = 100_00
+
+// openShift opens the clerk's drawer for the day: the cash sales and
+// refunds of the day belong to it.
+func (g *historyGen) openShift(ctx context.Context) error {
+	if _, err := g.s.CurrentShift(ctx, g.opts.Actor); err == nil {
+		return nil // opened before the history was asked for: today's drawer
+	}
+	_, err := g.s.OpenShift(ctx, g.opts.Actor, booking.OpenShiftRequest{Float: historyFloat})
+	return err
+}
+
+// closeShift cashes the day up. The simulated clerk counts right, but for
+// about one day in ten, when the drawer is a little over or short.
+func (g *historyGen) closeShift(ctx context.Context) error {
+	sh, err := g.s.CurrentShift(ctx, g.opts.Actor)
+	if err != nil {
+		return err
+	}
+	x, err := g.s.ShiftReport(ctx, g.opts.Actor, sh.ID)
+	if err != nil {
+		return err
+	}
+	counted := x.Expected
+	if g.rng.IntN(10) == 0 {
+		counted = max(0, counted+booking.Money(g.rng.IntN(1001)-500))
+	}
+	_, err = g.s.CloseShift(ctx, g.opts.Actor, booking.CloseShiftRequest{Counted: counted})
+	return err
 }
 
 // sell runs the day's sales on several counters at once.

@@ -103,7 +103,7 @@ const (
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id IN (SELECT value FROM json_each(?))`
 	qTickets = `SELECT t.id, t.booking_id, t.seat_id, t.type_code, t.price, t.price_source, t.status, t.admitted_at, t.admitted_by
 		FROM json_each(?) j CROSS JOIN tickets t ON t.id BETWEEN j.value * ? AND j.value * ? + ? ORDER BY t.id`
-	qPayments = `SELECT booking_id, id, kind, method, amount, tendered, change_due, at, staff
+	qPayments = `SELECT booking_id, id, kind, method, amount, tendered, change_due, at, staff, terminal, coalesce(shift_id, 0), coalesce(ticket_id, 0), approved_by
 		FROM payments WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id`
 )
 
@@ -200,7 +200,7 @@ func (s *Store) readPayments(ctx context.Context, tx *sql.Tx, list string, byID 
 		var p booking.Payment
 		var bookingID, at int64
 		var method string
-		if err := rows.Scan(&bookingID, &p.ID, &p.Kind, &method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff); err != nil {
+		if err := rows.Scan(&bookingID, &p.ID, &p.Kind, &method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff, &p.Terminal, &p.ShiftID, &p.TicketID, &p.ApprovedBy); err != nil {
 			return err
 		}
 		p.Method = booking.PayMethod(method)

@@ -145,7 +145,7 @@ func (s *Store) ReportShifts(ctx context.Context, actor booking.Actor, r booking
 		}
 		defer rows.Close()
 		for rows.Next() {
-			row, err := scanShift(rows, r.From.Location())
+			row, err := scanShiftRow(rows, r.From.Location())
 			if err != nil {
 				return err
 			}
@@ -160,9 +160,9 @@ func (s *Store) ReportShifts(ctx context.Context, actor booking.Actor, r booking
 	return rep, nil
 }
 
-// scanShift reads one shift. A closed shift's expected figure is the one
+// scanShiftRow reads one shift. A closed shift's expected figure is the one
 // recorded at its close; an open one's is worked out as it stands.
-func scanShift(rows *sql.Rows, loc *time.Location) (booking.ShiftRow, error) {
+func scanShiftRow(rows *sql.Rows, loc *time.Location) (booking.ShiftRow, error) {
 	var row booking.ShiftRow
 	var opened int64
 	var closed, counted, expected sql.NullInt64

@@ -24,6 +24,7 @@ var statusTables = map[string]booking.Statuses{
 	"tickets":     booking.TicketStatuses,
 	"holds":       booking.HoldStatuses,
 	"seat_claims": booking.ClaimStatuses,
+	"shifts":      booking.ShiftStatuses,
 }
 
 var (
@@ -119,6 +120,7 @@ func TestStatusMoves_ObeyTheTable(t *testing.T) {
 		"hold: held -> expired", "hold: held -> released", "hold: held -> confirmed",
 		"claim: held -> expired", "claim: held -> released", "claim: held -> sold", "claim: sold -> cancelled",
 		"booking: confirmed -> cancelled", "ticket: issued -> void", "ticket: issued -> admitted",
+		"ticket: issued -> refunded", "shift: open -> closed", "shift: closed -> open",
 	} {
 		if !seen[want] {
 			t.Errorf("no status UPDATE makes the move %s", want)

@@ -35,6 +35,10 @@ type checkoutState struct {
 	lapsed bool
 	// quote is the store's last word on what the seats cost (quote.go).
 	quote *booking.Quote
+
+	// openFloat is the float typed when the sale met ErrNoShift: the sale
+	// goes again carrying it, and the shift opens with the sale.
+	openFloat *booking.Money
 }
 
 // Checkout focus positions after the seat rows, counted from len(seats).
@@ -324,6 +328,7 @@ func (m *Model) confirmSale() tea.Cmd {
 		Tendered:       tendered,
 		ExpectedTotal:  total,
 		CheckTotal:     true,
+		OpenFloat:      c.openFloat,
 	}
 	c.busy = true
 	c.tries++
@@ -352,6 +357,9 @@ func (m *Model) onCheckout(msg checkoutMsg) tea.Cmd {
 			return tea.Batch(m.loadTypesCmd(), m.quoteCmd(), m.loadSeatMapCmd())
 		case code == booking.EExpired, code == booking.ENotFound:
 			return m.lapse(m.seats.mine())
+		case booking.IsNoShift(msg.err):
+			m.askFloat(floatSale, screenCheckout)
+			return nil
 		}
 		m.fail(msg.err)
 		return m.loadSeatMapCmd()

@@ -19,6 +19,7 @@ const (
 	findView                    // one booking
 	findCancel                  // cancel/refund form
 	findConfirm                 // the refund's explicit confirmation
+	findPick                    // choosing the one ticket to refund (r)
 )
 
 // findState is finding a booking by number, phone or name, and cancelling
@@ -40,6 +41,11 @@ type findState struct {
 	// yes is the confirmation's focused button: false (No, keep the
 	// booking) until the clerk moves to Yes with an arrow or tab.
 	yes bool
+	// refundSeat is the one ticket being refunded (r), "" for a cancel of
+	// the whole booking; openFloat the float typed when the refund met
+	// ErrNoShift (see refund.go).
+	refundSeat string
+	openFloat  *booking.Money
 }
 
 func newFindState() findState {
@@ -98,7 +104,16 @@ func (m *Model) openFind() tea.Cmd {
 // needsApprover reports whether cancelling needs a supervisor's PIN typed
 // at this counter.
 func (m *Model) needsApprover() bool {
-	return m.clerk != nil && m.clerk.role < booking.MinRole(booking.ActionCancel)
+	return m.clerk != nil && m.clerk.role < m.approverRole()
+}
+
+// approverRole is the least role that may cancel or refund the booking on
+// screen: a supervisor, or a manager once its show has started.
+func (m *Model) approverRole() booking.Role {
+	if b := m.find.booking; b != nil && !m.now().Before(b.Show.Starts) {
+		return booking.MinRole(booking.ActionCancelStarted)
+	}
+	return booking.MinRole(booking.ActionCancel)
 }
 
 // findScreen is finding a booking by number, phone or name, and
@@ -156,30 +171,43 @@ func (findScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			f.query.key(msg, &m.keys)
 		}
 	case findView:
-		switch {
-		case key.Matches(msg, k.Back):
-			f.mode = findList
-			if len(f.results) == 0 {
-				f.mode = findSearch
-			}
-		case key.Matches(msg, k.CancelBooking):
-			if f.booking == nil || f.booking.Status != booking.BookingConfirmed {
-				m.setError("Only a confirmed booking can be cancelled.")
-				return nil
-			}
-			f.mode = findCancel
-			f.cfocus = 0
-			f.reason.Reset()
-			f.supName.Reset()
-			f.supPIN.Reset()
-			m.setInfo("")
-		}
+		m.findViewKey(msg)
+	case findPick:
+		return m.pickKey(msg)
 	case findCancel:
 		return m.cancelFormKey(msg)
 	case findConfirm:
 		return m.confirmKey(msg)
 	}
 	return nil
+}
+
+// findViewKey answers the keys of one booking on screen: c cancels it,
+// r refunds one ticket, esc goes back to the results.
+func (m *Model) findViewKey(msg tea.KeyPressMsg) {
+	f := &m.find
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		f.mode = findList
+		if len(f.results) == 0 {
+			f.mode = findSearch
+		}
+	case key.Matches(msg, k.CancelBooking):
+		if f.booking == nil || f.booking.Status != booking.BookingConfirmed {
+			m.setError("Only a confirmed booking can be cancelled.")
+			return
+		}
+		f.mode = findCancel
+		f.cfocus = 0
+		f.reason.Reset()
+		f.supName.Reset()
+		f.supPIN.Reset()
+		f.refundSeat = ""
+		m.setInfo("")
+	case key.Matches(msg, k.RefundTicket):
+		m.startRefund()
+	}
 }
 
 // cancelFormKey edits the cancel form. enter moves to the next field, and
@@ -201,7 +229,7 @@ func (m *Model) cancelFormKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if m.needsApprover() && (f.supName.String() == "" || f.supPIN.Empty()) {
-			m.setError("A supervisor types their name and PIN to approve.")
+			m.setError("A " + m.approverRole().String() + " types their name and PIN to approve.")
 			f.cfocus = 1
 			return nil
 		}
@@ -265,7 +293,11 @@ func (m *Model) cancelCmd() tea.Cmd {
 	if m.needsApprover() {
 		approver = &booking.Credentials{Name: f.supName.String(), PIN: string(f.supPIN.value)}
 	}
+	if f.refundSeat != "" {
+		return m.refundCmd(approver)
+	}
 	req := m.cancelRequest(f.booking.Number, booking.CleanLine(f.reason.String(), 80), approver)
+	req.OpenFloat = f.openFloat
 	f.busy = true
 	m.setInfo("Cancelling…")
 	store, actor := m.store, m.actor()
@@ -311,7 +343,13 @@ func (m *Model) onBooking(msg bookingMsg) tea.Cmd {
 func (m *Model) onCancel(msg cancelMsg) tea.Cmd {
 	f := &m.find
 	f.busy = false
+	if booking.IsNoShift(msg.err) {
+		// Keep the approval typed: the refund goes again with the float.
+		m.askFloat(floatRefund, screenFind)
+		return nil
+	}
 	f.supPIN.Reset()
+	f.openFloat = nil
 	if msg.err != nil {
 		m.fail(msg.err)
 		f.mode = findView
@@ -330,6 +368,10 @@ func (m *Model) onCancel(msg cancelMsg) tea.Cmd {
 		}
 	}
 	m.setInfo(fmt.Sprintf("Cancelled %s; refund %s.", booking.Clean(msg.booking.Number), refund.String()))
+	if f.refundSeat != "" {
+		m.setInfo(fmt.Sprintf("Refunded %s of %s; refund %s.", f.refundSeat, booking.Clean(msg.booking.Number), refundedNow(msg.booking, f.refundSeat).String()))
+		f.refundSeat = ""
+	}
 	for i := range f.results {
 		if f.results[i].Number == msg.booking.Number {
 			f.results[i] = *msg.booking
@@ -342,7 +384,9 @@ func (findScreen) help(m *Model) helpKeys {
 	k := m.keys
 	switch m.find.mode {
 	case findView:
-		return helpKeys{short: []key.Binding{k.CancelBooking, k.Back, k.Help}, full: [][]key.Binding{{k.CancelBooking, k.Back}, {k.Find, k.SignOut, k.Quit}}}
+		return helpKeys{short: []key.Binding{k.CancelBooking, k.RefundTicket, k.Back, k.Help}, full: [][]key.Binding{{k.CancelBooking, k.RefundTicket, k.Back}, {k.Find, k.SignOut, k.Quit}}}
+	case findPick:
+		return helpKeys{short: []key.Binding{relabel(k.SeatLeft, "← →", "choose"), says(k.Submit, "go on"), k.Back}}
 	case findCancel:
 		return helpKeys{short: []key.Binding{says(k.Submit, "next field, then confirm"), k.NextField, k.Back, k.Find}}
 	case findConfirm:
@@ -366,7 +410,7 @@ func (findScreen) view(m *Model, height int) string {
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Find a booking") + st.Subtle.Render(" · by number, phone or name"))
 	b.WriteString("\n\n")
-	if f.mode == findView || f.mode == findCancel || f.mode == findConfirm {
+	if f.mode == findView || f.mode == findCancel || f.mode == findConfirm || f.mode == findPick {
 		b.WriteString(m.viewBooking(height - 2))
 		return b.String()
 	}
@@ -430,6 +474,8 @@ func (m *Model) viewBooking(height int) string {
 		row("", st.Subtle.Render(text))
 	}
 	switch f.mode {
+	case findPick:
+		m.viewPick(&b)
 	case findCancel:
 		m.viewCancelForm(&b)
 	case findConfirm:
@@ -444,13 +490,13 @@ func (m *Model) viewBooking(height int) string {
 func (m *Model) viewCancelForm(b *strings.Builder) {
 	st := &m.styles
 	f := &m.find
-	bk := f.booking
+	w := m.refundWhat()
 	b.WriteString("\n")
-	b.WriteString(st.Warn.Render("  Cancel "+cut(bk.Number, 20)+" and refund "+refundLine(bk)+"?") + "\n")
+	b.WriteString(st.Warn.Render("  "+w.form) + "\n")
 	on := func(i int) bool { return !f.busy && f.cfocus == i }
 	b.WriteString("  " + st.Label.Render("Reason     ") + f.reason.view(st, on(0), 40) + st.Subtle.Render("  optional") + "\n")
 	if m.needsApprover() {
-		b.WriteString(st.Subtle.Render("  A supervisor approves: their name and PIN.") + "\n")
+		b.WriteString(st.Subtle.Render("  A "+m.approverRole().String()+" approves: their name and PIN.") + "\n")
 		b.WriteString("  " + st.Label.Render("Supervisor ") + f.supName.view(st, on(1), 30) + "\n")
 		b.WriteString("  " + st.Label.Render("PIN        ") + f.supPIN.view(st, on(2), 30) + "\n")
 	}
@@ -462,10 +508,10 @@ func (m *Model) viewCancelForm(b *strings.Builder) {
 func (m *Model) viewConfirm(b *strings.Builder) {
 	st := &m.styles
 	f := &m.find
-	bk := f.booking
+	w := m.refundWhat()
 	b.WriteString("\n")
-	b.WriteString(st.Warn.Render("  Refund "+refundLine(bk)+" and cancel "+cut(bk.Number, 20)+"?") + "\n\n")
-	no, yes := "[ No, keep the booking ]", "[ Yes, cancel and refund "+refundLine(bk)+" ]"
+	b.WriteString(st.Warn.Render("  "+w.question) + "\n\n")
+	no, yes := "[ No, keep the booking ]", "[ Yes, "+w.yes+" ]"
 	if f.busy {
 		b.WriteString(st.Subtle.Render("  Cancelling…"))
 		return

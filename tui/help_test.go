@@ -102,6 +102,21 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 		// audit
 		{"audit", func(t *testing.T, m *Model) { press(t, m, "esc", "ctrl+e") }},
 		{"audit typing", func(t *testing.T, m *Model) { typeText(t, m, "demo") }},
+
+		// Shifts and refunds.
+		{"find refund pick", func(t *testing.T, m *Model) {
+			press(t, m, "ctrl+f")
+			typeText(t, m, m.done.booking.Number)
+			press(t, m, "enter", "r")
+		}},
+		{"my shift", func(t *testing.T, m *Model) { press(t, m, "ctrl+t") }},
+		{"my shift X report", func(t *testing.T, m *Model) { press(t, m, "x") }},
+		{"my shift count", func(t *testing.T, m *Model) { press(t, m, "esc", "c") }},
+		{"my shift Z report", func(t *testing.T, m *Model) {
+			typeText(t, m, "100")
+			press(t, m, "enter", "enter")
+		}},
+		{"my shift none", func(t *testing.T, m *Model) { press(t, m, "esc", "ctrl+t") }},
 	}
 }
 

@@ -45,6 +45,7 @@ func addStaff(tb testing.TB, s *db.Store, name string, role booking.Role, pin st
 	if _, err := s.AddStaff(context.Background(), booking.System, name, role, pin, nil); err != nil {
 		tb.Fatal(err)
 	}
+	storetest.MustStaffShift(tb, s, name, role)
 }
 
 // newTestModel opens a counter session on store, sized w×h, with blocking

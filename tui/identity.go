@@ -43,6 +43,12 @@ func (m *Model) cancelRequest(number, reason string, approver *booking.Credentia
 	return booking.CancelRequest{Number: number, Reason: reason, Approver: approver, Addr: m.opts.Addr}
 }
 
+// refundRequest is a refund of some tickets asked for here, like
+// cancelRequest.
+func (m *Model) refundRequest(number, reason string, seats []string, approver *booking.Credentials) booking.RefundRequest {
+	return booking.RefundRequest{Number: number, Seats: seats, Reason: reason, Approver: approver, Addr: m.opts.Addr}
+}
+
 // setClerk signs c in (nil: out) and publishes who acts for Acting.
 func (m *Model) setClerk(c *clerk) {
 	m.clerk = c

@@ -214,7 +214,9 @@ func TestModel_IdentityReachesStore(t *testing.T) {
 
 // moneyMethods are the store calls that move money: they run to their end
 // when the session ends, and Settle waits for them.
-var moneyMethods = map[string]bool{"Checkout": true, "Cancel": true}
+var moneyMethods = map[string]bool{"Checkout": true, "Cancel": true,
+	// Shifts and refunds.
+	"RefundTickets": true, "OpenShift": true, "CloseShift": true}
 
 // freeMethods name nobody, so the store never refuses them as withdrawn:
 // the releases on the way out and the change broker.

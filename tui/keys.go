@@ -94,6 +94,14 @@ type KeyMap struct {
 	ReportPrev   key.Binding
 	ReportBy     key.Binding
 	ReportPeriod key.Binding
+
+	// Shifts and refunds. Shift opens the clerk's own shift from any
+	// screen away from the seats; XReport and CloseShift work on it.
+	// RefundTicket refunds one ticket of the booking on screen.
+	Shift        key.Binding
+	XReport      key.Binding
+	CloseShift   key.Binding
+	RefundTicket key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -169,6 +177,11 @@ func DefaultKeyMap() KeyMap {
 		ReportPrev:   b(k("shift+tab"), h("shift+tab", "previous report")),
 		ReportBy:     b(k("b"), h("b", "add up by")),
 		ReportPeriod: b(k("p"), h("p", "day/week/month/year")),
+
+		Shift:        b(k("ctrl+t"), h("ctrl+t", "my shift")),
+		XReport:      b(k("x"), h("x", "X report")),
+		CloseShift:   b(k("c"), h("c", "close: blind count")),
+		RefundTicket: b(k("r"), h("r", "refund one ticket")),
 	}
 }
 
@@ -222,7 +235,7 @@ func (m *Model) forManagers(full [][]key.Binding) [][]key.Binding {
 // global is the ? overlay's column of the keys every signed-in screen
 // answers to.
 func (k *KeyMap) global() []key.Binding {
-	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Help, k.Quit}
+	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Shift, k.Help, k.Quit}
 }
 
 // says is b as the hint bar shows it in one state: the same keys, and what

@@ -25,6 +25,8 @@ const (
 	screenAudit
 
 	screenReports // managers' reports (issue 10)
+
+	screenShift
 	numScreens
 )
 
@@ -107,6 +109,8 @@ var screens = [numScreens]screenSpec{
 
 	// Reports (issue 10).
 	screenReports: {"reports", heldAway, reportsScreen{}},
+
+	screenShift: {"my shift", heldAway, shiftScreen{}},
 }
 
 func (s screen) String() string {

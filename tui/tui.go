@@ -36,6 +36,7 @@ type Backend interface {
 	booking.Changes   // repaint on every committed change
 	booking.Audit     // the manager's audit trail
 	booking.Reports   // the managers' reports screen
+	booking.Shifts    // the clerk's own drawer: float, X report, blind count
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -126,6 +127,7 @@ type Model struct {
 	waitlist waitlistState
 	audit    auditState
 	reports  reportsState
+	shift    shiftState
 
 	resume *Resume // still to reopen; cleared once tried
 
@@ -317,6 +319,12 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 
 	case reportMsg:
 		return m.onReport(msg)
+	case currentShiftMsg:
+		return m.onCurrentShift(msg)
+	case openedShiftMsg:
+		return m.onOpenedShift(msg)
+	case shiftReportMsg:
+		return m.onShiftReport(msg)
 	}
 	return nil
 }
@@ -373,6 +381,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 
 		case key.Matches(msg, k.Reports) && m.screen != screenReports && m.clerk.role >= booking.MinRole(booking.ActionViewReports):
 			return m.leave(leaveReports)
+		case key.Matches(msg, k.Shift) && m.screen != screenShift && m.clerk.role >= booking.MinRole(booking.ActionShift):
+			return m.openShiftScreen()
 		}
 	}
 	return m.active().keys(m, msg)

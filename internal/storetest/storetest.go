@@ -119,12 +119,62 @@ func MustOpenDemo(tb testing.TB, opts db.Options) (*db.Store, string) {
 	return s, path
 }
 
-// MustSeed seeds s or fails the test.
+// MustSeed seeds s or fails the test, then opens a shift with Float for
+// System and each member of the seed's staff, so tests that sell or refund
+// cash find a drawer as a counter would after its clerk counted the float
+// in. A test of the no-shift path closes one (MustCloseShift) or uses a
+// person of its own.
 func MustSeed(tb testing.TB, s *db.Store, seed booking.Seed, demo bool) {
 	tb.Helper()
 	if err := s.Seed(context.Background(), seed, demo); err != nil {
 		tb.Fatal(err)
 	}
+	MustOpenShift(tb, s, booking.System)
+	for _, st := range seed.Staff {
+		MustStaffShift(tb, s, st.Name, st.Role)
+	}
+}
+
+// MustStaffShift opens a shift with Float for a member of staff a test
+// added, when their role takes money.
+func MustStaffShift(tb testing.TB, s *db.Store, name string, role booking.Role) {
+	tb.Helper()
+	if role >= booking.MinRole(booking.ActionShift) {
+		MustOpenShift(tb, s, booking.Actor{Name: name, Role: role})
+	}
+}
+
+// Float is the float of the shifts the kit opens.
+const Float booking.Money = 100_00
+
+// MustOpenShift opens actor's shift with Float or fails the test.
+func MustOpenShift(tb testing.TB, s *db.Store, actor booking.Actor) *booking.Shift {
+	tb.Helper()
+	sh, err := s.OpenShift(context.Background(), actor, booking.OpenShiftRequest{Float: Float})
+	if err != nil {
+		tb.Fatalf("open %s's shift: %v", actor.Name, err)
+	}
+	return sh
+}
+
+// MustCloseShift closes actor's shift with a count of what it expects, or
+// fails the test.
+func MustCloseShift(tb testing.TB, s *db.Store, actor booking.Actor) *booking.ShiftReport {
+	tb.Helper()
+	ctx := context.Background()
+	sh, err := s.CurrentShift(ctx, actor)
+	if err != nil {
+		tb.Fatalf("%s's shift: %v", actor.Name, err)
+	}
+	x, err := s.ShiftReport(ctx, actor, sh.ID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	z, err := s.CloseShift(ctx, actor, booking.CloseShiftRequest{Counted: x.Expected})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return z
 }
 
 func now(opts db.Options) time.Time {

@@ -52,6 +52,7 @@ func openDemo(tb testing.TB, dir string) (*db.Store, gossh.Signer) {
 	if _, err := store.AddStaff(context.Background(), booking.System, "bench", booking.RoleClerk, "1234", pub); err != nil {
 		tb.Fatal(err)
 	}
+	storetest.MustStaffShift(tb, store, "bench", booking.RoleClerk)
 	return store, signer
 }
 

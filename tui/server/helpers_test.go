@@ -155,6 +155,7 @@ func (e *env) staffKey(name string, role booking.Role) gossh.Signer {
 	if _, err := e.store.AddStaff(context.Background(), booking.System, name, role, "1234", pub); err != nil {
 		e.tb.Fatal(err)
 	}
+	storetest.MustStaffShift(e.tb, e.store, name, role)
 	return signer
 }
 

@@ -1,0 +1,387 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"boxoffice/booking"
+)
+
+// The clerk's own shift (ctrl+t): open it with a float, see the X report,
+// close it with a blind count. The count is typed before the screen shows
+// any expected figure; the Z report that answers the close shows expected,
+// counted and the variance.
+
+type shiftMode int
+
+const (
+	shiftLoading shiftMode = iota
+	shiftNone              // no shift open: a float field opens one
+	shiftOpen              // the shift, without figures; x shows the X report
+	shiftX                 // the X report: what the drawer should hold now
+	shiftCount             // the blind count: counted and a breakdown
+	shiftZ                 // the Z report of the close
+)
+
+// shiftState is the shift screen.
+type shiftState struct {
+	mode      shiftMode
+	back      screen
+	busy      bool
+	shift     *booking.Shift
+	report    *booking.ShiftReport
+	float     field
+	counted   field
+	breakdown field
+	cfocus    int // 0 counted, 1 breakdown
+	forWhat   floatFor
+}
+
+type (
+	currentShiftMsg struct {
+		shift *booking.Shift
+		err   error
+	}
+	shiftReportMsg struct {
+		report *booking.ShiftReport
+		closed bool
+		err    error
+	}
+	openedShiftMsg struct {
+		shift *booking.Shift
+		err   error
+	}
+)
+
+func newShiftState(back screen) shiftState {
+	s := shiftState{back: back, float: newField(10), counted: newField(10), breakdown: newField(60)}
+	s.float.accept, s.counted.accept = isAmountRune, isAmountRune
+	return s
+}
+
+// openShiftScreen shows the clerk's shift; away from the seats only.
+func (m *Model) openShiftScreen() tea.Cmd {
+	if m.screen.spec().held != heldAway {
+		m.setError("Finish the sale or let the seats go before the shift.")
+		return nil
+	}
+	m.shift = newShiftState(m.returnScreen())
+	m.screen = screenShift
+	m.setInfo("")
+	return m.loadShiftCmd()
+}
+
+func (m *Model) loadShiftCmd() tea.Cmd {
+	m.shift.busy = true
+	store, actor := m.store, m.actor()
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
+		sh, err := store.CurrentShift(ctx, actor)
+		if booking.ErrorCode(err) == booking.ENotFound {
+			return currentShiftMsg{}, nil
+		}
+		return currentShiftMsg{shift: sh, err: err}, err
+	})
+}
+
+func (m *Model) onCurrentShift(msg currentShiftMsg) tea.Cmd {
+	s := &m.shift
+	s.busy = false
+	if msg.err != nil {
+		m.fail(msg.err)
+		return nil
+	}
+	s.shift = msg.shift
+	s.mode = shiftOpen
+	if msg.shift == nil {
+		s.mode = shiftNone
+	}
+	return nil
+}
+
+// shiftScreen is the clerk's shift (see shiftState).
+type shiftScreen struct{}
+
+func (shiftScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
+	s := &m.shift
+	k := m.keys
+	if s.busy {
+		return nil
+	}
+	if key.Matches(msg, k.Back) {
+		if s.forWhat != floatShift {
+			m.screen = s.back
+			m.setInfo("No shift opened: nothing was sold or refunded.")
+			return nil
+		}
+		if s.mode == shiftX || s.mode == shiftCount {
+			s.mode = shiftOpen
+			m.setInfo("")
+			return nil
+		}
+		return m.goBack(s.back)
+	}
+	switch s.mode {
+	case shiftNone:
+		if key.Matches(msg, k.Submit) {
+			return m.submitFloat()
+		}
+		s.float.key(msg, &m.keys)
+	case shiftOpen:
+		switch {
+		case key.Matches(msg, k.XReport):
+			return m.shiftReportCmd(s.shift.ID)
+		case key.Matches(msg, k.CloseShift):
+			s.mode, s.cfocus = shiftCount, 0
+			s.counted.Reset()
+			s.breakdown.Reset()
+		}
+	case shiftCount:
+		return m.countKey(msg)
+	}
+	return nil
+}
+
+// countKey edits the blind count; enter on the breakdown closes the shift.
+func (m *Model) countKey(msg tea.KeyPressMsg) tea.Cmd {
+	s := &m.shift
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Submit) && s.cfocus == 0:
+		s.cfocus = 1
+	case key.Matches(msg, k.Submit):
+		return m.closeShiftCmd()
+	case key.Matches(msg, k.NextField), key.Matches(msg, k.PrevField):
+		s.cfocus = 1 - s.cfocus
+	default:
+		if f := m.shift.focusedField(); f != nil {
+			f.key(msg, &m.keys)
+		}
+	}
+	return nil
+}
+
+func (s *shiftState) focusedField() *field {
+	if s.busy {
+		return nil
+	}
+	switch {
+	case s.mode == shiftNone:
+		return &s.float
+	case s.mode == shiftCount && s.cfocus == 0:
+		return &s.counted
+	case s.mode == shiftCount:
+		return &s.breakdown
+	}
+	return nil
+}
+
+func (shiftScreen) focus(m *Model) *field { return m.shift.focusedField() }
+
+func (shiftScreen) back(m *Model) screen { return m.shift.back }
+
+// parseAmount reads a float or a count typed at the counter.
+func parseAmount(f *field, what string) (booking.Money, error) {
+	if f.Empty() {
+		return 0, booking.Errorf(booking.EInvalid, "Type the %s, like 100 or 100.00.", what)
+	}
+	a, err := booking.ParseMoney(f.String())
+	if err != nil {
+		return 0, booking.Errorf(booking.EInvalid, "Type the %s, like 100 or 100.00.", what)
+	}
+	return a, nil
+}
+
+// floatFor is what a float typed on the shift screen is for: opening the
+// shift, or the sale or refund that met ErrNoShift, which then goes again
+// carrying the float so the shift opens in its own transaction.
+type floatFor int
+
+const (
+	floatShift floatFor = iota
+	floatSale
+	floatRefund
+)
+
+// askFloat opens the shift screen on its float field for the sale or
+// refund that was refused for want of a shift.
+func (m *Model) askFloat(why floatFor, back screen) {
+	m.shift = newShiftState(back)
+	m.shift.mode, m.shift.forWhat = shiftNone, why
+	m.screen = screenShift
+	m.setError(booking.ErrNoShift.Message + " Type the float; enter goes on.")
+}
+
+// submitFloat is enter on the float: open the shift, or hand the float to
+// the sale or refund waiting for it.
+func (m *Model) submitFloat() tea.Cmd {
+	s := &m.shift
+	float, err := parseAmount(&s.float, "float counted into the drawer")
+	if err != nil {
+		m.fail(err)
+		return nil
+	}
+	switch s.forWhat {
+	case floatSale:
+		m.screen, m.checkout.openFloat = screenCheckout, &float
+		return m.confirmSale()
+	case floatRefund:
+		m.screen, m.find.openFloat = screenFind, &float
+		return m.cancelCmd()
+	}
+	s.busy = true
+	m.setInfo("Opening the shift…")
+	store, actor := m.store, m.actor()
+	return m.money(func(ctx context.Context) (tea.Msg, error) {
+		sh, err := store.OpenShift(ctx, actor, booking.OpenShiftRequest{Float: float})
+		return openedShiftMsg{shift: sh, err: err}, err
+	})
+}
+
+func (m *Model) onOpenedShift(msg openedShiftMsg) tea.Cmd {
+	s := &m.shift
+	s.busy = false
+	if msg.err != nil {
+		m.fail(msg.err)
+		return nil
+	}
+	s.shift, s.mode = msg.shift, shiftOpen
+	s.float.Reset()
+	m.setInfo(fmt.Sprintf("Shift %d open with a float of %s.", msg.shift.ID, msg.shift.Float.String()))
+	return nil
+}
+
+func (m *Model) shiftReportCmd(id int64) tea.Cmd {
+	m.shift.busy = true
+	store, actor := m.store, m.actor()
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
+		r, err := store.ShiftReport(ctx, actor, id)
+		return shiftReportMsg{report: r, err: err}, err
+	})
+}
+
+// closeShiftCmd sends the blind count. Nothing on screen said what was
+// expected: the answer is the first figure the clerk sees.
+func (m *Model) closeShiftCmd() tea.Cmd {
+	s := &m.shift
+	req, err := s.closeRequest()
+	if err != nil {
+		m.fail(err)
+		return nil
+	}
+	s.busy = true
+	m.setInfo("Closing the shift…")
+	store, actor := m.store, m.actor()
+	return m.money(func(ctx context.Context) (tea.Msg, error) {
+		r, err := store.CloseShift(ctx, actor, req)
+		return shiftReportMsg{report: r, closed: true, err: err}, err
+	})
+}
+
+// closeRequest is the count typed: the total, or with the total empty the
+// count by denomination added up; both must agree when both are typed.
+func (s *shiftState) closeRequest() (booking.CloseShiftRequest, error) {
+	req := booking.CloseShiftRequest{Breakdown: booking.CleanLine(s.breakdown.String(), 60)}
+	var err error
+	if s.counted.Empty() && req.Breakdown != "" {
+		req.Counted, err = booking.ParseBreakdown(req.Breakdown)
+		s.cfocus = 1
+	} else {
+		req.Counted, err = parseAmount(&s.counted, "cash counted in the drawer")
+		s.cfocus = 0
+	}
+	if err == nil {
+		err = req.Validate()
+	}
+	return req, err
+}
+
+func (m *Model) onShiftReport(msg shiftReportMsg) tea.Cmd {
+	s := &m.shift
+	s.busy = false
+	if msg.err != nil {
+		m.fail(msg.err)
+		return nil
+	}
+	s.report = msg.report
+	s.mode = shiftX
+	if msg.closed {
+		s.mode, s.shift = shiftZ, nil
+		m.setInfo("Shift closed.")
+	}
+	return nil
+}
+
+func (shiftScreen) help(m *Model) helpKeys {
+	k := m.keys
+	var short []key.Binding
+	switch m.shift.mode {
+	case shiftNone:
+		short = []key.Binding{says(k.Submit, "open the shift")}
+	case shiftOpen:
+		short = []key.Binding{k.XReport, k.CloseShift}
+	case shiftCount:
+		short = []key.Binding{says(k.Submit, "next field, then close"), k.NextField}
+	}
+	short = append(short, k.Back, k.Help)
+	return helpKeys{short: short, full: [][]key.Binding{short, {k.Find, k.SignOut, k.Quit}}}
+}
+
+func (shiftScreen) view(m *Model, height int) string {
+	st := &m.styles
+	s := &m.shift
+	var b strings.Builder
+	b.WriteString(st.Title.Render("My shift") + st.Subtle.Render(" · "+cut(m.actor().Name, 30)) + "\n\n")
+	row := func(label, value string) {
+		b.WriteString("  " + st.Label.Render(fmt.Sprintf("%-14s", label)) + value + "\n")
+	}
+	switch s.mode {
+	case shiftLoading:
+		b.WriteString(st.Subtle.Render("  Loading…"))
+	case shiftNone:
+		b.WriteString("  No shift open. Count the float into the drawer.\n\n")
+		row("Float", s.float.view(st, !s.busy, 12))
+	case shiftOpen, shiftCount:
+		sh := s.shift
+		row("Shift", fmt.Sprintf("%d · opened %s", sh.ID, sh.OpenedAt.In(m.now().Location()).Format("Mon 2 Jan 15:04")))
+		row("Float", st.Money.Render(sh.Float.String()))
+		if s.mode == shiftCount {
+			b.WriteString("\n  Count the drawer: the total, and by denomination if you like.\n\n")
+			row("Counted", s.counted.view(st, !s.busy && s.cfocus == 0, 12))
+			row("Breakdown", s.breakdown.view(st, !s.busy && s.cfocus == 1, 30)+st.Subtle.Render("  optional, e.g. 50x2 20x10"))
+		}
+	case shiftX, shiftZ:
+		m.viewShiftReport(&b, row)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// viewShiftReport is an X or a Z report.
+func (m *Model) viewShiftReport(b *strings.Builder, row func(label, value string)) {
+	st := &m.styles
+	r := m.shift.report
+	title := "X report (nothing closed)"
+	if r.Final {
+		title = "Z report (shift closed)"
+	}
+	b.WriteString("  " + st.Bold.Render(title) + st.Subtle.Render(fmt.Sprintf(" · shift %d", r.Shift.ID)) + "\n\n")
+	row("Float", r.Shift.Float.String())
+	row("Cash sales", r.CashSales.String()+"  ("+plural(r.Sales, "sale", "sales")+" in all)")
+	row("Cash refunds", r.CashRefunds.String()+"  ("+plural(r.Refunds, "refund", "refunds")+" in all)")
+	row("Card", fmt.Sprintf("%s sales, %s refunds", r.CardSales.String(), r.CardRefunds.String()))
+	row("Expected", st.Money.Render(r.Expected.String()))
+	if r.Final {
+		row("Counted", st.Money.Render(r.Counted.String()))
+		v := r.Variance.String()
+		switch {
+		case r.Variance < 0:
+			v = st.Warn.Render(v + " short")
+		case r.Variance > 0:
+			v = st.Warn.Render("+" + v + " over")
+		}
+		row("Variance", v)
+	}
+}
