@@ -37,10 +37,13 @@ func startTmux(t *testing.T, width, height int, command ...string) *tmuxTerm {
 		t.Skip("tmux is not installed (apt-get install tmux)")
 	}
 	// The socket is named after the test's own temp dir (TestName plus
-	// os.MkdirTemp's random digits), not its first entry ("001", the same
-	// in every test process): test runs of other checkouts on the same
-	// machine must not type into this session or kill its server.
-	tm := &tmuxTerm{t: t, socket: "boxoffice-test-" + filepath.Base(filepath.Dir(t.TempDir()))}
+	// os.MkdirTemp's random digits) and this terminal's entry in it
+	// ("001", "002"): test runs of other checkouts on the same machine
+	// must not type into this session or kill its server, and a test with
+	// two terminals (a local counter and an SSH client) needs two servers,
+	// since keys go to session 0.
+	tmp := t.TempDir()
+	tm := &tmuxTerm{t: t, socket: "boxoffice-test-" + filepath.Base(filepath.Dir(tmp)) + "-" + filepath.Base(tmp)}
 	args := append([]string{"-L", tm.socket, "new-session", "-d", "-x", itoa(width), "-y", itoa(height)}, command...)
 	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v %s", err, out)

@@ -587,7 +587,8 @@ func TestStore_Audit(t *testing.T) {
 	})
 	t.Run("ByStaff", func(t *testing.T) {
 		got, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Staff: "SUE"})
-		if err != nil || len(got) != 1 || got[0].Action != booking.AuditCancel {
+		// Her cancel, then the shift the kit opened for her drawer.
+		if err != nil || len(got) != 2 || got[0].Action != booking.AuditCancel || got[1].Action != booking.AuditShiftOpen {
 			t.Fatalf("sue's trail: %+v, %v", got, err)
 		}
 	})
