@@ -130,7 +130,9 @@ func TestStore_BusyFromAnotherProcess(t *testing.T) {
 	show := firstShow(t, s)
 	raw := openRaw(t, path)
 	ctx := context.Background()
-	lock := func(d time.Duration) {
+	// lock takes the write lock from another connection and lets it go
+	// when release says so.
+	lock := func(release func() bool) {
 		conn, err := raw.Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -139,23 +141,33 @@ func TestStore_BusyFromAnotherProcess(t *testing.T) {
 			t.Fatal(err)
 		}
 		go func() {
-			time.Sleep(d)
+			for !release() {
+				time.Sleep(5 * time.Millisecond)
+			}
 			conn.ExecContext(ctx, "ROLLBACK")
 			conn.Close()
 		}()
 	}
+	held := func(d time.Duration) func() bool {
+		until := time.Now().Add(d)
+		return func() bool { return time.Now().After(until) }
+	}
 	t.Run("OK", func(t *testing.T) {
 		before := s.Stats().Retries
-		lock(150 * time.Millisecond)
+		// The lock goes once the writer has met it and retried (or after
+		// 3 s, which fails below): a fixed sleep let a loaded machine
+		// release it before the write arrived.
+		deadline := held(3 * time.Second)
+		lock(func() bool { return s.Stats().Retries > before || deadline() })
 		if _, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"J9"}, Owner: "busy"}); err != nil {
-			t.Fatalf("a lock held 150 ms reached the caller: %v", err)
+			t.Fatalf("a lock held until the writer retried reached the caller: %v", err)
 		}
 		if s.Stats().Retries == before {
 			t.Fatal("the writer did not have to retry: the test did not hold the lock")
 		}
 	})
 	t.Run("ErrHeldForGood", func(t *testing.T) {
-		lock(5 * time.Second)
+		lock(held(5 * time.Second))
 		_, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"J10"}, Owner: "busy"})
 		if err == nil || booking.ErrorMessage(err) != "Internal error." {
 			t.Fatalf("got %v, want a plain internal error", err)
