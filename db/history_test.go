@@ -18,27 +18,11 @@ import (
 // released and lapsed holds and waiting lists.
 func TestGenerateHistory(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "boxoffice.db")
-	today := time.Now()
-	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
-	seed, err := assets.Demo(today.AddDate(0, 0, -4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Seed(ctx, seed, true); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	opts := db.HistoryOptions{Days: 4, Today: today, Seed: 3, TicketKey: storetest.TicketKey,
-		Actor: booking.Actor{Name: assets.DemoUser, Role: booking.RoleManager, Terminal: "history"}}
-	stats, err := db.GenerateHistory(ctx, path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, opts, stats := generatedHistory(t, 4, 3)
 	if stats.Bookings < 500 || stats.Cancelled == 0 || stats.Abandoned == 0 {
 		t.Fatalf("stats %+v", stats)
 	}
-	s = storetest.Open(t, path, db.Options{SweepInterval: -1})
+	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
 	problems, err := s.CheckInvariants(ctx)
 	if err != nil || len(problems) != 0 {
 		t.Fatalf("invariants: %v %v", problems, err)
@@ -112,3 +96,29 @@ func TestStore_CheckInvariants(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// generatedHistory seeds the demo cinema days ago in a new file and
+// generates days of history on it with the generator's seed; it returns
+// the file, the options the history was made with and what it made.
+func generatedHistory(t *testing.T, days int, seed uint64) (string, db.HistoryOptions, db.HistoryStats) {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "boxoffice.db")
+	today := time.Now()
+	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
+	demo, err := assets.Demo(today.AddDate(0, 0, -days))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Seed(ctx, demo, true); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	opts := db.HistoryOptions{Days: days, Today: today, Seed: seed, TicketKey: storetest.TicketKey,
+		Actor: booking.Actor{Name: assets.DemoUser, Role: booking.RoleManager, Terminal: "history"}}
+	stats, err := db.GenerateHistory(ctx, path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, opts, stats
+}

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
 	"boxoffice/internal/storetest"
@@ -366,23 +364,7 @@ func TestRefund_ApproverAndFloatChecked(t *testing.T) {
 // it up each night: every cash payment is in a closed shift of its day,
 // and each shift's expected cash is its float and its own payments.
 func TestGenerateHistory_Shifts(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "boxoffice.db")
-	today := time.Now()
-	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
-	seed, err := assets.Demo(today.AddDate(0, 0, -2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Seed(ctx, seed, true); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	opts := db.HistoryOptions{Days: 2, Today: today, Seed: 5, TicketKey: storetest.TicketKey,
-		Actor: booking.Actor{Name: assets.DemoUser, Role: booking.RoleManager, Terminal: "history"}}
-	if _, err := db.GenerateHistory(ctx, path, opts); err != nil {
-		t.Fatal(err)
-	}
+	path, _, _ := generatedHistory(t, 2, 5)
 	raw := openRaw(t, path)
 	var shifts, open, days, bad, outside int
 	raw.QueryRow(`SELECT count(*), count(*) FILTER (WHERE status = 'open'), count(DISTINCT date(opened_at / 1000, 'unixepoch', 'localtime')) FROM shifts`).Scan(&shifts, &open, &days)

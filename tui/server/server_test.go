@@ -202,25 +202,7 @@ func TestServer_HostKey(t *testing.T) {
 }
 
 // waitLog waits until one log line holds all of parts.
-func waitLog(e *env, parts ...string) bool {
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		for _, line := range strings.Split(e.logs.String(), "\n") {
-			all := true
-			for _, p := range parts {
-				if !strings.Contains(line, p) {
-					all = false
-					break
-				}
-			}
-			if all {
-				return true
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return false
-}
+func waitLog(e *env, parts ...string) bool { return waitLogCount(e, 1, parts...) }
 
 // countLog counts the server log's lines that contain every part.
 func countLog(e *env, parts ...string) int {
