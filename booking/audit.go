@@ -54,7 +54,7 @@ type AuditEntry struct {
 // AuditQuery filters the audit trail; a zero field matches every row.
 type AuditQuery struct {
 	Booking string    // a booking number ("BO-7KQ2X9TD", any case, the prefix optional)
-	Staff   string    // who acted, by name, any case
+	Staff   string    // who acted, by name, any case; without Day, over the last AuditStaffWindow
 	Day     time.Time // rows of this local day (its location's midnight to midnight)
 	Limit   int       // at most this many, newest first: DefaultAuditLimit when 0, never over MaxAuditLimit
 }
@@ -65,6 +65,12 @@ const (
 	DefaultAuditLimit = 200
 	MaxAuditLimit     = 10000
 )
+
+// AuditStaffWindow is how far back a search by person without a day
+// looks: the trail is indexed by time, not by person (a per-person index
+// cost every sale a page write per counter), so a search by person walks
+// a bounded stretch of it, newest first.
+const AuditStaffWindow = 31 * 24 * time.Hour
 
 // AuditLimit is q.Limit bounded to 1..MaxAuditLimit, DefaultAuditLimit
 // when unset.

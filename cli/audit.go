@@ -30,7 +30,7 @@ type auditConfig struct {
 func auditFlags(fs *flag.FlagSet) runFunc {
 	var a auditConfig
 	fs.StringVar(&a.number, "booking", "", "only the rows of booking `NUMBER`")
-	fs.StringVar(&a.staff, "staff", "", "only what `NAME` did (any case)")
+	fs.StringVar(&a.staff, "staff", "", "only what `NAME` did (any case), on --day or in the last 31 days")
 	fs.StringVar(&a.day, "day", "", "only the local `DAY` YYYY-MM-DD")
 	fs.IntVar(&a.limit, "limit", booking.DefaultAuditLimit, "at most `N` rows")
 	return func(c *env, pos []string) error { return c.audit(pos, a) }

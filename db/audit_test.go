@@ -592,6 +592,20 @@ func TestStore_Audit(t *testing.T) {
 			t.Fatalf("sue's trail: %+v, %v", got, err)
 		}
 	})
+	// Without a day a person's search looks back AuditStaffWindow; older
+	// rows are found by their day.
+	t.Run("ByStaffWindow", func(t *testing.T) {
+		then := f.clock.Now()
+		f.clock.Add(booking.AuditStaffWindow + time.Hour)
+		defer f.clock.Set(then)
+		if got, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Staff: "sue"}); err != nil || len(got) != 0 {
+			t.Fatalf("sue's trail a month on: %+v, %v", got, err)
+		}
+		got, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Staff: "sue", Day: then})
+		if err != nil || len(got) != 2 || got[0].Action != booking.AuditCancel {
+			t.Fatalf("sue's trail on the day: %+v, %v", got, err)
+		}
+	})
 	t.Run("ByDay", func(t *testing.T) {
 		today, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Day: f.clock.Now()})
 		if err != nil {

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -109,17 +110,18 @@ func payment(req booking.CheckoutRequest, total booking.Money) (tendered, change
 // sell turns a live hold into a booking inside the transaction and returns
 // the booking as written, so the caller needs no second read.
 func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, key, customer, phone string) (*booking.Booking, error) {
-	prices, list, err := txPrices(w, req.HoldID)
+	show, seats, gen, err := s.confirmHold(w, req)
+	if err != nil {
+		return nil, err
+	}
+	prices, err := txPriceTable(w, gen)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkTypes(req.Types, prices); err != nil {
 		return nil, err
 	}
-	show, seats, err := s.confirmHold(w, req)
-	if err != nil {
-		return nil, err
-	}
+	list := strings.ToLower(show.PriceList)
 	// Each seat by its ticket type (adult unless the request names
 	// another), its seat kind and the show's price list (booking.PriceFor).
 	quote, err := booking.QuoteSeats(prices, list, seats, req.Types)
@@ -134,9 +136,14 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if err != nil {
 		return nil, err
 	}
-	shiftID, err := shiftFor(w, actor, req.Method, req.OpenFloat)
-	if err != nil {
-		return nil, err
+	// A cash sale needs its clerk's shift open (or opens it with the
+	// float the clerk counted); a card sale joins the open shift, if any,
+	// in insertSalePayment's own statement.
+	var shiftID int64
+	if req.Method == booking.Cash {
+		if shiftID, err = shiftFor(w, actor, req.Method, req.OpenFloat); err != nil {
+			return nil, err
+		}
 	}
 	b := &booking.Booking{
 		Show: show, Status: booking.BookingConfirmed, Customer: customer, Phone: phone, Total: total,
@@ -165,34 +172,40 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 }
 
 // confirmHold moves the hold held -> confirmed by compare-and-set, which
-// requires it live and the owner's, and returns its show and seats. Only
-// when the move fails does it read why.
-func (s *Store) confirmHold(w *wtx, req booking.CheckoutRequest) (booking.Show, []booking.Seat, error) {
+// requires it live and the owner's, and returns its show (with the price
+// list it sells at now), its seats and the price generation the
+// transaction sees (txPriceTable), all from the one statement. Only when
+// the move fails does it read why.
+func (s *Store) confirmHold(w *wtx, req booking.CheckoutRequest) (booking.Show, []booking.Seat, sql.NullInt64, error) {
 	var showID int64
-	err := w.queryRow(`UPDATE holds SET status = 'confirmed' WHERE id = ? AND owner = ? AND status = 'held' AND expires_at > ? RETURNING show_id`,
-		req.HoldID, req.Owner, w.nowMS()).Scan(&showID)
+	var list string
+	var gen sql.NullInt64
+	err := w.queryRow(`UPDATE holds SET status = 'confirmed' WHERE id = ? AND owner = ? AND status = 'held' AND expires_at > ?
+		RETURNING show_id, (SELECT price_list FROM shows WHERE id = holds.show_id), `+qPriceGen,
+		req.HoldID, req.Owner, w.nowMS()).Scan(&showID, &list, &gen)
 	if isNoRows(err) {
-		return booking.Show{}, nil, s.whyNotLive(w, req)
+		return booking.Show{}, nil, gen, s.whyNotLive(w, req)
 	}
 	if err != nil {
-		return booking.Show{}, nil, err
+		return booking.Show{}, nil, gen, err
 	}
 	show, err := s.showInfo(w.ctx, showID)
 	if err != nil {
-		return booking.Show{}, nil, err
+		return booking.Show{}, nil, gen, err
 	}
+	show.PriceList = list
 	hall, err := s.hall(w.ctx, show.HallID)
 	if err != nil {
-		return booking.Show{}, nil, err
+		return booking.Show{}, nil, gen, err
 	}
 	seats, err := s.heldSeats(w, hall, req.HoldID)
 	if err != nil {
-		return booking.Show{}, nil, err
+		return booking.Show{}, nil, gen, err
 	}
 	if len(seats) == 0 {
-		return booking.Show{}, nil, booking.Errorf(booking.EInvalid, "No seats are held; choose seats first.")
+		return booking.Show{}, nil, gen, booking.Errorf(booking.EInvalid, "No seats are held; choose seats first.")
 	}
-	return show, seats, nil
+	return show, seats, gen, nil
 }
 
 // sellClaims moves the hold's claims held -> sold, all of them, and adds
@@ -208,16 +221,19 @@ func sellClaims(w *wtx, b *booking.Booking, holdID int64, seats int) error {
 	return w.queryRow(`UPDATE shows SET sold = sold + ? WHERE id = ? RETURNING sold`, seats, b.Show.ID).Scan(&b.Show.Sold)
 }
 
-// insertSalePayment records the money taken for b, in shift shiftID (0:
-// none, a card sale with no shift open), and adds it to b.
+// insertSalePayment records the money taken for b, in shift shiftID or,
+// when that is 0, in the open shift of b's clerk if there is one (a card
+// sale needs none), and adds it to b.
 func insertSalePayment(w *wtx, b *booking.Booking, method booking.PayMethod, tendered, change booking.Money, shiftID int64) error {
 	var id int64
-	if err := w.queryRow(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff, terminal, shift_id) VALUES (?, 'sale', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		b.ID, string(method), b.Total, tendered, change, b.CreatedAt.UnixMilli(), b.SoldBy, b.Terminal, nullID(shiftID)).Scan(&id); err != nil {
+	var shift sql.NullInt64
+	if err := w.queryRow(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff, terminal, shift_id)
+		VALUES (?, 'sale', ?, ?, ?, ?, ?, ?, ?, COALESCE(?, (SELECT id FROM shifts WHERE staff = ? AND status = 'open'))) RETURNING id, shift_id`,
+		b.ID, string(method), b.Total, tendered, change, b.CreatedAt.UnixMilli(), b.SoldBy, b.Terminal, nullID(shiftID), b.SoldBy).Scan(&id, &shift); err != nil {
 		return err
 	}
 	b.Payments = []booking.Payment{{ID: id, Kind: booking.PaymentSale, Method: method, Amount: b.Total, Tendered: tendered, Change: change,
-		At: b.CreatedAt, Staff: b.SoldBy, Terminal: b.Terminal, ShiftID: shiftID}}
+		At: b.CreatedAt, Staff: b.SoldBy, Terminal: b.Terminal, ShiftID: shift.Int64}}
 	return nil
 }
 

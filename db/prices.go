@@ -76,38 +76,29 @@ func eachRow(q queryFunc, query string, fn func(*sql.Rows) error, args ...any) e
 	return rows.Err()
 }
 
-// qSalePrices is everything a sale is priced from, in one statement (the
-// writer runs every checkout's): the ticket types (0), the overrides (1)
-// and the price list of the hold's show (2).
-const qSalePrices = `SELECT 0, code, name, price, '' FROM ticket_types
-	UNION ALL SELECT 1, type_code, list, amount, seat_kind FROM prices
-	UNION ALL SELECT 2, '', price_list, 0, '' FROM shows WHERE id = (SELECT show_id FROM holds WHERE id = ?)`
+// qPriceGen reads the price generation, which migration 0026 moves on
+// every write to ticket_types or prices.
+const qPriceGen = `(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'price_gen')`
 
-// txPrices reads the price table and the price list of the hold's show
-// inside the write transaction, so a sale is priced at what the database
-// says now, not at a cached copy.
-func txPrices(w *wtx, holdID int64) (*booking.PriceTable, string, error) {
-	t := &booking.PriceTable{Entries: map[booking.PriceKey]booking.Money{}}
-	var list string
-	err := eachRow(w.query, qSalePrices, func(r *sql.Rows) error {
-		var part int
-		var a, b, c string
-		var amount booking.Money
-		if err := r.Scan(&part, &a, &b, &amount, &c); err != nil {
-			return err
-		}
-		switch part {
-		case 0:
-			t.Types = append(t.Types, booking.TicketType{Code: a, Name: b, Price: amount})
-		case 1:
-			kind, _ := booking.ParseSeatKind(c) // the table's CHECK allows only the four
-			t.Entries[booking.PriceKey{List: strings.ToLower(b), Type: a, Kind: kind}] = amount
-		case 2:
-			list = strings.ToLower(b)
-		}
-		return nil
-	}, holdID)
-	return t, list, err
+// txPriceTable returns the price table as the write transaction sees it,
+// given the price generation read in the same transaction, so a sale is
+// priced at what the database says now: the writer's copy is reused only
+// while the generation is the one it was read at, and read again inside
+// the transaction otherwise.
+func txPriceTable(w *wtx, gen sql.NullInt64) (*booking.PriceTable, error) {
+	c := w.c
+	if gen.Valid && c.prices != nil && c.pricesGen == gen.Int64 {
+		return c.prices, nil
+	}
+	t, err := loadPriceTable(w.query)
+	if err != nil {
+		return nil, err
+	}
+	c.prices, c.pricesGen = t, gen.Int64
+	if !gen.Valid { // a database without the generation row: never reuse
+		c.prices = nil
+	}
+	return t, nil
 }
 
 // priceTable is the cached price table, read from the pool when a price

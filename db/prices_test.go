@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -340,6 +341,42 @@ func TestStore_SetPriceEntry_ReachesOtherProcess(t *testing.T) {
 			return
 		case <-deadline:
 			t.Fatalf("no change heard; the premium seat quotes %s", quote())
+		}
+	}
+}
+
+// The writer keeps the price table between sales; a price written by
+// anything else — here a bare SQL connection, as the sqlite3 shell would —
+// moves the price generation, and the very next sale is priced from the
+// new row although this store heard of no change (it polls never).
+func TestStore_Checkout_PriceWrittenBehindTheStore(t *testing.T) {
+	s, path := storetest.MustOpen(t, db.Options{PollInterval: -1})
+	show := firstShow(t, s)
+	ctx := context.Background()
+	sell := func(key string, seat string) booking.Money {
+		t.Helper()
+		h := mustHold(t, s, show.ID, key, seat)
+		b, err := s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: key, IdempotencyKey: key, Method: booking.Card})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.Total
+	}
+	if got := sell("first", "C5"); got != 1250 {
+		t.Fatalf("first sale at %s", got)
+	}
+	raw := openRaw(t, path)
+	for i, stmt := range []string{
+		`UPDATE ticket_types SET price = 1400 WHERE code = 'adult'`,
+		`INSERT INTO prices (list, type_code, seat_kind, amount) VALUES ('', 'adult', 'standard', 1450)`,
+		`DELETE FROM prices WHERE list = '' AND type_code = 'adult' AND seat_kind = 'standard'`,
+	} {
+		if _, err := raw.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+		want := []booking.Money{1400, 1450, 1400}[i]
+		if got := sell(fmt.Sprint("after-", i), fmt.Sprint("D", 5+i)); got != want {
+			t.Fatalf("after %q the sale is at %s, want %s", stmt, got, want)
 		}
 	}
 }

@@ -123,13 +123,13 @@ func scanOccupancy(rows *sql.Rows, by booking.OccupancyBy, loc *time.Location) (
 	return row, err
 }
 
-// qShifts lists the shifts opened in a range with their cash, read
-// through payments_by_shift. opened_at and closed_at are unix
+// qShifts lists the shifts opened in a range with their cash, read from
+// shift_money (migration 0026). opened_at and closed_at are unix
 // milliseconds, like payments.at.
 const qShifts = `SELECT sh.id, sh.staff, sh.terminal, sh.status, sh.opened_at, sh.closed_at, sh.float, sh.counted, sh.expected,
-	(SELECT coalesce(sum(amount), 0) FROM payments WHERE shift_id = sh.id AND kind = 'sale' AND method = 'cash'),
-	(SELECT coalesce(sum(amount), 0) FROM payments WHERE shift_id = sh.id AND kind = 'refund' AND method = 'cash'),
-	(SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM payments WHERE shift_id = sh.id AND method = 'card')
+	(SELECT coalesce(sum(amount), 0) FROM shift_money WHERE shift_id = sh.id AND kind = 'sale' AND method = 'cash'),
+	(SELECT coalesce(sum(amount), 0) FROM shift_money WHERE shift_id = sh.id AND kind = 'refund' AND method = 'cash'),
+	(SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM shift_money WHERE shift_id = sh.id AND method = 'card')
 	FROM shifts sh WHERE sh.opened_at >= ? AND sh.opened_at < ? ORDER BY sh.opened_at, sh.id`
 
 // ReportShifts lists the shifts opened in the range with their variance.

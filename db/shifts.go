@@ -20,8 +20,8 @@ const (
 	qShiftByID   = qShiftRow + ` WHERE id = ?`
 	qShiftOpenOf = qShiftRow + ` WHERE staff = ? AND status = 'open'`
 	qShiftList   = qShiftRow + ` WHERE (?1 = '' OR staff = ?1) AND (?2 = 0 OR status = 'open') ORDER BY id DESC LIMIT ?3`
-	qShiftMoney  = `SELECT kind, method, coalesce(sum(amount), 0), count(*) FROM payments WHERE shift_id = ? GROUP BY kind, method`
-	qShiftCash   = `SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM payments WHERE shift_id = ? AND method = 'cash'`
+	qShiftMoney  = `SELECT kind, method, amount, n FROM shift_money WHERE shift_id = ?`
+	qShiftCash   = `SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM shift_money WHERE shift_id = ? AND method = 'cash'`
 	qShiftEvents = `SELECT kind, at, by, counted, expected, breakdown, reason FROM shift_events WHERE shift_id = ? ORDER BY id`
 )
 

@@ -18,6 +18,10 @@ import (
 type wconn struct {
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
+	// prices is the price table as last read inside a transaction, at
+	// price generation pricesGen (see txPrices). Callers only read it.
+	prices    *booking.PriceTable
+	pricesGen int64
 }
 
 func (c *wconn) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
