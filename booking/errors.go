@@ -15,6 +15,11 @@ const (
 	EForbidden = "forbidden"
 	EExpired   = "expired"
 	EInternal  = "internal"
+	// EDiskFull: the disk holding the database is full; nothing was
+	// written, and the same action works once space is freed.
+	EDiskFull = "disk_full"
+	// EDamaged: the database file is damaged; restore a backup.
+	EDamaged = "damaged"
 )
 
 // Error is a domain error: a code a program can branch on and a message fit

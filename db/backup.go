@@ -151,6 +151,11 @@ func Verify(ctx context.Context, path string) (booking.CheckReport, error) {
 	if _, err := os.Stat(path); err != nil {
 		return report, booking.Errorf(booking.ENotFound, "No database at %s.", booking.CleanLine(path, 200))
 	}
+	// Another program's file or a newer boxoffice's is named as such; a
+	// damaged one is what the integrity check below reports on.
+	if err := identify(path, 5*time.Second); err != nil && booking.ErrorCode(err) != booking.EDamaged {
+		return report, err
+	}
 	r, err := sql.Open("sqlite", roDSN(path))
 	if err != nil {
 		return report, err

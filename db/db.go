@@ -152,6 +152,9 @@ func Open(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := inspect(path, opts.BusyTimeout); err != nil {
+		return nil, err
+	}
 	w, err := sql.Open("sqlite", dsn(path, sync, false, opts.BusyTimeout))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -488,6 +491,12 @@ func (s *Store) translate(op string, err error) error {
 	case isConstraint(err):
 		s.log.Warn("constraint refused a write", "op", op, "err", err)
 		return booking.Errorf(booking.EConflict, "That was changed at another counter; try again.")
+	case sqliteCode(err)&0xff == sqliteFull:
+		s.log.Error("disk full", "op", op, "path", s.path, "err", err)
+		return booking.Errorf(booking.EDiskFull, "The disk is full: nothing was saved. Free space and try again.")
+	case sqliteCode(err)&0xff == sqliteCorrupt:
+		s.log.Error("database damaged", "op", op, "path", s.path, "err", err)
+		return booking.Errorf(booking.EDamaged, "The database file is damaged (%s): run boxoffice check, and restore a backup.", errText(err))
 	}
 	s.log.Error("internal error", "op", op, "err", err)
 	return &booking.Error{Code: booking.EInternal, Message: "Internal error."}
