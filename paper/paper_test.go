@@ -162,7 +162,7 @@ func TestSend_Failures(t *testing.T) {
 // never reach the printer as commands.
 func TestLayout_CleansData(t *testing.T) {
 	b := &booking.Booking{Number: "BO-1\x1bd", SoldBy: "carl\x1dV\x42", Terminal: "till\x10\x04\x04",
-		Show: booking.Show{Film: booking.Film{Title: "Evil\x1b@\x1dV\x42\x00Film\u009b", Rating: "\x1bE"}, HallName: "H\n\x1b", Starts: time.Now()},
+		Show:    booking.Show{Film: booking.Film{Title: "Evil\x1b@\x1dV\x42\x00Film\u009b", Rating: "\x1bE"}, HallName: "H\n\x1b", Starts: time.Now()},
 		Tickets: []booking.Ticket{{ID: 1, Seat: booking.Seat{Label: "A1", RowTag: "A\x1b", Number: 1}, Type: "adult\x1d!", Price: 100, Status: booking.TicketIssued, Code: "CODE"}},
 		Total:   100}
 	job, err := paper.Layout{Cinema: "\x1b@"}.BookingJob(b)
