@@ -48,7 +48,7 @@ func init() {
 			{name: "seats", args: "SHOW [--json]", short: "every seat of a show with its state", json: machine, run: (*env).seats},
 			{name: "sell", args: "SHOW SEAT... [--type T] [--pay cash|card] [--tendered AMOUNT] [...]\nSHOW --best N [--wheelchair W] [--premium] [...]",
 				short: "sell the seats named\nsell the best N seats together", long: sellLong, json: machine, flags: sellFlags},
-			{name: "booking", args: "NUMBER [--json]", short: "look a booking up", json: machine, run: (*env).booking},
+			{name: "booking", args: "NUMBER [--json] [--pdf FILE]", short: "look a booking up", json: machine, flags: bookingFlags},
 			{name: "cancel", args: "NUMBER [--reason R] [--json]", short: "cancel and refund a booking", json: machine, flags: cancelFlags},
 			{name: "admit", args: "CODE [--json]", short: "admit a ticket at the door (once)", json: machine, run: (*env).admit},
 			staffCommand(),
@@ -78,6 +78,10 @@ func init() {
 			// Shifts and refunds.
 			shiftCommand(),
 			refundCommand(),
+
+			// Printing (issue 12).
+			{name: "print", args: "BOOKING --printer URL | --terminal NAME", short: "print a booking's tickets and receipt", long: printerLong, flags: printFlags},
+			printerCommand(),
 		},
 	}
 	root.walk(func(c *command) {
