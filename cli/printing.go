@@ -225,3 +225,16 @@ func (c *env) terminalPrinter(pos []string) error {
 		return nil
 	})
 }
+
+// pdfDirIn is the serve command's --pdf-dir, or tickets/ in the data dir.
+// A relative --pdf-dir is made absolute here, so the path a session shows
+// names the file whatever directory the server was started in.
+func (sc serveConfig) pdfDirIn(dir dataDir) string {
+	if sc.pdfDir == "" {
+		return filepath.Join(string(dir), "tickets")
+	}
+	if abs, err := filepath.Abs(sc.pdfDir); err == nil {
+		return abs
+	}
+	return sc.pdfDir
+}
