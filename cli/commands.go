@@ -38,7 +38,7 @@ var root *command
 
 func init() {
 	root = &command{
-		name: "boxoffice", args: "[--idle-signout D]", short: "open the counter in this terminal",
+		name: "boxoffice", args: "[--idle-signout D] [--printer URL]", short: "open the counter in this terminal",
 		flags: counterFlags,
 		subs: []*command{
 			{name: "help", args: "[COMMAND [SUBCOMMAND]]", short: "this overview, or more on one command", run: (*env).help},
@@ -58,7 +58,7 @@ func init() {
 			showCommand(),
 			priceCommand(),
 			waitlistCommand(),
-			{name: "serve", args: "[--listen ADDR] [--hold-grace D] [--idle-signout D]\n[--backup-dir DIR [--backup-every 24h] [--keep 14]] [--metrics 127.0.0.1:9222 [--metrics-public]]", short: "serve the counter over SSH\nthe same, with rotating backups and Prometheus metrics", long: serveLong, flags: serveFlags},
+			{name: "serve", args: "[--listen ADDR] [--hold-grace D] [--idle-signout D] [--pdf-dir DIR]\n[--backup-dir DIR [--backup-every 24h] [--keep 14]] [--metrics 127.0.0.1:9222 [--metrics-public]]", short: "serve the counter over SSH\nthe same, with rotating backups and Prometheus metrics", long: serveLong, flags: serveFlags},
 			{name: "bench", args: "[--duration D] [--clients 1,8,64] [--json] [...]\n--scale [--days 365] [--n 200] [--idle 10s] [--op TEXT]",
 				short: "sales a second, beside the raw commit rate\nevery counter operation: a week's history against a year's", long: benchLong,
 				json: "one JSON object per result", flags: benchFlags},

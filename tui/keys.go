@@ -185,9 +185,7 @@ func DefaultKeyMap() KeyMap {
 		XReport:      b(k("x"), h("x", "X report")),
 		CloseShift:   b(k("c"), h("c", "close: blind count")),
 		RefundTicket: b(k("r"), h("r", "refund one ticket")),
-
-		// Printing (issue 12).
-		Reprint: b(k("p"), h("p", "print tickets again")),
+		Reprint:      b(k("p"), h("p", "print tickets again")), // printing (issue 12)
 	}
 }
 
