@@ -380,7 +380,7 @@ func (m *Model) onCancel(msg cancelMsg) tea.Cmd {
 			f.results[i] = *msg.booking
 		}
 	}
-	return nil
+	return m.printRefund(msg.booking) // printing, issue 12
 }
 
 func (findScreen) help(m *Model) helpKeys {

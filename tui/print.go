@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -27,6 +28,7 @@ const printFailed = "Printing failed — reprint from the booking."
 type printedMsg struct {
 	number  string
 	tickets int
+	what    string // a receipt or report printed alone, "" for a booking's tickets
 	path    string // the PDF written, "" for paper
 	err     error
 }
@@ -95,11 +97,54 @@ func (m *Model) onPrinted(msg printedMsg) tea.Cmd {
 		if reason == "Internal error." {
 			reason = ""
 		}
+		if msg.what != "" {
+			m.setError("Printing the " + msg.what + " failed. " + reason)
+			return nil
+		}
 		m.setError(printFailed + " " + reason)
 	case msg.path != "":
 		m.setInfo("Tickets of " + booking.Clean(msg.number) + " saved as PDF: " + booking.Clean(msg.path))
+	case msg.what != "":
+		m.setInfo(strings.TrimSpace(m.status + " Printed the " + msg.what + "."))
 	default:
 		m.setInfo(fmt.Sprintf("Printed %d ticket(s) and the receipt of %s.", msg.tickets, booking.Clean(msg.number)))
 	}
 	return nil
+}
+
+// printRefund prints the receipt of the refund just made on b (its
+// latest refund payments) on the counter's printer; a counter with PDFs
+// only gets none, as a PDF is for tickets.
+func (m *Model) printRefund(b *booking.Booking) tea.Cmd {
+	var last time.Time
+	for _, p := range b.Payments {
+		if p.Kind == booking.PaymentRefund && p.At.After(last) {
+			last = p.At
+		}
+	}
+	if last.IsZero() {
+		return nil
+	}
+	return m.printAlone("refund receipt", m.opts.Layout.ReceiptJob(paper.RefundReceipt(b, last)))
+}
+
+// printZReport prints a closed shift's Z report on the counter's printer.
+func (m *Model) printZReport(z *booking.ShiftReport) tea.Cmd {
+	if z == nil {
+		return nil
+	}
+	return m.printAlone("Z report", m.opts.Layout.ZReportJob(z))
+}
+
+// printAlone sends a job already laid out to the counter's printer, when
+// it has one and is not busy with another.
+func (m *Model) printAlone(what string, job []byte) tea.Cmd {
+	if m.opts.Printer.None() || m.printing {
+		return nil
+	}
+	m.printing = true
+	ctx, printer, timeout := m.ctx, m.opts.Printer, m.opts.PrintTimeout
+	return m.park(parkPrint, func() tea.Msg {
+		return printedMsg{what: what, err: paper.Send(ctx, printer, job, timeout)}
+	})
 }

@@ -162,3 +162,53 @@ func TestModel_NoPrinterNoJob(t *testing.T) {
 		t.Fatal("reprint offered without a printer")
 	}
 }
+
+// TestModel_PrintRefundAndZReport: a cancel prints its refund receipt and
+// closing the shift prints the Z report, on the counter's printer.
+func TestModel_PrintRefundAndZReport(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	pr := escpostest.NewPrinter(t)
+	p, _ := booking.ParsePrinter(pr.URL())
+	m := newPrintModel(t, s, clock, "refund", Options{Printer: p})
+	openGrandShow(t, m)
+	press(t, m, "1", "b", "enter", "enter", "enter")
+	sold := m.done.booking
+	run(t, m, takeParked(t, m, parkPrint))
+	pr.Job(t, 5*time.Second)
+
+	press(t, m, "ctrl+f")
+	typeText(t, m, sold.Number)
+	press(t, m, "enter", "c", "enter", "right", "enter")
+	if b, err := s.Booking(context.Background(), booking.System, sold.Number); err != nil || b.Status != booking.BookingCancelled {
+		t.Fatalf("cancel: %v, status %q", err, m.status)
+	}
+	run(t, m, takeParked(t, m, parkPrint))
+	cmds, err := escpostest.Parse(pr.Job(t, 5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(escpostest.Texts(cmds), "\n")
+	if !strings.Contains(text, "REFUND") || !strings.Contains(text, sold.Tickets[0].Seat.Label) || escpostest.Count(cmds, "qr-print") != 0 {
+		t.Fatalf("refund receipt:\n%s", text)
+	}
+	if !strings.Contains(m.status, "Printed the refund receipt") {
+		t.Fatalf("status %q", m.status)
+	}
+
+	press(t, m, "ctrl+t", "c")
+	typeText(t, m, "100")
+	press(t, m, "enter", "enter")
+	if m.shift.mode != shiftZ {
+		t.Fatalf("shift mode %v status %q", m.shift.mode, m.status)
+	}
+	run(t, m, takeParked(t, m, parkPrint))
+	cmds, err = escpostest.Parse(pr.Job(t, 5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := strings.Join(escpostest.Texts(cmds), "\n"); !strings.Contains(text, "Z REPORT") || !strings.Contains(text, "Counted") {
+		t.Fatalf("Z report:\n%s", text)
+	}
+}
