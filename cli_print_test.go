@@ -89,6 +89,13 @@ func TestCLI_TerminalPrinter(t *testing.T) {
 			t.Fatalf("exit %d, stderr %q", code, errOut)
 		}
 	})
+	t.Run("ErrCounterPrinter", func(t *testing.T) {
+		// The local counter refuses a bad --printer before it draws.
+		code, out, errOut := runCLI(t, data, "", "--printer", "lp0")
+		if code != 2 || !strings.Contains(errOut, "tcp://HOST[:PORT]") || out != "" {
+			t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+		}
+	})
 }
 
 // TestCLI_Print: printer test and print send to a printer on loopback;
