@@ -145,6 +145,27 @@ func TestCLI_Print(t *testing.T) {
 		}
 		pr.Job(t, 5*time.Second)
 	})
+	t.Run("ShiftReport", func(t *testing.T) {
+		code, out, errOut := runCLI(t, data, "", "shift", "close", "--counted", "100", "--json")
+		if code != 0 {
+			t.Fatalf("shift close: %d %q", code, errOut)
+		}
+		var z struct {
+			Shift struct {
+				ID int64 `json:"id"`
+			} `json:"shift"`
+		}
+		if err := json.Unmarshal([]byte(out), &z); err != nil || z.Shift.ID == 0 {
+			t.Fatalf("shift close json %q: %v", out, err)
+		}
+		if code, out, errOut := runCLI(t, data, "", "print", "--shift", jsonNumber(z.Shift.ID), "--printer", pr.URL()); code != 0 || !strings.Contains(out, "Z report") {
+			t.Fatalf("print --shift: %d %q %q", code, out, errOut)
+		}
+		cmds, err := escpostest.Parse(pr.Job(t, 5*time.Second))
+		if err != nil || !slices.Contains(escpostest.Texts(cmds), "Z REPORT") {
+			t.Fatalf("Z report %v, %v", escpostest.Texts(cmds), err)
+		}
+	})
 	t.Run("ErrUsage", func(t *testing.T) {
 		if code, _, errOut := runCLI(t, data, "", "print", b.Number); code != 2 || !strings.Contains(errOut, "--printer") {
 			t.Fatalf("print without a printer: %d %q", code, errOut)

@@ -80,7 +80,7 @@ func init() {
 			refundCommand(),
 
 			// Printing (issue 12).
-			{name: "print", args: "BOOKING --printer URL | --terminal NAME", short: "print a booking's tickets and receipt", long: printerLong, flags: printFlags},
+			{name: "print", args: "BOOKING --printer URL | --terminal NAME\n--shift ID --printer URL | --terminal NAME", short: "print a booking's tickets and receipt\na shift's Z report (X while it is open)", long: printerLong, flags: printFlags},
 			printerCommand(),
 		},
 	}

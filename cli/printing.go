@@ -115,12 +115,43 @@ func (c *env) sendTest(p booking.Printer) error {
 func printFlags(fs *flag.FlagSet) runFunc {
 	var t target
 	t.bind(fs)
+	shift := fs.Int64("shift", 0, "print the report of shift `ID` (the Z report once it is closed) instead of a booking")
 	return func(c *env, pos []string) error {
-		if len(pos) != 1 {
-			return usagef("usage: boxoffice print BOOKING --printer URL | --terminal NAME")
+		switch {
+		case *shift != 0 && len(pos) == 0:
+			return c.printShift(*shift, t)
+		case *shift != 0 || len(pos) != 1:
+			return usagef("usage: boxoffice print BOOKING --printer URL | --terminal NAME, or print --shift ID --printer URL")
 		}
 		return c.printBooking(pos[0], t)
 	}
+}
+
+// printShift prints a shift's report: the Z report of a closed shift, an
+// X report of an open one.
+func (c *env) printShift(id int64, t target) error {
+	var z *booking.ShiftReport
+	var p booking.Printer
+	err := c.withStore(func(st *db.Store) error {
+		var err error
+		if p, err = t.resolve(c, st); err != nil {
+			return err
+		}
+		z, err = st.ShiftReport(c.ctx, booking.System, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := paper.Send(c.ctx, p, paper.Layout{}.ZReportJob(z), 0); err != nil {
+		return err
+	}
+	what := "the X report (the shift is open)"
+	if z.Final {
+		what = "the Z report"
+	}
+	c.say("Printed %s of shift %d on %s.", what, z.Shift.ID, p)
+	return nil
 }
 
 // printBooking prints a booking's tickets (their current codes) and its
