@@ -115,11 +115,11 @@ func TestCLI_Print(t *testing.T) {
 	pr := escpostest.NewPrinter(t)
 
 	t.Run("Test", func(t *testing.T) {
-		if code, out, errOut := runCLI(t, data, "", "printer", "test", "--printer", pr.URL()); code != 0 || !strings.Contains(out, "Printed a test page") {
+		if code, out, errOut := runCLI(t, data, "", "printer", "test", "--printer", pr.URL(), "--cinema", "The Roxy\x1b@"); code != 0 || !strings.Contains(out, "Printed a test page") {
 			t.Fatalf("printer test: %d %q %q", code, out, errOut)
 		}
 		cmds, err := escpostest.Parse(pr.Job(t, 5*time.Second))
-		if err != nil || !slices.Contains(escpostest.Texts(cmds), "PRINTER TEST") {
+		if err != nil || !slices.Contains(escpostest.Texts(cmds), "PRINTER TEST") || !slices.Contains(escpostest.Texts(cmds), "The Roxy@") {
 			t.Fatalf("test page %v, %v", cmds, err)
 		}
 	})

@@ -29,12 +29,21 @@ func printerCommand() *command {
 
 // target is where a command prints: --printer, or a registered
 // terminal's printer by --terminal.
-type target struct{ url, terminal string }
+type target struct{ url, terminal, cinema string }
 
 func (t *target) bind(fs *flag.FlagSet) {
 	fs.StringVar(&t.url, "printer", "", "the printer `URL`: tcp://HOST[:PORT] or /dev/usb/lp0")
 	fs.StringVar(&t.terminal, "terminal", "", "print on the printer of the registered terminal `NAME`")
+	cinemaFlag(fs, &t.cinema)
 }
+
+// cinemaFlag binds --cinema, the name at the head of every printout.
+func cinemaFlag(fs *flag.FlagSet, p *string) {
+	fs.StringVar(p, "cinema", "", "the cinema's `NAME` at the head of tickets and receipts (default \""+paper.DefaultCinema+"\")")
+}
+
+// layout is what heads the printouts.
+func (t target) layout() paper.Layout { return paper.Layout{Cinema: t.cinema} }
 
 // resolve reads the printer URL, or looks the terminal's up.
 func (t target) resolve(c *env, st *db.Store) (booking.Printer, error) {
@@ -93,19 +102,19 @@ func (c *env) printerTest(t target) error {
 		if err != nil {
 			return err
 		}
-		return c.sendTest(p)
+		return c.sendTest(p, t.layout())
 	}
 	return c.withStore(func(st *db.Store) error {
 		p, err := t.resolve(c, st)
 		if err != nil {
 			return err
 		}
-		return c.sendTest(p)
+		return c.sendTest(p, t.layout())
 	})
 }
 
-func (c *env) sendTest(p booking.Printer) error {
-	if err := paper.Send(c.ctx, p, paper.Layout{}.TestJob(c.now(), p.String()), 0); err != nil {
+func (c *env) sendTest(p booking.Printer, l paper.Layout) error {
+	if err := paper.Send(c.ctx, p, l.TestJob(c.now(), p.String()), 0); err != nil {
 		return err
 	}
 	c.say("Printed a test page on %s.", p)
@@ -143,7 +152,7 @@ func (c *env) printShift(id int64, t target) error {
 	if err != nil {
 		return err
 	}
-	if err := paper.Send(c.ctx, p, paper.Layout{}.ZReportJob(z), 0); err != nil {
+	if err := paper.Send(c.ctx, p, t.layout().ZReportJob(z), 0); err != nil {
 		return err
 	}
 	what := "the X report (the shift is open)"
@@ -179,7 +188,7 @@ func (c *env) printBooking(number string, t target) error {
 	if err != nil {
 		return err
 	}
-	job, err := paper.Layout{}.BookingJob(b)
+	job, err := t.layout().BookingJob(b)
 	if err != nil {
 		return err
 	}
@@ -192,16 +201,18 @@ func (c *env) printBooking(number string, t target) error {
 
 func bookingFlags(fs *flag.FlagSet) runFunc {
 	pdf := fs.String("pdf", "", "also write the tickets as a PDF to `FILE` (never over an existing file)")
+	var cinema string
+	cinemaFlag(fs, &cinema)
 	return func(c *env, pos []string) error {
 		if *pdf == "" {
 			return c.booking(pos)
 		}
-		return c.bookingPDF(pos, *pdf)
+		return c.bookingPDF(pos, *pdf, paper.Layout{Cinema: cinema})
 	}
 }
 
 // bookingPDF writes a booking's printable tickets to a new PDF file.
-func (c *env) bookingPDF(pos []string, file string) error {
+func (c *env) bookingPDF(pos []string, file string, l paper.Layout) error {
 	if len(pos) != 1 {
 		return usagef("usage: boxoffice booking NUMBER --pdf FILE")
 	}
@@ -214,7 +225,7 @@ func (c *env) bookingPDF(pos []string, file string) error {
 		if err != nil {
 			return err
 		}
-		if err := (paper.Layout{}).WritePDF(abs, b); err != nil {
+		if err := l.WritePDF(abs, b); err != nil {
 			return err
 		}
 		if c.jsonOut {

@@ -12,6 +12,7 @@ import (
 
 	"boxoffice/assets"
 	"boxoffice/booking"
+	"boxoffice/paper"
 	"boxoffice/tui"
 	"boxoffice/tui/server"
 )
@@ -20,17 +21,19 @@ import (
 
 func counterFlags(fs *flag.FlagSet) runFunc {
 	idle := fs.Duration("idle-signout", 10*time.Minute, "sign a clerk out after this long without a key press (0 never)")
-	printer := fs.String("printer", "", "print tickets and receipts on the printer `URL` (tcp://HOST[:PORT] or /dev/usb/lp0)")
-	return func(c *env, pos []string) error { return c.counter(*idle, *printer) }
+	var pr target
+	fs.StringVar(&pr.url, "printer", "", "print tickets and receipts on the printer `URL` (tcp://HOST[:PORT] or /dev/usb/lp0)")
+	cinemaFlag(fs, &pr.cinema)
+	return func(c *env, pos []string) error { return c.counter(*idle, pr) }
 }
 
 // counter opens the counter in this terminal, logging to the data dir's
 // log file so nothing is written over its screen.
-func (c *env) counter(idle time.Duration, printerURL string) error {
+func (c *env) counter(idle time.Duration, pr target) error {
 	if idle < 0 {
 		return usagef("--idle-signout must not be negative")
 	}
-	printer, err := booking.ParsePrinter(printerURL)
+	printer, err := booking.ParsePrinter(pr.url)
 	if err != nil {
 		return err
 	}
@@ -59,6 +62,7 @@ func (c *env) counter(idle time.Duration, printerURL string) error {
 			IdleSignOut:     idle,
 			Now:             c.now,
 			Printer:         printer,
+			Layout:          pr.layout(),
 		}, c.stdin, c.term)
 		if err != nil {
 			logger.Error("counter", "err", err)
@@ -97,6 +101,7 @@ type serveConfig struct {
 	grace, idle time.Duration
 	house       houseConfig // backups and metrics (house.go)
 	pdfDir      string      // where sessions without a printer get PDF tickets (issue 12)
+	cinema      string      // the name heading printouts (issue 12)
 }
 
 func serveFlags(fs *flag.FlagSet) runFunc {
@@ -106,6 +111,7 @@ func serveFlags(fs *flag.FlagSet) runFunc {
 	fs.DurationVar(&sc.idle, "idle-signout", 10*time.Minute, "sign a clerk out after this long without a key press")
 	sc.house.bind(fs)
 	fs.StringVar(&sc.pdfDir, "pdf-dir", "", "where SSH sessions without a printer get PDF tickets (`DIR`; tickets/ in the data dir by default)")
+	cinemaFlag(fs, &sc.cinema)
 	return func(c *env, pos []string) error {
 		if len(pos) > 0 {
 			return usagef("serve takes no arguments")
@@ -146,6 +152,7 @@ func (c *env) serve(sc serveConfig) error {
 			HoldGrace:       sc.grace,
 			IdleSignOut:     sc.idle,
 			PDFDir:          sc.pdfDirIn(o.dir),
+			Layout:          paper.Layout{Cinema: sc.cinema},
 		})
 		if err != nil {
 			return err

@@ -9,7 +9,7 @@ import (
 // printer, as the terminal was registered when the key authenticated, or
 // else as PDF files in the server's PDF directory.
 func (s *Server) printOptions(st *session, opts *tui.Options) {
-	opts.PrintTimeout = s.cfg.PrintTimeout
+	opts.PrintTimeout, opts.Layout = s.cfg.PrintTimeout, s.cfg.Layout
 	if st.term != nil && st.term.Printer != "" {
 		p, err := booking.ParsePrinter(st.term.Printer)
 		if err == nil {

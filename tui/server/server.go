@@ -32,6 +32,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/internal/drain"
+	"boxoffice/paper"
 	"boxoffice/tui"
 )
 
@@ -109,6 +110,8 @@ type Config struct {
 	PDFDir string
 	// PrintTimeout bounds a print job (paper.Timeout when zero).
 	PrintTimeout time.Duration
+	// Layout heads every session's printouts (the cinema's name).
+	Layout paper.Layout
 }
 
 func (c *Config) setDefaults() {
