@@ -122,5 +122,9 @@ func shortErr(err error) string {
 	if errors.As(err, &se) && se.Err != nil {
 		err = se.Err
 	}
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Err != nil {
+		err = pe.Err
+	}
 	return booking.CleanLine(err.Error(), 60)
 }
