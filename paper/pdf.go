@@ -85,7 +85,9 @@ func (l Layout) WritePDF(path string, b *booking.Booking) error {
 	if err := l.PDF(&buf, b); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	// 0600: a ticket's code admits someone, so the file is as good as
+	// the ticket until it reaches the customer.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, os.ErrExist) {
 		return booking.Errorf(booking.EInvalid, "%s exists already: tickets are never written over a file. Name another.", booking.CleanLine(path, 200))
 	}

@@ -15,8 +15,9 @@ import (
 // of package paper ends with, answers it, and hands the job to Job. Stall
 // makes it accept connections and never read them, like a jammed printer.
 type Printer struct {
-	ln   net.Listener
-	jobs chan []byte
+	ln     net.Listener
+	jobs   chan []byte
+	closed chan struct{}
 
 	mu       sync.Mutex
 	stall    bool
@@ -31,7 +32,7 @@ func NewPrinter(tb testing.TB) *Printer {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p := &Printer{ln: ln, jobs: make(chan []byte, 16)}
+	p := &Printer{ln: ln, jobs: make(chan []byte, 16), closed: make(chan struct{})}
 	go p.serve()
 	tb.Cleanup(p.close)
 	return p
@@ -118,10 +119,14 @@ func (p *Printer) take(c net.Conn) {
 	if _, err := c.Write([]byte{status}); err != nil {
 		return
 	}
-	p.jobs <- bytes.TrimSuffix(job.Bytes(), escpos.StatusPaper)
+	select {
+	case p.jobs <- bytes.TrimSuffix(job.Bytes(), escpos.StatusPaper):
+	case <-p.closed: // the test is over and read no more jobs
+	}
 }
 
 func (p *Printer) close() {
+	close(p.closed)
 	p.ln.Close()
 	p.mu.Lock()
 	defer p.mu.Unlock()
