@@ -266,6 +266,14 @@ type Roster interface {
 	// the registered terminals. No actor: for the server closing the
 	// sessions of anyone withdrawn.
 	Access(ctx context.Context) (Access, error)
+
+	// Printers (issue 12): where each counter prints.
+
+	// SetTerminalPrinter sets where a registered terminal prints, a URL
+	// ParsePrinter reads ("" for none); its sessions opened from then on
+	// print there. Needs ActionManageStaff. EInvalid for a bad URL;
+	// ENotFound for the name.
+	SetTerminalPrinter(ctx context.Context, actor Actor, name, printer string) (*Terminal, error)
 }
 
 // Door admits tickets.

@@ -300,6 +300,9 @@ type Staff struct {
 type Terminal struct {
 	ID   int64
 	Name string
+	// Printer is where the terminal prints (a URL ParsePrinter reads), ""
+	// for none.
+	Printer string
 }
 
 // WaitlistEntry is a customer waiting for seats of a sold-out show.

@@ -38,7 +38,7 @@ var root *command
 
 func init() {
 	root = &command{
-		name: "boxoffice", args: "[--idle-signout D]", short: "open the counter in this terminal",
+		name: "boxoffice", args: "[--idle-signout D] [--printer URL]", short: "open the counter in this terminal",
 		flags: counterFlags,
 		subs: []*command{
 			{name: "help", args: "[COMMAND [SUBCOMMAND]]", short: "this overview, or more on one command", run: (*env).help},
@@ -48,7 +48,7 @@ func init() {
 			{name: "seats", args: "SHOW [--json]", short: "every seat of a show with its state", json: machine, run: (*env).seats},
 			{name: "sell", args: "SHOW SEAT... [--type T] [--pay cash|card] [--tendered AMOUNT] [...]\nSHOW --best N [--wheelchair W] [--premium] [...]",
 				short: "sell the seats named\nsell the best N seats together", long: sellLong, json: machine, flags: sellFlags},
-			{name: "booking", args: "NUMBER [--json]", short: "look a booking up", json: machine, run: (*env).booking},
+			{name: "booking", args: "NUMBER [--json] [--pdf FILE]", short: "look a booking up", json: machine, flags: bookingFlags},
 			{name: "cancel", args: "NUMBER [--reason R] [--json]", short: "cancel and refund a booking", json: machine, flags: cancelFlags},
 			{name: "admit", args: "CODE [--json]", short: "admit a ticket at the door (once)", json: machine, run: (*env).admit},
 			staffCommand(),
@@ -58,7 +58,7 @@ func init() {
 			showCommand(),
 			priceCommand(),
 			waitlistCommand(),
-			{name: "serve", args: "[--listen ADDR] [--hold-grace D] [--idle-signout D]\n[--backup-dir DIR [--backup-every 24h] [--keep 14]] [--metrics 127.0.0.1:9222 [--metrics-public]]", short: "serve the counter over SSH\nthe same, with rotating backups and Prometheus metrics", long: serveLong, flags: serveFlags},
+			{name: "serve", args: "[--listen ADDR] [--hold-grace D] [--idle-signout D] [--pdf-dir DIR]\n[--backup-dir DIR [--backup-every 24h] [--keep 14]] [--metrics 127.0.0.1:9222 [--metrics-public]]", short: "serve the counter over SSH\nthe same, with rotating backups and Prometheus metrics", long: serveLong, flags: serveFlags},
 			{name: "bench", args: "[--duration D] [--clients 1,8,64] [--json] [...]\n--scale [--days 365] [--n 200] [--idle 10s] [--op TEXT]",
 				short: "sales a second, beside the raw commit rate\nevery counter operation: a week's history against a year's", long: benchLong,
 				json: "one JSON object per result", flags: benchFlags},
@@ -78,6 +78,10 @@ func init() {
 			// Shifts and refunds.
 			shiftCommand(),
 			refundCommand(),
+
+			// Printing (issue 12).
+			{name: "print", args: "BOOKING --printer URL | --terminal NAME\n--shift ID --printer URL | --terminal NAME", short: "print a booking's tickets and receipt\na shift's Z report (X while it is open)", long: printerLong, flags: printFlags},
+			printerCommand(),
 		},
 	}
 	root.walk(func(c *command) {

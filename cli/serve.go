@@ -12,6 +12,7 @@ import (
 
 	"boxoffice/assets"
 	"boxoffice/booking"
+	"boxoffice/paper"
 	"boxoffice/tui"
 	"boxoffice/tui/server"
 )
@@ -20,14 +21,21 @@ import (
 
 func counterFlags(fs *flag.FlagSet) runFunc {
 	idle := fs.Duration("idle-signout", 10*time.Minute, "sign a clerk out after this long without a key press (0 never)")
-	return func(c *env, pos []string) error { return c.counter(*idle) }
+	var pr target
+	fs.StringVar(&pr.url, "printer", "", "print tickets and receipts on the printer `URL` (tcp://HOST[:PORT] or /dev/usb/lp0)")
+	cinemaFlag(fs, &pr.cinema)
+	return func(c *env, pos []string) error { return c.counter(*idle, pr) }
 }
 
 // counter opens the counter in this terminal, logging to the data dir's
 // log file so nothing is written over its screen.
-func (c *env) counter(idle time.Duration) error {
+func (c *env) counter(idle time.Duration, pr target) error {
 	if idle < 0 {
 		return usagef("--idle-signout must not be negative")
+	}
+	printer, err := booking.ParsePrinter(pr.url)
+	if err != nil {
+		return err
 	}
 	dir, err := resolveDataDir(c.dataFlag)
 	if err != nil {
@@ -53,6 +61,8 @@ func (c *env) counter(idle time.Duration) error {
 			Logger:          logger,
 			IdleSignOut:     idle,
 			Now:             c.now,
+			Printer:         printer,
+			Layout:          pr.layout(),
 		}, c.stdin, c.term)
 		if err != nil {
 			logger.Error("counter", "err", err)
@@ -90,6 +100,8 @@ type serveConfig struct {
 	listen      string
 	grace, idle time.Duration
 	house       houseConfig // backups and metrics (house.go)
+	pdfDir      string      // where sessions without a printer get PDF tickets (issue 12)
+	cinema      string      // the name heading printouts (issue 12)
 }
 
 func serveFlags(fs *flag.FlagSet) runFunc {
@@ -98,6 +110,8 @@ func serveFlags(fs *flag.FlagSet) runFunc {
 	fs.DurationVar(&sc.grace, "hold-grace", 90*time.Second, "how long a dropped session's holds wait for it to reconnect")
 	fs.DurationVar(&sc.idle, "idle-signout", 10*time.Minute, "sign a clerk out after this long without a key press")
 	sc.house.bind(fs)
+	fs.StringVar(&sc.pdfDir, "pdf-dir", "", "where SSH sessions without a printer get PDF tickets (`DIR`; tickets/ in the data dir by default)")
+	cinemaFlag(fs, &sc.cinema)
 	return func(c *env, pos []string) error {
 		if len(pos) > 0 {
 			return usagef("serve takes no arguments")
@@ -137,6 +151,8 @@ func (c *env) serve(sc serveConfig) error {
 			Now:             c.now,
 			HoldGrace:       sc.grace,
 			IdleSignOut:     sc.idle,
+			PDFDir:          sc.pdfDirIn(o.dir),
+			Layout:          paper.Layout{Cinema: sc.cinema},
 		})
 		if err != nil {
 			return err

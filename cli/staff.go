@@ -175,31 +175,45 @@ func staffChange(verb string) runFunc {
 
 func terminalCommand() *command {
 	return &command{name: "terminal", json: machine,
-		missing: "usage: boxoffice terminal add NAME --key-file FILE | terminal list | terminal remove NAME",
+		missing: "usage: boxoffice terminal add NAME --key-file FILE [--printer URL] | terminal list | terminal remove NAME | terminal printer NAME URL",
 		subs: []*command{
-			{name: "add", args: "NAME --key-file FILE", short: "register a counter device: its key opens the clerk sign-in screen", flags: terminalAddFlags},
+			{name: "add", args: "NAME --key-file FILE [--printer URL]", short: "register a counter device: its key opens the clerk sign-in screen", flags: terminalAddFlags},
 			{name: "list", args: "[--json]", short: "the registered counter devices", run: (*env).terminalList},
 			{name: "remove", args: "NAME", short: "take a counter device off", run: (*env).terminalRemove},
+			// Printers (issue 12).
+			terminalPrinterCmd(),
 		}}
 }
 
 func terminalAddFlags(fs *flag.FlagSet) runFunc {
 	keyFile := fs.String("key-file", "", "the counter device's SSH public key `FILE`")
-	return func(c *env, pos []string) error { return c.terminalAdd(pos, *keyFile) }
+	printer := fs.String("printer", "", "the counter's ticket printer `URL`: tcp://HOST[:PORT] or /dev/usb/lp0")
+	return func(c *env, pos []string) error { return c.terminalAdd(pos, *keyFile, *printer) }
 }
 
-func (c *env) terminalAdd(pos []string, keyFile string) error {
+func (c *env) terminalAdd(pos []string, keyFile, printer string) error {
 	if len(pos) != 1 || keyFile == "" {
-		return usagef("usage: boxoffice terminal add NAME --key-file FILE")
+		return usagef("usage: boxoffice terminal add NAME --key-file FILE [--printer URL]")
 	}
 	key, err := readKeyFile(keyFile)
 	if err != nil {
+		return err
+	}
+	// The printer URL is read before anything is written.
+	if _, err := booking.ParsePrinter(printer); err != nil {
 		return err
 	}
 	return c.withStore(func(st *db.Store) error {
 		t, err := st.AddTerminal(c.ctx, booking.System, pos[0], key)
 		if err != nil {
 			return err
+		}
+		if printer != "" {
+			if t, err = st.SetTerminalPrinter(c.ctx, booking.System, t.Name, printer); err != nil {
+				return err
+			}
+			c.say("Registered terminal %s, printing on %s: its key opens the clerk sign-in screen.", t.Name, t.Printer)
+			return nil
 		}
 		c.say("Registered terminal %s: its key opens the clerk sign-in screen.", t.Name)
 		return nil
@@ -229,6 +243,10 @@ func (v terminalView) jsonValue() any {
 
 func (v terminalView) writeText(w io.Writer) {
 	for _, t := range v {
+		if t.Printer != "" {
+			fmt.Fprintf(w, "%s  printer %s\n", booking.Clean(t.Name), booking.Clean(t.Printer))
+			continue
+		}
 		fmt.Fprintln(w, booking.Clean(t.Name))
 	}
 }

@@ -279,6 +279,17 @@ var writeCalls = map[booking.Action][]auditCall{
 		}, func(f *auditFixture, a booking.Actor) error {
 			return f.s.RemoveTerminal(f.ctx, a, "till-9")
 		}},
+
+		// Printers (issue 12).
+		{"SetTerminalPrinter", auditMgr, booking.AuditTerminalChange, func(f *auditFixture) {
+			key, _ := newAuthorizedKey(f.t)
+			if _, err := f.s.AddTerminal(f.ctx, auditMgr, "till-9", key); err != nil {
+				f.t.Fatal(err)
+			}
+		}, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.SetTerminalPrinter(f.ctx, a, "till-9", "tcp://192.0.2.1")
+			return err
+		}},
 	},
 }
 

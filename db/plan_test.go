@@ -358,6 +358,14 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	stepV("ReopenShift")(s.ReopenShift(ctx, supervisor, booking.ReopenShiftRequest{ID: z.Shift.ID, Reason: "recount"}))
 	stepV("OpenShift")(s.OpenShift(ctx, clerk, booking.OpenShiftRequest{Float: 10000}))
 	stepV("CheckInvariants")(s.CheckInvariants(ctx))
+
+	// Printers (issue 12): a terminal's printer set, then read back.
+	printerKey, printerPub := newAuthorizedKey(t)
+	stepV("AddTerminal")(s.AddTerminal(ctx, mgr, "till-8", printerKey))
+	stepV("SetTerminalPrinter")(s.SetTerminalPrinter(ctx, mgr, "till-8", "tcp://192.0.2.1:9100"))
+	_, _, err = s.IdentifyKey(ctx, printerPub.Marshal())
+	step("IdentifyKey", err)
+	stepV("ListTerminals")(s.ListTerminals(ctx, mgr))
 	return called
 }
 

@@ -296,7 +296,7 @@ func (s *Store) ListTerminals(ctx context.Context, actor booking.Actor) ([]booki
 	if err := booking.Authorize(actor, booking.ActionManageStaff); err != nil {
 		return nil, err
 	}
-	rows, err := s.readRows(ctx, `SELECT id, name FROM terminals ORDER BY name`)
+	rows, err := s.readRows(ctx, `SELECT id, name, printer FROM terminals ORDER BY name`)
 	if err != nil {
 		return nil, s.translate("list terminals", err)
 	}
@@ -304,7 +304,7 @@ func (s *Store) ListTerminals(ctx context.Context, actor booking.Actor) ([]booki
 	var out []booking.Terminal
 	for rows.Next() {
 		var t booking.Terminal
-		if err := rows.Scan(&t.ID, &t.Name); err != nil {
+		if err := rows.Scan(&t.ID, &t.Name, &t.Printer); err != nil {
 			return nil, s.translate("list terminals", err)
 		}
 		out = append(out, t)
@@ -347,7 +347,7 @@ func (s *Store) IdentifyKey(ctx context.Context, wireKey []byte) (*booking.Staff
 		return nil, nil, s.translate("identify key", err)
 	}
 	var t booking.Terminal
-	err = s.readRow(ctx, `SELECT id, name FROM terminals WHERE key_fp = ?`, fp).Scan(&t.ID, &t.Name)
+	err = s.readRow(ctx, `SELECT id, name, printer FROM terminals WHERE key_fp = ?`, fp).Scan(&t.ID, &t.Name, &t.Printer)
 	if err == sql.ErrNoRows {
 		return nil, nil, booking.Errorf(booking.ENotFound, "Unknown key %s.", fp)
 	}

@@ -366,7 +366,7 @@ func (m *Model) onCheckout(msg checkoutMsg) tea.Cmd {
 	}
 	m.seats.holdID, m.seats.expires = 0, time.Time{}
 	m.openDone(msg.booking)
-	return m.loadSeatMapCmd()
+	return tea.Batch(m.loadSeatMapCmd(), m.printBooking(msg.booking.Number))
 }
 
 // holdAgainCmd tries to take a lapsed checkout's seats again, all or

@@ -47,6 +47,8 @@ func (doneScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.PrevTicket):
 		d.page = max(d.page-per, 0)
+	case key.Matches(msg, k.Reprint) && m.canPrint() && d.booking != nil:
+		return m.printBooking(d.booking.Number)
 	}
 	return nil
 }
@@ -67,6 +69,12 @@ func (doneScreen) focus(*Model) *field { return nil }
 
 func (doneScreen) help(m *Model) helpKeys {
 	k := m.keys
+	if m.canPrint() {
+		return helpKeys{
+			short: []key.Binding{k.NewSale, k.PrevTicket, k.NextTicket, k.Reprint, k.Find, k.Help},
+			full:  [][]key.Binding{{k.NewSale, k.PrevTicket, k.NextTicket, k.Reprint}, k.global()},
+		}
+	}
 	return helpKeys{
 		short: []key.Binding{k.NewSale, k.PrevTicket, k.NextTicket, k.Find, k.Help},
 		full:  [][]key.Binding{{k.NewSale, k.PrevTicket, k.NextTicket}, k.global()},

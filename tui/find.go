@@ -171,6 +171,9 @@ func (findScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			f.query.key(msg, &m.keys)
 		}
 	case findView:
+		if key.Matches(msg, m.keys.Reprint) && f.booking != nil && m.canPrint() {
+			return m.printBooking(f.booking.Number) // printing, issue 12
+		}
 		m.findViewKey(msg)
 	case findPick:
 		return m.pickKey(msg)
@@ -377,14 +380,14 @@ func (m *Model) onCancel(msg cancelMsg) tea.Cmd {
 			f.results[i] = *msg.booking
 		}
 	}
-	return nil
+	return m.printRefund(msg.booking) // printing, issue 12
 }
 
 func (findScreen) help(m *Model) helpKeys {
 	k := m.keys
 	switch m.find.mode {
 	case findView:
-		return helpKeys{short: []key.Binding{k.CancelBooking, k.RefundTicket, k.Back, k.Help}, full: [][]key.Binding{{k.CancelBooking, k.RefundTicket, k.Back}, {k.Find, k.SignOut, k.Quit}}}
+		return helpKeys{short: []key.Binding{k.CancelBooking, k.RefundTicket, k.Back, k.Help}, full: [][]key.Binding{{k.CancelBooking, k.RefundTicket, k.Back, m.reprintKey()}, {k.Find, k.SignOut, k.Quit}}}
 	case findPick:
 		return helpKeys{short: []key.Binding{relabel(k.SeatLeft, "← →", "choose"), says(k.Submit, "go on"), k.Back}}
 	case findCancel:

@@ -102,6 +102,9 @@ type KeyMap struct {
 	XReport      key.Binding
 	CloseShift   key.Binding
 	RefundTicket key.Binding
+
+	// Printing (issue 12): print a booking's tickets and receipt again.
+	Reprint key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -182,6 +185,7 @@ func DefaultKeyMap() KeyMap {
 		XReport:      b(k("x"), h("x", "X report")),
 		CloseShift:   b(k("c"), h("c", "close: blind count")),
 		RefundTicket: b(k("r"), h("r", "refund one ticket")),
+		Reprint:      b(k("p"), h("p", "print tickets again")), // printing (issue 12)
 	}
 }
 

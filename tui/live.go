@@ -64,6 +64,7 @@ const (
 	parkIdle                      // the idle sign-out timer
 	parkCalls                     // the next look for waiting-list calls
 	parkWithdrawn                 // the end of a withdrawn session
+	parkPrint                     // a print job (issue 12), which may wait on a printer
 )
 
 // parkedCmd is a command kept aside by park.

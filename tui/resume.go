@@ -159,7 +159,7 @@ func (m *Model) onResumed(msg resumedMsg) tea.Cmd {
 		m.checkout = checkoutState{hold: r.HoldID, key: checkoutKey(m.opts.Owner, r.HoldID)}
 		m.openDone(msg.sold)
 		m.setInfo("Sold " + booking.Clean(msg.sold.Number) + " before the connection dropped.")
-		return cmd
+		return tea.Batch(cmd, m.printBooking(msg.sold.Number))
 	}
 	if m.seats.sm == nil {
 		return cmd

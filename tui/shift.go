@@ -311,6 +311,7 @@ func (m *Model) onShiftReport(msg shiftReportMsg) tea.Cmd {
 	if msg.closed {
 		s.mode, s.shift = shiftZ, nil
 		m.setInfo("Shift closed.")
+		return m.printZReport(msg.report) // printing, issue 12
 	}
 	return nil
 }

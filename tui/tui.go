@@ -20,6 +20,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/internal/drain"
+	"boxoffice/paper"
 )
 
 // Backend is what the counter needs of the booking core: the capabilities
@@ -83,6 +84,20 @@ type Options struct {
 	// off (see Model.Resume): the session reopens it once the clerk it
 	// records is signed in.
 	Resume *Resume
+
+	// Printing (issue 12; see print.go).
+
+	// Printer is where the counter prints tickets and receipts after a
+	// sale; the zero Printer is none.
+	Printer booking.Printer
+	// PDFDir, when there is no Printer, is where the tickets of a sale
+	// are written as a PDF instead; the status line names the file. ""
+	// with no Printer prints nothing.
+	PDFDir string
+	// PrintTimeout bounds a print job; paper.Timeout when zero.
+	PrintTimeout time.Duration
+	// Layout is what heads the printouts (the cinema's name, its zone).
+	Layout paper.Layout
 }
 
 // Model is one counter session. *Model implements tea.Model.
@@ -130,6 +145,8 @@ type Model struct {
 	shift    shiftState
 
 	resume *Resume // still to reopen; cleared once tried
+
+	printing bool // a print job is under way (see print.go)
 
 	live <-chan booking.ShowChanged
 
@@ -325,6 +342,10 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onOpenedShift(msg)
 	case shiftReportMsg:
 		return m.onShiftReport(msg)
+
+	// Printing (issue 12).
+	case printedMsg:
+		return m.onPrinted(msg)
 	}
 	return nil
 }

@@ -32,6 +32,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/internal/drain"
+	"boxoffice/paper"
 	"boxoffice/tui"
 )
 
@@ -102,6 +103,15 @@ type Config struct {
 	// staff and terminals still allowed (2s); a disabled person's or a
 	// removed terminal's session then closes with a message.
 	AccessCheck time.Duration
+
+	// Printing (issue 12). A session on a terminal registered with a
+	// printer prints there; any other session writes the tickets of a
+	// sale as a PDF in PDFDir (none when empty) and names the file.
+	PDFDir string
+	// PrintTimeout bounds a print job (paper.Timeout when zero).
+	PrintTimeout time.Duration
+	// Layout heads every session's printouts (the cinema's name).
+	Layout paper.Layout
 }
 
 func (c *Config) setDefaults() {
@@ -523,6 +533,7 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 	} else {
 		opts.Terminal, opts.TerminalID = st.term.Name, st.term.ID
 	}
+	s.printOptions(st, &opts)
 	if st.takeover != nil {
 		opts.Resume = st.takeover.resume
 	}

@@ -1,0 +1,226 @@
+package paper
+
+import (
+	"fmt"
+	"time"
+
+	"boxoffice/booking"
+	"boxoffice/escpos"
+)
+
+// ReceiptKind says what a receipt is for.
+type ReceiptKind int
+
+const (
+	ReceiptSale ReceiptKind = iota
+	ReceiptRefund
+	// ReceiptExchange is for an exchange: its lines are the new tickets,
+	// Total the difference (negative when money goes back).
+	ReceiptExchange
+)
+
+func (k ReceiptKind) String() string {
+	switch k {
+	case ReceiptSale:
+		return "RECEIPT"
+	case ReceiptRefund:
+		return "REFUND"
+	case ReceiptExchange:
+		return "EXCHANGE"
+	}
+	return fmt.Sprintf("ReceiptKind(%d)", int(k))
+}
+
+// ReceiptLine is one line of a receipt: what and how much.
+type ReceiptLine struct {
+	Text   string
+	Amount booking.Money
+}
+
+// Receipt is what a customer takes home as proof of a payment.
+type Receipt struct {
+	Kind          ReceiptKind
+	Number        string // the booking number
+	Film, Hall    string
+	Starts        time.Time
+	Lines         []ReceiptLine
+	Total         booking.Money
+	Paid, Change  booking.Money
+	Method        booking.PayMethod
+	Clerk, Where  string // who took it and at which terminal
+	At            time.Time
+	ApprovedBy    string // a refund's approver, "" for none
+	Customer      string
+	CustomerPhone string
+}
+
+// SaleReceipt is the receipt of b's sale: every ticket sold (whatever
+// happened to it since) and the sale payment.
+func SaleReceipt(b *booking.Booking) Receipt {
+	r := receiptHead(ReceiptSale, b)
+	for _, t := range b.Tickets {
+		r.Lines = append(r.Lines, ReceiptLine{Text: t.Seat.Label + " " + TypeName(t.Type), Amount: t.Price})
+	}
+	r.Total = b.Total
+	for _, p := range b.Payments {
+		if p.Kind == booking.PaymentSale {
+			r.payment(p)
+			r.Paid = max(p.Tendered, p.Amount)
+			break
+		}
+	}
+	return r
+}
+
+// RefundReceipt is the receipt of b's refund payments made at or after
+// since (the refund just made): one line per refunded ticket.
+func RefundReceipt(b *booking.Booking, since time.Time) Receipt {
+	r := receiptHead(ReceiptRefund, b)
+	seat := map[int64]string{}
+	for _, t := range b.Tickets {
+		seat[t.ID] = t.Seat.Label + " " + TypeName(t.Type)
+	}
+	for _, p := range b.Payments {
+		if p.Kind != booking.PaymentRefund || p.At.Before(since) {
+			continue
+		}
+		text := "Refund"
+		if s, ok := seat[p.TicketID]; ok {
+			text = s
+		}
+		r.Lines = append(r.Lines, ReceiptLine{Text: text, Amount: p.Amount})
+		r.Total += p.Amount
+		r.payment(p)
+		r.ApprovedBy = p.ApprovedBy
+	}
+	r.Paid = r.Total
+	return r
+}
+
+func receiptHead(k ReceiptKind, b *booking.Booking) Receipt {
+	return Receipt{Kind: k, Number: b.Number, Film: b.Show.Film.Title, Hall: b.Show.HallName, Starts: b.Show.Starts,
+		Clerk: b.SoldBy, Where: b.Terminal, At: b.CreatedAt, Customer: b.Customer}
+}
+
+// payment takes who, where, when and how from p.
+func (r *Receipt) payment(p booking.Payment) {
+	r.Method, r.Change, r.At = p.Method, p.Change, p.At
+	if p.Staff != "" {
+		r.Clerk = p.Staff
+	}
+	if p.Terminal != "" {
+		r.Where = p.Terminal
+	}
+}
+
+// Receipt adds r to d, cut at the end.
+func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
+	d.Align(escpos.Center).Bold(true).Line(l.cinema()).Line(r.Kind.String()).Bold(false)
+	d.Align(escpos.Left)
+	d.Line(clip("Booking "+r.Number, Width))
+	d.Line(clip(r.Film, Width))
+	d.Line(clip("Hall "+r.Hall+"  "+l.when(r.Starts), Width))
+	d.Line(rule())
+	for _, ln := range r.Lines {
+		d.Line(row(ln.Text, ln.Amount.String()))
+	}
+	d.Line(rule())
+	d.Bold(true).Line(row("Total", r.Total.String())).Bold(false)
+	paid := "Paid"
+	if r.Kind == ReceiptRefund {
+		paid = "Paid out"
+	}
+	d.Line(row(paid+" "+string(r.Method), r.Paid.String()))
+	if r.Method == booking.Cash && r.Kind != ReceiptRefund {
+		d.Line(row("Change", r.Change.String()))
+	}
+	if r.ApprovedBy != "" {
+		d.Line(clip("Approved by "+r.ApprovedBy, Width))
+	}
+	d.Line(clip("Clerk "+r.Clerk, Width))
+	if r.Where != "" {
+		d.Line(clip("Terminal "+r.Where, Width))
+	}
+	d.Line(l.when(r.At))
+	d.Feed(3).Cut()
+}
+
+// ZReport adds the report of a shift to d: the Z report of a closed shift
+// (counted and variance), or an X report of an open one.
+func (l Layout) ZReport(d *escpos.Doc, z *booking.ShiftReport) {
+	title := "X REPORT (shift open)"
+	if z.Final {
+		title = "Z REPORT"
+	}
+	sh := z.Shift
+	d.Align(escpos.Center).Bold(true).Line(l.cinema()).Line(title).Bold(false).Align(escpos.Left)
+	d.Line(clip(fmt.Sprintf("Shift %d  %s", sh.ID, sh.Staff), Width))
+	if sh.Terminal != "" {
+		d.Line(clip("Terminal "+sh.Terminal, Width))
+	}
+	d.Line(row("Opened", l.when(sh.OpenedAt)))
+	if z.Final && !sh.ClosedAt.IsZero() {
+		d.Line(row("Closed", l.when(sh.ClosedAt)))
+	}
+	d.Line(rule())
+	d.Line(row("Float", sh.Float.String()))
+	d.Line(row(fmt.Sprintf("Cash sales (%d)", z.Sales), z.CashSales.String()))
+	d.Line(row("Cash refunds", z.CashRefunds.String()))
+	d.Line(row("Card sales", z.CardSales.String()))
+	d.Line(row("Card refunds", z.CardRefunds.String()))
+	d.Line(row(fmt.Sprintf("Refunds (%d)", z.Refunds), (z.CashRefunds + z.CardRefunds).String()))
+	d.Line(rule())
+	d.Bold(true).Line(row("Expected in drawer", z.Expected.String())).Bold(false)
+	if z.Final {
+		d.Line(row("Counted", z.Counted.String()))
+		d.Bold(true).Line(row("Variance", z.Variance.String())).Bold(false)
+		if z.Breakdown != "" {
+			d.Line(clip("Count "+z.Breakdown, Width))
+		}
+		if sh.ClosedBy != "" {
+			d.Line(clip("Closed by "+sh.ClosedBy, Width))
+		}
+	}
+	d.Feed(3).Cut()
+}
+
+// BookingJob is a whole print job for b: the printer reset, every
+// printable ticket, and the sale's receipt.
+func (l Layout) BookingJob(b *booking.Booking) ([]byte, error) {
+	var d escpos.Doc
+	d.Init()
+	if err := l.Tickets(&d, b); err != nil {
+		return nil, err
+	}
+	l.Receipt(&d, SaleReceipt(b))
+	return d.Bytes(), nil
+}
+
+// ReceiptJob is a print job of one receipt.
+func (l Layout) ReceiptJob(r Receipt) []byte {
+	var d escpos.Doc
+	d.Init()
+	l.Receipt(&d, r)
+	return d.Bytes()
+}
+
+// ZReportJob is a print job of one shift report.
+func (l Layout) ZReportJob(z *booking.ShiftReport) []byte {
+	var d escpos.Doc
+	d.Init()
+	l.ZReport(&d, z)
+	return d.Bytes()
+}
+
+// TestJob is the test page of `printer test`: the modes and a QR code, so
+// whoever stands at the printer sees it all works.
+func (l Layout) TestJob(at time.Time, target string) []byte {
+	var d escpos.Doc
+	d.Init().Align(escpos.Center).Bold(true).Size(2, 2).Line(l.cinema()).Size(1, 1).Line("PRINTER TEST").Bold(false)
+	d.Line(clip(target, Width)).Line(l.when(at))
+	d.Bold(true).Line("bold").Bold(false).Size(2, 1).Line("wide").Size(1, 2).Line("tall").Size(1, 1)
+	d.Align(escpos.Left).Line("left").Align(escpos.Right).Line("right").Align(escpos.Center)
+	d.QR("BOXOFFICE PRINTER TEST", 6, escpos.ECMedium).Line("A QR code above: the printer draws them.")
+	d.Feed(3).Cut()
+	return d.Bytes()
+}
