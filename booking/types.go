@@ -110,6 +110,9 @@ type Film struct {
 	Title   string
 	Minutes int
 	Rating  string
+
+	// manager screens: a retired film keeps its shows but gets no new ones.
+	Retired bool
 }
 
 // Show is one screening of a film in a hall.
