@@ -296,6 +296,10 @@ type Staff struct {
 	Role     Role
 	Disabled bool
 	HasKey   bool
+
+	// manager screens: locked out after wrong PINs, for sign-in or
+	// approvals, until UnlockStaff or the lockout ends.
+	Locked bool
 }
 
 // Terminal is a registered counter device (an SSH key that opens on the
