@@ -102,13 +102,34 @@ type KeyMap struct {
 	XReport      key.Binding
 	CloseShift   key.Binding
 	RefundTicket key.Binding
+
+	// Manager screens (issue 11): Manage opens them, for managers only;
+	// the rest are the sections' own keys.
+	Manage        key.Binding
+	MgrAdd        key.Binding
+	MgrEdit       key.Binding
+	MgrRetire     key.Binding
+	MgrMove       key.Binding
+	MgrCancelShow key.Binding
+	MgrHall       key.Binding
+	MgrWeek       key.Binding
+	MgrSetPrice   key.Binding
+	MgrTicketType key.Binding
+	MgrShowList   key.Binding
+	MgrList       key.Binding
+	MgrDisable    key.Binding
+	MgrRole       key.Binding
+	MgrPIN        key.Binding
+	MgrUnlock     key.Binding
+	MgrRemove     key.Binding
+	MgrYes        key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
 func DefaultKeyMap() KeyMap {
 	b := key.NewBinding
 	k, h := key.WithKeys, key.WithHelp
-	return KeyMap{
+	km := KeyMap{
 		Quit:    b(k("ctrl+c"), h("ctrl+c", "quit")),
 		Help:    b(k("?"), h("?", "keys")),
 		Back:    b(k("esc"), h("esc", "back")),
@@ -183,6 +204,32 @@ func DefaultKeyMap() KeyMap {
 		CloseShift:   b(k("c"), h("c", "close: blind count")),
 		RefundTicket: b(k("r"), h("r", "refund one ticket")),
 	}
+	return managerKeys(km)
+}
+
+// managerKeys adds the manager screens' keys (issue 11).
+func managerKeys(km KeyMap) KeyMap {
+	b := key.NewBinding
+	k, h := key.WithKeys, key.WithHelp
+	km.Manage = b(k("ctrl+g"), h("ctrl+g", "manager screens (managers)"))
+	km.MgrAdd = b(k("a"), h("a", "add"))
+	km.MgrEdit = b(k("e"), h("e", "edit"))
+	km.MgrRetire = b(k("r"), h("r", "retire"))
+	km.MgrMove = b(k("m"), h("m", "move show"))
+	km.MgrCancelShow = b(k("c"), h("c", "cancel show"))
+	km.MgrHall = b(k("tab", "shift+tab"), h("tab", "next hall"))
+	km.MgrWeek = b(k("[", "]"), h("[/]", "week before/after"))
+	km.MgrSetPrice = b(k("s"), h("s", "set a price"))
+	km.MgrTicketType = b(k("t"), h("t", "ticket type"))
+	km.MgrShowList = b(k("l"), h("l", "show on a list"))
+	km.MgrList = b(k("tab", "shift+tab"), h("tab", "next price list"))
+	km.MgrDisable = b(k("d"), h("d", "disable/enable"))
+	km.MgrRole = b(k("r"), h("r", "role"))
+	km.MgrPIN = b(k("p"), h("p", "reset PIN"))
+	km.MgrUnlock = b(k("u"), h("u", "unlock"))
+	km.MgrRemove = b(k("x"), h("x", "remove"))
+	km.MgrYes = b(k("y"), h("y", "yes"))
+	return km
 }
 
 // hint is a binding shown in the help only; its key is handled by the
