@@ -271,12 +271,12 @@ func (m *Model) helpFor() helpKeys {
 }
 
 // forManagers adds to a screen's ? overlay the keys only a manager is
-// offered: the audit trail.
+// offered: the audit trail and the manager screens.
 func (m *Model) forManagers(full [][]key.Binding) [][]key.Binding {
 	if !m.isManager() {
 		return full
 	}
-	return append(full, []key.Binding{m.keys.Audit})
+	return append(full, []key.Binding{m.keys.Audit, m.keys.Manage})
 }
 
 // global is the ? overlay's column of the keys every signed-in screen

@@ -37,9 +37,9 @@ var mgrNames = [numMgrSections]string{"Manager", "Films", "Halls", "Shows: the w
 var mgrAbout = [numMgrSections]string{
 	mgrFilms:     "add, edit and retire films",
 	mgrHalls:     "the halls and their seats; add one from a layout file",
-	mgrWeek:      "the programme of a week by hall; add, move and cancel shows",
-	mgrPrices:    "the price table; set a price, put a show on a price list",
-	mgrStaff:     "add staff, disable or enable, change a role, reset a PIN, unlock",
+	mgrWeek:      "a week of shows by hall; add, move, cancel",
+	mgrPrices:    "the price table; set prices, put a show on a list",
+	mgrStaff:     "add, disable/enable, role, PIN reset, unlock",
 	mgrTerminals: "the registered counter terminals; add and remove",
 }
 

@@ -6,6 +6,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"boxoffice/booking"
 )
 
 // The manager screens' forms and questions. A form is labelled fields,
@@ -181,8 +184,13 @@ func (m *Model) formView() string {
 
 func (m *Model) confirmView() string {
 	st := &m.styles
-	return "  " + st.Banner.Render(" "+cut(m.manage.confirm.question, m.width-12)+" y/N ") + "\n\n" +
-		"  " + st.Subtle.Render("y does it; n, enter or esc leaves everything as it is.") + "\n"
+	var b strings.Builder
+	q := ansi.Wordwrap(booking.Clean(m.manage.confirm.question)+" y/N", max(m.width-8, 20), " ")
+	for _, l := range strings.Split(q, "\n") {
+		b.WriteString("  " + st.Banner.Render(" "+padRight(l, max(m.width-8, 20))+" ") + "\n")
+	}
+	b.WriteString("\n  " + st.Subtle.Render("y does it; n, enter or esc leaves everything as it is.") + "\n")
+	return b.String()
 }
 
 func (m *Model) formHelp() helpKeys {

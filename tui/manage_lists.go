@@ -65,7 +65,7 @@ func (m *Model) filmForm(title string, f booking.Film) {
 	}
 	mins := textField("Running time", 3, minutes)
 	mins.f.accept = isDigit
-	m.openForm(title, "Minutes include the trailers; the hall also needs 15 minutes of cleaning after.", func(m *Model, v []string) (tea.Cmd, string, error) {
+	m.openForm(title, "Minutes include trailers; a hall needs 15 minutes of cleaning after a show.", func(m *Model, v []string) (tea.Cmd, string, error) {
 		n, _ := strconv.Atoi(v[1])
 		film := booking.Film{ID: f.ID, Title: v[0], Minutes: n, Rating: v[2]}
 		switch {

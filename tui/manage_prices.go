@@ -69,7 +69,7 @@ func (m *Model) pricesView(h int) string {
 		head += fmt.Sprintf(" %10s ", k.String())
 	}
 	b.WriteString(m.listLines(head, rows, h-4))
-	b.WriteString("\n" + st.Subtle.Render("  * set for this list or seat kind; the rest are the type's own price. Sold tickets keep theirs."))
+	b.WriteString("\n" + st.Subtle.Render("  * set for this list or seat kind; else the type's own price."))
 	return b.String()
 }
 

@@ -207,14 +207,14 @@ func TestManage_WeekMove(t *testing.T) {
 	// Show 1 has a booking: the form says it keeps its seats, the move
 	// asks first, and the store's overlap refusal stays on the form.
 	press(t, m, "m")
-	onScreen(t, m, "Its bookings keep their seats")
+	onScreen(t, m, "the bookings keep their seats")
 	press(t, m, "tab")
 	retype(t, m, "09:30")
 	press(t, m, "enter")
 	onScreen(t, m, "cannot start in the past")
 	retype(t, m, "12:30")
 	press(t, m, "enter")
-	onScreen(t, m, "Move show 1 with 1 seats sold", "y/N")
+	onScreen(t, m, "Move show 1 with 1 seat sold", "y/N")
 	press(t, m, "y")
 	onScreen(t, m, "The hall is taken by")
 	press(t, m, "shift+tab")

@@ -139,7 +139,7 @@ func (m *Model) weekView(h int) string {
 			cell := strings.Repeat(" ", colW)
 			if r < len(days[d]) {
 				sh := days[d][r]
-				cell = fit(sh.Starts.Format("15:04")+" "+sh.Film.Title, colW-1) + " "
+				cell = fit(sh.Starts.Format("15:04")+" "+shortTitle(sh.Film.Title), colW-1) + " "
 			}
 			if d == w.day && r == w.row {
 				cell = st.Selected.Render(cell)
@@ -152,6 +152,17 @@ func (m *Model) weekView(h int) string {
 	return b.String()
 }
 
+// shortTitle drops a leading article, so a narrow cell shows the word
+// that tells films apart.
+func shortTitle(title string) string {
+	for _, a := range []string{"The ", "A ", "An "} {
+		if rest, ok := strings.CutPrefix(title, a); ok && rest != "" {
+			return rest
+		}
+	}
+	return title
+}
+
 // pickedLine says all about the show picked: the cells cut it short.
 func (m *Model) pickedLine() string {
 	g := &m.manage
@@ -161,8 +172,8 @@ func (m *Model) pickedLine() string {
 		return st.Subtle.Render("  No show on " + g.week.start.AddDate(0, 0, g.week.day).Format("Mon 02 Jan") + " here: a adds one.")
 	}
 	ends := sh.Starts.Add(time.Duration(sh.Film.Minutes) * time.Minute)
-	line := fmt.Sprintf("  Show %d · %s · %s–%s · %d sold, %d held of %d · %s list", sh.ID, cut(sh.Film.Title, 40),
-		sh.Starts.Format("Mon 02 Jan 15:04"), ends.Format("15:04"), sh.Sold, sh.Held, sh.Capacity, listLabel(sh.PriceList))
+	line := fmt.Sprintf("  Show %d · %s · %s–%s · %d/%d sold, %d held · %s list", sh.ID, cut(sh.Film.Title, 30),
+		sh.Starts.Format("Mon 15:04"), ends.Format("15:04"), sh.Sold, sh.Capacity, sh.Held, listLabel(sh.PriceList))
 	return cutStyled(line, m.width)
 }
 
@@ -236,7 +247,7 @@ func (m *Model) moveShowForm(sh booking.Show) {
 	loc := m.now().Location()
 	note := "Nobody has booked it yet."
 	if sh.Sold+sh.Held > 0 {
-		note = fmt.Sprintf("Its bookings keep their seats (%d sold, %d held): it can change time, not hall.", sh.Sold, sh.Held)
+		note = fmt.Sprintf("%d sold, %d held: the bookings keep their seats; it can change time, not hall.", sh.Sold, sh.Held)
 	}
 	m.openForm(fmt.Sprintf("Move show %d: %s", sh.ID, cut(sh.Film.Title, 40)), note, func(m *Model, v []string) (tea.Cmd, string, error) {
 		starts, err := parseStart(v[0], v[1], loc)
@@ -253,7 +264,7 @@ func (m *Model) moveShowForm(sh booking.Show) {
 		if sh.Sold+sh.Held == 0 {
 			return cmd, "", nil
 		}
-		return cmd, fmt.Sprintf("Move show %d with %d seats sold to %s? Its bookings keep their seats; tell the customers.", sh.ID, sh.Sold, starts.Format("Mon 02 Jan 15:04")), nil
+		return cmd, fmt.Sprintf("Move show %d with %s sold to %s? Its bookings keep their seats; tell the customers.", sh.ID, plural(sh.Sold, "seat", "seats"), starts.Format("Mon 02 Jan 15:04")), nil
 	}, textField("Day", 10, sh.Starts.In(loc).Format("2006-01-02")), textField("Time", 5, sh.Starts.In(loc).Format("15:04")),
 		choiceField("Hall", g.hallNames(), booking.CleanLine(sh.HallName, 30)))
 }
