@@ -74,8 +74,8 @@ func (m *Model) staffKey(msg tea.KeyPressMsg) tea.Cmd {
 		pin := textField("New PIN", 12, "")
 		pin.f.mask, pin.f.accept = true, isDigit
 		m.openForm("Reset the PIN of "+cut(name, 40), "Tell them the new PIN; it also lifts a lockout.", func(m *Model, v []string) (tea.Cmd, string, error) {
-			if len(v[0]) < 4 {
-				return nil, "", booking.Errorf(booking.EInvalid, "A PIN is at least 4 digits.")
+			if len([]rune(v[0])) < 4 {
+				return nil, "", booking.Errorf(booking.EInvalid, "A PIN has 4 to 32 characters.")
 			}
 			return m.mgrDo("New PIN set for "+cut(name, 40)+".", func(ctx context.Context, b Backend, a booking.Actor) error {
 				return b.SetPIN(ctx, a, name, v[0])
@@ -90,8 +90,8 @@ func (m *Model) staffKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) addStaffForm() {
-	pin := textField("PIN", 12, "")
-	pin.f.mask, pin.f.accept = true, isDigit
+	pin := textField("PIN", 32, "")
+	pin.f.mask = true
 	m.openForm("Add a member of staff", "They sign in with their name and PIN at any counter.", func(m *Model, v []string) (tea.Cmd, string, error) {
 		name := v[0]
 		role, err := booking.ParseRole(v[1])
@@ -100,8 +100,8 @@ func (m *Model) addStaffForm() {
 			return nil, "", booking.Errorf(booking.EInvalid, "Type their name.")
 		case err != nil:
 			return nil, "", err
-		case len(v[2]) < 4:
-			return nil, "", booking.Errorf(booking.EInvalid, "A PIN is at least 4 digits.")
+		case len([]rune(v[2])) < 4:
+			return nil, "", booking.Errorf(booking.EInvalid, "A PIN has 4 to 32 characters.")
 		}
 		return m.mgrDo("Added "+cut(name, 40)+" as a "+v[1]+".", func(ctx context.Context, b Backend, a booking.Actor) error {
 			_, err := b.AddStaff(ctx, a, name, role, v[2], nil)

@@ -341,7 +341,7 @@ func TestManage_Staff(t *testing.T) {
 	press(t, m, "tab", "right", "tab")
 	typeText(t, m, "12")
 	press(t, m, "enter")
-	onScreen(t, m, "at least 4 digits")
+	onScreen(t, m, "A PIN has 4 to 32 characters.")
 	typeText(t, m, "34")
 	press(t, m, "enter")
 	staff := func() booking.Staff {
