@@ -268,6 +268,9 @@ func TestManage_WeekAddAndCancel(t *testing.T) {
 	typeText(t, m, "23:40")
 	press(t, m, "enter")
 	onScreen(t, m, "The hall is taken by") // the day's last show, with cleaning
+	if today, _ := s.Shows(ctx, booking.System, clock.Now()); len(today) != len(before) {
+		t.Fatalf("a refused show was added: %d shows, were %d", len(today), len(before))
+	}
 	tomorrow := clock.Now().AddDate(0, 0, 1)
 	before, _ = s.Shows(ctx, booking.System, tomorrow)
 	press(t, m, "shift+tab")
