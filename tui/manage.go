@@ -50,6 +50,7 @@ type manageState struct {
 	menu    int // the menu's cursor
 	cursor  int // the list's cursor
 	busy    bool
+	dirty   bool   // a change was heard while busy: read again after
 	seq     int    // answers to an older read are dropped
 	err     string // why the last read or change failed, in the store's words
 
@@ -115,7 +116,7 @@ func (m *Model) openSection(s mgrSection) tea.Cmd {
 func (m *Model) mgrLoadCmd() tea.Cmd {
 	g := &m.manage
 	g.seq++
-	g.busy = true
+	g.busy, g.dirty = true, false // this read covers every change before it
 	seq, section, store, actor := g.seq, g.section, m.store, m.actor()
 	start := g.week.start
 	return m.call(func(ctx context.Context) (tea.Msg, error) {
@@ -157,6 +158,16 @@ func (m *Model) onMgrLoaded(msg mgrLoadedMsg) tea.Cmd {
 		return nil
 	}
 	g.err = ""
+	m.onMgrLoadedData(msg)
+	if g.dirty {
+		return m.mgrLoadCmd() // what changed while this read was under way
+	}
+	return nil
+}
+
+// onMgrLoadedData keeps what a read brought for the section on show.
+func (m *Model) onMgrLoadedData(msg mgrLoadedMsg) {
+	g := &m.manage
 	switch g.section {
 	case mgrFilms:
 		g.films = msg.films
@@ -174,7 +185,6 @@ func (m *Model) onMgrLoaded(msg mgrLoadedMsg) tea.Cmd {
 		g.terms = msg.terms
 	}
 	g.cursor = min(g.cursor, max(g.rows()-1, 0))
-	return nil
 }
 
 // rows is how many rows the section's list has, for its cursor.
@@ -319,13 +329,14 @@ func (manageScreen) focus(m *Model) *field {
 
 func (manageScreen) changed(m *Model, c booking.ShowChanged) tea.Cmd {
 	g := &m.manage
-	if g.section == mgrMenu || g.form != nil || g.confirm != nil || g.busy {
+	if !(g.section == mgrWeek && (c.ShowID == 0 || g.week.has(c.ShowID))) && !(g.section == mgrPrices && c.ShowID == 0) {
 		return nil
 	}
-	if (g.section == mgrWeek && (c.ShowID == 0 || g.week.has(c.ShowID))) || (g.section == mgrPrices && c.ShowID == 0) {
-		return m.mgrLoadCmd()
+	if g.form != nil || g.confirm != nil || g.busy {
+		g.dirty = true // read again once the read under way, or the form, is done
+		return nil
 	}
-	return nil
+	return m.mgrLoadCmd()
 }
 
 func (manageScreen) view(m *Model, height int) string {

@@ -527,3 +527,22 @@ func TestManage_TypingGoesToTheFocusedField(t *testing.T) {
 		t.Fatalf("a paste with an escape: %q", got)
 	}
 }
+
+// TestManage_WeekHearsChanges: a sale of a show in the week repaints it,
+// even when it is heard while the week is being read.
+func TestManage_WeekHearsChanges(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	m := newTestModel(t, s, clock, "mgr-live", 120, 40)
+	openManager(t, m, "3")
+	onScreen(t, m, "0/404 sold")
+	read := exec(m.mgrLoadCmd()) // a read, made before the sale
+	sellFirstShow(t, s)
+	send(t, m, changeMsg{ShowID: 1}) // the sale, heard while the read is under way
+	send(t, m, read...)              // the read answers with what it saw
+	onScreen(t, m, "1/404 sold")
+	if m.manage.busy || m.manage.dirty {
+		t.Fatalf("busy %v, dirty %v after the second read", m.manage.busy, m.manage.dirty)
+	}
+}
