@@ -50,7 +50,12 @@ func (m *Model) staffKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	s := g.staff[g.cursor]
 	name := s.Name
+	self := m.clerk != nil && s.ID == m.clerk.id
 	switch {
+	case self && (key.Matches(msg, k.MgrDisable) || key.Matches(msg, k.MgrRole)):
+		// A manager who disables or demotes themselves here is out at once:
+		// another manager, or the command line, does that.
+		g.err = "Your own access is changed by another manager or at the command line."
 	case key.Matches(msg, k.MgrDisable) && s.Disabled:
 		return m.mgrDo("Enabled "+cut(name, 40)+".", func(ctx context.Context, b Backend, a booking.Actor) error {
 			return b.EnableStaff(ctx, a, name)

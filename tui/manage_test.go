@@ -364,6 +364,10 @@ func TestManage_Staff(t *testing.T) {
 	if st := staff(); st.Role != booking.RoleSupervisor {
 		t.Fatalf("added %+v", st)
 	}
+	press(t, m, "d") // the cursor is on demo: oneself
+	if m.manage.confirm != nil || !strings.Contains(screenText(m), "Your own access") {
+		t.Fatalf("disabling oneself:\n%s", screenText(m))
+	}
 	for m.manage.staff[m.manage.cursor].Name != "maria" {
 		press(t, m, "down")
 	}
