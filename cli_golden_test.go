@@ -448,7 +448,8 @@ func TestGolden_OwnCinema(t *testing.T) {
 		cmd("show", "add", "--film", "1", "--hall", "small", "--at", "2026-12-02 19:30"),
 		cmd("show", "add", "--film", "1", "--hall", "Small", "--at", "2026-12-02 20:00"),
 		cmd("show", "add", "--film", "9", "--hall", "Small", "--at", "2026-12-03 20:00"),
-		cmd("show", "add", "--film", "1", "--hall", "Small", "--at", "2026-11-30 20:00"),
+		cmd("show", "add", "--film", "1", "--hall", "Small", "--at", "2026-12-04 20:00"),
+		cmd("show", "add", "--film", "1", "--hall", "Small", "--at", "2026-11-30 20:00"), // the past: refused
 		cmd("shows", "--date", "2026-12-02"),
 		cmd("price", "list"),
 		cmd("price", "list", "--json"),
@@ -479,6 +480,24 @@ func TestGolden_OwnCinema(t *testing.T) {
 		cmd("waitlist", "remove", "1", "--json"),
 		cmd("waitlist", "1", "--json"),
 		cmd("waitlist", "2"),
+
+		// manager screens: the programme changed after it was set.
+		cmd("film", "edit", "1", "--minutes", "100", "--title", "Our Film (director's cut)"),
+		cmd("film", "edit", "1", "--minutes", "900"),
+		cmd("film", "edit", "1"),
+		cmd("film", "edit", "x", "--minutes", "90"),
+		cmd("show", "move", "2", "--at", "2026-12-02 19:30"),
+		cmd("show", "move", "2", "--at", "2026-11-30 19:30"),
+		cmd("show", "move", "2", "--at", "tomorrow"),
+		cmd("show", "move", "2", "--at", "2026-12-05 21:00", "--hall", "Nowhere"),
+		cmd("show", "move", "2", "--at", "2026-12-05 21:00"),
+		cmd("show", "move", "1", "--at", "2026-12-06 21:00", "--hall", "Small"),
+		cmd("film", "retire", "1"),
+		cmd("film", "retire", "1"),
+		cmd("show", "add", "--film", "1", "--hall", "Small", "--at", "2026-12-09 20:00"),
+		cmd("film", "list"),
+		cmd("film", "list", "--json"),
+		cmd("shows", "--date", "2026-12-05"),
 	})
 }
 

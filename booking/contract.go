@@ -181,7 +181,8 @@ type Programme interface {
 	// AddShow schedules a film in a hall and returns the show's id; a
 	// hall is never double-booked, cleaning time included. Needs
 	// ActionManageHalls. ENotFound for the film or hall; EConflict for an
-	// overlap, naming the show in the way.
+	// overlap, naming the show in the way; EInvalid for a start in the
+	// past or a retired film.
 	AddShow(ctx context.Context, actor Actor, filmID, hallID int64, starts time.Time) (int64, error)
 	// SetPrice adds or changes a ticket type; sales from then on use it,
 	// tickets sold keep their price. Needs ActionManageHalls. EInvalid
@@ -203,6 +204,25 @@ type Programme interface {
 	// ActionManageHalls. EInvalid for a bad name; ENotFound for the show
 	// or a list nobody set a price on.
 	SetShowPriceList(ctx context.Context, actor Actor, showID int64, list string) error
+
+	// manager screens (issue 11): editing the programme.
+
+	// EditFilm changes a film's title, running time and rating (f.ID
+	// names it). Needs ActionManageHalls. EInvalid as for AddFilm or when
+	// nothing changes; ENotFound; EConflict when a longer running time
+	// makes a show still on sale overlap another in its hall, naming it.
+	EditFilm(ctx context.Context, actor Actor, f Film) error
+	// RetireFilm takes a film off the programme: its shows stay, it gets
+	// no new ones (AddShow: EInvalid). Needs ActionManageHalls. ENotFound;
+	// EConflict when retired already.
+	RetireFilm(ctx context.Context, actor Actor, filmID int64) error
+	// MoveShow moves a show to starts and, when hallID is neither 0 nor
+	// its own, to that hall; its bookings keep their seats. Needs
+	// ActionManageHalls. EInvalid for a start in the past or no change;
+	// ENotFound for the show or hall; EConflict for an overlap (cleaning
+	// included, naming the show in the way), a show that started or
+	// admitted anyone, or a new hall for a show with bookings or holds.
+	MoveShow(ctx context.Context, actor Actor, showID int64, starts time.Time, hallID int64) error
 }
 
 // Roster is who may work the box office: staff with their PINs, roles

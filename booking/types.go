@@ -110,6 +110,9 @@ type Film struct {
 	Title   string
 	Minutes int
 	Rating  string
+
+	// manager screens: a retired film keeps its shows but gets no new ones.
+	Retired bool
 }
 
 // Show is one screening of a film in a hall.
@@ -293,6 +296,10 @@ type Staff struct {
 	Role     Role
 	Disabled bool
 	HasKey   bool
+
+	// manager screens: locked out after wrong PINs, for sign-in or
+	// approvals, until UnlockStaff or the lockout ends.
+	Locked bool
 }
 
 // Terminal is a registered counter device (an SSH key that opens on the

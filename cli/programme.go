@@ -131,10 +131,14 @@ func (v hallView) writeText(w io.Writer) {
 
 func filmCommand() *command {
 	return &command{name: "film", json: machine,
-		missing: `usage: boxoffice film add "TITLE" --minutes N [--rating R] | film list`,
+		missing: `usage: boxoffice film add "TITLE" --minutes N [--rating R] | film list | film edit ID ... | film retire ID`,
 		subs: []*command{
 			{name: "add", args: `"TITLE" --minutes N [--rating R]`, short: "add a film", flags: filmAddFlags},
 			{name: "list", args: "[--json]", short: "the films", run: (*env).filmList},
+
+			// manager screens: editing the programme.
+			{name: "edit", args: `ID [--title "TITLE"] [--minutes N] [--rating R]`, short: "change a film (what is not given stays)", flags: filmEditFlags},
+			{name: "retire", args: "ID", short: "no new shows of a film; its shows stay", run: (*env).filmRetire},
 		}}
 }
 
@@ -174,12 +178,13 @@ type filmJSON struct {
 	Title   string `json:"title"`
 	Minutes int    `json:"minutes"`
 	Rating  string `json:"rating"`
+	Retired bool   `json:"retired"` // manager screens: no new shows
 }
 
 func (v filmView) jsonValue() any {
 	out := make([]filmJSON, 0, len(v))
 	for _, f := range v {
-		out = append(out, filmJSON{f.ID, booking.Clean(f.Title), f.Minutes, booking.Clean(f.Rating)})
+		out = append(out, filmJSON{f.ID, booking.Clean(f.Title), f.Minutes, booking.Clean(f.Rating), f.Retired})
 	}
 	return out
 }
@@ -188,18 +193,25 @@ func (v filmView) writeText(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTITLE\tMIN\tRATING")
 	for _, f := range v {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\n", f.ID, booking.Clean(f.Title), f.Minutes, booking.Clean(f.Rating))
+		title := booking.Clean(f.Title)
+		if f.Retired {
+			title += " (retired)"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\n", f.ID, title, f.Minutes, booking.Clean(f.Rating))
 	}
 	tw.Flush()
 }
 
-const showUsage = `usage: boxoffice show add --film ID --hall NAME --at "2026-12-01 19:30" [--price-list L] | show price-list SHOW LIST`
+const showUsage = `usage: boxoffice show add --film ID --hall NAME --at "2026-12-01 19:30" [--price-list L] | show price-list SHOW LIST | show move ID --at TIME [--hall NAME]`
 
 func showCommand() *command {
 	return &command{name: "show", run: func(*env, []string) error { return usagef(showUsage) },
 		subs: []*command{
 			{name: "add", args: `--film ID --hall NAME --at "2026-12-01 19:30" [--price-list L]`, short: "schedule a film in a hall", flags: showAddFlags},
 			{name: "price-list", args: "SHOW LIST", short: "sell a show at a price list (standing: the usual prices)", run: (*env).showPriceList},
+
+			// manager screens: editing the programme.
+			{name: "move", args: `ID --at "2026-12-05 20:00" [--hall NAME]`, short: "move a show (its bookings keep their seats)", flags: showMoveFlags},
 		}}
 }
 

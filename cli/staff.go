@@ -102,12 +102,13 @@ type staffJSON struct {
 	Role     string `json:"role"`
 	SSHKey   bool   `json:"ssh_key"`
 	Disabled bool   `json:"disabled"`
+	Locked   bool   `json:"locked"` // manager screens: after wrong PINs, until unlocked
 }
 
 func (v staffView) jsonValue() any {
 	out := make([]staffJSON, 0, len(v))
 	for _, st := range v {
-		out = append(out, staffJSON{booking.Clean(st.Name), st.Role.String(), st.HasKey, st.Disabled})
+		out = append(out, staffJSON{booking.Clean(st.Name), st.Role.String(), st.HasKey, st.Disabled, st.Locked})
 	}
 	return out
 }
@@ -119,6 +120,9 @@ func (v staffView) writeText(w io.Writer) {
 		status := "active"
 		if st.Disabled {
 			status = "disabled"
+		}
+		if st.Locked {
+			status += ", locked"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", booking.Clean(st.Name), st.Role, map[bool]string{true: "yes", false: "no"}[st.HasKey], status)
 	}

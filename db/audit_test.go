@@ -216,6 +216,17 @@ var writeCalls = map[booking.Action][]auditCall{
 		}, func(f *auditFixture, a booking.Actor) error {
 			return f.s.SetShowPriceList(f.ctx, a, 1, "evening")
 		}},
+
+		// manager screens: editing the programme.
+		{"EditFilm", auditMgr, booking.AuditProgramme, nil, func(f *auditFixture, a booking.Actor) error {
+			return f.s.EditFilm(f.ctx, a, booking.Film{ID: 1, Title: "First Film (restored)", Minutes: 100, Rating: "PG"})
+		}},
+		{"RetireFilm", auditMgr, booking.AuditProgramme, nil, func(f *auditFixture, a booking.Actor) error {
+			return f.s.RetireFilm(f.ctx, a, 2)
+		}},
+		{"MoveShow", auditMgr, booking.AuditProgramme, sellA1, func(f *auditFixture, a booking.Actor) error {
+			return f.s.MoveShow(f.ctx, a, 1, f.clock.Now().Add(96*time.Hour), 0)
+		}},
 	},
 	// Shifts and refunds.
 	booking.ActionShift: {

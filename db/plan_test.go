@@ -366,6 +366,15 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	_, _, err = s.IdentifyKey(ctx, printerPub.Marshal())
 	step("IdentifyKey", err)
 	stepV("ListTerminals")(s.ListTerminals(ctx, mgr))
+	// manager screens: a film edited longer (its shows re-checked) and
+	// retired, a show moved in its hall, to another, into a clash.
+	step("EditFilm", s.EditFilm(ctx, mgr, booking.Film{ID: film, Title: "Third Cut", Minutes: 150, Rating: "15"}))
+	step("EditFilm", s.EditFilm(ctx, mgr, booking.Film{ID: film, Title: "Third Cut", Minutes: 500, Rating: "15"}))
+	step("MoveShow", s.MoveShow(ctx, mgr, 2, clock.Now().Add(30*time.Hour), 0))
+	step("MoveShow", s.MoveShow(ctx, mgr, 3, clock.Now().Add(30*time.Hour), 2))
+	step("MoveShow", s.MoveShow(ctx, mgr, 3, clock.Now().Add(30*time.Hour), 1))
+	step("RetireFilm", s.RetireFilm(ctx, mgr, film))
+	stepV("AddShow")(s.AddShow(ctx, mgr, film, 1, clock.Now().Add(96*time.Hour)))
 	return called
 }
 

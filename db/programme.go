@@ -108,7 +108,7 @@ func (s *Store) Films(ctx context.Context, actor booking.Actor) ([]booking.Film,
 	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
 		return nil, err
 	}
-	rows, err := s.readRows(ctx, `SELECT id, title, minutes, rating FROM films ORDER BY title`)
+	rows, err := s.readRows(ctx, `SELECT id, title, minutes, rating, retired FROM films ORDER BY title`)
 	if err != nil {
 		return nil, s.translate("films", err)
 	}
@@ -116,7 +116,7 @@ func (s *Store) Films(ctx context.Context, actor booking.Actor) ([]booking.Film,
 	var out []booking.Film
 	for rows.Next() {
 		var f booking.Film
-		if err := rows.Scan(&f.ID, &f.Title, &f.Minutes, &f.Rating); err != nil {
+		if err := rows.Scan(&f.ID, &f.Title, &f.Minutes, &f.Rating, &f.Retired); err != nil {
 			return nil, s.translate("films", err)
 		}
 		out = append(out, f)
@@ -134,13 +134,21 @@ func (s *Store) AddShow(ctx context.Context, actor booking.Actor, filmID, hallID
 	}
 	return write(s, ctx, actor, "add show", func(w *wtx) (int64, error) {
 		var minutes, capacity int
-		if err := w.queryRow(`SELECT minutes FROM films WHERE id = ?`, filmID).Scan(&minutes); err != nil {
+		var title string
+		var retired bool
+		if err := w.queryRow(`SELECT title, minutes, retired FROM films WHERE id = ?`, filmID).Scan(&title, &minutes, &retired); err != nil {
 			return 0, notFoundAs(err, "There is no film %d.", filmID)
+		}
+		if retired {
+			return 0, booking.Errorf(booking.EInvalid, "%s is retired: it gets no new shows.", booking.Clean(title))
 		}
 		if err := w.queryRow(`SELECT count(*) FROM seats WHERE hall_id = ?`, hallID).Scan(&capacity); err != nil || capacity == 0 {
 			return 0, booking.Errorf(booking.ENotFound, "There is no hall %d.", hallID)
 		}
-		if err := hallFree(w, hallID, starts, minutes); err != nil {
+		if err := notPast(w, starts); err != nil {
+			return 0, err
+		}
+		if err := hallFree(w, hallID, starts, minutes, 0); err != nil {
 			return 0, err
 		}
 		var id int64
@@ -152,8 +160,9 @@ func (s *Store) AddShow(ctx context.Context, actor booking.Actor, filmID, hallID
 
 // hallFree refuses a show of minutes starting at starts that would
 // overlap another show of the hall, each with its running time plus
-// Cleaning.
-func hallFree(w *wtx, hallID int64, starts time.Time, minutes int) error {
+// Cleaning. except is a show not to count (the one being moved or
+// re-timed), 0 for none.
+func hallFree(w *wtx, hallID int64, starts time.Time, minutes int, except int64) error {
 	start := starts.Unix()
 	end := starts.Add(time.Duration(minutes)*time.Minute + Cleaning).Unix()
 	var clash string
@@ -163,8 +172,8 @@ func hallFree(w *wtx, hallID int64, starts time.Time, minutes int) error {
 	// few, not the hall's whole history.
 	earliest := start - int64((maxFilmMinutes*time.Minute+Cleaning)/time.Second)
 	err := w.queryRow(`SELECT f.title, s.starts_at FROM shows s JOIN films f ON f.id = s.film_id
-		WHERE s.hall_id = ? AND s.starts_at > ? AND s.starts_at < ? AND s.starts_at + (f.minutes * 60) + ? > ?
-		ORDER BY s.starts_at LIMIT 1`, hallID, earliest, end, int64(Cleaning/time.Second), start).Scan(&clash, &clashAt)
+		WHERE s.hall_id = ? AND s.starts_at > ? AND s.starts_at < ? AND s.starts_at + (f.minutes * 60) + ? > ? AND s.id <> ?
+		ORDER BY s.starts_at LIMIT 1`, hallID, earliest, end, int64(Cleaning/time.Second), start, except).Scan(&clash, &clashAt)
 	switch {
 	case err == nil:
 		return booking.Errorf(booking.EConflict, "The hall is taken by %s at %s (with cleaning).",
@@ -214,6 +223,10 @@ func (s *Store) forgetTicketTypes() {
 	s.ticketTypes = nil
 	s.prices = nil
 	s.typesGen++
+	// A moved show or an edited film publishes 0 too (and another
+	// process's commit comes here through the poll): the programme facts
+	// cached by showInfo go with the prices.
+	clear(s.shows)
 	s.hallsMu.Unlock()
 }
 

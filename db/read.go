@@ -44,11 +44,14 @@ func (s *Store) readRows(ctx context.Context, query string, args ...any) (*sql.R
 	return st.QueryContext(ctx, args...)
 }
 
-// showInfo returns what never changes about a show: film, hall, start and
-// capacity. Shows are fixed once seeded, so they are cached.
+// showInfo returns a show's programme facts: film, hall, start and
+// capacity. They change only when a manager moves the show or edits its
+// film, which publishes 0 and drops the cache (forgetTicketTypes), so
+// they are cached; a read that raced such a drop is not kept.
 func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error) {
 	s.hallsMu.Lock()
 	sh, ok := s.shows[showID]
+	gen := s.typesGen
 	s.hallsMu.Unlock()
 	if ok {
 		return sh, nil
@@ -65,7 +68,9 @@ func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error
 	}
 	sh.Starts = time.Unix(starts, 0)
 	s.hallsMu.Lock()
-	s.shows[showID] = sh
+	if s.typesGen == gen {
+		s.shows[showID] = sh
+	}
 	s.hallsMu.Unlock()
 	return sh, nil
 }

@@ -111,7 +111,12 @@ func (s *Store) ListStaff(ctx context.Context, actor booking.Actor) ([]booking.S
 	if err := booking.Authorize(actor, booking.ActionManageStaff); err != nil {
 		return nil, err
 	}
-	rows, err := s.readRows(ctx, `SELECT id, name, role, disabled, key_fp IS NOT NULL FROM staff ORDER BY name`)
+	// Locked: a lockout of sign-in or approvals still running, read by
+	// the primary key of each failure table (a manager's unlock lifts it).
+	rows, err := s.readRows(ctx, `SELECT s.id, s.name, s.role, s.disabled, s.key_fp IS NOT NULL,
+		coalesce((SELECT locked_until FROM signin_failures WHERE name = s.name), 0) > ?1
+		OR coalesce((SELECT locked_until FROM approval_failures WHERE name = s.name), 0) > ?1
+		FROM staff s ORDER BY s.name`, s.opts.Clock().UnixMilli())
 	if err != nil {
 		return nil, s.translate("list staff", err)
 	}
@@ -120,7 +125,7 @@ func (s *Store) ListStaff(ctx context.Context, actor booking.Actor) ([]booking.S
 	for rows.Next() {
 		var st booking.Staff
 		var role string
-		if err := rows.Scan(&st.ID, &st.Name, &role, &st.Disabled, &st.HasKey); err != nil {
+		if err := rows.Scan(&st.ID, &st.Name, &role, &st.Disabled, &st.HasKey, &st.Locked); err != nil {
 			return nil, s.translate("list staff", err)
 		}
 		st.Role, _ = booking.ParseRole(role)

@@ -117,6 +117,17 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 			press(t, m, "enter", "enter")
 		}},
 		{"my shift none", func(t *testing.T, m *Model) { press(t, m, "esc", "ctrl+t") }},
+
+		// Manager screens (issue 11).
+		{"manager menu", func(t *testing.T, m *Model) { press(t, m, "esc", "ctrl+g") }},
+		{"manager films", func(t *testing.T, m *Model) { press(t, m, "1") }},
+		{"manager film form", func(t *testing.T, m *Model) { press(t, m, "e") }},
+		{"manager film retire", func(t *testing.T, m *Model) { press(t, m, "esc", "r") }},
+		{"manager week", func(t *testing.T, m *Model) { press(t, m, "n", "esc", "3") }},
+		{"manager week move", func(t *testing.T, m *Model) { press(t, m, "m", "tab", "tab") }},
+		{"manager prices", func(t *testing.T, m *Model) { press(t, m, "esc", "esc", "4") }},
+		{"manager staff", func(t *testing.T, m *Model) { press(t, m, "esc", "5") }},
+		{"manager terminals", func(t *testing.T, m *Model) { press(t, m, "esc", "6") }},
 	}
 }
 

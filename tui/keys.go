@@ -105,13 +105,33 @@ type KeyMap struct {
 
 	// Printing (issue 12): print a booking's tickets and receipt again.
 	Reprint key.Binding
+	// Manager screens (issue 11): Manage opens them, for managers only;
+	// the rest are the sections' own keys.
+	Manage        key.Binding
+	MgrAdd        key.Binding
+	MgrEdit       key.Binding
+	MgrRetire     key.Binding
+	MgrMove       key.Binding
+	MgrCancelShow key.Binding
+	MgrHall       key.Binding
+	MgrWeek       key.Binding
+	MgrSetPrice   key.Binding
+	MgrTicketType key.Binding
+	MgrShowList   key.Binding
+	MgrList       key.Binding
+	MgrDisable    key.Binding
+	MgrRole       key.Binding
+	MgrPIN        key.Binding
+	MgrUnlock     key.Binding
+	MgrRemove     key.Binding
+	MgrYes        key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
 func DefaultKeyMap() KeyMap {
 	b := key.NewBinding
 	k, h := key.WithKeys, key.WithHelp
-	return KeyMap{
+	km := KeyMap{
 		Quit:    b(k("ctrl+c"), h("ctrl+c", "quit")),
 		Help:    b(k("?"), h("?", "keys")),
 		Back:    b(k("esc"), h("esc", "back")),
@@ -173,20 +193,52 @@ func DefaultKeyMap() KeyMap {
 		BestPremium: b(k("p"), h("p", "best incl. premium")),
 
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
-
-		// Reports (issue 10).
-		Reports:      b(k("ctrl+r"), h("ctrl+r", "reports (managers)")),
-		ReportNext:   b(k("tab"), h("tab", "next report")),
-		ReportPrev:   b(k("shift+tab"), h("shift+tab", "previous report")),
-		ReportBy:     b(k("b"), h("b", "add up by")),
-		ReportPeriod: b(k("p"), h("p", "day/week/month/year")),
-
-		Shift:        b(k("ctrl+t"), h("ctrl+t", "my shift")),
-		XReport:      b(k("x"), h("x", "X report")),
-		CloseShift:   b(k("c"), h("c", "close: blind count")),
-		RefundTicket: b(k("r"), h("r", "refund one ticket")),
-		Reprint:      b(k("p"), h("p", "print tickets again")), // printing (issue 12)
 	}
+	return managerKeys(moneyKeys(km))
+}
+
+// moneyKeys adds the keys of the money screens: reports, shifts, refunds
+// and printing (issues 10 and 12).
+func moneyKeys(km KeyMap) KeyMap {
+	b := key.NewBinding
+	k, h := key.WithKeys, key.WithHelp
+	// Reports (issue 10).
+	km.Reports = b(k("ctrl+r"), h("ctrl+r", "reports (managers)"))
+	km.ReportNext = b(k("tab"), h("tab", "next report"))
+	km.ReportPrev = b(k("shift+tab"), h("shift+tab", "previous report"))
+	km.ReportBy = b(k("b"), h("b", "add up by"))
+	km.ReportPeriod = b(k("p"), h("p", "day/week/month/year"))
+	km.Shift = b(k("ctrl+t"), h("ctrl+t", "my shift"))
+	km.XReport = b(k("x"), h("x", "X report"))
+	km.CloseShift = b(k("c"), h("c", "close: blind count"))
+	km.RefundTicket = b(k("r"), h("r", "refund one ticket"))
+	km.Reprint = b(k("p"), h("p", "print tickets again")) // printing (issue 12)
+	return km
+}
+
+// managerKeys adds the manager screens' keys (issue 11).
+func managerKeys(km KeyMap) KeyMap {
+	b := key.NewBinding
+	k, h := key.WithKeys, key.WithHelp
+	km.Manage = b(k("ctrl+g"), h("ctrl+g", "manager screens (managers)"))
+	km.MgrAdd = b(k("a"), h("a", "add"))
+	km.MgrEdit = b(k("e"), h("e", "edit"))
+	km.MgrRetire = b(k("r"), h("r", "retire"))
+	km.MgrMove = b(k("m"), h("m", "move show"))
+	km.MgrCancelShow = b(k("c"), h("c", "cancel show"))
+	km.MgrHall = b(k("tab", "shift+tab"), h("tab", "next hall"))
+	km.MgrWeek = b(k("[", "]"), h("[/]", "week before/after"))
+	km.MgrSetPrice = b(k("s"), h("s", "set a price"))
+	km.MgrTicketType = b(k("t"), h("t", "ticket type"))
+	km.MgrShowList = b(k("l"), h("l", "show on a list"))
+	km.MgrList = b(k("tab", "shift+tab"), h("tab", "next price list"))
+	km.MgrDisable = b(k("d"), h("d", "disable/enable"))
+	km.MgrRole = b(k("r"), h("r", "role"))
+	km.MgrPIN = b(k("p"), h("p", "reset PIN"))
+	km.MgrUnlock = b(k("u"), h("u", "unlock"))
+	km.MgrRemove = b(k("x"), h("x", "remove"))
+	km.MgrYes = b(k("y"), h("y", "yes"))
+	return km
 }
 
 // hint is a binding shown in the help only; its key is handled by the
@@ -228,12 +280,12 @@ func (m *Model) helpFor() helpKeys {
 }
 
 // forManagers adds to a screen's ? overlay the keys only a manager is
-// offered: the audit trail.
+// offered: the audit trail and the manager screens.
 func (m *Model) forManagers(full [][]key.Binding) [][]key.Binding {
 	if !m.isManager() {
 		return full
 	}
-	return append(full, []key.Binding{m.keys.Audit})
+	return append(full, []key.Binding{m.keys.Audit, m.keys.Manage})
 }
 
 // global is the ? overlay's column of the keys every signed-in screen

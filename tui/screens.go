@@ -27,6 +27,8 @@ const (
 	screenReports // managers' reports (issue 10)
 
 	screenShift
+
+	screenManage // manager screens (issue 11)
 	numScreens
 )
 
@@ -111,6 +113,9 @@ var screens = [numScreens]screenSpec{
 	screenReports: {"reports", heldAway, reportsScreen{}},
 
 	screenShift: {"my shift", heldAway, shiftScreen{}},
+
+	// Manager screens (issue 11).
+	screenManage: {"manager", heldAway, manageScreen{}},
 }
 
 func (s screen) String() string {

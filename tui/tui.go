@@ -143,6 +143,7 @@ type Model struct {
 	audit    auditState
 	reports  reportsState
 	shift    shiftState
+	manage   manageState // manager screens (issue 11)
 
 	resume *Resume // still to reopen; cleared once tried
 
@@ -346,6 +347,13 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 	// Printing (issue 12).
 	case printedMsg:
 		return m.onPrinted(msg)
+	// Manager screens (issue 11).
+	case mgrLoadedMsg:
+		return m.onMgrLoaded(msg)
+	case mgrDoneMsg:
+		return m.onMgrDone(msg)
+	case cancelShowMsg:
+		return m.onCancelShow(msg)
 	}
 	return nil
 }
@@ -404,6 +412,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.leave(leaveReports)
 		case key.Matches(msg, k.Shift) && m.screen != screenShift && m.clerk.role >= booking.MinRole(booking.ActionShift):
 			return m.openShiftScreen()
+
+		// Manager screens (issue 11).
+		case key.Matches(msg, k.Manage) && m.screen != screenManage:
+			return m.openManage()
 		}
 	}
 	return m.active().keys(m, msg)
