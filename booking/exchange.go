@@ -99,3 +99,22 @@ type ExchangeResult struct {
 	Credit     Money
 	Difference Money
 }
+
+// Signed writes an amount with its sign, as a difference is read: "+2.50"
+// paid, "-5.00" paid back, "0.00" none.
+func (m Money) Signed() string {
+	switch {
+	case m > 0:
+		return "+" + m.String()
+	case m < 0:
+		return "-" + (-m).String()
+	}
+	return m.String()
+}
+
+// ExchangePayment reports whether p is the difference of the exchange that
+// made b: its sale (the difference paid, 0.00 when none) or the refund
+// without a ticket (the difference paid back).
+func (b *Booking) ExchangePayment(p Payment) bool {
+	return b.ExchangedFrom != "" && p.TicketID == 0
+}

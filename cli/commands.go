@@ -78,6 +78,9 @@ func init() {
 			// Shifts and refunds.
 			shiftCommand(),
 			refundCommand(),
+
+			// Exchanges (issue 11).
+			exchangeCommand(),
 		},
 	}
 	root.walk(func(c *command) {

@@ -273,7 +273,7 @@ func (x *exchange) issue(w *wtx, hall *booking.Hall, showID int64, seats []booki
 	}
 	diff := quote.Total - credit
 	if x.req.CheckDifference && diff != x.req.ExpectedDifference {
-		return exchanged{}, booking.Errorf(booking.EConflict, "Prices changed: the difference is now %s.", signed(diff))
+		return exchanged{}, booking.Errorf(booking.EConflict, "Prices changed: the difference is now %s.", diff.Signed())
 	}
 	if err := x.allowed(w, diff); err != nil {
 		return exchanged{}, err
@@ -303,7 +303,7 @@ func (x *exchange) issue(w *wtx, hall *booking.Hall, showID int64, seats []booki
 	if err := x.record(w, b, credit, diff); err != nil {
 		return exchanged{}, err
 	}
-	detail := x.number + " " + strings.Join(x.labels(), " ") + " → " + b.Number + " " + strings.Join(b.SeatLabels(), " ") + ", difference " + signed(diff)
+	detail := x.number + " " + strings.Join(x.labels(), " ") + " → " + b.Number + " " + strings.Join(b.SeatLabels(), " ") + ", difference " + diff.Signed()
 	if x.reason != "" {
 		detail += ": " + x.reason
 	}
@@ -394,15 +394,4 @@ func (x *exchange) labels() []string {
 		out[i] = t.label
 	}
 	return out
-}
-
-// signed writes a difference with its sign: "+3.00", "-2.00", "0.00".
-func signed(m booking.Money) string {
-	switch {
-	case m > 0:
-		return "+" + m.String()
-	case m < 0:
-		return "-" + (-m).String()
-	}
-	return m.String()
 }
