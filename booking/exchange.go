@@ -39,6 +39,12 @@ type ExchangeRequest struct {
 	// OpenFloat opens the clerk's shift with this float in the same
 	// transaction when a cash exchange meets no open shift.
 	OpenFloat *Money
+	// HoldID, when set, is the counter's live hold of Owner on the new
+	// seats (picked on the seat map): the exchange lets go of it in its
+	// own transaction, so the seats pass from the hold to the new booking
+	// with no moment in which another counter could take them.
+	HoldID int64
+	Owner  string
 }
 
 // Validate checks what an exchange request says about itself before
@@ -59,6 +65,9 @@ func (r ExchangeRequest) Validate() error {
 	}
 	if !uniqueFold(r.Seats) || !uniqueFold(r.Tickets) {
 		return Errorf(EInvalid, "A seat or ticket is named twice.")
+	}
+	if r.HoldID != 0 && r.Owner == "" {
+		return Errorf(EInvalid, "A hold needs an owner.")
 	}
 	if r.ToShow < 0 {
 		return Errorf(EInvalid, "No such show.")

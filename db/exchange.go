@@ -111,7 +111,28 @@ func (x *exchange) run(w *wtx) (exchanged, error) {
 	if err := x.freeOld(w); err != nil {
 		return done, err
 	}
+	if err := x.letGoOfHold(w); err != nil {
+		return done, err
+	}
 	return x.issue(w, hall, toShow, seats)
+}
+
+// letGoOfHold releases the counter's hold on the new seats, when the
+// request names one still live, so its own claims do not clash with the
+// exchange's; a hold that lapsed is left to the clash check.
+func (x *exchange) letGoOfHold(w *wtx) error {
+	if x.req.HoldID == 0 {
+		return nil
+	}
+	res, err := w.exec(`UPDATE holds SET status = 'released' WHERE id = ? AND owner = ? AND status = 'held'`, x.req.HoldID, x.req.Owner)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return nil
+	}
+	_, err = w.exec(`UPDATE seat_claims SET status = 'released' WHERE hold_id = ? AND status = 'held'`, x.req.HoldID)
+	return err
 }
 
 // loadOld reads the booking the tickets leave; it must be confirmed.

@@ -256,3 +256,30 @@ func TestExchange_Refusals(t *testing.T) {
 	}
 	storetest.MustBeWhole(t, s)
 }
+
+// Seats picked on a counter's map are held by it: the exchange takes them
+// from that hold in its own transaction, and another owner's hold still
+// clashes.
+func TestExchange_FromTheCountersHold(t *testing.T) {
+	ctx := context.Background()
+	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	b := mustSell(t, s, 1, "a", "A1", "A2")
+	mine := mustHold(t, s, 2, "counter-1", "H5", "H6")
+	mustHold(t, s, 2, "counter-2", "H8")
+	var clash *booking.SeatsTakenError
+	if _, err := s.Exchange(ctx, clerk, booking.ExchangeRequest{Number: b.Number, ToShow: 2, Seats: []string{"H7", "H8"}, IdempotencyKey: "x0",
+		Method: booking.Card, HoldID: mine.ID, Owner: "counter-1"}); !errors.As(err, &clash) || clash.Taken[0].Label != "H8" {
+		t.Fatalf("another counter's hold: %v", err)
+	}
+	res, err := s.Exchange(ctx, clerk, booking.ExchangeRequest{Number: b.Number, ToShow: 2, Seats: []string{"H5", "H6"}, IdempotencyKey: "x1",
+		Method: booking.Card, HoldID: mine.ID, Owner: "counter-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var status string
+	openRaw(t, path).QueryRow(`SELECT status FROM holds WHERE id = ?`, mine.ID).Scan(&status)
+	if strings.Join(res.To.SeatLabels(), " ") != "H5 H6" || status != "released" {
+		t.Fatalf("exchange %v, the counter's hold %s", res.To.SeatLabels(), status)
+	}
+	storetest.MustBeWhole(t, s)
+}
