@@ -117,6 +117,18 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 			press(t, m, "enter", "enter")
 		}},
 		{"my shift none", func(t *testing.T, m *Model) { press(t, m, "esc", "ctrl+t") }},
+
+		// The booking view and exchanges (issue 11).
+		{"booking view codes", func(t *testing.T, m *Model) {
+			press(t, m, "esc", "ctrl+f")
+			typeText(t, m, m.done.booking.Number)
+			press(t, m, "enter", "t")
+		}},
+		{"exchange seat map", func(t *testing.T, m *Model) { press(t, m, "esc", "e") }},
+		{"exchange confirmation", func(t *testing.T, m *Model) {
+			goTo(t, m, "A1-2")
+			press(t, m, "enter")
+		}},
 	}
 }
 

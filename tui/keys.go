@@ -102,6 +102,12 @@ type KeyMap struct {
 	XReport      key.Binding
 	CloseShift   key.Binding
 	RefundTicket key.Binding
+
+	// The booking view (issue 11): exchange the booking, its tickets'
+	// QR codes again, and the view opened from the done screen.
+	ExchangeBooking key.Binding
+	Reprint         key.Binding
+	ViewBooking     key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -182,6 +188,11 @@ func DefaultKeyMap() KeyMap {
 		XReport:      b(k("x"), h("x", "X report")),
 		CloseShift:   b(k("c"), h("c", "close: blind count")),
 		RefundTicket: b(k("r"), h("r", "refund one ticket")),
+
+		// The booking view (issue 11).
+		ExchangeBooking: b(k("e"), h("e", "exchange")),
+		Reprint:         b(k("t"), h("t", "QR codes again")),
+		ViewBooking:     b(k("v"), h("v", "view the booking")),
 	}
 }
 

@@ -27,6 +27,8 @@ const (
 	screenReports // managers' reports (issue 10)
 
 	screenShift
+
+	screenExchange // an exchange's confirmation (issue 11)
 	numScreens
 )
 
@@ -111,6 +113,9 @@ var screens = [numScreens]screenSpec{
 	screenReports: {"reports", heldAway, reportsScreen{}},
 
 	screenShift: {"my shift", heldAway, shiftScreen{}},
+
+	// Exchanges (issue 11): it works on the seats held for the exchange.
+	screenExchange: {"exchange", heldOnMap, exchangeScreen{}},
 }
 
 func (s screen) String() string {

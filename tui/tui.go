@@ -129,6 +129,10 @@ type Model struct {
 	reports  reportsState
 	shift    shiftState
 
+	// The booking view and an exchange under way (issue 11).
+	bview bookingViewState
+	exch  *exchangeState
+
 	resume *Resume // still to reopen; cleared once tried
 
 	live <-chan booking.ShowChanged
@@ -325,6 +329,12 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onOpenedShift(msg)
 	case shiftReportMsg:
 		return m.onShiftReport(msg)
+
+	// Exchanges (issue 11).
+	case exchangeQuoteMsg:
+		return m.onExchangeQuote(msg)
+	case exchangedMsg:
+		return m.onExchanged(msg)
 	}
 	return nil
 }
