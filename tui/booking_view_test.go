@@ -256,3 +256,29 @@ func TestBookingView_CodesScan(t *testing.T) {
 		t.Fatalf("scanned %v %v, want %s", res, err, b.Tickets[1].Code)
 	}
 }
+
+// An exchange under way ends with the clerk: signing out, or a new search,
+// leaves the next sale a sale.
+func TestBookingView_ExchangeEndsWithSignOutAndFind(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	first, _ := grandShows(t, s)
+	b := storeSell(t, s, first.ID, "ends", nil, "C5")
+	m := newTestModel(t, s, clock, "ends-counter", 100, 30)
+	signIn(t, m, assets.DemoUser, assets.DemoPIN)
+	for _, leave := range []string{"ctrl+o", "ctrl+f"} {
+		findBooking(t, m, b.Number)
+		press(t, m, "e")
+		if m.exch == nil || m.screen != screenSeatMap {
+			t.Fatalf("no exchange under way: %v %q", m.screen, m.status)
+		}
+		press(t, m, leave)
+		if m.exch != nil {
+			t.Fatalf("%s left the exchange under way", leave)
+		}
+		if leave == "ctrl+o" {
+			signIn(t, m, assets.DemoUser, assets.DemoPIN)
+		}
+	}
+}

@@ -463,6 +463,7 @@ func (m *Model) signOut(why string) tea.Cmd {
 	m.done = doneState{}
 	m.find = newFindState()
 	m.waitlist = waitlistState{}
+	m.bview, m.exch = bookingViewState{}, nil
 	m.leaving = nil
 	m.help.ShowAll = false
 	m.setInfo(why)
