@@ -358,14 +358,20 @@ func (x *exchange) sellNew(w *wtx, b *booking.Booking, holdID int64, seats []boo
 
 // settle writes the new booking's sale payment (the difference paid, 0.00
 // when none: later refunds of the new tickets go back by its method) and,
-// when money goes back, its refund, both in the clerk's shift.
+// when money goes back, its refund, both in the clerk's shift; an
+// exchange at the same price needs none open.
 func (x *exchange) settle(w *wtx, b *booking.Booking, diff booking.Money) (int64, error) {
 	paid := max(diff, 0)
 	tendered, change, err := payment(booking.CheckoutRequest{Method: x.req.Method, Tendered: x.req.Tendered}, paid)
 	if err != nil {
 		return 0, err
 	}
-	shift, err := shiftFor(w, x.actor, x.req.Method, x.req.OpenFloat)
+	// No money moving needs no drawer: the open shift when there is one.
+	method := x.req.Method
+	if diff == 0 {
+		method = booking.Card
+	}
+	shift, err := shiftFor(w, x.actor, method, x.req.OpenFloat)
 	if err != nil {
 		return 0, err
 	}

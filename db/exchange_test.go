@@ -283,3 +283,27 @@ func TestExchange_FromTheCountersHold(t *testing.T) {
 	}
 	storetest.MustBeWhole(t, s)
 }
+
+// A same-price exchange moves no cash and needs no open shift; a dearer
+// one paid in cash does (ErrNoShift), and nothing moves.
+func TestExchange_SamePriceNeedsNoDrawer(t *testing.T) {
+	ctx := context.Background()
+	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	b := mustSell(t, s, 1, "a", "A1")
+	storetest.MustCloseShift(t, s, clerk)
+	res, err := s.Exchange(ctx, clerk, booking.ExchangeRequest{Number: b.Number, Seats: []string{"B1"}, IdempotencyKey: "x1", Method: booking.Cash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := res.To.Payments; len(p) != 1 || p[0].Method != booking.Cash || p[0].Amount != 0 || p[0].ShiftID != 0 {
+		t.Fatalf("payments %+v", p)
+	}
+	priceShow(t, s, 1, "evening", 15_00)
+	if _, err := s.Exchange(ctx, clerk, booking.ExchangeRequest{Number: res.To.Number, Seats: []string{"C1"}, IdempotencyKey: "x2", Method: booking.Cash}); !booking.IsNoShift(err) {
+		t.Fatalf("a dearer cash exchange without a shift: %v", err)
+	}
+	if claims, sold := soldClaims(t, path, 1); claims != 1 || sold != 1 {
+		t.Fatalf("%d claims, %d sold", claims, sold)
+	}
+	storetest.MustBeWhole(t, s)
+}

@@ -33,3 +33,15 @@ END;
 -- The exchange that voided a ticket: the door tells an exchanged ticket
 -- from a cancelled one, and the booking view names where it went.
 ALTER TABLE tickets ADD COLUMN exchange_id INTEGER REFERENCES exchanges(id);
+
+-- An exchange at the same price writes a 0.00 sale (the method later
+-- refunds of its tickets go back by) and moves no cash: it needs no
+-- drawer. A cash payment of any amount still needs an open shift of its
+-- person.
+DROP TRIGGER payments_cash_needs_shift;
+CREATE TRIGGER payments_cash_needs_shift BEFORE INSERT ON payments
+WHEN NEW.method = 'cash' AND NEW.amount > 0 AND (NEW.shift_id IS NULL
+	OR NOT EXISTS (SELECT 1 FROM shifts s WHERE s.id = NEW.shift_id AND s.status = 'open' AND s.staff = NEW.staff))
+BEGIN
+	SELECT RAISE(ABORT, 'a cash payment needs an open shift of its staff');
+END;
