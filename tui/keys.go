@@ -114,7 +114,7 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	b := key.NewBinding
 	k, h := key.WithKeys, key.WithHelp
-	return KeyMap{
+	return withBookingView(KeyMap{
 		Quit:    b(k("ctrl+c"), h("ctrl+c", "quit")),
 		Help:    b(k("?"), h("?", "keys")),
 		Back:    b(k("esc"), h("esc", "back")),
@@ -188,12 +188,17 @@ func DefaultKeyMap() KeyMap {
 		XReport:      b(k("x"), h("x", "X report")),
 		CloseShift:   b(k("c"), h("c", "close: blind count")),
 		RefundTicket: b(k("r"), h("r", "refund one ticket")),
+	})
+}
 
-		// The booking view (issue 11).
-		ExchangeBooking: b(k("e"), h("e", "exchange")),
-		Reprint:         b(k("t"), h("t", "QR codes again")),
-		ViewBooking:     b(k("v"), h("v", "view the booking")),
-	}
+// withBookingView adds the booking view's keys (issue 11) to km.
+func withBookingView(km KeyMap) KeyMap {
+	b := key.NewBinding
+	k, h := key.WithKeys, key.WithHelp
+	km.ExchangeBooking = b(k("e"), h("e", "exchange"))
+	km.Reprint = b(k("t"), h("t", "QR codes again"))
+	km.ViewBooking = b(k("v"), h("v", "view the booking"))
+	return km
 }
 
 // hint is a binding shown in the help only; its key is handled by the
