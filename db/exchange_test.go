@@ -307,3 +307,49 @@ func TestExchange_SamePriceNeedsNoDrawer(t *testing.T) {
 	}
 	storetest.MustBeWhole(t, s)
 }
+
+// Eight bookings exchanged at once onto the same seat: exactly one gets
+// it, the others meet the clash with what is free next to it and keep
+// their tickets; the counts stay equal to the claims.
+func TestExchange_RaceForOneSeat(t *testing.T) {
+	ctx := context.Background()
+	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	var numbers []string
+	for i := range 8 {
+		numbers = append(numbers, mustSell(t, s, 1, fmt.Sprint("r", i), fmt.Sprintf("C%d", i+1)).Number)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(numbers))
+	for i, n := range numbers {
+		wg.Add(1)
+		go func(i int, n string) {
+			defer wg.Done()
+			_, errs[i] = s.Exchange(ctx, clerk, booking.ExchangeRequest{Number: n, ToShow: 2, Seats: []string{"G7"}, IdempotencyKey: "race-" + n, Method: booking.Card})
+		}(i, n)
+	}
+	wg.Wait()
+	won := 0
+	for i, err := range errs {
+		var clash *booking.SeatsTakenError
+		switch {
+		case err == nil:
+			won++
+		case errors.As(err, &clash) && len(clash.Suggestions) > 0:
+			b, _ := s.Booking(ctx, clerk, numbers[i])
+			if b.Status != booking.BookingConfirmed || b.Tickets[0].Status != booking.TicketIssued {
+				t.Fatalf("a loser's booking changed: %+v", b)
+			}
+		default:
+			t.Fatalf("exchange %d: %v", i, err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d exchanges got G7", won)
+	}
+	for show, want := range map[int64]int{1: 7, 2: 1} {
+		if claims, sold := soldClaims(t, path, show); claims != want || sold != want {
+			t.Fatalf("show %d: %d claims, %d sold; want %d", show, claims, sold, want)
+		}
+	}
+	storetest.MustBeWhole(t, s)
+}
