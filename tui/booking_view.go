@@ -39,6 +39,13 @@ type bookingViewState struct {
 	number string
 	qrs    []string
 	page   int
+
+	// picking is choosing the tickets an exchange moves (e on a booking
+	// with more than one): moving marks which, cursor is the one under
+	// the cursor among the movable tickets.
+	picking bool
+	moving  map[int64]bool
+	cursor  int
 }
 
 // openBookingView shows b in the booking view; esc goes to find's search,
@@ -56,6 +63,9 @@ func (m *Model) bookingActionKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.bview.codes {
 		return m.codesKey(msg)
 	}
+	if m.bview.picking {
+		return m.pickMovingKey(msg)
+	}
 	for _, a := range bookingActions {
 		if key.Matches(msg, a.binding(&m.keys)) {
 			return a.run(m)
@@ -69,6 +79,9 @@ func (m *Model) bookingViewHelp() helpKeys {
 	k := m.keys
 	if m.bview.codes {
 		return helpKeys{short: []key.Binding{k.PrevTicket, k.NextTicket, says(k.Back, "back to the booking"), k.Help}}
+	}
+	if m.bview.picking {
+		return helpKeys{short: []key.Binding{relabel(k.SeatLeft, "← →", "choose"), says(k.Toggle, "move/keep"), says(k.Submit, "choose new seats"), says(k.Back, "back to the booking")}}
 	}
 	var acts []key.Binding
 	for _, a := range bookingActions {
@@ -209,6 +222,9 @@ func (m *Model) writeTickets(b *strings.Builder, bk *booking.Booking, room int) 
 			return
 		}
 		line := fmt.Sprintf("%-5s %-8s %7s  ", cut(t.Seat.Label, 5), cut(t.Type, 8), t.Price.String()) + ticketStatus(st, t)
+		if m.bview.picking {
+			line = m.pickMark(t) + line
+		}
 		b.WriteString("  " + st.Label.Render(fmt.Sprintf("%-10s", label)) + line + "\n")
 	}
 }
@@ -282,4 +298,59 @@ func (m *Model) writeCodes(b *strings.Builder) {
 		}
 		b.WriteString(strings.Join(parts, "  ") + "\n")
 	}
+}
+
+// pickMark is a ticket's box while choosing what an exchange moves: [x]
+// moves, [ ] stays, nothing for a ticket that cannot move; the one under
+// the cursor is highlighted.
+func (m *Model) pickMark(t booking.Ticket) string {
+	v := &m.bview
+	live := movable(m.find.booking)
+	for i, l := range live {
+		if l.ID != t.ID {
+			continue
+		}
+		box := "[ ] "
+		if v.moving[t.ID] {
+			box = "[x] "
+		}
+		if i == v.cursor {
+			return m.styles.Selected.Render(box)
+		}
+		return box
+	}
+	return "    "
+}
+
+// pickMovingKey chooses the tickets to move: ← → (or tab) move, space
+// marks or unmarks, enter opens the seat map for those marked.
+func (m *Model) pickMovingKey(msg tea.KeyPressMsg) tea.Cmd {
+	k, v := m.keys, &m.bview
+	live := movable(m.find.booking)
+	switch {
+	case key.Matches(msg, k.Back):
+		v.picking = false
+		m.setInfo("Not exchanged.")
+	case key.Matches(msg, k.SeatLeft), key.Matches(msg, k.PrevField), key.Matches(msg, k.SeatUp):
+		v.cursor = (v.cursor + len(live) - 1) % len(live)
+	case key.Matches(msg, k.SeatRight), key.Matches(msg, k.NextField), key.Matches(msg, k.SeatDown):
+		v.cursor = (v.cursor + 1) % len(live)
+	case key.Matches(msg, k.Toggle):
+		id := live[v.cursor].ID
+		v.moving[id] = !v.moving[id]
+	case key.Matches(msg, k.Submit):
+		var chosen []booking.Ticket
+		for _, t := range live {
+			if v.moving[t.ID] {
+				chosen = append(chosen, t)
+			}
+		}
+		if len(chosen) == 0 {
+			m.setError("Mark at least one ticket to move (space).")
+			return nil
+		}
+		v.picking = false
+		return m.exchangeTickets(chosen)
+	}
+	return nil
 }

@@ -133,7 +133,9 @@ func TestGolden_BookingView(t *testing.T) {
 		shot("booking")
 		press(t, m, "t")
 		shot("booking-codes")
-		press(t, m, "esc", "e")
+		press(t, m, "esc", "e", "right", "space")
+		shot("booking-pick") // G8 stays, G7 moves
+		press(t, m, "space", "enter")
 		if m.screen != screenSeatMap || m.exch == nil {
 			t.Fatalf("e did not open the map to exchange: %v %q", m.screen, m.status)
 		}
@@ -166,8 +168,8 @@ func TestBookingView_ExchangeToAnotherShow(t *testing.T) {
 	if text := screenText(m); !strings.Contains(text, "G7    adult") || !strings.Contains(text, "issued") || !strings.Contains(text, "sale") {
 		t.Fatalf("booking view:\n%s", text)
 	}
-	press(t, m, "e")
-	press(t, m, "esc") // leave this show's map for the shows list
+	press(t, m, "e", "enter") // both tickets move
+	press(t, m, "esc")        // leave this show's map for the shows list
 	if m.screen != screenShows {
 		t.Fatalf("esc from the map: %v %q", m.screen, m.status)
 	}
@@ -280,5 +282,36 @@ func TestBookingView_ExchangeEndsWithSignOutAndFind(t *testing.T) {
 		if leave == "ctrl+o" {
 			signIn(t, m, assets.DemoUser, assets.DemoPIN)
 		}
+	}
+}
+
+// Some tickets of a party move: the ones unmarked stay on the booking,
+// issued, and the map asks for as many seats as move.
+func TestBookingView_ExchangeSomeTickets(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	first, _ := grandShows(t, s)
+	b := storeSell(t, s, first.ID, "some", nil, "D4", "D5", "D6")
+	m := newTestModel(t, s, clock, "some-counter", 100, 30)
+	signIn(t, m, assets.DemoUser, assets.DemoPIN)
+	findBooking(t, m, b.Number)
+	press(t, m, "e")
+	if !m.bview.picking || !strings.Contains(screenText(m), "[x] D4") {
+		t.Fatalf("no choice of tickets:\n%s", screenText(m))
+	}
+	press(t, m, "space", "right", "space") // D4 and D5 stay
+	press(t, m, "enter")
+	if m.exch == nil || len(m.exch.tickets) != 1 || m.exch.tickets[0].Seat.Label != "D6" {
+		t.Fatalf("exchange of %+v", m.exch)
+	}
+	goTo(t, m, "E9")
+	press(t, m, "enter", "enter")
+	got, err := s.Booking(context.Background(), booking.System, b.Number)
+	if err != nil || got.Status != booking.BookingConfirmed || got.Tickets[0].Status != booking.TicketIssued || got.Tickets[2].Status != booking.TicketVoid {
+		t.Fatalf("after: %+v %v (%q)", got, err, m.status)
+	}
+	if m.find.booking == nil || strings.Join(m.find.booking.SeatLabels(), " ") != "E9" {
+		t.Fatalf("the view shows %+v", m.find.booking)
 	}
 }

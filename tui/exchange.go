@@ -72,13 +72,25 @@ func (m *Model) startExchange() tea.Cmd {
 		m.setError("Only a confirmed booking with tickets not yet used can be exchanged.")
 		return nil
 	}
-	for _, t := range b.Tickets {
-		if t.Status == booking.TicketAdmitted {
-			m.setError("A ticket of this booking was admitted: it cannot be exchanged.")
-			return nil
-		}
+	live := movable(b)
+	if len(live) == 1 {
+		return m.exchangeTickets(live)
 	}
-	x := &exchangeState{from: b, tickets: movable(b), method: booking.Cash, supName: newField(40), supPIN: newField(32)}
+	// More than one: choose which move, all of them to start with.
+	v := &m.bview
+	v.picking, v.cursor, v.moving = true, 0, map[int64]bool{}
+	for _, t := range live {
+		v.moving[t.ID] = true
+	}
+	m.setInfo("Which tickets move? space marks or unmarks, enter chooses the new seats.")
+	return nil
+}
+
+// exchangeTickets opens the seat map of the booking's show to choose new
+// seats for tickets.
+func (m *Model) exchangeTickets(tickets []booking.Ticket) tea.Cmd {
+	b := m.find.booking
+	x := &exchangeState{from: b, tickets: tickets, method: booking.Cash, supName: newField(40), supPIN: newField(32)}
 	x.supPIN.mask = true
 	m.exch = x
 	cmd := m.openSeatMap(b.Show)

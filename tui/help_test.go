@@ -124,7 +124,8 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 			typeText(t, m, m.done.booking.Number)
 			press(t, m, "enter", "t")
 		}},
-		{"exchange seat map", func(t *testing.T, m *Model) { press(t, m, "esc", "e") }},
+		{"exchange pick", func(t *testing.T, m *Model) { press(t, m, "esc", "e") }},
+		{"exchange seat map", func(t *testing.T, m *Model) { press(t, m, "enter") }},
 		{"exchange confirmation", func(t *testing.T, m *Model) {
 			goTo(t, m, "A1-2")
 			press(t, m, "enter")
