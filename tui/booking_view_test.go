@@ -315,3 +315,49 @@ func TestBookingView_ExchangeSomeTickets(t *testing.T) {
 		t.Fatalf("the view shows %+v", m.find.booking)
 	}
 }
+
+// A dearer exchange in cash by a clerk with no shift open asks for the
+// float, then goes on: the shift opens in the exchange's transaction.
+func TestBookingView_ExchangeAsksForTheFloat(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	first, second := grandShows(t, s)
+	if err := s.SetPriceEntry(context.Background(), booking.System, booking.PriceEntry{PriceKey: booking.PriceKey{List: "gala", Type: "adult", Kind: booking.Standard}, Amount: 30_00}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetShowPriceList(context.Background(), booking.System, second.ID, "gala"); err != nil {
+		t.Fatal(err)
+	}
+	b := storeSell(t, s, first.ID, "float", nil, "D9")
+	addStaff(t, s, "nora", booking.RoleClerk, "1357")
+	nora := booking.Actor{Name: "nora", Role: booking.RoleClerk}
+	if _, err := s.CloseShift(context.Background(), nora, booking.CloseShiftRequest{Counted: 100_00}); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, s, clock, "float-counter", 100, 30)
+	signIn(t, m, "nora", "1357")
+	findBooking(t, m, b.Number)
+	press(t, m, "e", "esc")
+	for m.shows.visible()[m.shows.cursor].ID != second.ID {
+		press(t, m, "down")
+	}
+	press(t, m, "enter")
+	goTo(t, m, "D9")
+	press(t, m, "enter", "enter")
+	if m.screen != screenShift {
+		t.Fatalf("no float asked: %v %q", m.screen, m.status)
+	}
+	typeText(t, m, "50")
+	press(t, m, "enter")
+	if m.find.booking == nil || m.find.booking.ExchangedFrom != b.Number {
+		t.Fatalf("after the float: %v %q", m.screen, m.status)
+	}
+	sh, err := s.CurrentShift(context.Background(), nora)
+	if err != nil || sh.Float != 50_00 {
+		t.Fatalf("nora's shift %+v %v", sh, err)
+	}
+	if p := m.find.booking.Payments[0]; p.Method != booking.Cash || p.ShiftID != sh.ID || p.Amount <= 0 {
+		t.Fatalf("difference %+v", p)
+	}
+}

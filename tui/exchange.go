@@ -38,6 +38,9 @@ type exchangeState struct {
 	supName field
 	supPIN  field
 	busy    bool
+	// openFloat is the float typed when the exchange met ErrNoShift: it
+	// goes again carrying it, and the shift opens in its transaction.
+	openFloat *booking.Money
 }
 
 type (
@@ -259,7 +262,8 @@ func (m *Model) submitExchange(last int) tea.Cmd {
 		approver = &booking.Credentials{Name: x.supName.String(), PIN: string(x.supPIN.value)}
 	}
 	req := booking.ExchangeRequest{Number: x.from.Number, ToShow: m.seats.show.ID, IdempotencyKey: x.key, Method: x.method,
-		ExpectedDifference: diff, CheckDifference: true, Approver: approver, Addr: m.opts.Addr, HoldID: x.holdID, Owner: m.opts.Owner}
+		ExpectedDifference: diff, CheckDifference: true, Approver: approver, Addr: m.opts.Addr, HoldID: x.holdID, Owner: m.opts.Owner,
+		OpenFloat: x.openFloat}
 	for i, t := range x.tickets {
 		req.Tickets = append(req.Tickets, t.Seat.Label)
 		req.Seats = append(req.Seats, x.seats[i].Label)
@@ -279,7 +283,13 @@ func (m *Model) onExchanged(msg exchangedMsg) tea.Cmd {
 		return nil
 	}
 	x.busy = false
+	if booking.IsNoShift(msg.err) {
+		// Keep the approval typed: the exchange goes again with the float.
+		m.askFloat(floatExchange, screenExchange)
+		return nil
+	}
 	x.supPIN.Reset()
+	x.openFloat = nil
 	if msg.err != nil {
 		return m.exchangeFailed(msg.err)
 	}
@@ -308,9 +318,6 @@ func (m *Model) exchangeFailed(err error) tea.Cmd {
 		m.seats.clash = newClash(taken)
 		m.setInfo("")
 		return m.loadSeatMapCmd()
-	case booking.IsNoShift(err):
-		m.setError(booking.ErrNoShift.Message + " ctrl+t opens your shift.")
-		return nil
 	case booking.ErrorCode(err) == booking.EConflict:
 		m.fail(err)
 		return m.exchangeQuoteCmd()
@@ -390,4 +397,20 @@ func (exchangeScreen) view(m *Model, height int) string {
 		b.WriteString(st.Subtle.Render("  enter exchanges · space cash/card · esc back to the map"))
 	}
 	return b.String()
+}
+
+// exchangeWithFloat sends the exchange on screen again with the float
+// typed on the shift screen.
+func (m *Model) exchangeWithFloat(float booking.Money) tea.Cmd {
+	m.screen = screenExchange
+	if m.exch == nil {
+		return nil
+	}
+	m.exch.openFloat = &float
+	last := 0
+	if m.exchangeApprover() != 0 {
+		last = 2
+	}
+	m.exch.focus = last
+	return m.submitExchange(last)
 }
