@@ -62,7 +62,7 @@ func TestCLI_ExchangeToADearerShow(t *testing.T) {
 	oldPrice, _ := booking.ParseMoney(sold.Tickets[0].Price)
 	newTotal, _ := booking.ParseMoney(x.To.Total)
 	diff := newTotal - oldPrice
-	if diff <= 0 || x.Difference != diff.Signed() || x.To.ShowID != to.ID || x.From.Tickets[0].Status != "void" {
+	if diff <= 0 || x.Difference != diff.Signed() || x.To.ShowID != to.ID || x.From.Tickets[0].Status != "void" || strings.Count(out, `"exchange": true`) != 1 {
 		t.Fatalf("exchange of %s at %s: %+v", sold.Tickets[0].Seat, oldPrice.String(), x)
 	}
 	// The same key again: the same exchange, nothing more written.

@@ -120,6 +120,9 @@ type paymentJSON struct {
 	Amount   string              `json:"amount"`
 	Tendered string              `json:"tendered"`
 	Change   string              `json:"change"`
+	// Exchange marks the difference of the exchange that made the
+	// booking: its sale, or the refund of a difference paid back.
+	Exchange bool `json:"exchange,omitempty"`
 }
 
 func (v bookingView) jsonValue() any {
@@ -134,7 +137,7 @@ func (v bookingView) jsonValue() any {
 		out.Tickets = append(out.Tickets, ticketJSON{t.Seat.Label, t.Type, t.Price.String(), booking.Clean(t.PriceSource), t.Status, t.Code, t.ExchangedTo})
 	}
 	for _, p := range b.Payments {
-		out.Payments = append(out.Payments, paymentJSON{p.Kind, string(p.Method), p.Amount.String(), p.Tendered.String(), p.Change.String()})
+		out.Payments = append(out.Payments, paymentJSON{p.Kind, string(p.Method), p.Amount.String(), p.Tendered.String(), p.Change.String(), b.ExchangePayment(p)})
 	}
 	return out
 }
