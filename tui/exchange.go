@@ -348,7 +348,8 @@ func (exchangeScreen) view(m *Model, height int) string {
 	}
 	var b strings.Builder
 	loc := m.now().Location()
-	b.WriteString(st.Title.Render("Exchange "+cut(x.from.Number, 20)) + st.Subtle.Render(" · new seats, priced as a sale now") + "\n\n")
+	title := st.Title.Render("Exchange "+cut(x.from.Number, 20)) + st.Subtle.Render(" · new seats, priced as a sale now")
+	b.WriteString(spread(title, m.countdown(), m.width) + "\n\n")
 	row := func(label, value string) {
 		b.WriteString("  " + st.Label.Render(fmt.Sprintf("%-11s", label)) + value + "\n")
 	}
