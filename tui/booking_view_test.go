@@ -300,7 +300,11 @@ func TestBookingView_ExchangeSomeTickets(t *testing.T) {
 	if !m.bview.picking || !strings.Contains(screenText(m), "[x] D4") {
 		t.Fatalf("no choice of tickets:\n%s", screenText(m))
 	}
-	press(t, m, "space", "right", "space") // D4 and D5 stay
+	press(t, m, "esc")
+	if m.bview.picking || m.find.mode != findView {
+		t.Fatalf("esc while choosing: picking %v, mode %v", m.bview.picking, m.find.mode)
+	}
+	press(t, m, "e", "space", "right", "space") // D4 and D5 stay
 	press(t, m, "enter")
 	if m.exch == nil || len(m.exch.tickets) != 1 || m.exch.tickets[0].Seat.Label != "D6" {
 		t.Fatalf("exchange of %+v", m.exch)

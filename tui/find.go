@@ -187,7 +187,7 @@ func (findScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 // view's actions (booking_view.go), esc back to the results.
 func (m *Model) findViewKey(msg tea.KeyPressMsg) tea.Cmd {
 	f := &m.find
-	if key.Matches(msg, m.keys.Back) && !m.bview.codes {
+	if key.Matches(msg, m.keys.Back) && !m.bview.codes && !m.bview.picking {
 		f.mode = findList
 		if len(f.results) == 0 {
 			f.mode = findSearch
