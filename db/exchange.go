@@ -278,7 +278,7 @@ func (x *exchange) issue(w *wtx, hall *booking.Hall, showID int64, seats []booki
 	if err != nil {
 		return exchanged{}, err
 	}
-	prices, list, err := txPrices(w, holdID)
+	prices, list, err := exchangePrices(w, showID)
 	if err != nil {
 		return exchanged{}, err
 	}
@@ -421,4 +421,20 @@ func (x *exchange) labels() []string {
 		out[i] = t.label
 	}
 	return out
+}
+
+// exchangePrices reads the price table and the new show's price list
+// inside the exchange's transaction, so the new seats are priced at what
+// the database says now. An exchange is rare: it reads the table rather
+// than share the sale path's cache.
+func exchangePrices(w *wtx, showID int64) (*booking.PriceTable, string, error) {
+	prices, err := loadPriceTable(w.query)
+	if err != nil {
+		return nil, "", err
+	}
+	var list string
+	if err := w.queryRow(qShowList, showID).Scan(&list); err != nil {
+		return nil, "", err
+	}
+	return prices, strings.ToLower(list), nil
 }
