@@ -32,6 +32,9 @@ const (
 	AuditTerminalChange AuditAction = "terminal_change"
 	AuditSignIn         AuditAction = "signin"
 	AuditExpire         AuditAction = "expire"
+
+	// Exchanges: tickets moved to other seats or another show.
+	AuditExchange AuditAction = "exchange"
 )
 
 // AuditEntry is one row of the audit trail: who (staff name, role and

@@ -120,6 +120,29 @@ type Bookings interface {
 	// booking is no longer confirmed; EConflict for an admitted ticket;
 	// EForbidden as for Cancel; ENotFound for the number.
 	RefundTickets(ctx context.Context, actor Actor, req RefundRequest) (*Booking, error)
+
+	// Exchanges (issue 11).
+
+	// Exchange moves tickets of a confirmed booking to other seats of its
+	// show or of another, in one transaction: the new seats claimed, the
+	// old ones freed, the moved tickets voided and a new booking issued
+	// with new tickets (each keeping its type, at the new show's prices),
+	// the difference paid or paid back by req.Method (a cash one through
+	// the actor's open shift), both shows' sold counts kept, one audit
+	// row. The booking left with no live ticket is cancelled, saying
+	// where they went. The same idempotency key again returns the
+	// exchange the first call made. Needs ActionExchange; when money goes
+	// back, ActionRefund for the actor or req.Approver; after the
+	// booking's show started, ActionCancelStarted. EInvalid for a bad
+	// request (ExchangeRequest.Validate), a ticket not in the booking, a
+	// seat not in the hall, a show whose sales closed, short cash or
+	// ErrNoShift; *SeatsTakenError (EConflict) for a new seat taken, with
+	// what is free next to it; *PriceChangedError (EConflict) when
+	// CheckDifference is set and the difference is now another; EConflict
+	// for an admitted ticket; *StaleError (EConflict) for a ticket no
+	// longer issued or a booking no longer confirmed; EForbidden as for
+	// RefundTickets; ENotFound for the number or the show.
+	Exchange(ctx context.Context, actor Actor, req ExchangeRequest) (*ExchangeResult, error)
 }
 
 // Shifts are the drawers of the people who take money. A shift follows

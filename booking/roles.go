@@ -72,6 +72,9 @@ const (
 	ActionReopenShift   Action = "reopen_shift"   // reopen a closed shift, see anyone's
 	ActionCancelStarted Action = "cancel_started" // cancel or refund after the show started
 	ActionRefund        Action = "refund"         // refund some tickets of a booking
+
+	// Exchanges: move tickets to other seats or another show.
+	ActionExchange Action = "exchange"
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -102,6 +105,11 @@ var permissions = map[Action]Role{
 	ActionReopenShift:   RoleSupervisor,
 	ActionCancelStarted: RoleManager,
 	ActionRefund:        RoleSupervisor,
+
+	// Exchanges: a clerk may move a customer to seats as dear or dearer
+	// before the show; money back or a started show needs ActionRefund or
+	// ActionCancelStarted as well, checked by the store.
+	ActionExchange: RoleClerk,
 }
 
 // MinRole returns the least role allowed to do a; unclassified actions need
@@ -187,6 +195,8 @@ func describe(a Action) string {
 		return "Managing staff"
 	case ActionViewReports:
 		return "Reading the reports"
+	case ActionExchange:
+		return "Exchanging tickets"
 	}
 	return "This action"
 }

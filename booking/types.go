@@ -249,6 +249,10 @@ type Ticket struct {
 	Code        string
 	AdmittedAt  *time.Time
 	AdmittedBy  string
+
+	// ExchangedTo is the booking whose new ticket replaced this one when
+	// an exchange voided it; "" otherwise.
+	ExchangedTo string
 }
 
 // Booking is a paid sale of one or more seats of a show.
@@ -268,6 +272,10 @@ type Booking struct {
 	CancelledBy string
 	ApprovedBy  string
 	Reason      string
+
+	// ExchangedFrom is the booking an exchange moved these tickets from
+	// ("" for a sale); its sale payment is the difference paid then.
+	ExchangedFrom string
 }
 
 // Change is the change due on the sale payment, zero for cards.

@@ -98,6 +98,9 @@ type bookingJSON struct {
 	Phone    string                `json:"phone,omitempty"`
 	Tickets  []ticketJSON          `json:"tickets"`
 	Payments []paymentJSON         `json:"payments"`
+
+	// ExchangedFrom is the booking an exchange moved these tickets from.
+	ExchangedFrom string `json:"exchanged_from,omitempty"`
 }
 
 type ticketJSON struct {
@@ -107,6 +110,8 @@ type ticketJSON struct {
 	PriceSource string               `json:"price_source"`
 	Status      booking.TicketStatus `json:"status"`
 	Code        string               `json:"code"`
+	// ExchangedTo is the booking holding this void ticket's replacement.
+	ExchangedTo string `json:"exchanged_to,omitempty"`
 }
 
 type paymentJSON struct {
@@ -115,6 +120,9 @@ type paymentJSON struct {
 	Amount   string              `json:"amount"`
 	Tendered string              `json:"tendered"`
 	Change   string              `json:"change"`
+	// Exchange marks the difference of the exchange that made the
+	// booking: its sale, or the refund of a difference paid back.
+	Exchange bool `json:"exchange,omitempty"`
 }
 
 func (v bookingView) jsonValue() any {
@@ -123,12 +131,13 @@ func (v bookingView) jsonValue() any {
 		Number: b.Number, Status: b.Status, ShowID: b.Show.ID, Film: booking.Clean(b.Show.Film.Title),
 		Hall: booking.Clean(b.Show.HallName), Start: b.Show.Starts.Format(time.RFC3339), Seats: b.SeatLabels(),
 		Total: b.Total.String(), Change: b.Change().String(), Customer: booking.Clean(b.Customer), Phone: booking.Clean(b.Phone),
+		ExchangedFrom: b.ExchangedFrom,
 	}
 	for _, t := range b.Tickets {
-		out.Tickets = append(out.Tickets, ticketJSON{t.Seat.Label, t.Type, t.Price.String(), booking.Clean(t.PriceSource), t.Status, t.Code})
+		out.Tickets = append(out.Tickets, ticketJSON{t.Seat.Label, t.Type, t.Price.String(), booking.Clean(t.PriceSource), t.Status, t.Code, t.ExchangedTo})
 	}
 	for _, p := range b.Payments {
-		out.Payments = append(out.Payments, paymentJSON{p.Kind, string(p.Method), p.Amount.String(), p.Tendered.String(), p.Change.String()})
+		out.Payments = append(out.Payments, paymentJSON{p.Kind, string(p.Method), p.Amount.String(), p.Tendered.String(), p.Change.String(), b.ExchangePayment(p)})
 	}
 	return out
 }
@@ -144,6 +153,10 @@ func (v bookingView) writeText(w io.Writer) {
 	fmt.Fprintf(w, "Total    %s\n", b.Total.String())
 	for _, p := range b.Payments {
 		switch {
+		case b.ExchangePayment(p) && p.Kind == booking.PaymentRefund:
+			fmt.Fprintf(w, "Exchange %s paid back by %s%s\n", p.Amount.String(), p.Method, refundOf(b, p))
+		case b.ExchangePayment(p):
+			fmt.Fprintf(w, "Exchange %s difference paid by %s\n", p.Amount.String(), p.Method)
 		case p.Kind == booking.PaymentRefund:
 			fmt.Fprintf(w, "Refund   %s by %s%s\n", p.Amount.String(), p.Method, refundOf(b, p))
 		case p.Method == booking.Cash:
@@ -162,9 +175,12 @@ func (v bookingView) writeText(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
+	if b.ExchangedFrom != "" {
+		fmt.Fprintf(w, "Exchanged from %s\n", b.ExchangedFrom)
+	}
 	fmt.Fprintln(w, "Tickets")
 	for _, t := range b.Tickets {
-		fmt.Fprintf(w, "  %-5s %-8s %7s  %-8s %s%s\n", t.Seat.Label, t.Type, t.Price.String(), t.Status, t.Code, priceFrom(t.PriceSource))
+		fmt.Fprintf(w, "  %-5s %-8s %7s  %-8s %s%s%s\n", t.Seat.Label, t.Type, t.Price.String(), t.Status, t.Code, priceFrom(t.PriceSource), exchangedTo(t))
 	}
 }
 
@@ -175,4 +191,13 @@ func priceFrom(source string) string {
 		return ""
 	}
 	return "  (" + booking.Clean(source) + ")"
+}
+
+// exchangedTo says after a ticket an exchange voided where it went:
+// "  → BO-…", or nothing.
+func exchangedTo(t booking.Ticket) string {
+	if t.ExchangedTo == "" {
+		return ""
+	}
+	return "  → " + t.ExchangedTo
 }

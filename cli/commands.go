@@ -82,6 +82,8 @@ func init() {
 			// Printing (issue 12).
 			{name: "print", args: "BOOKING --printer URL | --terminal NAME\n--shift ID --printer URL | --terminal NAME", short: "print a booking's tickets and receipt\na shift's Z report (X while it is open)", long: printerLong, flags: printFlags},
 			printerCommand(),
+			// Exchanges (issue 11).
+			exchangeCommand(),
 		},
 	}
 	root.walk(func(c *command) {

@@ -33,11 +33,12 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 	var seatID, showID int64
 	var status booking.TicketStatus
 	var bookingStatus booking.BookingStatus
-	var number, by string
+	var number, by, exchangedTo string
 	var at sql.NullInt64
-	err := w.queryRow(`SELECT t.seat_id, t.type_code, t.status, t.admitted_at, t.admitted_by, b.number, b.status, b.show_id
+	err := w.queryRow(`SELECT t.seat_id, t.type_code, t.status, t.admitted_at, t.admitted_by, b.number, b.status, b.show_id,
+		coalesce((SELECT n.number FROM exchanges e JOIN bookings n ON n.id = e.to_booking WHERE e.id = t.exchange_id), '')
 		FROM tickets t JOIN bookings b ON b.id = t.booking_id WHERE t.id = ?`, ticketID).
-		Scan(&seatID, &res.Ticket.Type, &status, &at, &by, &number, &bookingStatus, &showID)
+		Scan(&seatID, &res.Ticket.Type, &status, &at, &by, &number, &bookingStatus, &showID, &exchangedTo)
 	if isNoRows(err) {
 		return nil, booking.Errorf(booking.ENotFound, "Unknown ticket code.")
 	}
@@ -55,6 +56,8 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 	res.Ticket.Seat, _ = s.seatByID(hall.ID, seatID)
 	res.Ticket.ID, res.Booking, res.Show = ticketID, number, show
 	switch {
+	case status == booking.TicketVoid && exchangedTo != "":
+		return nil, booking.Errorf(booking.EConflict, "This ticket was exchanged for one in %s (seat %s of %s).", booking.Clean(exchangedTo), booking.Clean(res.Ticket.Seat.Label), booking.Clean(number))
 	case status == booking.TicketVoid || bookingStatus == booking.BookingCancelled:
 		return nil, booking.Errorf(booking.EConflict, "Ticket %s of %s was cancelled and refunded.", booking.Clean(res.Ticket.Seat.Label), booking.Clean(number))
 	case status == booking.TicketAdmitted:

@@ -302,6 +302,14 @@ var writeCalls = map[booking.Action][]auditCall{
 			return err
 		}},
 	},
+
+	// Exchanges: a clerk moving a booking to another show at its price.
+	booking.ActionExchange: {
+		{"Exchange", auditClerk, booking.AuditExchange, sellA1, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.Exchange(f.ctx, a, booking.ExchangeRequest{Number: f.sold.Number, ToShow: 2, Seats: []string{"C1", "C2"}, IdempotencyKey: "x1", Method: booking.Cash})
+			return err
+		}},
+	},
 }
 
 // waiting puts Ann on the waiting list of the sold-out show 3.

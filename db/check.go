@@ -37,7 +37,10 @@ const (
 		(SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE p.booking_id = b.id AND p.kind = 'sale'),
 		(SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE p.booking_id = b.id AND p.kind = 'refund'),
 		(SELECT count(*) FROM seat_claims c WHERE c.hold_id = b.hold_id AND c.booking_id = b.id AND c.status = 'sold'),
-		(SELECT count(*) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31 AND t.booking_id <> b.id)
+		(SELECT count(*) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31 AND t.booking_id <> b.id),
+		(SELECT coalesce(sum(e.credit), 0) FROM exchanges e WHERE e.to_booking = b.id),
+		(SELECT coalesce(sum(max(-e.difference, 0)), 0) FROM exchanges e WHERE e.to_booking = b.id),
+		(SELECT coalesce(sum(e.credit), 0) FROM exchanges e WHERE e.from_booking = b.id)
 		FROM bookings b`
 	qOrphanPayments = `SELECT count(*) FROM payments p WHERE NOT EXISTS (SELECT 1 FROM bookings b WHERE b.id = p.booking_id)`
 	qOrphanTickets  = `SELECT count(*) FROM tickets t WHERE NOT EXISTS (SELECT 1 FROM bookings b WHERE b.id = t.booking_id)`
@@ -119,6 +122,10 @@ type bookingSums struct {
 	total, ticketSum, liveSum, gone  booking.Money // gone: refunded and void tickets
 	sale, refund                     booking.Money
 	liveCount, soldClaims, misplaced int64
+	// Exchanges: the credit a booking was made with (creditIn) and the
+	// part of it paid back (back, one of its refunds), and the credit its
+	// exchanged tickets carried away (creditOut).
+	creditIn, back, creditOut booking.Money
 }
 
 // problem says what is wrong with a booking's sums, or "".
@@ -126,14 +133,14 @@ func (b bookingSums) problem() string {
 	switch {
 	case b.ticketSum != b.total:
 		return fmt.Sprintf("tickets add up to %s, total %s", b.ticketSum.String(), b.total.String())
-	case b.sale != b.total:
-		return fmt.Sprintf("paid %s for a total of %s", b.sale.String(), b.total.String())
-	case b.sale-b.refund != b.liveSum:
-		return fmt.Sprintf("paid %s less %s refunded for %s of live tickets", b.sale.String(), b.refund.String(), b.liveSum.String())
-	case b.refund != b.gone:
-		return fmt.Sprintf("refunded %s for %s of refunded and void tickets", b.refund.String(), b.gone.String())
-	case b.status == booking.BookingCancelled && (b.refund != b.total || b.liveCount != 0):
-		return fmt.Sprintf("cancelled with %s refunded and %d live tickets", b.refund.String(), b.liveCount)
+	case b.sale+b.creditIn-b.back != b.total:
+		return fmt.Sprintf("paid %s (and %s exchanged in) for a total of %s", b.sale.String(), (b.creditIn - b.back).String(), b.total.String())
+	case b.sale+b.creditIn-b.refund-b.creditOut != b.liveSum:
+		return fmt.Sprintf("paid %s less %s refunded for %s of live tickets", (b.sale + b.creditIn).String(), (b.refund + b.creditOut).String(), b.liveSum.String())
+	case b.refund-b.back+b.creditOut != b.gone:
+		return fmt.Sprintf("refunded %s for %s of refunded and void tickets", (b.refund - b.back + b.creditOut).String(), b.gone.String())
+	case b.status == booking.BookingCancelled && (b.refund-b.back+b.creditOut != b.total || b.liveCount != 0):
+		return fmt.Sprintf("cancelled with %s refunded and %d live tickets", (b.refund - b.back + b.creditOut).String(), b.liveCount)
 	case b.soldClaims != b.liveCount:
 		return fmt.Sprintf("%d sold seats for %d live tickets", b.soldClaims, b.liveCount)
 	case b.misplaced != 0:
@@ -151,7 +158,7 @@ func (s *Store) checkBookings(ctx context.Context, tx *sql.Tx) ([]string, error)
 	var out []string
 	for rows.Next() {
 		var b bookingSums
-		if err := rows.Scan(&b.number, &b.status, &b.total, &b.ticketSum, &b.liveSum, &b.liveCount, &b.gone, &b.sale, &b.refund, &b.soldClaims, &b.misplaced); err != nil {
+		if err := rows.Scan(&b.number, &b.status, &b.total, &b.ticketSum, &b.liveSum, &b.liveCount, &b.gone, &b.sale, &b.refund, &b.soldClaims, &b.misplaced, &b.creditIn, &b.back, &b.creditOut); err != nil {
 			return nil, err
 		}
 		if p := b.problem(); p != "" && len(out) < maxProblems {

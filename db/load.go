@@ -98,10 +98,13 @@ func (s *Store) loadBookings(ctx context.Context, ids []int64) ([]booking.Bookin
 // The four reads of loadBookings.
 const (
 	qBookingRows = `SELECT id, number, show_id, status, customer, phone, total, sold_by, terminal, created_at,
-		cancelled_by, approved_by, reason, cancelled_at FROM bookings WHERE id IN (SELECT value FROM json_each(?))`
+		cancelled_by, approved_by, reason, cancelled_at,
+		coalesce((SELECT f.number FROM exchanges e JOIN bookings f ON f.id = e.from_booking WHERE e.to_booking = bookings.id), '')
+		FROM bookings WHERE id IN (SELECT value FROM json_each(?))`
 	qShowsByID = `SELECT ` + showColumns + `
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id IN (SELECT value FROM json_each(?))`
-	qTickets = `SELECT t.id, t.booking_id, t.seat_id, t.type_code, t.price, t.price_source, t.status, t.admitted_at, t.admitted_by
+	qTickets = `SELECT t.id, t.booking_id, t.seat_id, t.type_code, t.price, t.price_source, t.status, t.admitted_at, t.admitted_by,
+		coalesce((SELECT n.number FROM exchanges e JOIN bookings n ON n.id = e.to_booking WHERE e.id = t.exchange_id), '')
 		FROM json_each(?) j CROSS JOIN tickets t ON t.id BETWEEN j.value * ? AND j.value * ? + ? ORDER BY t.id`
 	qPayments = `SELECT booking_id, id, kind, method, amount, tendered, change_due, at, staff, terminal, coalesce(shift_id, 0), coalesce(ticket_id, 0), approved_by
 		FROM payments WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id`
@@ -131,7 +134,7 @@ func (s *Store) readBookingRows(ctx context.Context, tx *sql.Tx, list string) (m
 		var created int64
 		var cancelledAt sql.NullInt64
 		if err := rows.Scan(&b.ID, &b.Number, &b.Show.ID, &b.Status, &b.Customer, &b.Phone, &b.Total, &b.SoldBy, &b.Terminal, &created,
-			&b.CancelledBy, &b.ApprovedBy, &b.Reason, &cancelledAt); err != nil {
+			&b.CancelledBy, &b.ApprovedBy, &b.Reason, &cancelledAt, &b.ExchangedFrom); err != nil {
 			return nil, nil, err
 		}
 		b.CreatedAt = time.UnixMilli(created)
@@ -173,7 +176,7 @@ func (s *Store) readTickets(ctx context.Context, tx *sql.Tx, list string, byID m
 		var t booking.Ticket
 		var bookingID, seatID int64
 		var admitted sql.NullInt64
-		if err := rows.Scan(&t.ID, &bookingID, &seatID, &t.Type, &t.Price, &t.PriceSource, &t.Status, &admitted, &t.AdmittedBy); err != nil {
+		if err := rows.Scan(&t.ID, &bookingID, &seatID, &t.Type, &t.Price, &t.PriceSource, &t.Status, &admitted, &t.AdmittedBy, &t.ExchangedTo); err != nil {
 			return s.translate("load booking", err)
 		}
 		b := byID[bookingID]

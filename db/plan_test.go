@@ -375,6 +375,18 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	step("MoveShow", s.MoveShow(ctx, mgr, 3, clock.Now().Add(30*time.Hour), 1))
 	step("RetireFilm", s.RetireFilm(ctx, mgr, film))
 	stepV("AddShow")(s.AddShow(ctx, mgr, film, 1, clock.Now().Add(96*time.Hour)))
+	// Exchanges: part of a party to another show, its retry with the same
+	// key, a clash, the rest in its own show; the door meets the old code.
+	trio := mustSell(t, s, 2, "trio", "E1", "E2", "E3")
+	moved := booking.ExchangeRequest{Number: trio.Number, Tickets: []string{"E1"}, ToShow: 3, Seats: []string{"F1"}, IdempotencyKey: "plan-x1", Method: booking.Card}
+	for range 2 {
+		stepV("Exchange")(s.Exchange(ctx, clerk, moved))
+	}
+	stepV("Exchange")(s.Exchange(ctx, clerk, booking.ExchangeRequest{Number: trio.Number, Tickets: []string{"E2"}, ToShow: 3, Seats: []string{"F1"}, IdempotencyKey: "plan-x2", Method: booking.Card}))
+	stepV("Exchange")(s.Exchange(ctx, clerk, booking.ExchangeRequest{Number: trio.Number, Seats: []string{"E4", "E5"}, IdempotencyKey: "plan-x3", Method: booking.Card}))
+	stepV("Admit")(s.Admit(ctx, booking.Actor{Name: "dora", Role: booking.RoleDoor}, trio.Tickets[0].Code))
+	stepV("Booking")(s.Booking(ctx, clerk, trio.Number))
+	stepV("CheckInvariants")(s.CheckInvariants(ctx))
 	return called
 }
 

@@ -41,6 +41,11 @@ func (doneScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		m.done = doneState{}
 		m.setInfo("")
 		return m.loadShowsCmd()
+	case key.Matches(msg, k.ViewBooking):
+		// The booking view of the sale: its tickets, payments, exchange.
+		m.openBookingView(d.booking, screenShows)
+		m.done = doneState{}
+		return nil
 	case key.Matches(msg, k.NextTicket):
 		if d.page+per < len(d.qrs) {
 			d.page += per
@@ -76,8 +81,8 @@ func (doneScreen) help(m *Model) helpKeys {
 		}
 	}
 	return helpKeys{
-		short: []key.Binding{k.NewSale, k.PrevTicket, k.NextTicket, k.Find, k.Help},
-		full:  [][]key.Binding{{k.NewSale, k.PrevTicket, k.NextTicket}, k.global()},
+		short: []key.Binding{k.NewSale, k.PrevTicket, k.NextTicket, k.ViewBooking, k.Find, k.Help},
+		full:  [][]key.Binding{{k.NewSale, k.PrevTicket, k.NextTicket, k.ViewBooking}, k.global()},
 	}
 }
 
@@ -140,12 +145,16 @@ func (doneScreen) view(m *Model, height int) string {
 // its seat and type and with its code as text — for a scanner that cannot
 // read the screen, or a customer who writes it down.
 func (m *Model) ticketBlocks(from, to int) [][]string {
-	st := &m.styles
-	d := &m.done
+	return drawTickets(&m.styles, m.done.booking.Tickets, m.done.qrs, from, to)
+}
+
+// drawTickets draws tickets [from, to) with their drawn QR codes qrs (one
+// per ticket), as the done screen and the booking view show them.
+func drawTickets(st *Styles, tickets []booking.Ticket, qrs []string, from, to int) [][]string {
 	var blocks [][]string
 	for i := from; i < to; i++ {
-		t := d.booking.Tickets[i]
-		lines := strings.Split(d.qrs[i], "\n")
+		t := tickets[i]
+		lines := strings.Split(qrs[i], "\n")
 		w := len([]rune(lines[0]))
 		block := []string{st.Bold.Render(fit(t.Seat.Label+" "+t.Type, w))}
 		for code := booking.Clean(t.Code); code != ""; {

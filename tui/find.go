@@ -97,6 +97,7 @@ func (m *Model) openFind() tea.Cmd {
 	m.find = newFindState()
 	m.find.back = back
 	m.screen = screenFind
+	m.exch, m.bview = nil, bookingViewState{} // a new search ends an exchange under way
 	m.setInfo("")
 	return nil
 }
@@ -171,10 +172,7 @@ func (findScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			f.query.key(msg, &m.keys)
 		}
 	case findView:
-		if key.Matches(msg, m.keys.Reprint) && f.booking != nil && m.canPrint() {
-			return m.printBooking(f.booking.Number) // printing, issue 12
-		}
-		m.findViewKey(msg)
+		return m.findViewKey(msg)
 	case findPick:
 		return m.pickKey(msg)
 	case findCancel:
@@ -185,32 +183,18 @@ func (findScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// findViewKey answers the keys of one booking on screen: c cancels it,
-// r refunds one ticket, esc goes back to the results.
-func (m *Model) findViewKey(msg tea.KeyPressMsg) {
+// findViewKey answers the keys of one booking on screen: the booking
+// view's actions (booking_view.go), esc back to the results.
+func (m *Model) findViewKey(msg tea.KeyPressMsg) tea.Cmd {
 	f := &m.find
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Back):
+	if key.Matches(msg, m.keys.Back) && !m.bview.codes && !m.bview.picking {
 		f.mode = findList
 		if len(f.results) == 0 {
 			f.mode = findSearch
 		}
-	case key.Matches(msg, k.CancelBooking):
-		if f.booking == nil || f.booking.Status != booking.BookingConfirmed {
-			m.setError("Only a confirmed booking can be cancelled.")
-			return
-		}
-		f.mode = findCancel
-		f.cfocus = 0
-		f.reason.Reset()
-		f.supName.Reset()
-		f.supPIN.Reset()
-		f.refundSeat = ""
-		m.setInfo("")
-	case key.Matches(msg, k.RefundTicket):
-		m.startRefund()
+		return nil
 	}
+	return m.bookingActionKey(msg)
 }
 
 // cancelFormKey edits the cancel form. enter moves to the next field, and
@@ -339,6 +323,7 @@ func (m *Model) onBooking(msg bookingMsg) tea.Cmd {
 	}
 	f.booking = msg.booking
 	f.mode = findView
+	m.bview = bookingViewState{}
 	m.setInfo("")
 	return nil
 }
@@ -387,7 +372,7 @@ func (findScreen) help(m *Model) helpKeys {
 	k := m.keys
 	switch m.find.mode {
 	case findView:
-		return helpKeys{short: []key.Binding{k.CancelBooking, k.RefundTicket, k.Back, k.Help}, full: [][]key.Binding{{k.CancelBooking, k.RefundTicket, k.Back, m.reprintKey()}, {k.Find, k.SignOut, k.Quit}}}
+		return m.bookingViewHelp()
 	case findPick:
 		return helpKeys{short: []key.Binding{relabel(k.SeatLeft, "← →", "choose"), says(k.Submit, "go on"), k.Back}}
 	case findCancel:
@@ -444,38 +429,9 @@ func (findScreen) view(m *Model, height int) string {
 
 // viewBooking shows one booking and, when cancelling, the form.
 func (m *Model) viewBooking(height int) string {
-	st := &m.styles
 	f := &m.find
-	bk := f.booking
 	var b strings.Builder
-	row := func(label, value string) {
-		b.WriteString("  " + st.Label.Render(fmt.Sprintf("%-10s", label)) + value + "\n")
-	}
-	row("Booking", st.Bold.Render(cut(bk.Number, 20))+"  "+statusWord(st, bk.Status))
-	row("Show", cut(bk.Show.Film.Title, 40)+st.Subtle.Render(" · "+cut(bk.Show.HallName, 12)+" · "+bk.Show.Starts.In(m.now().Location()).Format("Mon 2 Jan 15:04")))
-	row("Seats", strings.Join(seatLabelsOf(bk), " "))
-	row("Total", st.Money.Render(bk.Total.String()))
-	if bk.Customer != "" || bk.Phone != "" {
-		row("Customer", cut(bk.Customer, 40)+" "+cut(bk.Phone, 24))
-	}
-	sold := "Sold by " + cut(bk.SoldBy, 30)
-	if bk.Terminal != "" {
-		sold += " at " + cut(bk.Terminal, 20)
-	}
-	row("", st.Subtle.Render(sold+" · "+bk.CreatedAt.In(m.now().Location()).Format("2 Jan 15:04")))
-	for _, p := range bk.Payments {
-		row(string(p.Kind), fmt.Sprintf("%s %s", p.Method, p.Amount.String())+st.Subtle.Render(" by "+cut(p.Staff, 30)))
-	}
-	if bk.Status == booking.BookingCancelled {
-		text := "Cancelled by " + cut(bk.CancelledBy, 30)
-		if bk.ApprovedBy != "" {
-			text += ", approved by " + cut(bk.ApprovedBy, 30)
-		}
-		if bk.Reason != "" {
-			text += ": " + cut(bk.Reason, 60)
-		}
-		row("", st.Subtle.Render(text))
-	}
+	m.writeBookingDetails(&b, height)
 	switch f.mode {
 	case findPick:
 		m.viewPick(&b)

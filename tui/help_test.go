@@ -128,6 +128,18 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 		{"manager prices", func(t *testing.T, m *Model) { press(t, m, "esc", "esc", "4") }},
 		{"manager staff", func(t *testing.T, m *Model) { press(t, m, "esc", "5") }},
 		{"manager terminals", func(t *testing.T, m *Model) { press(t, m, "esc", "6") }},
+		// The booking view and exchanges (issue 11).
+		{"booking view codes", func(t *testing.T, m *Model) {
+			press(t, m, "esc", "ctrl+f")
+			typeText(t, m, m.done.booking.Number)
+			press(t, m, "enter", "t")
+		}},
+		{"exchange pick", func(t *testing.T, m *Model) { press(t, m, "esc", "e") }},
+		{"exchange seat map", func(t *testing.T, m *Model) { press(t, m, "enter") }},
+		{"exchange confirmation", func(t *testing.T, m *Model) {
+			goTo(t, m, "A1-2")
+			press(t, m, "enter")
+		}},
 	}
 }
 

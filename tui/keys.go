@@ -125,6 +125,11 @@ type KeyMap struct {
 	MgrUnlock     key.Binding
 	MgrRemove     key.Binding
 	MgrYes        key.Binding
+	// The booking view (issue 11): exchange the booking, its tickets'
+	// QR codes again, and the view opened from the done screen.
+	ExchangeBooking key.Binding
+	ShowCodes       key.Binding
+	ViewBooking     key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -194,7 +199,7 @@ func DefaultKeyMap() KeyMap {
 
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
 	}
-	return managerKeys(moneyKeys(km))
+	return withBookingView(managerKeys(moneyKeys(km)))
 }
 
 // moneyKeys adds the keys of the money screens: reports, shifts, refunds
@@ -238,6 +243,16 @@ func managerKeys(km KeyMap) KeyMap {
 	km.MgrUnlock = b(k("u"), h("u", "unlock"))
 	km.MgrRemove = b(k("x"), h("x", "remove"))
 	km.MgrYes = b(k("y"), h("y", "yes"))
+	return km
+}
+
+// withBookingView adds the booking view's keys (issue 11) to km.
+func withBookingView(km KeyMap) KeyMap {
+	b := key.NewBinding
+	k, h := key.WithKeys, key.WithHelp
+	km.ExchangeBooking = b(k("e"), h("e", "exchange"))
+	km.ShowCodes = b(k("t"), h("t", "QR codes again"))
+	km.ViewBooking = b(k("v"), h("v", "view the booking"))
 	return km
 }
 

@@ -28,7 +28,8 @@ const (
 
 	screenShift
 
-	screenManage // manager screens (issue 11)
+	screenManage   // manager screens (issue 11)
+	screenExchange // an exchange's confirmation (issue 11)
 	numScreens
 )
 
@@ -116,6 +117,8 @@ var screens = [numScreens]screenSpec{
 
 	// Manager screens (issue 11).
 	screenManage: {"manager", heldAway, manageScreen{}},
+	// Exchanges (issue 11): it works on the seats held for the exchange.
+	screenExchange: {"exchange", heldOnMap, exchangeScreen{}},
 }
 
 func (s screen) String() string {

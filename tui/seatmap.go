@@ -384,15 +384,18 @@ func (seatMapScreen) help(m *Model) helpKeys {
 		return helpKeys{short: []key.Binding{says(k.Submit, "toggle seats"), says(k.Back, "cancel")}}
 	}
 	enter := k.Checkout
-	if s.showLapsed() {
+	switch {
+	case s.showLapsed():
 		enter = says(k.Checkout, "hold them again")
+	case m.exch != nil:
+		enter = says(k.Checkout, "exchange for these")
 	}
 	return helpKeys{
 		short: []key.Binding{k.Toggle, k.BestN, k.GoTo, enter, k.Help},
 		full: [][]key.Binding{
 			{k.SeatUp, k.SeatDown, k.SeatLeft, k.SeatRight},
 			{k.Toggle, k.GoTo, k.Count, k.Best, k.BestPremium},
-			{k.Clear, k.Extend, k.Waitlist, k.WaitList, k.Checkout},
+			{k.Clear, k.Extend, k.Waitlist, k.WaitList, enter},
 			k.global(),
 		},
 	}
@@ -444,6 +447,8 @@ func (m *Model) clashKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (m *Model) mapEnter() tea.Cmd {
 	s := &m.seats
 	switch {
+	case m.exch != nil && len(s.mine()) > 0:
+		return m.exchangeEnter()
 	case len(s.mine()) > 0:
 		return m.openCheckout()
 	case len(s.lapsed) > 0:

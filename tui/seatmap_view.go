@@ -165,6 +165,9 @@ func (seatMapScreen) view(m *Model, height int) string {
 	// Header: the show, how full it is and the hold countdown.
 	sh := s.show
 	left := st.Title.Render(cut(sh.Film.Title, m.width-45)) + st.Subtle.Render(" · "+cut(sh.HallName, 12)+" · "+sh.Starts.In(m.now().Location()).Format("Mon 2 Jan 15:04"))
+	if m.exch != nil {
+		left = st.Warn.Render("Exchange ") + left
+	}
 	right := st.Subtle.Render(fmt.Sprintf("free %d/%d", sh.Free(), sh.Capacity))
 	if cd := m.countdown(); cd != "" {
 		right += "  " + cd

@@ -204,6 +204,7 @@ const (
 	floatShift floatFor = iota
 	floatSale
 	floatRefund
+	floatExchange // an exchange's difference in cash (issue 11)
 )
 
 // askFloat opens the shift screen on its float field for the sale or
@@ -231,6 +232,8 @@ func (m *Model) submitFloat() tea.Cmd {
 	case floatRefund:
 		m.screen, m.find.openFloat = screenFind, &float
 		return m.cancelCmd()
+	case floatExchange:
+		return m.exchangeWithFloat(float)
 	}
 	s.busy = true
 	m.setInfo("Opening the shift…")

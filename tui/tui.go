@@ -145,6 +145,10 @@ type Model struct {
 	shift    shiftState
 	manage   manageState // manager screens (issue 11)
 
+	// The booking view and an exchange under way (issue 11).
+	bview bookingViewState
+	exch  *exchangeState
+
 	resume *Resume // still to reopen; cleared once tried
 
 	printing bool // a print job is under way (see print.go)
@@ -334,28 +338,42 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onRemoved(msg)
 	case auditMsg:
 		return m.onAudit(msg)
+	}
+	cmd, _ := m.onHouseResult(msg)
+	return cmd
+}
 
+// onHouseResult handles the results of the screens that run the house:
+// reports and shifts (issue 10), printing (issue 12), the manager screens
+// and exchanges (issue 11). ok is false for a message none of them sent.
+func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
 	case reportMsg:
-		return m.onReport(msg)
+		return m.onReport(msg), true
 	case currentShiftMsg:
-		return m.onCurrentShift(msg)
+		return m.onCurrentShift(msg), true
 	case openedShiftMsg:
-		return m.onOpenedShift(msg)
+		return m.onOpenedShift(msg), true
 	case shiftReportMsg:
-		return m.onShiftReport(msg)
+		return m.onShiftReport(msg), true
 
 	// Printing (issue 12).
 	case printedMsg:
-		return m.onPrinted(msg)
+		return m.onPrinted(msg), true
 	// Manager screens (issue 11).
 	case mgrLoadedMsg:
-		return m.onMgrLoaded(msg)
+		return m.onMgrLoaded(msg), true
 	case mgrDoneMsg:
-		return m.onMgrDone(msg)
+		return m.onMgrDone(msg), true
 	case cancelShowMsg:
-		return m.onCancelShow(msg)
+		return m.onCancelShow(msg), true
+	// Exchanges (issue 11).
+	case exchangeQuoteMsg:
+		return m.onExchangeQuote(msg), true
+	case exchangedMsg:
+		return m.onExchanged(msg), true
 	}
-	return nil
+	return nil, false
 }
 
 // onTypes takes a fresh list of ticket types, for the checkout's choice of
@@ -486,6 +504,7 @@ func (m *Model) signOut(why string) tea.Cmd {
 	m.done = doneState{}
 	m.find = newFindState()
 	m.waitlist = waitlistState{}
+	m.bview, m.exch = bookingViewState{}, nil
 	m.leaving = nil
 	m.help.ShowAll = false
 	m.setInfo(why)
