@@ -72,6 +72,9 @@ const (
 	ActionReopenShift   Action = "reopen_shift"   // reopen a closed shift, see anyone's
 	ActionCancelStarted Action = "cancel_started" // cancel or refund after the show started
 	ActionRefund        Action = "refund"         // refund some tickets of a booking
+
+	// A show's life: cancel a show, refunding every booking of it.
+	ActionCancelShow Action = "cancel_show"
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -102,6 +105,10 @@ var permissions = map[Action]Role{
 	ActionReopenShift:   RoleSupervisor,
 	ActionCancelStarted: RoleManager,
 	ActionRefund:        RoleSupervisor,
+
+	// A show's life: cancelling a show refunds a hall's worth of money
+	// and tells every customer; it is the manager's decision.
+	ActionCancelShow: RoleManager,
 }
 
 // MinRole returns the least role allowed to do a; unclassified actions need

@@ -35,9 +35,10 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 	var bookingStatus booking.BookingStatus
 	var number, by string
 	var at sql.NullInt64
-	err := w.queryRow(`SELECT t.seat_id, t.type_code, t.status, t.admitted_at, t.admitted_by, b.number, b.status, b.show_id
-		FROM tickets t JOIN bookings b ON b.id = t.booking_id WHERE t.id = ?`, ticketID).
-		Scan(&seatID, &res.Ticket.Type, &status, &at, &by, &number, &bookingStatus, &showID)
+	var showStatus booking.ShowStatus
+	err := w.queryRow(`SELECT t.seat_id, t.type_code, t.status, t.admitted_at, t.admitted_by, b.number, b.status, b.show_id, s.status
+		FROM tickets t JOIN bookings b ON b.id = t.booking_id JOIN shows s ON s.id = b.show_id WHERE t.id = ?`, ticketID).
+		Scan(&seatID, &res.Ticket.Type, &status, &at, &by, &number, &bookingStatus, &showID, &showStatus)
 	if isNoRows(err) {
 		return nil, booking.Errorf(booking.ENotFound, "Unknown ticket code.")
 	}
@@ -55,6 +56,8 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 	res.Ticket.Seat, _ = s.seatByID(hall.ID, seatID)
 	res.Ticket.ID, res.Booking, res.Show = ticketID, number, show
 	switch {
+	case showStatus == booking.ShowCancelled:
+		return nil, booking.Errorf(booking.EConflict, "This show was cancelled.")
 	case status == booking.TicketVoid || bookingStatus == booking.BookingCancelled:
 		return nil, booking.Errorf(booking.EConflict, "Ticket %s of %s was cancelled and refunded.", booking.Clean(res.Ticket.Seat.Label), booking.Clean(number))
 	case status == booking.TicketAdmitted:
@@ -79,7 +82,8 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 
 // tooEarlyOrLate refuses a ticket outside its show's door window: before
 // the doors open it says when they do (the same day) or which day the
-// show is; long after the start it names the show.
+// show is; once the show ended it says when (the same day) or names the
+// show (a ticket of another day).
 func tooEarlyOrLate(now time.Time, show booking.Show, seat string) error {
 	starts := show.Starts.In(now.Location())
 	opens := starts.Add(-booking.DoorsOpen)
@@ -87,8 +91,10 @@ func tooEarlyOrLate(now time.Time, show booking.Show, seat string) error {
 	case now.Before(opens) && sameDay(now, starts):
 		return booking.Errorf(booking.EInvalid, "Doors open at %s for the %s show (%s, seat %s).",
 			opens.Format("15:04"), starts.Format("15:04"), booking.Clean(show.Film.Title), booking.Clean(seat))
-	case now.Before(opens), now.After(starts.Add(3 * time.Hour)):
+	case now.Before(opens), !sameDay(now, starts) && !now.Before(show.Ends()):
 		return booking.Errorf(booking.EInvalid, "Ticket %s is for %s at %s.", booking.Clean(seat), booking.Clean(show.Film.Title), starts.Format("Mon 02 Jan 15:04"))
+	case !now.Before(show.Ends()):
+		return booking.Errorf(booking.EInvalid, "This show ended at %s.", show.Ends().In(now.Location()).Format("15:04"))
 	}
 	return nil
 }

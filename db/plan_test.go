@@ -357,6 +357,21 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	stepV("ReopenShift")(s.ReopenShift(ctx, supervisor, booking.ReopenShiftRequest{ID: z.Shift.ID, Reason: "recount"}))
 	stepV("OpenShift")(s.OpenShift(ctx, clerk, booking.OpenShiftRequest{Float: 10000}))
 	stepV("CheckInvariants")(s.CheckInvariants(ctx))
+
+	// A show's life: sales close per show and by default, a show
+	// cancelled (and again, resuming), the sweeper settling ended shows.
+	closes := -10 * time.Minute
+	step("SetSalesClose", s.SetSalesClose(ctx, mgr, 2, &closes))
+	step("SetSalesClose", s.SetSalesClose(ctx, mgr, 2, nil))
+	step("SetSalesClose", s.SetSalesClose(ctx, mgr, 0, &closes))
+	mustSell(t, s, 2, "doomed", "E1", "E2")
+	for range 2 {
+		stepV("CancelShow")(s.CancelShow(ctx, booking.System, 2, "projector"))
+	}
+	stepV("Hold")(s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 2, Seats: []string{"F1"}, Owner: "late"}))
+	clock.Add(3 * 24 * time.Hour)
+	stepV("SettleShows")(s.SettleShows(ctx))
+	stepV("SettleShows")(s.SettleShows(ctx))
 	return called
 }
 
