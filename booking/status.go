@@ -91,7 +91,7 @@ var transitions = map[Statuses]statusTable{
 		BookingCompleted: nil, BookingCancelled: nil, BookingNoShow: nil,
 	}),
 	TicketStatuses: table(TicketIssued, map[TicketStatus][]TicketStatus{
-		TicketIssued:   {TicketAdmitted, TicketVoid, TicketRefunded},
+		TicketIssued: {TicketAdmitted, TicketVoid, TicketRefunded},
 		// A show cancelled after its doors opened refunds the people it
 		// let in too (CancelShow): their admitted tickets are voided.
 		TicketAdmitted: {TicketVoid},
