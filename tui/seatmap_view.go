@@ -166,6 +166,9 @@ func (seatMapScreen) view(m *Model, height int) string {
 	sh := s.show
 	left := st.Title.Render(cut(sh.Film.Title, m.width-45)) + st.Subtle.Render(" · "+cut(sh.HallName, 12)+" · "+sh.Starts.In(m.now().Location()).Format("Mon 2 Jan 15:04"))
 	right := st.Subtle.Render(fmt.Sprintf("free %d/%d", sh.Free(), sh.Capacity))
+	if sh.Cancelled() {
+		right = st.Error.Render("CANCELLED")
+	}
 	if cd := m.countdown(); cd != "" {
 		right += "  " + cd
 	}
@@ -232,6 +235,8 @@ func (m *Model) mapFooter(g mapGeom) string {
 	st := &m.styles
 	s := &m.seats
 	switch {
+	case s.show.Cancelled():
+		return st.Error.Render(cut(" "+cancelledLine(s.show)+" · no seats can be held", m.width-1))
 	case s.clash != nil:
 		return m.clashBanner()
 	case s.prompt:
