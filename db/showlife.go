@@ -184,3 +184,19 @@ func settle(w *wtx, due []int64) (int, error) {
 	}
 	return n, nil
 }
+
+// markHistorySettled marks the generated history's shows that started
+// before until as settled, leaving their bookings as sold. The simulation
+// has no door, so settling them for real would make every booking of the
+// year a no-show; left unsettled, the first sweep after init would do a
+// year's settling in one burst.
+func (s *Store) markHistorySettled(ctx context.Context, until time.Time) error {
+	return apply(s, ctx, booking.System, "settle history", func(w *wtx) error {
+		res, err := w.exec(`UPDATE shows SET settled_at = ? WHERE settled_at IS NULL AND starts_at < ?`, w.nowMS(), until.Unix())
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		return auditCount(w, booking.System, booking.AuditSettle, int(n), nil, "generated history: %d shows marked settled", n)
+	})
+}
