@@ -167,7 +167,8 @@ func (seatMapScreen) view(m *Model, height int) string {
 	left := st.Title.Render(cut(sh.Film.Title, m.width-45)) + st.Subtle.Render(" · "+cut(sh.HallName, 12)+" · "+sh.Starts.In(m.now().Location()).Format("Mon 2 Jan 15:04"))
 	right := st.Subtle.Render(fmt.Sprintf("free %d/%d", sh.Free(), sh.Capacity))
 	if sh.Cancelled() {
-		right = st.Error.Render("CANCELLED")
+		// Said where the free count was, so even the smallest map says why.
+		right = st.Error.Render(cut("CANCELLED — "+booking.CleanLine(sh.CancelReason, 120), max(m.width-ansi.StringWidth(left)-2, 9)))
 	}
 	if cd := m.countdown(); cd != "" {
 		right += "  " + cd

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"boxoffice/assets"
 	"boxoffice/booking"
@@ -251,5 +252,57 @@ func TestCancelShow_AcrossProcesses(t *testing.T) {
 		if !strings.Contains(m.status, "This show was cancelled") || len(m.seats.mine()) != 0 {
 			t.Errorf("counter %d held a seat of the cancelled show: %q", i, m.status)
 		}
+	}
+}
+
+// TestGolden_CancelledShow draws a cancelled show in the shows list and
+// its seat map, where holding a seat is refused, at 80×24 and 120×40.
+func TestGolden_CancelledShow(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	ctx := context.Background()
+	shows, err := s.Shows(ctx, booking.System, dayOf(testStart))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var grand booking.Show
+	for _, sh := range shows {
+		if sh.HallName == "Grand" {
+			grand = sh
+			break
+		}
+	}
+	h, err := s.Hold(ctx, booking.System, booking.HoldRequest{ShowID: grand.ID, Seats: []string{"H9", "H10"}, Owner: "elsewhere"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Checkout(ctx, booking.System, booking.CheckoutRequest{HoldID: h.ID, Owner: "elsewhere", IdempotencyKey: "golden", Method: booking.Card}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CancelShow(ctx, booking.System, grand.ID, "Projector broken \x1b[2J"); err != nil {
+		t.Fatal(err)
+	}
+	profiles := []colorprofile.Profile{colorprofile.Ascii, colorprofile.ANSI256}
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		w, hgt := size[0], size[1]
+		m := newTestModel(t, s, clock, fmt.Sprintf("golden-%d", w), w, hgt)
+		signIn(t, m, assets.DemoUser, assets.DemoPIN)
+		m.setInfo("")
+		shot := func(screen string) {
+			for _, p := range profiles {
+				golden(t, m, fmt.Sprintf("%s-%dx%d-%s", screen, w, hgt, p), p)
+			}
+		}
+		for m.shows.visible()[m.shows.cursor].ID != grand.ID {
+			press(t, m, "down")
+		}
+		shot("shows-cancelled")
+		press(t, m, "enter")
+		press(t, m, "space")
+		if !strings.Contains(m.status, "This show was cancelled: Projector broken [2J. No seats can be held.") || len(m.seats.mine()) != 0 {
+			t.Fatalf("hold on a cancelled show: %q", m.status)
+		}
+		shot("seatmap-cancelled")
 	}
 }
