@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -191,4 +192,57 @@ func TestStore_SetSalesClose(t *testing.T) {
 	if err := s.SetSalesClose(ctx, clerk, 1, &d); booking.ErrorCode(err) != booking.EForbidden {
 		t.Errorf("a clerk set the sales close: %v", err)
 	}
+}
+
+// BenchmarkStore_CancelShow cancels a show of 200 two-seat card bookings
+// at synchronous=FULL, as a cinema runs: one small transaction a booking,
+// so its figure is bounded by the commit rate, reported beside it
+// (raw-tx/s) for the ratio. Run with go test ./db -run '^$' -bench
+// Store_CancelShow -benchtime 5x.
+func BenchmarkStore_CancelShow(b *testing.B) {
+	raw, err := db.RawCommitRate(b.TempDir()+"/raw.db", "full", 500*time.Millisecond)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	var total time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		s, _ := storetest.MustOpenDemo(b, db.Options{SweepInterval: -1, PollInterval: -1})
+		shows, err := s.Shows(ctx, clerk, time.Now().AddDate(0, 0, 1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		show := shows[0]
+		for _, sh := range shows {
+			if sh.Capacity > show.Capacity {
+				show = sh
+			}
+		}
+		m, err := s.SeatMap(ctx, clerk, show.ID, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		sold := 0
+		for i := 0; sold < 200 && i+1 < len(m.Hall.Seats); i += 2 {
+			a, c := m.Hall.Seats[i], m.Hall.Seats[i+1]
+			if a.Kind.Accessible() || c.Kind.Accessible() || a.Row != c.Row {
+				continue
+			}
+			mustSell(b, s, show.ID, fmt.Sprint("b", i), a.Label, c.Label)
+			sold++
+		}
+		b.StartTimer()
+		start := time.Now()
+		res, err := s.CancelShow(ctx, booking.System, show.ID, "bench")
+		if err != nil || res.RefundedNow != sold {
+			b.Fatalf("cancel: %v, %d refunded of %d", err, res.RefundedNow, sold)
+		}
+		total += time.Since(start)
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(200*float64(b.N)/total.Seconds(), "bookings/s")
+	b.ReportMetric(raw, "raw-tx/s")
 }
