@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // show cancel at the command line: bad input exits non-zero with a
@@ -63,6 +64,14 @@ func TestCLI_ShowCancel(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, data, "", "sell", show, "D1", "--pay", "card"); code != 2 || !strings.Contains(errOut, "was cancelled: Projector [31mbroken.") {
 		t.Fatalf("sell on a cancelled show: %d %q", code, errOut)
+	}
+	if _, out, _ := runCLI(t, data, "", "seats", show); !strings.Contains(out, "Cancelled — Projector [31mbroken\n") {
+		t.Errorf("seats of the cancelled show:\n%s", out)
+	}
+	tomorrow := time.Now().AddDate(0, 0, 1).Format("2006-01-02")
+	_, out, _ = runCLI(t, data, "", "shows", "--date", tomorrow, "--json")
+	if !strings.Contains(out, `"status": "cancelled",`) || !strings.Contains(out, `"cancel_reason": "Projector [31mbroken"`) || strings.Count(out, `"status"`) != 1 {
+		t.Errorf("shows --json:\n%s", out)
 	}
 	if code, out, _ := runCLI(t, data, "", "show", "sales-close", "--default", "20m"); code != 0 || !strings.Contains(out, "20 min after the start") {
 		t.Fatalf("default sales close: %d %q", code, out)
