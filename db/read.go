@@ -45,7 +45,10 @@ func (s *Store) readRows(ctx context.Context, query string, args ...any) (*sql.R
 }
 
 // showInfo returns what never changes about a show: film, hall, start and
-// capacity. Shows are fixed once seeded, so they are cached.
+// capacity. Shows are fixed once seeded, so they are cached. What does
+// change — whether it was cancelled, when its sales close — is not in
+// it (SalesClose reads as the cinema's first default): a write asks
+// liveShow in its transaction before SalesOpen.
 func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error) {
 	s.hallsMu.Lock()
 	sh, ok := s.shows[showID]
@@ -64,6 +67,7 @@ func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error
 		return sh, s.translate("show", err)
 	}
 	sh.Starts = time.Unix(starts, 0)
+	sh.SalesClose = booking.DefaultSalesClose
 	s.hallsMu.Lock()
 	s.shows[showID] = sh
 	s.hallsMu.Unlock()

@@ -246,3 +246,34 @@ func BenchmarkStore_CancelShow(b *testing.B) {
 	b.ReportMetric(200*float64(b.N)/total.Seconds(), "bookings/s")
 	b.ReportMetric(raw, "raw-tx/s")
 }
+
+// A store that read the show before another server cancelled it, or
+// moved its sales close, still refuses: the hold reads the show's status
+// and close in its own transaction, not from its cache.
+func TestStore_Hold_ShowLifeInTransaction(t *testing.T) {
+	clock := storetest.FixedClock()
+	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1})
+	other := storetest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1})
+	ctx := context.Background()
+	for _, id := range []int64{1, 2} {
+		if _, err := s.SeatMap(ctx, clerk, id, ""); err != nil { // cached here
+			t.Fatal(err)
+		}
+	}
+	if _, err := other.CancelShow(ctx, booking.System, 1, "flood"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"A1"}, Owner: "a"}); booking.ErrorCode(err) != booking.EInvalid ||
+		!strings.Contains(booking.ErrorMessage(err), "cancelled: flood") {
+		t.Errorf("hold on a show cancelled by another store: %v", err)
+	}
+	sh, _ := s.Show(ctx, clerk, 2)
+	clock.Set(sh.Starts.Add(-5 * time.Minute))
+	closes := -10 * time.Minute
+	if err := other.SetSalesClose(ctx, manager, 2, &closes); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 2, Seats: []string{"A1"}, Owner: "a"}); booking.ErrorCode(err) != booking.EInvalid {
+		t.Errorf("hold after another store closed the sales: %v", err)
+	}
+}
