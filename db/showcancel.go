@@ -95,20 +95,17 @@ func (s *Store) markCancelled(ctx context.Context, actor booking.Actor, showID i
 			return booking.Errorf(booking.EInvalid, "The %s show ended at %s: refund its bookings one by one.",
 				sh.Starts.In(w.now.Location()).Format("Mon 15:04"), sh.Ends().In(w.now.Location()).Format("15:04"))
 		}
-		res, err := w.exec(`UPDATE shows SET status = 'cancelled', cancel_reason = ?, cancelled_by = ?, cancelled_at = ?, settled_at = ?
-			WHERE id = ? AND status = 'scheduled'`, reason, actor.Name, w.nowMS(), w.nowMS(), showID)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return booking.Errorf(booking.EInternal, "cancel show %d: %d rows", showID, n)
+		var sold int
+		if err := w.queryRow(`UPDATE shows SET status = 'cancelled', cancel_reason = ?, cancelled_by = ?, cancelled_at = ?, settled_at = ?
+			WHERE id = ? AND status = 'scheduled' RETURNING sold`, reason, actor.Name, w.nowMS(), w.nowMS(), showID).Scan(&sold); err != nil {
+			return err // no row: the status read above was scheduled, in this transaction
 		}
 		released, err := releaseShowHolds(w, showID)
 		if err != nil {
 			return err
 		}
 		w.touch(showID)
-		detail := fmt.Sprintf("show %d cancelled: %s (%d sold, %s released)", showID, reason, sh.Sold, plural(released, "hold", "holds"))
+		detail := fmt.Sprintf("show %d cancelled: %s (%d seats sold, %s released)", showID, reason, sold, plural(released, "hold", "holds"))
 		return w.audit(actor, booking.AuditEntry{Action: booking.AuditCancelShow, ShowID: showID, Detail: detail}, 0)
 	})
 }
@@ -171,8 +168,12 @@ func (s *Store) refundShow(ctx context.Context, actor booking.Actor, showID int6
 // per ticket by the way it was paid, with its audit row.
 func unwindForShow(w *wtx, actor booking.Actor, showID, bookingID int64) (bool, error) {
 	var reason string
-	if err := w.queryRow(`SELECT cancel_reason FROM shows WHERE id = ?`, showID).Scan(&reason); err != nil {
+	var status booking.ShowStatus
+	if err := w.queryRow(`SELECT status, cancel_reason FROM shows WHERE id = ?`, showID).Scan(&status, &reason); err != nil {
 		return false, err
+	}
+	if status != booking.ShowCancelled {
+		return false, booking.Errorf(booking.EInternal, "cancel show %d: refunding a show that is %s", showID, status)
 	}
 	c := cancelled{showID: showID}
 	var number string
