@@ -35,6 +35,11 @@ const (
 
 	// Exchanges: tickets moved to other seats or another show.
 	AuditExchange AuditAction = "exchange"
+	// A show's life: a show cancelled (each booking it refunds is an
+	// AuditCancel row of its own), and the sweeper settling the bookings
+	// of ended shows as completed or no_show.
+	AuditCancelShow AuditAction = "show_cancel"
+	AuditSettle     AuditAction = "settle"
 )
 
 // AuditEntry is one row of the audit trail: who (staff name, role and

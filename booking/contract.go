@@ -246,6 +246,27 @@ type Programme interface {
 	// included, naming the show in the way), a show that started or
 	// admitted anyone, or a new hall for a show with bookings or holds.
 	MoveShow(ctx context.Context, actor Actor, showID int64, starts time.Time, hallID int64) error
+	// A show's life (booking/showlife.go).
+
+	// CancelShow cancels a show and refunds every live booking of it: the
+	// show is marked cancelled (no hold or sale from then on, its live
+	// holds released), then each confirmed booking confirmed -> cancelled
+	// by compare-and-set in a small transaction of its own with its audit
+	// row, its seats freed, its issued and admitted tickets voided and
+	// refunded by the way they were paid (cash out of the actor's open
+	// shift). Run again — after an interruption, or at the same time as
+	// another run — it refunds what is left, each booking once, and
+	// returns every booking the cancellation refunded. Needs
+	// ActionCancelShow. EInvalid without a reason, for a show that ended,
+	// or ErrNoShift when a booking was paid in cash and the actor has no
+	// shift open (checked before anything is written); ENotFound.
+	CancelShow(ctx context.Context, actor Actor, showID int64, reason string) (*ShowCancellation, error)
+	// SetSalesClose sets when a show's sales close relative to its start
+	// (ValidateSalesClose), or with showID 0 the cinema's default for
+	// every show without its own; a nil close puts a show back on the
+	// default. Holds from then on obey it. Needs ActionManageHalls.
+	// EInvalid for a bad close or a nil default; ENotFound for the show.
+	SetSalesClose(ctx context.Context, actor Actor, showID int64, close *time.Duration) error
 }
 
 // Roster is who may work the box office: staff with their PINs, roles
@@ -325,7 +346,9 @@ type Door interface {
 	// once, within its show's door window. Needs ActionAdmit. ENotFound
 	// for a code that does not verify, exactly like one never issued;
 	// EConflict for a second scan (naming when and by whom) or a
-	// cancelled ticket; EInvalid outside the door window.
+	// cancelled ticket or a ticket of a cancelled show ("This show was
+	// cancelled."); EInvalid outside the door window, which closes when
+	// the show ends ("This show ended at 21:40.").
 	Admit(ctx context.Context, actor Actor, code string) (*Admission, error)
 }
 
@@ -406,6 +429,15 @@ type Upkeep interface {
 	// command line, like any backup that could not be made); EInvalid
 	// when the copy fails its checks, which is then removed.
 	Backup(ctx context.Context, path string) (BackupInfo, error)
+
+	// A show's life.
+
+	// SettleShows moves each confirmed booking of every show that ended
+	// SettleGrace ago to completed (a ticket was admitted) or no_show
+	// (none was) by compare-and-set, and says how many it moved; however
+	// many servers sweep, each booking moves once. It reads first and
+	// writes only when an ended show is still unsettled.
+	SettleShows(ctx context.Context) (int, error)
 }
 
 // Quiescer lets a server stop writing without cutting a write in half.

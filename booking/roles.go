@@ -75,6 +75,8 @@ const (
 
 	// Exchanges: move tickets to other seats or another show.
 	ActionExchange Action = "exchange"
+	// A show's life: cancel a show, refunding every booking of it.
+	ActionCancelShow Action = "cancel_show"
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -110,6 +112,9 @@ var permissions = map[Action]Role{
 	// before the show; money back or a started show needs ActionRefund or
 	// ActionCancelStarted as well, checked by the store.
 	ActionExchange: RoleClerk,
+	// A show's life: cancelling a show refunds a hall's worth of money
+	// and tells every customer; it is the manager's decision.
+	ActionCancelShow: RoleManager,
 }
 
 // MinRole returns the least role allowed to do a; unclassified actions need

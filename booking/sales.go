@@ -10,18 +10,19 @@ import (
 // most seats one hold, one sale or one waiting party may have.
 const MaxSeatsPerSale = 20
 
-// SalesClose is how long after a show starts its seats can still be sold:
-// latecomers buy through the trailers.
-const SalesClose = 30 * time.Minute
-
-// SalesOpen refuses with EInvalid a hold or a sale of show at now once
-// SalesClose has passed since it started. Stores ask it inside the write
-// transaction, on the transaction's clock.
+// SalesOpen refuses with EInvalid a hold or a sale of a cancelled show,
+// or of show at now once its sales closed (show.SalesClose, relative to
+// the start). Stores ask it inside the write transaction, on the
+// transaction's clock, with the show's status and sales close read in
+// that transaction.
 func SalesOpen(show Show, now time.Time) error {
-	if now.Before(show.Starts.Add(SalesClose)) {
+	if show.Cancelled() {
+		return Errorf(EInvalid, "The %s show was cancelled: %s.", show.Starts.Format("Mon 15:04"), CleanLine(show.CancelReason, 120))
+	}
+	if now.Before(show.SalesCloseAt()) {
 		return nil
 	}
-	return Errorf(EInvalid, "Sales for the %s show closed %d minutes after it started.", show.Starts.Format("Mon 15:04"), int(SalesClose.Minutes()))
+	return Errorf(EInvalid, "Sales for the %s show closed %s.", show.Starts.Format("Mon 15:04"), DescribeSalesClose(show.SalesClose))
 }
 
 // ParseSeatRange reads what a clerk types to pick seats — "G7", "g7",

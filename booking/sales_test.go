@@ -69,23 +69,56 @@ func FuzzParseSeatRange(f *testing.F) {
 
 func TestSalesOpen(t *testing.T) {
 	starts := time.Date(2030, 5, 3, 20, 0, 0, 0, time.Local)
-	show := Show{Starts: starts}
 	for _, c := range []struct {
-		now  time.Time
-		open bool
+		close time.Duration
+		now   time.Time
+		open  bool
+		msg   string
 	}{
-		{starts.Add(-48 * time.Hour), true},
-		{starts, true},
-		{starts.Add(SalesClose - time.Millisecond), true},
-		{starts.Add(SalesClose), false},
-		{starts.Add(time.Hour), false},
+		{DefaultSalesClose, starts.Add(-48 * time.Hour), true, ""},
+		{DefaultSalesClose, starts, true, ""},
+		{DefaultSalesClose, starts.Add(DefaultSalesClose - time.Millisecond), true, ""},
+		{DefaultSalesClose, starts.Add(DefaultSalesClose), false, "Sales for the Fri 20:00 show closed 30 min after the start."},
+		{DefaultSalesClose, starts.Add(time.Hour), false, "Sales for the Fri 20:00 show closed 30 min after the start."},
+		{-10 * time.Minute, starts.Add(-11 * time.Minute), true, ""},
+		{-10 * time.Minute, starts.Add(-10 * time.Minute), false, "Sales for the Fri 20:00 show closed 10 min before the start."},
+		{0, starts, false, "Sales for the Fri 20:00 show closed at the start."},
 	} {
-		err := SalesOpen(show, c.now)
+		err := SalesOpen(Show{Starts: starts, SalesClose: c.close}, c.now)
 		if (err == nil) != c.open {
-			t.Errorf("at %v: %v, want open %v", c.now.Sub(starts), err, c.open)
+			t.Errorf("close %v at %v: %v, want open %v", c.close, c.now.Sub(starts), err, c.open)
 		}
-		if err != nil && (ErrorCode(err) != EInvalid || ErrorMessage(err) != "Sales for the Fri 20:00 show closed 30 minutes after it started.") {
-			t.Errorf("at %v: %s %q", c.now.Sub(starts), ErrorCode(err), ErrorMessage(err))
+		if err != nil && (ErrorCode(err) != EInvalid || ErrorMessage(err) != c.msg) {
+			t.Errorf("close %v at %v: %s %q, want %q", c.close, c.now.Sub(starts), ErrorCode(err), ErrorMessage(err), c.msg)
+		}
+	}
+	// A cancelled show sells nothing, however early.
+	err := SalesOpen(Show{Starts: starts, SalesClose: DefaultSalesClose, Status: ShowCancelled, CancelReason: "projector\x1b[2J broken"}, starts.Add(-48*time.Hour))
+	if ErrorCode(err) != EInvalid || ErrorMessage(err) != "The Fri 20:00 show was cancelled: projector[2J broken." {
+		t.Errorf("cancelled: %s %q", ErrorCode(err), ErrorMessage(err))
+	}
+}
+
+func TestParseSalesClose(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"30m", 30 * time.Minute, true}, {"-10m", -10 * time.Minute, true}, {"0m", 0, true}, {"1h", time.Hour, true},
+		{"-24h", -24 * time.Hour, true}, {"61m", 0, false}, {"-25h", 0, false}, {"90s", 0, false}, {"soon", 0, false}, {"", 0, false},
+	} {
+		got, err := ParseSalesClose(c.in)
+		if (err == nil) != c.ok || (c.ok && got != c.want) {
+			t.Errorf("ParseSalesClose(%q) = %v, %v; want %v ok %v", c.in, got, err, c.want, c.ok)
+		}
+		if err != nil && ErrorCode(err) != EInvalid {
+			t.Errorf("ParseSalesClose(%q): code %s", c.in, ErrorCode(err))
+		}
+		if c.ok {
+			if back, err := ParseSalesClose(FormatSalesClose(got)); err != nil || back != got {
+				t.Errorf("FormatSalesClose(%v) = %q, reads back %v, %v", got, FormatSalesClose(got), back, err)
+			}
 		}
 	}
 }

@@ -65,11 +65,14 @@ const (
 	HoldStatuses    Statuses = "hold"
 	ClaimStatuses   Statuses = "claim"
 	ShiftStatuses   Statuses = "shift"
+
+	// ShowStatuses: a show is on the programme until it is cancelled.
+	ShowStatuses Statuses = "show"
 )
 
 // AllStatuses lists every kind of row with a status table.
 func AllStatuses() []Statuses {
-	return []Statuses{BookingStatuses, TicketStatuses, HoldStatuses, ClaimStatuses, ShiftStatuses}
+	return []Statuses{BookingStatuses, TicketStatuses, HoldStatuses, ClaimStatuses, ShiftStatuses, ShowStatuses}
 }
 
 // statusTable is one kind's statuses: the one a new row starts in, and
@@ -88,8 +91,11 @@ var transitions = map[Statuses]statusTable{
 		BookingCompleted: nil, BookingCancelled: nil, BookingNoShow: nil,
 	}),
 	TicketStatuses: table(TicketIssued, map[TicketStatus][]TicketStatus{
-		TicketIssued:   {TicketAdmitted, TicketVoid, TicketRefunded},
-		TicketAdmitted: nil, TicketVoid: nil, TicketRefunded: nil,
+		TicketIssued: {TicketAdmitted, TicketVoid, TicketRefunded},
+		// A show cancelled after its doors opened refunds the people it
+		// let in too (CancelShow): their admitted tickets are voided.
+		TicketAdmitted: {TicketVoid},
+		TicketVoid:     nil, TicketRefunded: nil,
 	}),
 	// A hold ends once: let go, lapsed, or sold by a checkout.
 	HoldStatuses: table(HoldHeld, map[HoldStatus][]HoldStatus{
@@ -108,6 +114,11 @@ var transitions = map[Statuses]statusTable{
 	ShiftStatuses: table(ShiftOpen, map[ShiftStatus][]ShiftStatus{
 		ShiftOpen:   {ShiftClosed},
 		ShiftClosed: {ShiftOpen},
+	}),
+	// A show's life: cancelling is for good.
+	ShowStatuses: table(ShowScheduled, map[ShowStatus][]ShowStatus{
+		ShowScheduled: {ShowCancelled},
+		ShowCancelled: nil,
 	}),
 }
 

@@ -128,6 +128,13 @@ type Show struct {
 	// PriceList is the price list the show sells at, "" for the standing
 	// list, as current as the read that filled in Sold.
 	PriceList string
+
+	// A show's life (booking/showlife.go), as current as the read that
+	// filled in Sold: cancelled or not and why, and when its sales close
+	// relative to the start (the show's own or the cinema's default).
+	Status       ShowStatus
+	CancelReason string
+	SalesClose   time.Duration
 }
 
 // Free is the number of seats neither sold nor held.

@@ -202,17 +202,17 @@ func (v filmView) writeText(w io.Writer) {
 	tw.Flush()
 }
 
-const showUsage = `usage: boxoffice show add --film ID --hall NAME --at "2026-12-01 19:30" [--price-list L] | show price-list SHOW LIST | show move ID --at TIME [--hall NAME]`
+const showUsage = `usage: boxoffice show add --film ID --hall NAME --at "2026-12-01 19:30" [--price-list L] [--sales-close 30m] | show price-list SHOW LIST | show move ID --at TIME [--hall NAME] | show cancel SHOW --reason R | show sales-close SHOW CLOSE`
 
 func showCommand() *command {
 	return &command{name: "show", run: func(*env, []string) error { return usagef(showUsage) },
-		subs: []*command{
-			{name: "add", args: `--film ID --hall NAME --at "2026-12-01 19:30" [--price-list L]`, short: "schedule a film in a hall", flags: showAddFlags},
+		subs: append([]*command{
+			{name: "add", args: `--film ID --hall NAME --at "2026-12-01 19:30" [--price-list L] [--sales-close 30m]`, short: "schedule a film in a hall", flags: showAddFlags},
 			{name: "price-list", args: "SHOW LIST", short: "sell a show at a price list (standing: the usual prices)", run: (*env).showPriceList},
 
 			// manager screens: editing the programme.
 			{name: "move", args: `ID --at "2026-12-05 20:00" [--hall NAME]`, short: "move a show (its bookings keep their seats)", flags: showMoveFlags},
-		}}
+		}, showLifeCommands()...)}
 }
 
 func showAddFlags(fs *flag.FlagSet) runFunc {
@@ -220,11 +220,12 @@ func showAddFlags(fs *flag.FlagSet) runFunc {
 	hall := fs.String("hall", "", "the hall's `NAME` or id (boxoffice hall list)")
 	at := fs.String("at", "", "the start, local `TIME`, like \"2026-12-01 19:30\"")
 	list := fs.String("price-list", "", "the price `LIST` the show sells at (boxoffice price list)")
-	return func(c *env, pos []string) error { return c.showAdd(pos, *film, *hall, *at, *list) }
+	closes := fs.String("sales-close", "", "when its sales `CLOSE`, relative to the start: 30m, -10m (default: the cinema's)")
+	return func(c *env, pos []string) error { return c.showAdd(pos, *film, *hall, *at, *list, *closes) }
 }
 
 // showAdd schedules a film in a hall, on a price list when one is named.
-func (c *env) showAdd(pos []string, film int64, hall, at, list string) error {
+func (c *env) showAdd(pos []string, film int64, hall, at, list, closes string) error {
 	if len(pos) != 0 || film == 0 || hall == "" || at == "" {
 		return usagef(showUsage)
 	}
@@ -234,6 +235,10 @@ func (c *env) showAdd(pos []string, film int64, hall, at, list string) error {
 	}
 	if list, err = booking.ParseListName(list, true); err != nil {
 		return usagef("--price-list: %s", booking.ErrorMessage(err))
+	}
+	closeAt, err := salesCloseFlag(closes)
+	if err != nil {
+		return err
 	}
 	return c.withStore(func(st *db.Store) error {
 		hallID, err := c.findHall(st, hall)
@@ -249,6 +254,11 @@ func (c *env) showAdd(pos []string, film int64, hall, at, list string) error {
 		}
 		if list != "" {
 			if err := st.SetShowPriceList(c.ctx, booking.System, id, list); err != nil {
+				return err
+			}
+		}
+		if closeAt != nil {
+			if err := st.SetSalesClose(c.ctx, booking.System, id, closeAt); err != nil {
 				return err
 			}
 		}

@@ -207,7 +207,7 @@ func (st *scaleSide) findShows(ctx context.Context) error {
 			return err
 		}
 		for _, sh := range list {
-			if now.Before(sh.Starts.Add(booking.SalesClose)) {
+			if booking.SalesOpen(sh, now) == nil {
 				shows = append(shows, sh)
 			}
 		}

@@ -50,10 +50,18 @@ type showJSON struct {
 	Start    string `json:"start"`
 	Free     int    `json:"free"`
 	Capacity int    `json:"capacity"`
+
+	// A show's life: said only of a cancelled show.
+	Status       string `json:"status,omitempty"`
+	CancelReason string `json:"cancel_reason,omitempty"`
 }
 
 func newShowJSON(s booking.Show) showJSON {
-	return showJSON{s.ID, booking.Clean(s.Film.Title), booking.Clean(s.HallName), s.Starts.Format(time.RFC3339), s.Free(), s.Capacity}
+	j := showJSON{ID: s.ID, Film: booking.Clean(s.Film.Title), Hall: booking.Clean(s.HallName), Start: s.Starts.Format(time.RFC3339), Free: s.Free(), Capacity: s.Capacity}
+	if s.Cancelled() {
+		j.Status, j.CancelReason = string(s.Status), booking.CleanLine(s.CancelReason, 120)
+	}
+	return j
 }
 
 // showList is a day's shows.
@@ -74,7 +82,11 @@ func (l showList) writeText(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTART\tFILM\tHALL\tFREE\tCAPACITY")
 	for _, s := range l.shows {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%d\n", s.ID, s.Starts.Format("Mon 02 Jan 15:04"), booking.Clean(s.Film.Title), booking.Clean(s.HallName), s.Free(), s.Capacity)
+		free := strconv.Itoa(s.Free())
+		if s.Cancelled() {
+			free = "cancelled"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\n", s.ID, s.Starts.Format("Mon 02 Jan 15:04"), booking.Clean(s.Film.Title), booking.Clean(s.HallName), free, s.Capacity)
 	}
 	tw.Flush()
 	if len(l.shows) == 0 {
@@ -140,6 +152,9 @@ func (v seatMapView) jsonValue() any {
 func (v seatMapView) writeText(w io.Writer) {
 	m := v.m
 	fmt.Fprintf(w, "%s — %s, %s\n", booking.Clean(m.Show.Film.Title), booking.Clean(m.Show.HallName), m.Show.Starts.Format("Mon 02 Jan 15:04"))
+	if m.Show.Cancelled() {
+		fmt.Fprintf(w, "Cancelled — %s\n", booking.CleanLine(m.Show.CancelReason, 120))
+	}
 	fmt.Fprintf(w, "%d free of %d   (. free  h held  X sold  # blocked  w wheelchair  c companion)\n\n", m.Show.Free(), m.Show.Capacity)
 	writeASCIIMap(w, m)
 }

@@ -35,10 +35,11 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 	var bookingStatus booking.BookingStatus
 	var number, by, exchangedTo string
 	var at sql.NullInt64
-	err := w.queryRow(`SELECT t.seat_id, t.type_code, t.status, t.admitted_at, t.admitted_by, b.number, b.status, b.show_id,
+	var showStatus booking.ShowStatus
+	err := w.queryRow(`SELECT t.seat_id, t.type_code, t.status, t.admitted_at, t.admitted_by, b.number, b.status, b.show_id, s.status,
 		coalesce((SELECT n.number FROM exchanges e JOIN bookings n ON n.id = e.to_booking WHERE e.id = t.exchange_id), '')
-		FROM tickets t JOIN bookings b ON b.id = t.booking_id WHERE t.id = ?`, ticketID).
-		Scan(&seatID, &res.Ticket.Type, &status, &at, &by, &number, &bookingStatus, &showID, &exchangedTo)
+		FROM tickets t JOIN bookings b ON b.id = t.booking_id JOIN shows s ON s.id = b.show_id WHERE t.id = ?`, ticketID).
+		Scan(&seatID, &res.Ticket.Type, &status, &at, &by, &number, &bookingStatus, &showID, &showStatus, &exchangedTo)
 	if isNoRows(err) {
 		return nil, booking.Errorf(booking.ENotFound, "Unknown ticket code.")
 	}
@@ -58,6 +59,8 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 	switch {
 	case status == booking.TicketVoid && exchangedTo != "":
 		return nil, booking.Errorf(booking.EConflict, "This ticket was exchanged for one in %s (seat %s of %s).", booking.Clean(exchangedTo), booking.Clean(res.Ticket.Seat.Label), booking.Clean(number))
+	case showStatus == booking.ShowCancelled:
+		return nil, booking.Errorf(booking.EConflict, "This show was cancelled.")
 	case status == booking.TicketVoid || bookingStatus == booking.BookingCancelled:
 		return nil, booking.Errorf(booking.EConflict, "Ticket %s of %s was cancelled and refunded.", booking.Clean(res.Ticket.Seat.Label), booking.Clean(number))
 	case status == booking.TicketAdmitted:
@@ -82,7 +85,8 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 
 // tooEarlyOrLate refuses a ticket outside its show's door window: before
 // the doors open it says when they do (the same day) or which day the
-// show is; long after the start it names the show.
+// show is; once the show ended it says when (the same day) or names the
+// show (a ticket of another day).
 func tooEarlyOrLate(now time.Time, show booking.Show, seat string) error {
 	starts := show.Starts.In(now.Location())
 	opens := starts.Add(-booking.DoorsOpen)
@@ -90,8 +94,10 @@ func tooEarlyOrLate(now time.Time, show booking.Show, seat string) error {
 	case now.Before(opens) && sameDay(now, starts):
 		return booking.Errorf(booking.EInvalid, "Doors open at %s for the %s show (%s, seat %s).",
 			opens.Format("15:04"), starts.Format("15:04"), booking.Clean(show.Film.Title), booking.Clean(seat))
-	case now.Before(opens), now.After(starts.Add(3 * time.Hour)):
+	case now.Before(opens), !sameDay(now, starts) && !now.Before(show.Ends()):
 		return booking.Errorf(booking.EInvalid, "Ticket %s is for %s at %s.", booking.Clean(seat), booking.Clean(show.Film.Title), starts.Format("Mon 02 Jan 15:04"))
+	case !now.Before(show.Ends()):
+		return booking.Errorf(booking.EInvalid, "This show ended at %s.", show.Ends().In(now.Location()).Format("15:04"))
 	}
 	return nil
 }

@@ -227,6 +227,11 @@ var writeCalls = map[booking.Action][]auditCall{
 		{"MoveShow", auditMgr, booking.AuditProgramme, sellA1, func(f *auditFixture, a booking.Actor) error {
 			return f.s.MoveShow(f.ctx, a, 1, f.clock.Now().Add(96*time.Hour), 0)
 		}},
+		// A show's life.
+		{"SetSalesClose", auditMgr, booking.AuditProgramme, nil, func(f *auditFixture, a booking.Actor) error {
+			d := -10 * time.Minute
+			return f.s.SetSalesClose(f.ctx, a, 1, &d)
+		}},
 	},
 	// Shifts and refunds.
 	booking.ActionShift: {
@@ -254,6 +259,13 @@ var writeCalls = map[booking.Action][]auditCall{
 	booking.ActionCancelStarted: {
 		{"Cancel", auditMgr, booking.AuditCancel, soldAndStarted, func(f *auditFixture, a booking.Actor) error {
 			_, err := f.s.Cancel(f.ctx, a, booking.CancelRequest{Number: f.sold.Number, Reason: "projector"})
+			return err
+		}},
+	},
+	// A show's life.
+	booking.ActionCancelShow: {
+		{"CancelShow", auditMgr, booking.AuditCancelShow, nil, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.CancelShow(f.ctx, a, 1, "projector")
 			return err
 		}},
 	},
@@ -467,6 +479,25 @@ var systemCalls = []systemCall{
 		}
 		return nil
 	}, []systemRow{{booking.AuditApprovalFail, "dora", "door", "till-1"}}},
+
+	// A show's life: cancelling a show with a booking writes the show's
+	// row and the booking's; settling an ended show writes one row for
+	// the sweep.
+	{"CancelShow", false, sellA1, func(f *auditFixture) error {
+		_, err := f.s.CancelShow(f.ctx, auditMgr, 1, "projector")
+		return err
+	}, []systemRow{{booking.AuditCancelShow, "mgr", "manager", "office"}, {booking.AuditCancel, "mgr", "manager", "office"}}},
+	{"SetSalesClose", false, nil, func(f *auditFixture) error {
+		d := 15 * time.Minute
+		return f.s.SetSalesClose(f.ctx, auditMgr, 0, &d)
+	}, []systemRow{{booking.AuditProgramme, "mgr", "manager", "office"}}},
+	{"SettleShows", false, func(f *auditFixture) {
+		sellA1(f)
+		f.clock.Add(3 * 24 * time.Hour)
+	}, func(f *auditFixture) error {
+		_, err := f.s.SettleShows(f.ctx)
+		return err
+	}, []systemRow{{booking.AuditSettle, "system", "manager", ""}}},
 }
 
 // TestAudit_SystemWrites: the sweeper's, a closing session's and the

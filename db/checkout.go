@@ -309,6 +309,12 @@ func (s *Store) whyNotLive(w *wtx, req booking.CheckoutRequest) error {
 	if err != nil {
 		return err
 	}
+	// A show's life: a cancelled show's holds were let go with it.
+	if sh, err := s.liveShow(w, showID); err != nil {
+		return err
+	} else if sh.Cancelled() {
+		return booking.SalesOpen(sh, w.now)
+	}
 	what := "the seats"
 	labels, err := queryList[string](w, `SELECT s.label FROM seat_claims c JOIN seats s ON s.id = c.seat_id WHERE c.hold_id = ? ORDER BY s.row_idx, s.col`, req.HoldID)
 	if err != nil {

@@ -538,6 +538,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("BOXOFFICE_SELLER") != "" {
 		os.Exit(sellerMain())
 	}
+	if os.Getenv("BOXOFFICE_SETTLER") != "" {
+		os.Exit(settlerMain())
+	}
 	os.Exit(m.Run())
 }
 

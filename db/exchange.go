@@ -299,8 +299,13 @@ func (x *exchange) issue(w *wtx, hall *booking.Hall, showID int64, seats []booki
 	if err := x.allowed(w, diff); err != nil {
 		return exchanged{}, err
 	}
-	show, err := x.s.showInfo(w.ctx, showID)
+	// The new seats' show as this transaction sees it: not cancelled, its
+	// sales still open.
+	show, err := x.s.liveShow(w, showID)
 	if err != nil {
+		return exchanged{}, err
+	}
+	if err := booking.SalesOpen(show, w.now); err != nil {
 		return exchanged{}, err
 	}
 	b := &booking.Booking{Show: show, Status: booking.BookingConfirmed, Customer: x.customer, Phone: x.phone, Total: quote.Total,

@@ -112,6 +112,10 @@ func GenerateHistory(ctx context.Context, path string, opts HistoryOptions) (His
 	if _, err := s.TrimChanges(ctx); err != nil {
 		return g.stats, err
 	}
+	// A show's life: see markHistorySettled.
+	if err := s.markHistorySettled(ctx, first.AddDate(0, 0, opts.Days)); err != nil {
+		return g.stats, err
+	}
 	g.stats.Elapsed = time.Since(start)
 	return g.stats, nil
 }

@@ -297,7 +297,7 @@ func plural(n int, one, many string) string {
 // transaction's time. The show and its hall never change once made, so
 // they come from the store's cache (or the read pool, once).
 func (s *Store) saleableHall(w *wtx, showID int64) (*booking.Hall, error) {
-	sh, err := s.showInfo(w.ctx, showID)
+	sh, err := s.liveShow(w, showID)
 	if err != nil {
 		return nil, err
 	}

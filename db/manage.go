@@ -58,7 +58,7 @@ func (s *Store) EditFilm(ctx context.Context, actor booking.Actor, f booking.Fil
 // that none of its shows still on sale overlaps another in its hall.
 func filmShowsFit(w *wtx, filmID int64, minutes int) error {
 	rows, err := w.query(`SELECT id, hall_id, starts_at FROM shows WHERE film_id = ? AND starts_at > ? ORDER BY starts_at`,
-		filmID, w.now.Add(-booking.SalesClose).Unix())
+		filmID, w.now.Add(-booking.MaxSalesClose).Unix())
 	if err != nil {
 		return err
 	}

@@ -387,6 +387,20 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	stepV("Admit")(s.Admit(ctx, booking.Actor{Name: "dora", Role: booking.RoleDoor}, trio.Tickets[0].Code))
 	stepV("Booking")(s.Booking(ctx, clerk, trio.Number))
 	stepV("CheckInvariants")(s.CheckInvariants(ctx))
+	// A show's life: sales close per show and by default, a show
+	// cancelled (and again, resuming), the sweeper settling ended shows.
+	closes := -10 * time.Minute
+	step("SetSalesClose", s.SetSalesClose(ctx, mgr, 2, &closes))
+	step("SetSalesClose", s.SetSalesClose(ctx, mgr, 2, nil))
+	step("SetSalesClose", s.SetSalesClose(ctx, mgr, 0, &closes))
+	mustSell(t, s, 2, "doomed", "G1", "G2")
+	for range 2 {
+		stepV("CancelShow")(s.CancelShow(ctx, booking.System, 2, "projector"))
+	}
+	stepV("Hold")(s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 2, Seats: []string{"F1"}, Owner: "late"}))
+	clock.Add(3 * 24 * time.Hour)
+	stepV("SettleShows")(s.SettleShows(ctx))
+	stepV("SettleShows")(s.SettleShows(ctx))
 	return called
 }
 

@@ -99,7 +99,8 @@ func (s *Store) publishForeign(ctx context.Context, conn *sql.Conn, after int64)
 }
 
 // sweeper expires lapsed holds so seat maps stop showing them, tells the
-// waiting list when seats come free, and trims the change log. A lapsed
+// waiting list when seats come free, settles the bookings of shows that
+// ended, and trims the change log. A lapsed
 // hold never blocks a sale even before the sweep: the transaction that
 // wants a seat expires stale holds on it first. Each pass reads first and
 // writes only when there is something to write, so an idle server costs
@@ -137,12 +138,32 @@ func (s *Store) sweep(trim bool) {
 		// counters' supervisor sees whom to call.
 		s.log.Info("waitlist: seats free, call the customer", "show", e.ShowID, "name", e.Name, "phone", e.Phone, "seats", e.Seats)
 	}
+	// A show's life: the bookings of shows that ended are settled.
+	if _, err := s.SettleShows(ctx); err != nil && !s.closing() {
+		s.log.Warn("sweep settle shows", "err", err)
+	}
 	if trim {
 		if _, err := s.TrimChanges(ctx); err != nil {
 			s.log.Warn("trim changes", "err", err)
 		}
 	}
 	s.house.swept()
+}
+
+// closing reports whether the store is being quiesced or closed: a sweep
+// that began just before is refused its write ("shutting down") and has
+// nothing to tell the log. A command line's store closes within a second
+// of opening, often while its first sweep settles the shows that ended.
+func (s *Store) closing() bool {
+	if s.quiesce.IsShut() {
+		return true
+	}
+	select {
+	case <-s.stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // ChangesKeep is how many rows of the change log are kept. A process

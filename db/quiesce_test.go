@@ -135,7 +135,7 @@ func TestStore_Hold_SalesCloseInTransaction(t *testing.T) {
 	clock := storetest.FixedClock()
 	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, BusyTimeout: 30 * time.Second})
 	show := firstShow(t, s)
-	clock.Set(show.Starts.Add(booking.SalesClose - time.Second))
+	clock.Set(show.Starts.Add(booking.DefaultSalesClose - time.Second))
 
 	for _, c := range []struct {
 		name  string
@@ -155,7 +155,7 @@ func TestStore_Hold_SalesCloseInTransaction(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			clock.Set(show.Starts.Add(booking.SalesClose - time.Second))
+			clock.Set(show.Starts.Add(booking.DefaultSalesClose - time.Second))
 			unlock := lockFile(t, path)
 			done := make(chan error, 1)
 			go func() { done <- c.write() }()

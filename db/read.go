@@ -47,7 +47,10 @@ func (s *Store) readRows(ctx context.Context, query string, args ...any) (*sql.R
 // showInfo returns a show's programme facts: film, hall, start and
 // capacity. They change only when a manager moves the show or edits its
 // film, which publishes 0 and drops the cache (forgetTicketTypes), so
-// they are cached; a read that raced such a drop is not kept.
+// they are cached; a read that raced such a drop is not kept. What
+// changes in a show's life — whether it was cancelled, when its sales
+// close — is not in it (SalesClose reads as the cinema's first default):
+// a write asks liveShow in its transaction before SalesOpen.
 func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error) {
 	s.hallsMu.Lock()
 	sh, ok := s.shows[showID]
@@ -67,6 +70,7 @@ func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error
 		return sh, s.translate("show", err)
 	}
 	sh.Starts = time.Unix(starts, 0)
+	sh.SalesClose = booking.DefaultSalesClose
 	s.hallsMu.Lock()
 	if s.typesGen == gen {
 		s.shows[showID] = sh
@@ -136,7 +140,8 @@ func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
 
 // showColumns are a show's columns and its live held-seat count; the
 // first parameter is now in unix ms.
-const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity, s.sold, s.price_list, ` + heldCount
+const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity, s.sold, s.price_list, ` + heldCount +
+	`, ` + lifeColumns
 
 // heldCount counts the seats of show s held by unexpired holds. It reads
 // the partial index seat_claims_held (migration 4), whose rows are only
@@ -147,9 +152,11 @@ const heldCount = `(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = 
 
 func scanShow(sc interface{ Scan(...any) error }) (booking.Show, error) {
 	var sh booking.Show
-	var starts int64
-	err := sc.Scan(&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity, &sh.Sold, &sh.PriceList, &sh.Held)
+	var starts, closeS int64
+	err := sc.Scan(&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity, &sh.Sold, &sh.PriceList, &sh.Held,
+		&sh.Status, &sh.CancelReason, &closeS)
 	sh.Starts = time.Unix(starts, 0)
+	sh.SalesClose = time.Duration(closeS) * time.Second
 	return sh, err
 }
 
@@ -212,6 +219,7 @@ type seatSnap struct {
 	version uint64
 	sold    int
 	list    string // the show's price list
+	life    showLife
 	claims  []claimRow
 }
 
@@ -252,7 +260,7 @@ func (s *Store) seatSnapshot(ctx context.Context, showID int64) (*seatSnap, erro
 	// Both statements are prepared before the transaction takes a
 	// connection: preparing on the pool while every connection sits in
 	// such a transaction would wait for ever.
-	soldStmt, err := s.readStmt(ctx, `SELECT sold, price_list FROM shows WHERE id = ?`)
+	soldStmt, err := s.readStmt(ctx, `SELECT sold, price_list, `+lifeColumns+` FROM shows s WHERE id = ?`)
 	if err != nil {
 		return nil, err
 	}
@@ -268,9 +276,11 @@ func (s *Store) seatSnapshot(ctx context.Context, showID int64) (*seatSnap, erro
 	}
 	defer tx.Rollback()
 	snap = &seatSnap{version: version}
-	if err := tx.StmtContext(ctx, soldStmt).QueryRowContext(ctx, showID).Scan(&snap.sold, &snap.list); err != nil {
+	var closeS int64
+	if err := tx.StmtContext(ctx, soldStmt).QueryRowContext(ctx, showID).Scan(&snap.sold, &snap.list, &snap.life.status, &snap.life.reason, &closeS); err != nil {
 		return nil, err
 	}
+	snap.life.close = time.Duration(closeS) * time.Second
 	rows, err := tx.StmtContext(ctx, claimsStmt).QueryContext(ctx, showID)
 	if err != nil {
 		return nil, err
@@ -316,6 +326,7 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 	}
 	now := s.opts.Clock().UnixMilli()
 	sh.Sold, sh.PriceList = snap.sold, strings.ToLower(snap.list)
+	snap.life.apply(&sh)
 	m := &booking.SeatMap{Show: sh, Hall: hall, States: make(map[int64]booking.SeatState, len(snap.claims)), HoldID: make(map[int64]int64)}
 	for _, seat := range hall.Seats {
 		if seat.Blocked {

@@ -81,12 +81,12 @@ func (s *Store) AddWaitlist(ctx context.Context, actor booking.Actor, showID int
 		return nil, booking.Errorf(booking.EInvalid, "Wait for between 1 and %d seats.", booking.MaxSeatsPerSale)
 	}
 	return write(s, ctx, actor, "add waitlist", func(w *wtx) (*booking.WaitlistEntry, error) {
-		sh, err := s.showInfo(w.ctx, showID)
+		sh, err := s.liveShow(w, showID)
 		if err != nil {
 			return nil, err
 		}
-		if booking.SalesOpen(sh, w.now) != nil {
-			return nil, booking.Errorf(booking.EInvalid, "Sales for the %s show have closed.", sh.Starts.Format("Mon 15:04"))
+		if err := booking.SalesOpen(sh, w.now); err != nil {
+			return nil, err
 		}
 		left, err := unpromised(w, showID, w.nowMS())
 		if err != nil {
@@ -168,7 +168,7 @@ const liveWaitingShows = `SELECT s.id FROM shows s WHERE s.starts_at > ?
 // anyone is to be told and takes no write transaction when nobody is.
 func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, error) {
 	now := s.opts.Clock()
-	shows, err := s.readIDs(ctx, liveWaitingShows, now.Add(-booking.SalesClose).Unix())
+	shows, err := s.readIDs(ctx, liveWaitingShows, now.Add(-booking.MaxSalesClose).Unix())
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +197,7 @@ func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, er
 func (s *Store) notify(w *wtx, due []int64) ([]booking.WaitlistEntry, error) {
 	var notified []booking.WaitlistEntry
 	for _, showID := range due {
-		sh, err := s.showInfo(w.ctx, showID)
+		sh, err := s.liveShow(w, showID)
 		if err != nil {
 			return nil, err
 		}
@@ -262,7 +262,7 @@ func (s *Store) WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booki
 	rows, err := s.readRows(ctx, `SELECT w.id, w.show_id, w.name, w.phone, w.seats, w.notified_at
 		FROM shows s CROSS JOIN waitlist w ON w.show_id = s.id
 		WHERE s.starts_at > ? AND w.notified_at > ? AND w.called_at IS NULL AND NOT `+boughtSince+`
-		ORDER BY w.notified_at, w.id LIMIT 20`, now.Add(-booking.SalesClose).Unix(), now.Add(-booking.WaitlistOffer).UnixMilli())
+		ORDER BY w.notified_at, w.id LIMIT 20`, now.Add(-booking.MaxSalesClose).Unix(), now.Add(-booking.WaitlistOffer).UnixMilli())
 	if err != nil {
 		return nil, s.translate("waitlist calls", err)
 	}

@@ -14,6 +14,9 @@ import (
 
 // hold asks for seats, added to this session's hold.
 func (m *Model) hold(seats []booking.Seat, offer bool) tea.Cmd {
+	if m.refuseCancelled() {
+		return nil
+	}
 	ids := make([]int64, len(seats))
 	for i, seat := range seats {
 		ids[i] = seat.ID
@@ -39,6 +42,9 @@ func (m *Model) hold(seats []booking.Seat, offer bool) tea.Cmd {
 }
 
 func (m *Model) holdBest(n int, premium bool) tea.Cmd {
+	if m.refuseCancelled() {
+		return nil
+	}
 	req := booking.HoldBestRequest{
 		ShowID:  m.seats.show.ID,
 		N:       n,
@@ -268,4 +274,15 @@ func (m *Model) onTick() tea.Cmd {
 		return m.lapse(m.seats.mine())
 	}
 	return m.ensureTick()
+}
+
+// refuseCancelled says so, and reports true, when the open map is of a
+// cancelled show: no seat of it can be held (the store refuses too, in
+// its transaction, for a map that has not heard yet).
+func (m *Model) refuseCancelled() bool {
+	if !m.seats.show.Cancelled() {
+		return false
+	}
+	m.setError("This show was cancelled: " + booking.CleanLine(m.seats.show.CancelReason, 120) + ". No seats can be held.")
+	return true
 }

@@ -9,29 +9,32 @@ import (
 	"boxoffice/booking"
 )
 
-// Cancelling a whole show from the week (key c, then a reason, then y).
-// The store call, CancelShow(ctx, actor, showID, reason), is another
-// branch's (a show's whole life); until it is merged the command says so
-// and changes nothing. MERGE: in cancelShowCmd, call store.CancelShow and
-// put what it returns (the customers to contact) in cancelShowMsg; the
-// screen already reads the week again after it.
+// Cancelling a whole show from the week (key c, then a reason, then y):
+// the store cancels it and refunds every booking, each once; the screen
+// reads the week again after it.
 
 // cancelShowMsg is the answer to cancelling a show.
 type cancelShowMsg struct {
 	showID int64
+	done   *booking.ShowCancellation
 	err    error
 }
 
-// cancelShowCmd cancels show showID for reason.
+// cancelShowCmd cancels show showID for reason. It runs to its end like
+// a refund, as it is one for every booking of the show.
 func (m *Model) cancelShowCmd(showID int64, reason string) tea.Cmd {
-	_ = reason // MERGE: passed to store.CancelShow
-	return m.call(func(ctx context.Context) (tea.Msg, error) {
-		// MERGE: err := store.CancelShow(ctx, actor, showID, reason)
-		err := booking.Errorf(booking.EInvalid, "Cancelling a whole show is not in this build yet: cancel its bookings from find (ctrl+f).")
-		return cancelShowMsg{showID: showID, err: err}, err
+	store, actor := m.store, m.actor()
+	return m.money(func(ctx context.Context) (tea.Msg, error) {
+		done, err := store.CancelShow(ctx, actor, showID, reason)
+		return cancelShowMsg{showID: showID, done: done, err: err}, err
 	})
 }
 
 func (m *Model) onCancelShow(msg cancelShowMsg) tea.Cmd {
-	return m.onMgrDone(mgrDoneMsg{info: fmt.Sprintf("Cancelled show %d; every booking was refunded.", msg.showID), err: msg.err})
+	info := ""
+	if c := msg.done; c != nil {
+		info = fmt.Sprintf("Cancelled show %d: %d bookings refunded, %s in all. The customers to call: boxoffice show cancel %d --reason … (it lists them again).",
+			msg.showID, len(c.Contacts), c.Total().String(), msg.showID)
+	}
+	return m.onMgrDone(mgrDoneMsg{info: info, err: msg.err})
 }

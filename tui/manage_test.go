@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -287,15 +288,22 @@ func TestManage_WeekAddAndCancel(t *testing.T) {
 		t.Fatalf("added %+v, chose %q", first, film)
 	}
 
-	// Cancel: a reason, then y; until the store can, it says so and the
-	// show stays.
+	// Cancel: a reason, then y; the store cancels the show picked and the
+	// screen says how many bookings it refunded.
 	press(t, m, "c", "enter")
 	onScreen(t, m, "Say why")
 	typeText(t, m, "projector")
 	press(t, m, "enter")
 	onScreen(t, m, "refund every booking?", "y/N")
 	press(t, m, "y")
-	onScreen(t, m, "not in this build yet")
+	onScreen(t, m, "Cancelled show")
+	var cancelled int64
+	if _, err := fmt.Sscanf(screenText(m)[strings.Index(screenText(m), "Cancelled show "):], "Cancelled show %d", &cancelled); err != nil {
+		t.Fatalf("no show number on screen: %v\n%s", err, screenText(m))
+	}
+	if sh, err := s.Show(ctx, booking.System, cancelled); err != nil || sh.Status != booking.ShowCancelled || sh.CancelReason != "projector" {
+		t.Fatalf("show %d after the cancel: %+v %v", cancelled, sh, err)
+	}
 }
 
 func TestManage_Prices(t *testing.T) {

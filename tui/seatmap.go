@@ -127,6 +127,9 @@ func (m *Model) onSeatMap(msg seatMapMsg) tea.Cmd {
 	}
 	mine := s.mine()
 	switch {
+	case s.show.Cancelled():
+		// The show was cancelled and its holds let go: nothing lapsed.
+		s.holdID, s.expires, s.lapsed = 0, time.Time{}, nil
 	case len(mine) > 0:
 		if id, ok := s.sm.HoldID[mine[0].ID]; ok && id != 0 {
 			s.holdID = id

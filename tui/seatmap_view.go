@@ -169,6 +169,10 @@ func (seatMapScreen) view(m *Model, height int) string {
 		left = st.Warn.Render("Exchange ") + left
 	}
 	right := st.Subtle.Render(fmt.Sprintf("free %d/%d", sh.Free(), sh.Capacity))
+	if sh.Cancelled() {
+		// Said where the free count was, so even the smallest map says why.
+		right = st.Error.Render(cut("CANCELLED — "+booking.CleanLine(sh.CancelReason, 120), max(m.width-ansi.StringWidth(left)-2, 9)))
+	}
 	if cd := m.countdown(); cd != "" {
 		right += "  " + cd
 	}
@@ -235,6 +239,8 @@ func (m *Model) mapFooter(g mapGeom) string {
 	st := &m.styles
 	s := &m.seats
 	switch {
+	case s.show.Cancelled():
+		return st.Error.Render(cut(" "+cancelledLine(s.show)+" · no seats can be held", m.width-1))
 	case s.clash != nil:
 		return m.clashBanner()
 	case s.prompt:

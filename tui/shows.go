@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"boxoffice/booking"
 )
@@ -214,6 +215,12 @@ func (showsScreen) view(m *Model, height int) string {
 		start := sh.Starts.In(now.Location()).Format("15:04")
 		free := fmt.Sprintf("%4d/%-4d", sh.Free(), sh.Capacity)
 		line := fmt.Sprintf("  %-5s  %s  %s  %s  ", start, fit(sh.Film.Title, titleW), fit(sh.HallName, 10), free)
+		if sh.Cancelled() {
+			line := fmt.Sprintf("  %-5s  %s  %s  ", start, fit(sh.Film.Title, titleW), fit(sh.HallName, 10))
+			b.WriteString(cancelledRow(st, line, sh, i == s.cursor, m.width))
+			b.WriteString("\n")
+			continue
+		}
 		if i == s.cursor {
 			b.WriteString(st.Selected.Render(line) + fillBar(st, sh, 10))
 		} else if sh.Starts.Before(now) {
@@ -241,4 +248,20 @@ func fillBar(st *Styles, sh booking.Show, width int) string {
 	}
 	full = min(max(full, 0), width)
 	return st.BarFull.Render(strings.Repeat("█", full)) + st.BarEmpty.Render(strings.Repeat("░", width-full))
+}
+
+// cancelledLine is what a cancelled show says in place of its seats:
+// "Cancelled — projector broken".
+func cancelledLine(sh booking.Show) string {
+	return "Cancelled — " + booking.CleanLine(sh.CancelReason, 120)
+}
+
+// cancelledRow is a cancelled show's line of the list: its start, film and
+// hall, then why it was cancelled where the free seats would be.
+func cancelledRow(st *Styles, line string, sh booking.Show, selected bool, width int) string {
+	why := cut(cancelledLine(sh), max(width-ansi.StringWidth(line), 12))
+	if selected {
+		return st.Selected.Render(line) + st.Error.Render(why)
+	}
+	return st.Faint.Render(line) + st.Error.Render(why)
 }
