@@ -32,6 +32,10 @@ const (
 	AuditTerminalChange AuditAction = "terminal_change"
 	AuditSignIn         AuditAction = "signin"
 	AuditExpire         AuditAction = "expire"
+
+	// Blocked and house seats: kept out of sale, put back on sale.
+	AuditSeatBlock   AuditAction = "seat_block"
+	AuditSeatUnblock AuditAction = "seat_unblock"
 )
 
 // AuditEntry is one row of the audit trail: who (staff name, role and

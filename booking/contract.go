@@ -384,6 +384,9 @@ type Store interface {
 	Audit
 	Reports
 	Shifts
+
+	// Blocked and house seats.
+	SeatBlocks
 }
 
 // Audit reads the audit trail: one row for every state change, written
@@ -393,4 +396,29 @@ type Audit interface {
 	// q.AuditLimit(). Needs ActionViewAudit. ENotFound for a booking
 	// number that names no booking.
 	Audit(ctx context.Context, actor Actor, q AuditQuery) ([]AuditEntry, error)
+}
+
+// SeatBlocks keeps seats out of sale: blocked seats (broken, kept for
+// crew) and house seats (held back for staff, press or guests). A seat
+// kept out of sale never counts as free, is never offered by best
+// available or a clash's suggestions, and a hold of it is refused in the
+// hold's transaction (*SeatsTakenError with OutOfSale, EConflict).
+type SeatBlocks interface {
+	// BlockSeats keeps the named seats of a show out of sale, all or
+	// nothing: as blocked (req.HallWide: for every show of the show's
+	// hall that starts from now on) or as house seats of this show.
+	// Needs ActionBlockSeats. EInvalid for a bad request
+	// (BlockRequest.Validate), an unknown seat, a seat already out of
+	// sale or a show whose sales closed; EConflict naming each seat that
+	// is sold or held (for HallWide, in any show to come); ENotFound for
+	// the show.
+	BlockSeats(ctx context.Context, actor Actor, req BlockRequest) ([]SeatBlock, error)
+	// UnblockSeats puts the named seats back on sale, all or nothing:
+	// blocked seats (needing ActionBlockSeats) or house seats, released
+	// into sale (needing ActionReleaseHouse). EInvalid for a bad request, an
+	// unknown seat, a seat not kept out of sale that way (a hall-wide
+	// block is lifted only with HallWide; a seat blocked in the hall's
+	// layout not at all) or a show whose sales closed; ENotFound for the
+	// show.
+	UnblockSeats(ctx context.Context, actor Actor, req BlockRequest) ([]SeatBlock, error)
 }

@@ -72,6 +72,10 @@ const (
 	ActionReopenShift   Action = "reopen_shift"   // reopen a closed shift, see anyone's
 	ActionCancelStarted Action = "cancel_started" // cancel or refund after the show started
 	ActionRefund        Action = "refund"         // refund some tickets of a booking
+
+	// Blocked and house seats (issue 11).
+	ActionBlockSeats   Action = "block_seats"   // block, unblock, hold house seats back
+	ActionReleaseHouse Action = "release_house" // release house seats into sale
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -102,6 +106,10 @@ var permissions = map[Action]Role{
 	ActionReopenShift:   RoleSupervisor,
 	ActionCancelStarted: RoleManager,
 	ActionRefund:        RoleSupervisor,
+
+	// Blocked and house seats.
+	ActionBlockSeats:   RoleManager,
+	ActionReleaseHouse: RoleSupervisor,
 }
 
 // MinRole returns the least role allowed to do a; unclassified actions need
@@ -187,6 +195,10 @@ func describe(a Action) string {
 		return "Managing staff"
 	case ActionViewReports:
 		return "Reading the reports"
+	case ActionBlockSeats:
+		return "Blocking seats"
+	case ActionReleaseHouse:
+		return "Releasing house seats"
 	}
 	return "This action"
 }

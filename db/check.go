@@ -52,10 +52,11 @@ const (
 // no seat with two live claims, each show's sold count equal to its sold
 // claims, each booking's tickets, claims and payments agreeing with its
 // total and status, no payment or ticket without a booking, and no seat
-// of a show admitted twice nor a ticket admitted without when and by whom.
+// of a show admitted twice nor a ticket admitted without when and by whom,
+// and no live claim on a seat blocked before the claim was made.
 // No problems is an empty list.
 func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
-	for _, q := range []string{qTwoLiveClaims, qSoldCounts, qBookingMoney, qOrphanPayments, qOrphanTickets, qAdmittedTwice, qAdmittedUntimed, qTicketRefunds} {
+	for _, q := range []string{qTwoLiveClaims, qSoldCounts, qBookingMoney, qOrphanPayments, qOrphanTickets, qAdmittedTwice, qAdmittedUntimed, qTicketRefunds, qBlockedClaims} {
 		if _, err := s.readStmt(ctx, q); err != nil {
 			return nil, s.translate("check invariants", err)
 		}
@@ -66,7 +67,7 @@ func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
 	}
 	defer tx.Rollback()
 	var problems []string
-	for _, check := range []func(context.Context, *sql.Tx) ([]string, error){s.checkClaims, s.checkSold, s.checkBookings, s.checkOrphans, s.checkAdmitted} {
+	for _, check := range []func(context.Context, *sql.Tx) ([]string, error){s.checkClaims, s.checkSold, s.checkBookings, s.checkOrphans, s.checkAdmitted, s.checkBlocked} {
 		p, err := check(ctx, tx)
 		if err != nil {
 			return nil, s.translate("check invariants", err)
