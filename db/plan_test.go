@@ -378,10 +378,10 @@ func blockSteps(t *testing.T, s *db.Store, step func(string, error), stepV func(
 	stepV("BlockSeats")(s.BlockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"H6", "H7"}, Kind: booking.BlockBlocked, Reason: "broken"}))
 	stepV("BlockSeats")(s.BlockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"H8"}, Kind: booking.BlockHouse}))
 	stepV("BlockSeats")(s.BlockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"H9"}, Kind: booking.BlockBlocked, HallWide: true}))
-	stepV("BlockSeats")(s.BlockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"H5"}, Kind: booking.BlockBlocked})) // held
+	stepV("BlockSeats")(s.BlockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"H5"}, Kind: booking.BlockBlocked}))                 // held
 	stepV("BlockSeats")(s.BlockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"D1"}, Kind: booking.BlockBlocked, HallWide: true})) // sold
-	stepV("Hold")(s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 2, Seats: []string{"H6"}, Owner: "blk2"}))       // blocked
-	stepV("Hold")(s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 2, Seats: []string{"H5", "H4"}, Owner: "blk2"})) // clash
+	stepV("Hold")(s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 2, Seats: []string{"H6"}, Owner: "blk2"}))                                         // blocked
+	stepV("Hold")(s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 2, Seats: []string{"H5", "H4"}, Owner: "blk2"}))                                   // clash
 	stepV("HoldBest")(s.HoldBest(ctx, clerk, booking.HoldBestRequest{ShowID: 2, N: 2, Owner: "blk3"}))
 	stepV("Shows")(s.Shows(ctx, clerk, time.Now()))
 	stepV("Show")(s.Show(ctx, clerk, 2))
