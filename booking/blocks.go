@@ -52,6 +52,10 @@ type BlockRequest struct {
 	// BlockBlocked.
 	HallWide bool
 	Reason   string
+	// Owner, when set, is the asking session: seats of the show it holds
+	// itself (a seat map's selection) are let go and blocked in the same
+	// transaction instead of being refused as held.
+	Owner string
 }
 
 // Validate checks a block request before anything is read or written.

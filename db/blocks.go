@@ -183,6 +183,9 @@ func (s *Store) BlockSeats(ctx context.Context, actor booking.Actor, req booking
 				return nil, booking.Errorf(booking.EInvalid, "%s is already %s for this show.", seat.Label, kindWords(r.kind))
 			}
 		}
+		if err := releaseOwn(w, sh, seats, req.Owner); err != nil {
+			return nil, err
+		}
 		if err := s.checkUnclaimed(w, sh, seats, req.HallWide); err != nil {
 			return nil, err
 		}
@@ -241,6 +244,31 @@ func blockDetail(req booking.BlockRequest, seats []booking.Seat, reason string) 
 		d += ": " + reason
 	}
 	return d
+}
+
+// releaseOwn lets go of the seats owner holds itself among seats, so a
+// seat map's selection is blocked in one transaction with nothing between
+// the release and the block.
+func releaseOwn(w *wtx, sh booking.Show, seats []booking.Seat, owner string) error {
+	if owner == "" {
+		return nil
+	}
+	live, err := liveClaimsOf(w, sh.ID, seats)
+	if err != nil {
+		return err
+	}
+	byHold := map[int64][]int64{}
+	for _, seat := range seats {
+		if c, ok := live[seat.ID]; ok && c.status == "held" && c.owner == owner {
+			byHold[c.holdID] = append(byHold[c.holdID], seat.ID)
+		}
+	}
+	for holdID, ids := range byHold {
+		if _, err := releaseHold(w, holdID, sh.ID, ids); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkUnclaimed refuses, naming each, seats that are sold or held: for

@@ -285,3 +285,25 @@ func TestCheckInvariants_ClaimAfterBlock(t *testing.T) {
 		t.Fatalf("problems: %q", problems)
 	}
 }
+
+// TestStore_BlockOwnSelection: a seat map's own held seats are let go and
+// blocked in one write; another session's are refused.
+func TestStore_BlockOwnSelection(t *testing.T) {
+	ctx := context.Background()
+	s, _ := storetest.MustOpen(t, db.Options{})
+	mustHold(t, s, 1, "mine", "C4", "C5")
+	mustHold(t, s, 1, "theirs", "C6")
+	if _, err := s.BlockSeats(ctx, manager, booking.BlockRequest{ShowID: 1, Seats: []string{"C4", "C5", "C6"}, Kind: booking.BlockBlocked, Owner: "mine"}); booking.ErrorCode(err) != booking.EConflict || !strings.Contains(err.Error(), "C6 is held") {
+		t.Fatalf("block of another's seat: %v", err)
+	}
+	mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"C4", "C5"}, Kind: booking.BlockBlocked, Owner: "mine"})
+	m, err := s.SeatMap(ctx, clerk, 1, "mine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c4, _ := m.Hall.SeatByLabel("C4")
+	if m.State(c4.ID) != booking.SeatBlocked || m.Show.Held != 1 || m.Show.Free() != 140-3 {
+		t.Fatalf("C4 %v, held %d, free %d", m.State(c4.ID), m.Show.Held, m.Show.Free())
+	}
+	storetest.MustBeWhole(t, s)
+}

@@ -102,6 +102,16 @@ type KeyMap struct {
 	XReport      key.Binding
 	CloseShift   key.Binding
 	RefundTicket key.Binding
+
+	// Blocked and house seats (issue 11), on the seat map, for the seat
+	// under the cursor or the seats held: BlockSeat blocks them for this
+	// show (or unblocks them), BlockHall for every show of the hall from
+	// now on, HouseSeat holds them back as house seats (managers);
+	// ReleaseHouse releases house seats into sale (supervisors).
+	BlockSeat    key.Binding
+	BlockHall    key.Binding
+	HouseSeat    key.Binding
+	ReleaseHouse key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -182,6 +192,12 @@ func DefaultKeyMap() KeyMap {
 		XReport:      b(k("x"), h("x", "X report")),
 		CloseShift:   b(k("c"), h("c", "close: blind count")),
 		RefundTicket: b(k("r"), h("r", "refund one ticket")),
+
+		// Blocked and house seats.
+		BlockSeat:    b(k("B"), h("B", "block/unblock seats")),
+		BlockHall:    b(k("A"), h("A", "block/unblock, whole hall")),
+		HouseSeat:    b(k("H"), h("H", "hold back house seats")),
+		ReleaseHouse: b(k("R"), h("R", "release house seats")),
 	}
 }
 

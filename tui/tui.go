@@ -37,6 +37,9 @@ type Backend interface {
 	booking.Audit     // the manager's audit trail
 	booking.Reports   // the managers' reports screen
 	booking.Shifts    // the clerk's own drawer: float, X report, blind count
+
+	// Blocked and house seats, from the seat map.
+	booking.SeatBlocks
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -325,6 +328,10 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onOpenedShift(msg)
 	case shiftReportMsg:
 		return m.onShiftReport(msg)
+
+	// Blocked and house seats.
+	case blockMsg:
+		return m.onBlock(msg)
 	}
 	return nil
 }
