@@ -86,6 +86,15 @@ func TestCLI_Blocks(t *testing.T) {
 				t.Fatalf("sell %s: %v %s", seat, err, out)
 			}
 		}
+		out, _ := exec.Command(bin, "--data", data, "sell", show, "E7", "--pay", "card", "--json").Output()
+		var j struct {
+			Error     string   `json:"error"`
+			Taken     []string `json:"taken"`
+			OutOfSale bool     `json:"out_of_sale"`
+		}
+		if err := json.Unmarshal(out, &j); err != nil || j.Error != "seats_taken" || !j.OutOfSale || len(j.Taken) != 1 {
+			t.Fatalf("sell --json of a blocked seat: %v %s", err, out)
+		}
 	})
 
 	t.Run("BadInput", func(t *testing.T) {
