@@ -74,8 +74,15 @@ func (m *Model) blockKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	req.Seats = seatLabels(seats)
-	if req.Kind == booking.BlockBlocked && s.blockedAs(seats, booking.BlockBlocked, req.HallWide) {
+	switch {
+	case req.Kind == booking.BlockBlocked && s.blockedAs(seats, booking.BlockBlocked, req.HallWide):
 		release = true
+	case req.Kind == booking.BlockBlocked && !req.HallWide && s.blockedAs(seats, booking.BlockBlocked, true):
+		m.setError(joinLabels(seats) + isAre(len(seats)) + " blocked for every show of the hall: A unblocks it.")
+		return nil, true
+	case req.Kind == booking.BlockHouse && !release && s.blockedAs(seats, booking.BlockHouse, false):
+		m.setError(joinLabels(seats) + isAre(len(seats)) + " house seats already: R releases them.")
+		return nil, true
 	}
 	if err := booking.Authorize(m.actor(), booking.BlockAction(req.Kind, release)); err != nil {
 		m.fail(err)
@@ -86,6 +93,14 @@ func (m *Model) blockKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	s.blockReq, s.blockAsk, s.blockInput = req, true, newField(booking.MaxBlockReason)
 	return nil, true
+}
+
+// isAre is the verb after n seats' labels.
+func isAre(n int) string {
+	if n == 1 {
+		return " is"
+	}
+	return " are"
 }
 
 // submitBlock sends the block the reason prompt was asking about.

@@ -109,5 +109,34 @@ func TestModel_BlockFromMap(t *testing.T) {
 		t.Fatalf("unblock: %q, free %d", mgr.status, mgr.seats.show.Free())
 	}
 	hearUntil(t, clerk, "the clerk's count rises by one", func() bool { return clerk.seats.show.Free() == free-2 })
+
+	// A blocks for every show of the hall; B then says A lifts it, and
+	// A does.
+	goTo(t, mgr, "J7")
+	press(t, mgr, "A")
+	typeText(t, mgr, "torn")
+	press(t, mgr, "enter")
+	if mgr.status != "Blocked for every show of the hall: J7." || !mgr.seats.sm.Blocks[seatID(t, mgr, "J7")].HallWide {
+		t.Fatalf("hall-wide block: %q", mgr.status)
+	}
+	hearUntil(t, clerk, "the clerk sees the hall-wide block", func() bool { return clerk.seats.show.Free() == free-3 })
+	press(t, mgr, "B")
+	if mgr.status != "J7 is blocked for every show of the hall: A unblocks it." {
+		t.Fatalf("B on a hall-wide block: %q", mgr.status)
+	}
+	press(t, mgr, "A")
+	if mgr.status != "Unblocked for every show of the hall: J7." || mgr.seats.show.Free() != free-2 {
+		t.Fatalf("hall-wide unblock: %q, free %d", mgr.status, mgr.seats.show.Free())
+	}
 	storetest.MustBeWhole(t, s)
+}
+
+// seatID is a seat's id in m's hall.
+func seatID(t *testing.T, m *Model, label string) int64 {
+	t.Helper()
+	seat, ok := m.seats.hall.SeatByLabel(label)
+	if !ok {
+		t.Fatalf("no seat %s", label)
+	}
+	return seat.ID
 }
