@@ -283,10 +283,19 @@ func (s *Store) checkUnclaimed(w *wtx, sh booking.Show, seats []booking.Seat, ha
 		if err != nil {
 			return err
 		}
+		var sold, held []booking.Seat
 		for _, seat := range seats {
-			if c, ok := live[seat.ID]; ok {
-				return claimedError(seat, c.status, "")
+			if c, ok := live[seat.ID]; ok && c.status == "sold" {
+				sold = append(sold, seat)
+			} else if ok {
+				held = append(held, seat)
 			}
+		}
+		switch {
+		case len(sold) > 0:
+			return claimedError(sold, "sold", "")
+		case len(held) > 0:
+			return claimedError(held, "held", "")
 		}
 		return nil
 	}
@@ -310,18 +319,22 @@ func (s *Store) checkUnclaimed(w *wtx, sh booking.Show, seats []booking.Seat, ha
 			return err
 		}
 		seat, _ := s.seatByID(sh.HallID, seatID)
-		return claimedError(seat, status, " for the show at "+time.Unix(starts, 0).In(w.now.Location()).Format("Mon 02 Jan 15:04"))
+		return claimedError([]booking.Seat{seat}, status, " for the show at "+time.Unix(starts, 0).In(w.now.Location()).Format("Mon 02 Jan 15:04"))
 	}
 	return rows.Err()
 }
 
-// claimedError is the clerk's message for a seat that cannot be kept out
-// of sale because it is sold or held.
-func claimedError(seat booking.Seat, status, when string) error {
-	if status == "sold" {
-		return booking.Errorf(booking.EConflict, "%s is sold%s and cannot be blocked; refund or move its booking first.", seat.Label, when)
+// claimedError is the clerk's message for seats that cannot be kept out
+// of sale because they are sold (or held), naming each.
+func claimedError(seats []booking.Seat, status, when string) error {
+	labels, verb := strings.Join(booking.Labels(seats), ", "), "is"
+	if len(seats) > 1 {
+		verb = "are"
 	}
-	return booking.Errorf(booking.EConflict, "%s is held at a counter%s and cannot be blocked; try again when that sale is done.", seat.Label, when)
+	if status == "sold" {
+		return booking.Errorf(booking.EConflict, "%s %s sold%s and cannot be blocked; refund or move the booking first.", labels, verb, when)
+	}
+	return booking.Errorf(booking.EConflict, "%s %s held at a counter%s and cannot be blocked; try again when that sale is done.", labels, verb, when)
 }
 
 // UnblockSeats puts seats of a show back on sale, all or nothing.

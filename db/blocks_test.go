@@ -74,14 +74,14 @@ func TestStore_BlockSeats(t *testing.T) {
 	})
 	t.Run("ErrSoldOrHeld", func(t *testing.T) {
 		s, _ := storetest.MustOpen(t, db.Options{})
-		mustSell(t, s, 1, "a", "E7")
+		mustSell(t, s, 1, "a", "E7", "E8")
 		mustHold(t, s, 1, "b", "E9")
 		mustHold(t, s, 3, "c", "A1")
 		for _, c := range []struct {
 			req  booking.BlockRequest
 			want string
 		}{
-			{booking.BlockRequest{ShowID: 1, Seats: []string{"E6", "E7"}, Kind: booking.BlockBlocked}, "E7 is sold"},
+			{booking.BlockRequest{ShowID: 1, Seats: []string{"E6", "E7", "E8", "E9"}, Kind: booking.BlockBlocked}, "E7, E8 are sold"},
 			{booking.BlockRequest{ShowID: 1, Seats: []string{"E9"}, Kind: booking.BlockHouse}, "E9 is held"},
 			{booking.BlockRequest{ShowID: 2, Seats: []string{"A1"}, Kind: booking.BlockBlocked, HallWide: true}, "A1 is held at a counter for the show at"},
 		} {
@@ -90,7 +90,7 @@ func TestStore_BlockSeats(t *testing.T) {
 				t.Errorf("block %v: %v, want EConflict %q", c.req.Seats, err, c.want)
 			}
 		}
-		if show, _, _ := showFree(t, s, 1); show != 140-2 {
+		if show, _, _ := showFree(t, s, 1); show != 140-3 {
 			t.Fatalf("free %d: a refused block wrote something", show)
 		}
 	})
