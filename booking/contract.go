@@ -34,13 +34,15 @@ type Sales interface {
 	// Hold holds the requested seats of a show for req.Owner, all or
 	// nothing, or adds them to the owner's live hold req.AddTo. Needs
 	// ActionHold. *SeatsTakenError (EConflict) when a seat is held or
-	// sold elsewhere, with the free blocks nearest it; EInvalid for
-	// unknown, blocked or repeated seats, more than MaxSeatsPerSale or a
-	// show whose sales closed (SalesOpen); ENotFound for the show;
-	// EExpired when AddTo is no longer live.
+	// sold elsewhere, or kept out of sale (OutOfSale, SeatBlocks), with
+	// the free blocks nearest it; EInvalid for unknown seats, seats
+	// blocked in the hall's layout, repeated seats, more than
+	// MaxSeatsPerSale or a show whose sales closed (SalesOpen);
+	// ENotFound for the show; EExpired when AddTo is no longer live.
 	Hold(ctx context.Context, actor Actor, req HoldRequest) (*Hold, error)
-	// HoldBest holds the best available N seats (BestAvailable);
-	// Together is false when only a split was possible. Needs ActionHold.
+	// HoldBest holds the best available N seats (BestAvailable), never
+	// one kept out of sale; Together is false when only a split was
+	// possible. Needs ActionHold.
 	// EConflict, saying what is free, when fewer than N are; EInvalid for
 	// N outside 1..MaxSeatsPerSale, a bad wheelchair count or a closed
 	// sale; ENotFound for the show; EExpired as for Hold.
