@@ -492,7 +492,7 @@ func (m *Model) toggle(seats []booking.Seat) tea.Cmd {
 		switch s.sm.State(seat.ID) {
 		case booking.SeatHeldByMe:
 		case booking.SeatBlocked, booking.SeatHouse:
-			m.setError(seat.Label + " is " + seatWord(s.sm.State(seat.ID), seat.Kind) + ": not for sale.")
+			m.setError(outOfSaleText(seat, s.sm.State(seat.ID)))
 			return nil
 		case booking.SeatSold:
 			if len(seats) == 1 {

@@ -50,6 +50,26 @@ func (s *seatMapState) blockedAs(seats []booking.Seat, kind booking.BlockKind, h
 	return len(seats) > 0
 }
 
+// anyAs reports whether some seat is kept out of sale as kind for this
+// show alone.
+func (s *seatMapState) anyAs(seats []booking.Seat, kind booking.BlockKind) bool {
+	for _, seat := range seats {
+		if b, ok := s.sm.Blocks[seat.ID]; ok && b.Kind == kind && !b.HallWide {
+			return true
+		}
+	}
+	return false
+}
+
+// outOfSaleText is what the map says when a blocked or house seat is
+// chosen.
+func outOfSaleText(seat booking.Seat, st booking.SeatState) string {
+	if st == booking.SeatHouse {
+		return seat.Label + " is a house seat: not for sale until a supervisor releases it."
+	}
+	return seat.Label + " is blocked: not for sale."
+}
+
 // blockKey answers the block keys on the map (done false for any other
 // key): B and A block the seats, or unblock them when they are all
 // blocked that way already; H asks to hold them back as house seats, R
@@ -82,6 +102,9 @@ func (m *Model) blockKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case req.Kind == booking.BlockHouse && !release && s.blockedAs(seats, booking.BlockHouse, false):
 		m.setError(joinLabels(seats) + isAre(len(seats)) + " house seats already: R releases them.")
+		return nil, true
+	case req.Kind == booking.BlockBlocked && !req.HallWide && s.anyAs(seats, booking.BlockHouse):
+		m.setError("A house seat is not blocked: R releases it first.")
 		return nil, true
 	}
 	if err := booking.Authorize(m.actor(), booking.BlockAction(req.Kind, release)); err != nil {

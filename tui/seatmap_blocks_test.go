@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,7 +92,15 @@ func TestModel_BlockFromMap(t *testing.T) {
 	if !strings.Contains(screenText(sup), "H house seat") {
 		t.Fatalf("no house seat in the legend:\n%s", screenText(sup))
 	}
+	press(t, mgr, "B")
+	if mgr.status != "A house seat is not blocked: R releases it first." {
+		t.Fatalf("B on a house seat: %q", mgr.status)
+	}
+	hearUntil(t, clerk, "the clerk sees the house seat", func() bool { return stateOf(t, clerk.seats.sm, "H5") == booking.SeatHouse })
 	goTo(t, clerk, "H5")
+	if clerk.status != "H5 is a house seat: not for sale until a supervisor releases it." {
+		t.Fatalf("clerk toggles H5: %q", clerk.status)
+	}
 	press(t, clerk, "R")
 	if !strings.Contains(clerk.status, "needs a supervisor") {
 		t.Fatalf("clerk presses R: %q", clerk.status)
@@ -127,6 +136,16 @@ func TestModel_BlockFromMap(t *testing.T) {
 	press(t, mgr, "A")
 	if mgr.status != "Unblocked for every show of the hall: J7." || mgr.seats.show.Free() != free-2 {
 		t.Fatalf("hall-wide unblock: %q, free %d", mgr.status, mgr.seats.show.Free())
+	}
+
+	// A clerk whose map has not caught up yet is refused by the store:
+	// the clash banner says the seat is not for sale and offers others.
+	if _, err := s.BlockSeats(context.Background(), storetest.Manager, booking.BlockRequest{ShowID: show.ID, Seats: []string{"L9"}, Kind: booking.BlockBlocked}); err != nil {
+		t.Fatal(err)
+	}
+	goTo(t, clerk, "L9")
+	if c := clerk.seats.clash; c == nil || !c.err.OutOfSale || !strings.Contains(screenText(clerk), "L9 is not for sale") {
+		t.Fatalf("stale map toggles L9: %q\n%s", clerk.status, screenText(clerk))
 	}
 	storetest.MustBeWhole(t, s)
 }
