@@ -295,8 +295,8 @@ func (seatMapScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	if s.waitPrompt {
 		return m.promptKey(msg, &s.waitPrompt, &s.waitInput, m.addWaitlist)
 	}
-	if s.blockAsk {
-		return m.promptKey(msg, &s.blockAsk, &s.blockInput, m.submitBlock)
+	if cmd, done := m.blockKey(msg); done {
+		return cmd
 	}
 	if cmd, done := m.clashKey(msg); done {
 		return cmd
@@ -307,9 +307,6 @@ func (seatMapScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			return m.loadShowsCmd()
 		}
 		return nil
-	}
-	if cmd, done := m.blockKey(msg); done {
-		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.SeatUp):

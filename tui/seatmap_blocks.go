@@ -70,12 +70,20 @@ func outOfSaleText(seat booking.Seat, st booking.SeatState) string {
 	return seat.Label + " is blocked: not for sale."
 }
 
-// blockKey answers the block keys on the map (done false for any other
-// key): B and A block the seats, or unblock them when they are all
-// blocked that way already; H asks to hold them back as house seats, R
-// releases house seats. Blocking asks for a reason first.
+// blockKey answers the reason prompt while it is open, and the block
+// keys on the map (done false for any other key, and while the map is
+// loading or a clash banner waits for its answer): B and A block the
+// seats, or unblock them when they are all blocked that way already; H
+// asks to hold them back as house seats, R releases house seats.
+// Blocking asks for a reason first.
 func (m *Model) blockKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k, s := m.keys, &m.seats
+	if s.blockAsk {
+		return m.promptKey(msg, &s.blockAsk, &s.blockInput, m.submitBlock), true
+	}
+	if s.sm == nil || s.clash != nil {
+		return nil, false
+	}
 	req := booking.BlockRequest{ShowID: s.show.ID, Kind: booking.BlockBlocked, Owner: m.opts.Owner}
 	release := false
 	switch {
