@@ -177,9 +177,10 @@ func (s *Store) BlockSeats(ctx context.Context, actor booking.Actor, req booking
 			return nil, err
 		}
 		for _, seat := range seats {
-			if r, ok := hallWide[seat.ID]; ok {
+			if _, ok := hallWide[seat.ID]; ok {
 				return nil, booking.Errorf(booking.EInvalid, "%s is already blocked for every show of %s.", seat.Label, booking.CleanLine(hall.Name, 40))
-			} else if r, ok = own[seat.ID]; ok && !req.HallWide {
+			}
+			if r, ok := own[seat.ID]; ok && !req.HallWide {
 				return nil, booking.Errorf(booking.EInvalid, "%s is already %s for this show.", seat.Label, kindWords(r.kind))
 			}
 		}
