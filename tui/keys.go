@@ -118,7 +118,7 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	b := key.NewBinding
 	k, h := key.WithKeys, key.WithHelp
-	return KeyMap{
+	return withBlockKeys(KeyMap{
 		Quit:    b(k("ctrl+c"), h("ctrl+c", "quit")),
 		Help:    b(k("?"), h("?", "keys")),
 		Back:    b(k("esc"), h("esc", "back")),
@@ -192,13 +192,7 @@ func DefaultKeyMap() KeyMap {
 		XReport:      b(k("x"), h("x", "X report")),
 		CloseShift:   b(k("c"), h("c", "close: blind count")),
 		RefundTicket: b(k("r"), h("r", "refund one ticket")),
-
-		// Blocked and house seats.
-		BlockSeat:    b(k("B"), h("B", "block/unblock seats")),
-		BlockHall:    b(k("A"), h("A", "block/unblock, whole hall")),
-		HouseSeat:    b(k("H"), h("H", "hold back house seats")),
-		ReleaseHouse: b(k("R"), h("R", "release house seats")),
-	}
+	})
 }
 
 // hint is a binding shown in the help only; its key is handled by the

@@ -18,6 +18,17 @@ import (
 // the store and reaches every open map through the change broker, like a
 // sale.
 
+// withBlockKeys is k with the seat map's block keys (DefaultKeyMap's
+// part for them, kept here so that function stays short).
+func withBlockKeys(k KeyMap) KeyMap {
+	b, keys, h := key.NewBinding, key.WithKeys, key.WithHelp
+	k.BlockSeat = b(keys("B"), h("B", "block/unblock seats"))
+	k.BlockHall = b(keys("A"), h("A", "block/unblock, whole hall"))
+	k.HouseSeat = b(keys("H"), h("H", "hold back house seats"))
+	k.ReleaseHouse = b(keys("R"), h("R", "release house seats"))
+	return k
+}
+
 // blockMsg answers BlockSeats and UnblockSeats.
 type blockMsg struct {
 	showID int64
