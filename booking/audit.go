@@ -40,6 +40,9 @@ const (
 	// of ended shows as completed or no_show.
 	AuditCancelShow AuditAction = "show_cancel"
 	AuditSettle     AuditAction = "settle"
+	// Blocked and house seats: kept out of sale, put back on sale.
+	AuditSeatBlock   AuditAction = "seat_block"
+	AuditSeatUnblock AuditAction = "seat_unblock"
 )
 
 // AuditEntry is one row of the audit trail: who (staff name, role and

@@ -34,13 +34,15 @@ type Sales interface {
 	// Hold holds the requested seats of a show for req.Owner, all or
 	// nothing, or adds them to the owner's live hold req.AddTo. Needs
 	// ActionHold. *SeatsTakenError (EConflict) when a seat is held or
-	// sold elsewhere, with the free blocks nearest it; EInvalid for
-	// unknown, blocked or repeated seats, more than MaxSeatsPerSale or a
-	// show whose sales closed (SalesOpen); ENotFound for the show;
-	// EExpired when AddTo is no longer live.
+	// sold elsewhere, or kept out of sale (OutOfSale, SeatBlocks), with
+	// the free blocks nearest it; EInvalid for unknown seats, seats
+	// blocked in the hall's layout, repeated seats, more than
+	// MaxSeatsPerSale or a show whose sales closed (SalesOpen);
+	// ENotFound for the show; EExpired when AddTo is no longer live.
 	Hold(ctx context.Context, actor Actor, req HoldRequest) (*Hold, error)
-	// HoldBest holds the best available N seats (BestAvailable);
-	// Together is false when only a split was possible. Needs ActionHold.
+	// HoldBest holds the best available N seats (BestAvailable), never
+	// one kept out of sale; Together is false when only a split was
+	// possible. Needs ActionHold.
 	// EConflict, saying what is free, when fewer than N are; EInvalid for
 	// N outside 1..MaxSeatsPerSale, a bad wheelchair count or a closed
 	// sale; ENotFound for the show; EExpired as for Hold.
@@ -467,6 +469,9 @@ type Store interface {
 	Audit
 	Reports
 	Shifts
+
+	// Blocked and house seats.
+	SeatBlocks
 }
 
 // Audit reads the audit trail: one row for every state change, written
@@ -476,4 +481,29 @@ type Audit interface {
 	// q.AuditLimit(). Needs ActionViewAudit. ENotFound for a booking
 	// number that names no booking.
 	Audit(ctx context.Context, actor Actor, q AuditQuery) ([]AuditEntry, error)
+}
+
+// SeatBlocks keeps seats out of sale: blocked seats (broken, kept for
+// crew) and house seats (held back for staff, press or guests). A seat
+// kept out of sale never counts as free, is never offered by best
+// available or a clash's suggestions, and a hold of it is refused in the
+// hold's transaction (*SeatsTakenError with OutOfSale, EConflict).
+type SeatBlocks interface {
+	// BlockSeats keeps the named seats of a show out of sale, all or
+	// nothing: as blocked (req.HallWide: for every show of the show's
+	// hall that starts from now on) or as house seats of this show.
+	// Needs ActionBlockSeats. EInvalid for a bad request
+	// (BlockRequest.Validate), an unknown seat, a seat already out of
+	// sale or a show whose sales closed; EConflict naming each seat that
+	// is sold or held (for HallWide, in any show to come); ENotFound for
+	// the show.
+	BlockSeats(ctx context.Context, actor Actor, req BlockRequest) ([]SeatBlock, error)
+	// UnblockSeats puts the named seats back on sale, all or nothing:
+	// blocked seats (needing ActionBlockSeats) or house seats, released
+	// into sale (needing ActionReleaseHouse). EInvalid for a bad request, an
+	// unknown seat, a seat not kept out of sale that way (a hall-wide
+	// block is lifted only with HallWide; a seat blocked in the hall's
+	// layout not at all) or a show whose sales closed; ENotFound for the
+	// show.
+	UnblockSeats(ctx context.Context, actor Actor, req BlockRequest) ([]SeatBlock, error)
 }

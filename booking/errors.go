@@ -59,6 +59,10 @@ func (e *StaleError) Unwrap() error { return ErrStaleStatus }
 type SeatsTakenError struct {
 	Taken       []Seat
 	Suggestions [][]Seat
+
+	// OutOfSale says the seats were blocked or kept as house seats, not
+	// sold or held: the banner says so instead of "just taken".
+	OutOfSale bool
 }
 
 func (e *SeatsTakenError) Error() string { return e.Message() }
@@ -84,6 +88,13 @@ func (e *SeatsTakenError) Message() string {
 		verb = "were"
 	}
 	msg := fmt.Sprintf("%s %s just taken", taken, verb)
+	if e.OutOfSale {
+		verb = "is"
+		if len(e.Taken) > 1 {
+			verb = "are"
+		}
+		msg = fmt.Sprintf("%s %s not for sale (blocked or a house seat)", taken, verb)
+	}
 	if len(e.Suggestions) == 0 {
 		return msg + " — nothing of that size is free nearby"
 	}

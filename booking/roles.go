@@ -77,6 +77,9 @@ const (
 	ActionExchange Action = "exchange"
 	// A show's life: cancel a show, refunding every booking of it.
 	ActionCancelShow Action = "cancel_show"
+	// Blocked and house seats (issue 11).
+	ActionBlockSeats   Action = "block_seats"   // block, unblock, hold house seats back
+	ActionReleaseHouse Action = "release_house" // release house seats into sale
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -115,6 +118,9 @@ var permissions = map[Action]Role{
 	// A show's life: cancelling a show refunds a hall's worth of money
 	// and tells every customer; it is the manager's decision.
 	ActionCancelShow: RoleManager,
+	// Blocked and house seats.
+	ActionBlockSeats:   RoleManager,
+	ActionReleaseHouse: RoleSupervisor,
 }
 
 // MinRole returns the least role allowed to do a; unclassified actions need
@@ -202,6 +208,10 @@ func describe(a Action) string {
 		return "Reading the reports"
 	case ActionExchange:
 		return "Exchanging tickets"
+	case ActionBlockSeats:
+		return "Blocking seats"
+	case ActionReleaseHouse:
+		return "Releasing house seats"
 	}
 	return "This action"
 }

@@ -135,10 +135,13 @@ type Show struct {
 	Status       ShowStatus
 	CancelReason string
 	SalesClose   time.Duration
+	// Blocked is the seats kept out of sale (blocked or house seats) that
+	// are neither sold nor held, as the read that filled in Sold saw them.
+	Blocked int
 }
 
-// Free is the number of seats neither sold nor held.
-func (s Show) Free() int { return s.Capacity - s.Sold - s.Held }
+// Free is the number of seats neither sold, held nor kept out of sale.
+func (s Show) Free() int { return s.Capacity - s.Sold - s.Held - s.Blocked }
 
 // TicketType is a price band: adult, child, senior, student.
 type TicketType struct {
@@ -156,6 +159,10 @@ const (
 	SeatHeldByOther
 	SeatSold
 	SeatBlocked
+
+	// SeatHouse is a house seat, held back for this show until a
+	// supervisor releases it.
+	SeatHouse
 )
 
 func (s SeatState) String() string {
@@ -170,6 +177,8 @@ func (s SeatState) String() string {
 		return "sold"
 	case SeatBlocked:
 		return "blocked"
+	case SeatHouse:
+		return "house"
 	}
 	return fmt.Sprintf("SeatState(%d)", int(s))
 }
@@ -180,6 +189,10 @@ type SeatMap struct {
 	Hall   *Hall
 	States map[int64]SeatState // by seat ID; missing means free
 	HoldID map[int64]int64     // seat ID -> hold ID, for seats held by the asking owner
+
+	// Blocks are the seats kept out of sale (blocked or house), by seat
+	// ID, whatever their state: a sold seat blocked later keeps its block.
+	Blocks map[int64]SeatBlock
 }
 
 // State returns the state of a seat, free when nothing claims it.
@@ -188,7 +201,7 @@ func (m *SeatMap) State(seatID int64) SeatState { return m.States[seatID] }
 // Taken reports whether a seat cannot be offered to the asking owner.
 func (m *SeatMap) Taken(seatID int64) bool {
 	st := m.States[seatID]
-	return st == SeatHeldByOther || st == SeatSold || st == SeatBlocked
+	return st == SeatHeldByOther || st == SeatSold || st == SeatBlocked || st == SeatHouse
 }
 
 // Hold is a set of seats kept for one owner (a counter session) until it

@@ -118,7 +118,11 @@ func (c *env) report(err error) {
 		if sug == nil {
 			sug = [][]string{}
 		}
-		c.printJSON(map[string]any{"error": "seats_taken", "taken": taken.TakenLabels(), "suggestions": sug, "message": taken.Message()})
+		out := map[string]any{"error": "seats_taken", "taken": taken.TakenLabels(), "suggestions": sug, "message": taken.Message()}
+		if taken.OutOfSale {
+			out["out_of_sale"] = true // blocked or house seats, not sold or held
+		}
+		c.printJSON(out)
 	case c.jsonOut:
 		code := booking.ErrorCode(err)
 		if errors.Is(err, booking.ErrStaleStatus) {

@@ -84,6 +84,15 @@ func init() {
 			printerCommand(),
 			// Exchanges (issue 11).
 			exchangeCommand(),
+			// Blocked and house seats.
+			{name: "block", args: "SHOW SEAT... [--reason R] [--hall-wide] [--json]", short: "keep seats out of sale (broken, crew)",
+				long: blockLong, json: machine, flags: blockFlags(booking.BlockBlocked, false)},
+			{name: "unblock", args: "SHOW SEAT... [--hall-wide] [--json]", short: "put blocked seats back on sale",
+				json: machine, flags: blockFlags(booking.BlockBlocked, true)},
+			{name: "house", args: "SHOW SEAT... [--reason R] [--json]", short: "hold seats of a show back as house seats",
+				long: houseLong, json: machine, flags: blockFlags(booking.BlockHouse, false)},
+			{name: "release-house", args: "SHOW SEAT... [--json]", short: "release house seats into sale (supervisor)",
+				json: machine, flags: blockFlags(booking.BlockHouse, true)},
 		},
 	}
 	root.walk(func(c *command) {

@@ -138,13 +138,19 @@ type seatJSON struct {
 	Number int    `json:"number"`
 	Kind   string `json:"kind"`
 	State  string `json:"state"`
+	// Block says why a seat is kept out of sale; absent when it is not.
+	Block *blockJSON `json:"block,omitempty"`
 }
 
 func (v seatMapView) jsonValue() any {
 	m := v.m
 	out := make([]seatJSON, 0, len(m.Hall.Seats))
 	for _, s := range m.Hall.Seats {
-		out = append(out, seatJSON{s.Label, s.RowTag, s.Number, s.Kind.String(), m.State(s.ID).String()})
+		j := seatJSON{s.Label, s.RowTag, s.Number, s.Kind.String(), m.State(s.ID).String(), nil}
+		if b, ok := m.Blocks[s.ID]; ok {
+			j.Block = newBlockJSON(b)
+		}
+		out = append(out, j)
 	}
 	return map[string]any{"show": newShowJSON(m.Show), "seats": out}
 }
@@ -155,7 +161,7 @@ func (v seatMapView) writeText(w io.Writer) {
 	if m.Show.Cancelled() {
 		fmt.Fprintf(w, "Cancelled — %s\n", booking.CleanLine(m.Show.CancelReason, 120))
 	}
-	fmt.Fprintf(w, "%d free of %d   (. free  h held  X sold  # blocked  w wheelchair  c companion)\n\n", m.Show.Free(), m.Show.Capacity)
+	fmt.Fprintf(w, "%d free of %d   (. free  h held  X sold  # blocked  H house  w wheelchair  c companion)\n\n", m.Show.Free(), m.Show.Capacity)
 	writeASCIIMap(w, m)
 }
 
@@ -192,6 +198,8 @@ func seatChar(m *booking.SeatMap, s booking.Seat) byte {
 		return 'h'
 	case m.State(s.ID) == booking.SeatBlocked:
 		return '#'
+	case m.State(s.ID) == booking.SeatHouse:
+		return 'H'
 	case s.Kind == booking.Wheelchair:
 		return 'w'
 	case s.Kind == booking.Companion:

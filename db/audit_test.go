@@ -322,6 +322,31 @@ var writeCalls = map[booking.Action][]auditCall{
 			return err
 		}},
 	},
+
+	// Blocked and house seats.
+	booking.ActionBlockSeats: {
+		{"BlockSeats", auditMgr, booking.AuditSeatBlock, nil, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.BlockSeats(f.ctx, a, booking.BlockRequest{ShowID: 1, Seats: []string{"E7", "E8"}, Kind: booking.BlockBlocked, HallWide: true, Reason: "broken"})
+			return err
+		}},
+		{"UnblockSeats", auditMgr, booking.AuditSeatUnblock, func(f *auditFixture) { blockE7(f, booking.BlockBlocked) }, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.UnblockSeats(f.ctx, a, booking.BlockRequest{ShowID: 1, Seats: []string{"E7"}, Kind: booking.BlockBlocked})
+			return err
+		}},
+	},
+	booking.ActionReleaseHouse: {
+		{"UnblockSeats", auditSup, booking.AuditSeatUnblock, func(f *auditFixture) { blockE7(f, booking.BlockHouse) }, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.UnblockSeats(f.ctx, a, booking.BlockRequest{ShowID: 1, Seats: []string{"E7"}, Kind: booking.BlockHouse})
+			return err
+		}},
+	},
+}
+
+// blockE7 keeps E7 of show 1 out of sale as kind.
+func blockE7(f *auditFixture, kind booking.BlockKind) {
+	if _, err := f.s.BlockSeats(f.ctx, auditMgr, booking.BlockRequest{ShowID: 1, Seats: []string{"E7"}, Kind: kind}); err != nil {
+		f.t.Fatal(err)
+	}
 }
 
 // waiting puts Ann on the waiting list of the sold-out show 3.

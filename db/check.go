@@ -56,10 +56,11 @@ const (
 // claims, each booking's tickets, claims and payments agreeing with its
 // total and status, no payment or ticket without a booking, and no seat
 // of a show admitted twice nor a ticket admitted without when and by whom,
-// and each shift's running totals equal to its payments.
+// each shift's running totals equal to its payments, and no live claim
+// on a seat blocked before the claim was made.
 // No problems is an empty list.
 func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
-	for _, q := range []string{qTwoLiveClaims, qSoldCounts, qBookingMoney, qOrphanPayments, qOrphanTickets, qAdmittedTwice, qAdmittedUntimed, qTicketRefunds, qShiftMoneyDrift} {
+	for _, q := range []string{qTwoLiveClaims, qSoldCounts, qBookingMoney, qOrphanPayments, qOrphanTickets, qAdmittedTwice, qAdmittedUntimed, qTicketRefunds, qShiftMoneyDrift, qBlockedClaims} {
 		if _, err := s.readStmt(ctx, q); err != nil {
 			return nil, s.translate("check invariants", err)
 		}
@@ -70,7 +71,7 @@ func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
 	}
 	defer tx.Rollback()
 	var problems []string
-	for _, check := range []func(context.Context, *sql.Tx) ([]string, error){s.checkClaims, s.checkSold, s.checkBookings, s.checkOrphans, s.checkAdmitted, s.checkShiftMoney} {
+	for _, check := range []func(context.Context, *sql.Tx) ([]string, error){s.checkClaims, s.checkSold, s.checkBookings, s.checkOrphans, s.checkAdmitted, s.checkShiftMoney, s.checkBlocked} {
 		p, err := check(ctx, tx)
 		if err != nil {
 			return nil, s.translate("check invariants", err)

@@ -262,7 +262,25 @@ func (x *exchange) claimNew(w *wtx, hall *booking.Hall, showID int64, seats []bo
 		}
 	}
 	if len(taken) > 0 {
-		return 0, clash(w, hall, showID, taken, len(seats))
+		return 0, x.s.clash(w, hall, showID, taken, len(seats), false)
+	}
+	// Blocked and house seats are out of sale for an exchange too; the
+	// database's trigger would refuse them without saying why.
+	sh, err := x.s.showInfo(w.ctx, showID)
+	if err != nil {
+		return 0, err
+	}
+	out, err := x.s.outOfSale(w, sh)
+	if err != nil {
+		return 0, err
+	}
+	for _, seat := range seats {
+		if out[seat.ID] {
+			taken = append(taken, seat)
+		}
+	}
+	if len(taken) > 0 {
+		return 0, x.s.clash(w, hall, showID, taken, len(seats), true)
 	}
 	var holdID int64
 	err = w.queryRow(`INSERT INTO holds (show_id, owner, status, created_at, expires_at) VALUES (?, ?, 'confirmed', ?, ?) RETURNING id`,

@@ -76,15 +76,16 @@ func liveSeatIDs(w *wtx, showID int64) (map[int64]bool, error) {
 }
 
 // takenSet says which seats cannot be offered: any live claim (the
-// asker's own holds included: they already have those) or a blocked seat.
-func takenSet(hall *booking.Hall, busy map[int64]bool) func(int64) bool {
+// asker's own holds included: they already have those), a seat blocked in
+// the layout, or one kept out of sale for the show (out).
+func takenSet(hall *booking.Hall, busy, out map[int64]bool) func(int64) bool {
 	blocked := make(map[int64]bool)
 	for _, s := range hall.Seats {
 		if s.Blocked {
 			blocked[s.ID] = true
 		}
 	}
-	return func(id int64) bool { return busy[id] || blocked[id] }
+	return func(id int64) bool { return busy[id] || blocked[id] || out[id] }
 }
 
 // ttlOrDefault is the TTL a hold asks for, or the default, and never more
@@ -183,22 +184,50 @@ func (s *Store) holdSeats(w *wtx, hall *booking.Hall, req booking.HoldRequest, t
 			taken = append(taken, seat)
 		}
 	}
-	if len(taken) == 0 {
-		return s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, fresh)
+	if len(taken) > 0 {
+		return nil, s.clash(w, hall, req.ShowID, taken, len(seats), false)
 	}
-	return nil, clash(w, hall, req.ShowID, taken, len(seats))
+	// Nothing live in the way, yet the database refused: a seat is kept
+	// out of sale (seat_claims_not_blocked). Only this slow path looks.
+	sh, err := s.showInfo(w.ctx, req.ShowID)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.outOfSale(w, sh)
+	if err != nil {
+		return nil, err
+	}
+	for _, seat := range fresh {
+		if out[seat.ID] {
+			taken = append(taken, seat)
+		}
+	}
+	if len(taken) > 0 {
+		return nil, s.clash(w, hall, req.ShowID, taken, len(seats), true)
+	}
+	return s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, fresh)
 }
 
 // clash names the taken seats with the free blocks of the party's size
-// nearest the first of them, as the transaction sees the show.
-func clash(w *wtx, hall *booking.Hall, showID int64, taken []booking.Seat, party int) error {
+// nearest the first of them, as the transaction sees the show: never a
+// seat kept out of sale. outOfSale says the taken seats are such seats.
+func (s *Store) clash(w *wtx, hall *booking.Hall, showID int64, taken []booking.Seat, party int, outOfSale bool) error {
 	busy, err := liveSeatIDs(w, showID)
+	if err != nil {
+		return err
+	}
+	sh, err := s.showInfo(w.ctx, showID)
+	if err != nil {
+		return err
+	}
+	out, err := s.outOfSale(w, sh)
 	if err != nil {
 		return err
 	}
 	return &booking.SeatsTakenError{
 		Taken:       taken,
-		Suggestions: booking.NextTo(hall, takenSet(hall, busy), taken[0], party, 3),
+		Suggestions: booking.NextTo(hall, takenSet(hall, busy, out), taken[0], party, 3),
+		OutOfSale:   outOfSale,
 	}
 }
 
@@ -236,7 +265,15 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 		if err != nil {
 			return bestHold{}, err
 		}
-		taken := takenSet(hall, busy)
+		sh, err := s.showInfo(w.ctx, req.ShowID)
+		if err != nil {
+			return bestHold{}, err
+		}
+		out, err := s.outOfSale(w, sh)
+		if err != nil {
+			return bestHold{}, err
+		}
+		taken := takenSet(hall, busy, out)
 		blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair, Premium: req.Premium})
 		if !ok {
 			return bestHold{}, notEnoughFree(hall, taken, req)

@@ -28,6 +28,7 @@ import (
 var historyTables = map[string]bool{
 	"bookings": true, "seat_claims": true, "tickets": true, "payments": true, "holds": true,
 	"waitlist": true, "changes": true, "audit": true, "booking_words": true, "shows": true,
+	"seat_blocks": true, // house seats of every show
 }
 
 // boundedIndexes are partial indexes whose rows are only what is live
@@ -54,6 +55,9 @@ var allowedScans = []struct{ fragment, reason string }{
 	// Shifts and refunds.
 	{"FROM payments p JOIN tickets t ON t.id = p.ticket_id", "CheckInvariants: a full check, run on demand, never by a counter"},
 	{"UNION ALL SELECT shift_id, kind, method, -amount, -1 FROM payments", "CheckInvariants: a full check, run on demand, never by a counter"},
+
+	// Blocked and house seats.
+	{"h.created_at >= b.at", "CheckInvariants: a full check, run on demand, never by a counter"},
 }
 
 // planProblems explains each statement (and logs each plan when
@@ -387,6 +391,10 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	stepV("Admit")(s.Admit(ctx, booking.Actor{Name: "dora", Role: booking.RoleDoor}, trio.Tickets[0].Code))
 	stepV("Booking")(s.Booking(ctx, clerk, trio.Number))
 	stepV("CheckInvariants")(s.CheckInvariants(ctx))
+	// Blocked and house seats: for a show and hall-wide, refused on a
+	// sold or held seat, a hold and a clash beside them, best available
+	// around them, every free count, the check, and lifting them.
+	blockSteps(t, s, step, stepV)
 	// A show's life: sales close per show and by default, a show
 	// cancelled (and again, resuming), the sweeper settling ended shows.
 	closes := -10 * time.Minute
@@ -404,6 +412,31 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	return called
 }
 
+// blockSteps is planWorkload's part for blocked and house seats.
+func blockSteps(t *testing.T, s *db.Store, step func(string, error), stepV func(string) func(any, error)) {
+	t.Helper()
+	ctx := context.Background()
+	mgr := booking.Actor{Name: "mgr", Role: booking.RoleManager}
+	mustHold(t, s, 2, "blk", "H5")
+	stepV("BlockSeats")(s.BlockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"H6", "H7"}, Kind: booking.BlockBlocked, Reason: "broken"}))
+	stepV("BlockSeats")(s.BlockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"H8"}, Kind: booking.BlockHouse}))
+	stepV("BlockSeats")(s.BlockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"H9"}, Kind: booking.BlockBlocked, HallWide: true}))
+	stepV("BlockSeats")(s.BlockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"H5"}, Kind: booking.BlockBlocked}))                 // held
+	stepV("BlockSeats")(s.BlockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"D1"}, Kind: booking.BlockBlocked, HallWide: true})) // sold
+	stepV("Hold")(s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 2, Seats: []string{"H6"}, Owner: "blk2"}))                                         // blocked
+	stepV("Hold")(s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 2, Seats: []string{"H5", "H4"}, Owner: "blk2"}))                                   // clash
+	stepV("HoldBest")(s.HoldBest(ctx, clerk, booking.HoldBestRequest{ShowID: 2, N: 2, Owner: "blk3"}))
+	stepV("Shows")(s.Shows(ctx, clerk, time.Now()))
+	stepV("Show")(s.Show(ctx, clerk, 2))
+	stepV("SeatMap")(s.SeatMap(ctx, clerk, 2, ""))
+	stepV("AddWaitlist")(s.AddWaitlist(ctx, clerk, 2, "Di", "0999", 2))
+	stepV("CheckInvariants")(s.CheckInvariants(ctx))
+	stepV("UnblockSeats")(s.UnblockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"H6"}, Kind: booking.BlockBlocked}))
+	stepV("UnblockSeats")(s.UnblockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"H9"}, Kind: booking.BlockBlocked}))
+	stepV("UnblockSeats")(s.UnblockSeats(ctx, mgr, booking.BlockRequest{ShowID: 2, Seats: []string{"H9"}, Kind: booking.BlockBlocked, HallWide: true}))
+	stepV("UnblockSeats")(s.UnblockSeats(ctx, supervisor, booking.BlockRequest{ShowID: 2, Seats: []string{"H8"}, Kind: booking.BlockHouse}))
+}
+
 // notStatements are store methods that run no SQL of their own.
 var notStatements = []string{"Close", "Path", "Changes", "Stats", "Seed", "Quiesce"}
 
@@ -412,7 +445,7 @@ func TestPlanGuard(t *testing.T) {
 	stop := db.CapturePrepared()
 	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	called := planWorkload(t, s, clock)
-	stmts := append(stop(), db.OtherStatements()...)
+	stmts := append(append(stop(), db.OtherStatements()...), db.TriggerStatements()...)
 	if len(stmts) < 80 || !slices.ContainsFunc(stmts, func(q string) bool { return strings.HasPrefix(q, "INSERT INTO bookings") }) {
 		t.Fatalf("captured only %d statements: the capture is broken", len(stmts))
 	}

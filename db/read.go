@@ -141,7 +141,7 @@ func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
 // showColumns are a show's columns and its live held-seat count; the
 // first parameter is now in unix ms.
 const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity, s.sold, s.price_list, ` + heldCount +
-	`, ` + lifeColumns
+	`, ` + blockedCount + `, ` + lifeColumns
 
 // heldCount counts the seats of show s held by unexpired holds. It reads
 // the partial index seat_claims_held (migration 4), whose rows are only
@@ -153,7 +153,7 @@ const heldCount = `(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = 
 func scanShow(sc interface{ Scan(...any) error }) (booking.Show, error) {
 	var sh booking.Show
 	var starts, closeS int64
-	err := sc.Scan(&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity, &sh.Sold, &sh.PriceList, &sh.Held,
+	err := sc.Scan(&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity, &sh.Sold, &sh.PriceList, &sh.Held, &sh.Blocked,
 		&sh.Status, &sh.CancelReason, &closeS)
 	sh.Starts = time.Unix(starts, 0)
 	sh.SalesClose = time.Duration(closeS) * time.Second
@@ -221,6 +221,7 @@ type seatSnap struct {
 	list    string // the show's price list
 	life    showLife
 	claims  []claimRow
+	blocks  map[int64]booking.SeatBlock // kept out of sale
 }
 
 // seatVersion returns the version the cached snapshot of a show must carry
@@ -270,6 +271,14 @@ func (s *Store) seatSnapshot(ctx context.Context, showID int64) (*seatSnap, erro
 	if err != nil {
 		return nil, err
 	}
+	blocksStmt, err := s.readStmt(ctx, qShowBlocks)
+	if err != nil {
+		return nil, err
+	}
+	sh, err := s.showInfo(ctx, showID)
+	if err != nil {
+		return nil, err
+	}
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
@@ -294,6 +303,13 @@ func (s *Store) seatSnapshot(ctx context.Context, showID int64) (*seatSnap, erro
 		snap.claims = append(snap.claims, c)
 	}
 	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	brows, err := tx.StmtContext(ctx, blocksStmt).QueryContext(ctx, sh.ID, sh.HallID, sh.Starts.UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	if snap.blocks, err = s.scanBlocks(brows, sh.HallID); err != nil {
 		return nil, err
 	}
 	s.snapMu.Lock()
@@ -327,10 +343,18 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 	now := s.opts.Clock().UnixMilli()
 	sh.Sold, sh.PriceList = snap.sold, strings.ToLower(snap.list)
 	snap.life.apply(&sh)
-	m := &booking.SeatMap{Show: sh, Hall: hall, States: make(map[int64]booking.SeatState, len(snap.claims)), HoldID: make(map[int64]int64)}
+	m := &booking.SeatMap{Show: sh, Hall: hall, States: make(map[int64]booking.SeatState, len(snap.claims)), HoldID: make(map[int64]int64),
+		Blocks: make(map[int64]booking.SeatBlock, len(snap.blocks))}
 	for _, seat := range hall.Seats {
 		if seat.Blocked {
 			m.States[seat.ID] = booking.SeatBlocked
+		}
+	}
+	for id, b := range snap.blocks {
+		m.Blocks[id] = b
+		m.States[id] = booking.SeatBlocked
+		if b.Kind == booking.BlockHouse {
+			m.States[id] = booking.SeatHouse
 		}
 	}
 	for _, c := range snap.claims {
@@ -338,7 +362,8 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 		case c.sold:
 			m.States[c.seat] = booking.SeatSold
 		case c.expires <= now:
-			// Lapsed: free for everyone, whether or not swept yet.
+			// Lapsed: free for everyone, whether or not swept yet,
+			// unless kept out of sale.
 		case c.owner == owner && owner != "":
 			m.States[c.seat] = booking.SeatHeldByMe
 			m.HoldID[c.seat] = c.holdID
@@ -348,7 +373,20 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 			m.Show.Held++
 		}
 	}
+	m.Show.Blocked = countBlocked(m)
 	return m, nil
+}
+
+// countBlocked counts the seats of a map kept out of sale and neither
+// sold nor held, layout blocks included: what Show.Free leaves out.
+func countBlocked(m *booking.SeatMap) int {
+	n := 0
+	for _, st := range m.States {
+		if st == booking.SeatBlocked || st == booking.SeatHouse {
+			n++
+		}
+	}
+	return n
 }
 
 // TicketTypes lists the price bands, cached once read.

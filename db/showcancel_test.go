@@ -12,7 +12,6 @@ import (
 	"boxoffice/internal/storetest"
 )
 
-var manager = booking.Actor{Name: "mgr", Role: booking.RoleManager}
 
 func TestStore_CancelShow(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {

@@ -56,7 +56,7 @@ func (r readQuerier) query(query string, args ...any) (*sql.Rows, error) {
 // customers, at now (unix ms).
 func unpromised(q rowQuerier, showID, now int64) (int, error) {
 	var free, promised int
-	if err := q.queryRow(`SELECT s.capacity - s.sold - `+heldCount+` FROM shows s WHERE s.id = ?`, now, showID).Scan(&free); err != nil {
+	if err := q.queryRow(`SELECT s.capacity - s.sold - `+heldCount+` - `+blockedCount+` FROM shows s WHERE s.id = ?`, now, showID).Scan(&free); err != nil {
 		return 0, err
 	}
 	if err := q.queryRow(promisedSeats, showID, now, booking.WaitlistOffer.Milliseconds()).Scan(&promised); err != nil {

@@ -130,6 +130,15 @@ type KeyMap struct {
 	ExchangeBooking key.Binding
 	ShowCodes       key.Binding
 	ViewBooking     key.Binding
+	// Blocked and house seats (issue 11), on the seat map, for the seat
+	// under the cursor or the seats held: BlockSeat blocks them for this
+	// show (or unblocks them), BlockHall for every show of the hall from
+	// now on, HouseSeat holds them back as house seats (managers);
+	// ReleaseHouse releases house seats into sale (supervisors).
+	BlockSeat    key.Binding
+	BlockHall    key.Binding
+	HouseSeat    key.Binding
+	ReleaseHouse key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -199,7 +208,7 @@ func DefaultKeyMap() KeyMap {
 
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
 	}
-	return withBookingView(managerKeys(moneyKeys(km)))
+	return withBlockKeys(withBookingView(managerKeys(moneyKeys(km))))
 }
 
 // moneyKeys adds the keys of the money screens: reports, shifts, refunds

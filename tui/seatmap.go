@@ -34,6 +34,12 @@ type seatMapState struct {
 	waitPrompt bool
 	waitInput  field
 
+	// blockAsk is the reason prompt of blocking seats from the map;
+	// blockReq is the block it asks the reason for.
+	blockAsk   bool
+	blockInput field
+	blockReq   booking.BlockRequest
+
 	clash *clashState
 
 	holdID  int64
@@ -292,6 +298,9 @@ func (seatMapScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	if s.waitPrompt {
 		return m.promptKey(msg, &s.waitPrompt, &s.waitInput, m.addWaitlist)
 	}
+	if cmd, done := m.blockKey(msg); done {
+		return cmd
+	}
 	if cmd, done := m.clashKey(msg); done {
 		return cmd
 	}
@@ -365,6 +374,8 @@ func (seatMapScreen) focus(m *Model) *field {
 		return &m.seats.input
 	case m.seats.waitPrompt:
 		return &m.seats.waitInput
+	case m.seats.blockAsk:
+		return &m.seats.blockInput
 	}
 	return nil
 }
@@ -385,6 +396,8 @@ func (seatMapScreen) help(m *Model) helpKeys {
 		return helpKeys{short: []key.Binding{says(k.Submit, "add to the waiting list"), says(k.Back, "cancel")}}
 	case s.prompt:
 		return helpKeys{short: []key.Binding{says(k.Submit, "toggle seats"), says(k.Back, "cancel")}}
+	case s.blockAsk:
+		return helpKeys{short: []key.Binding{says(k.Submit, "keep them out of sale"), says(k.Back, "cancel")}}
 	}
 	enter := k.Checkout
 	switch {
@@ -395,19 +408,19 @@ func (seatMapScreen) help(m *Model) helpKeys {
 	}
 	return helpKeys{
 		short: []key.Binding{k.Toggle, k.BestN, k.GoTo, enter, k.Help},
-		full: [][]key.Binding{
+		full: m.withBlockKeys([][]key.Binding{
 			{k.SeatUp, k.SeatDown, k.SeatLeft, k.SeatRight},
 			{k.Toggle, k.GoTo, k.Count, k.Best, k.BestPremium},
 			{k.Clear, k.Extend, k.Waitlist, k.WaitList, enter},
 			k.global(),
-		},
+		}),
 	}
 }
 
 // click toggles the seat under a left click.
 func (seatMapScreen) click(m *Model, ms tea.Mouse) tea.Cmd {
 	s := &m.seats
-	if ms.Button != tea.MouseLeft || s.sm == nil || len(s.grid) == 0 || s.prompt || s.waitPrompt {
+	if ms.Button != tea.MouseLeft || s.sm == nil || len(s.grid) == 0 || s.prompt || s.waitPrompt || s.blockAsk {
 		return nil
 	}
 	g := m.mapGeom()
@@ -483,8 +496,8 @@ func (m *Model) toggle(seats []booking.Seat) tea.Cmd {
 	for _, seat := range seats {
 		switch s.sm.State(seat.ID) {
 		case booking.SeatHeldByMe:
-		case booking.SeatBlocked:
-			m.setError(seat.Label + " is blocked.")
+		case booking.SeatBlocked, booking.SeatHouse:
+			m.setError(outOfSaleText(seat, s.sm.State(seat.ID)))
 			return nil
 		case booking.SeatSold:
 			if len(seats) == 1 {

@@ -61,7 +61,7 @@ func (m *Model) mapGeom() mapGeom {
 	switch {
 	case s.clash != nil:
 		banner = 2
-	case s.prompt, s.waitPrompt, s.showLapsed():
+	case s.prompt, s.waitPrompt, s.blockAsk, s.showLapsed():
 		banner = 1
 	}
 	if g.panel {
@@ -141,6 +141,8 @@ func (s *seatMapState) lookOf(seat *booking.Seat) int {
 		return lookSold
 	case booking.SeatBlocked:
 		return lookBlocked
+	case booking.SeatHouse:
+		return lookHouse
 	}
 	if s.clash != nil && s.clash.offer[seat.ID] {
 		return lookOffer
@@ -247,6 +249,8 @@ func (m *Model) mapFooter(g mapGeom) string {
 		return st.Label.Render(" Go to seat (G7 or G7-9): ") + s.input.view(st, true, 12)
 	case s.waitPrompt:
 		return st.Label.Render(" Waiting list — name, phone, seats: ") + s.waitInput.view(st, true, max(m.width-40, 10))
+	case s.blockAsk:
+		return m.blockPromptView()
 	case s.showLapsed():
 		return m.lapsedBanner()
 	case !g.panel:
@@ -348,7 +352,7 @@ func (m *Model) sidePanel(width int) []string {
 	}
 	out = append(out, "")
 	if seat, ok := s.current(); ok {
-		out = append(out, st.Bold.Render(cut(seat.Label, 6))+" "+seatWord(s.sm.State(seat.ID), seat.Kind))
+		out = append(out, st.Bold.Render(cut(seat.Label, 6))+" "+seatWord(s.sm.State(seat.ID), seat.Kind)+s.blockNote(seat))
 	}
 	if mine := s.mine(); len(mine) > 0 {
 		out = append(out, "", st.Seats[lookMine].Style.Render(fmt.Sprintf("holding %d:", len(mine))))
@@ -428,8 +432,8 @@ func (m *Model) legendItems() []legendItem {
 			if s.clash == nil {
 				continue
 			}
-		case lookPremium, lookWheelchair, lookCompanion, lookBlocked:
-			if !s.hallHas[item.look] {
+		case lookPremium, lookWheelchair, lookCompanion, lookBlocked, lookHouse:
+			if !s.hallHas[item.look] && !s.mapHas(item.look) {
 				continue
 			}
 		}
@@ -463,7 +467,7 @@ func (m *Model) cursorLine() string {
 	s := &m.seats
 	var parts []string
 	if seat, ok := s.current(); ok {
-		desc := booking.Clean(seat.Label) + " " + seatWord(s.sm.State(seat.ID), seat.Kind)
+		desc := booking.Clean(seat.Label) + " " + seatWord(s.sm.State(seat.ID), seat.Kind) + s.blockNote(seat)
 		parts = append(parts, st.Bold.Render(" "+desc))
 	}
 	if mine := s.mine(); len(mine) > 0 {
@@ -485,6 +489,8 @@ func seatWord(state booking.SeatState, kind booking.SeatKind) string {
 		return "sold"
 	case booking.SeatBlocked:
 		return "blocked"
+	case booking.SeatHouse:
+		return "house seat"
 	}
 	if kind != booking.Standard {
 		return "free (" + kind.String() + ")"

@@ -50,6 +50,7 @@ const (
 	lookSold
 	lookBlocked
 	lookOffer
+	lookHouse
 	numLooks
 )
 
@@ -127,6 +128,7 @@ func DefaultStyles() Styles {
 		lookSold:       {Glyph: "x", Style: base.Foreground(colDim).Faint(true)},
 		lookBlocked:    {Glyph: "#", Style: base.Foreground(colDim).Faint(true)},
 		lookOffer:      {Glyph: "+", Style: base.Foreground(colBlack).Background(colYellow).Bold(true).Underline(true)},
+		lookHouse:      {Glyph: "H", Style: base.Foreground(colVermilion)},
 	}
 	for i := range s.Seats {
 		l := &s.Seats[i]
@@ -156,4 +158,5 @@ var seatLegend = []legendItem{
 	{lookBlocked, "blocked"},
 	{lookPremium, "premium"},
 	{lookOffer, "offer"},
+	{lookHouse, "house seat"},
 }

@@ -38,6 +38,9 @@ type Backend interface {
 	booking.Audit     // the manager's audit trail
 	booking.Reports   // the managers' reports screen
 	booking.Shifts    // the clerk's own drawer: float, X report, blind count
+
+	// Blocked and house seats, from the seat map.
+	booking.SeatBlocks
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -372,6 +375,9 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onExchangeQuote(msg), true
 	case exchangedMsg:
 		return m.onExchanged(msg), true
+	// Blocked and house seats (issue 11).
+	case blockMsg:
+		return m.onBlock(msg), true
 	}
 	return nil, false
 }
