@@ -32,6 +32,10 @@ const (
 	AuditTerminalChange AuditAction = "terminal_change"
 	AuditSignIn         AuditAction = "signin"
 	AuditExpire         AuditAction = "expire"
+
+	// Reservations (issue 13): a hold turned into a reservation. Paying
+	// for one is a sale.
+	AuditReserve AuditAction = "reserve"
 )
 
 // AuditEntry is one row of the audit trail: who (staff name, role and

@@ -384,6 +384,8 @@ type Store interface {
 	Audit
 	Reports
 	Shifts
+	// issue 13
+	Kiosk
 }
 
 // Audit reads the audit trail: one row for every state change, written

@@ -72,13 +72,18 @@ const (
 	ActionReopenShift   Action = "reopen_shift"   // reopen a closed shift, see anyone's
 	ActionCancelStarted Action = "cancel_started" // cancel or refund after the show started
 	ActionRefund        Action = "refund"         // refund some tickets of a booking
+
+	// The kiosk and reservations (issue 13).
+	ActionKiosk   Action = "kiosk"   // a kiosk session holds and lets go of seats
+	ActionReserve Action = "reserve" // turn a hold into a reservation paid later
+	ActionCollect Action = "collect" // a customer's own booking, by number and phone digits
 )
 
 // permissions is the one table of who may do what: the least role an action
 // needs. An action missing here needs RoleManager, so anything added to the
 // code without a decision fails closed.
 var permissions = map[Action]Role{
-	ActionViewShows:   RoleDoor,
+	ActionViewShows:   RoleKiosk, // the programme and seat map are public: a kiosk shows them
 	ActionHold:        RoleClerk,
 	ActionSell:        RoleClerk,
 	ActionViewBooking: RoleDoor,
@@ -102,6 +107,13 @@ var permissions = map[Action]Role{
 	ActionReopenShift:   RoleSupervisor,
 	ActionCancelStarted: RoleManager,
 	ActionRefund:        RoleSupervisor,
+
+	// The kiosk and reservations: a customer's own actions, which the
+	// kiosk role may do and every member of staff too. The store bounds
+	// them (booking.Kiosk) whoever calls.
+	ActionKiosk:   RoleKiosk,
+	ActionReserve: RoleKiosk,
+	ActionCollect: RoleKiosk,
 }
 
 // MinRole returns the least role allowed to do a; unclassified actions need
@@ -206,6 +218,9 @@ var reads = map[Action]bool{
 
 	// reports
 	ActionViewReports: true,
+
+	// kiosk
+	ActionCollect: true,
 }
 
 // IsWrite reports whether calls needing a change state (and so write an

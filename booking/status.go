@@ -69,7 +69,9 @@ const (
 
 // AllStatuses lists every kind of row with a status table.
 func AllStatuses() []Statuses {
-	return []Statuses{BookingStatuses, TicketStatuses, HoldStatuses, ClaimStatuses, ShiftStatuses}
+	return []Statuses{BookingStatuses, TicketStatuses, HoldStatuses, ClaimStatuses, ShiftStatuses,
+		// kiosk
+		ReservationStatuses}
 }
 
 // statusTable is one kind's statuses: the one a new row starts in, and

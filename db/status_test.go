@@ -25,6 +25,8 @@ var statusTables = map[string]booking.Statuses{
 	"holds":       booking.HoldStatuses,
 	"seat_claims": booking.ClaimStatuses,
 	"shifts":      booking.ShiftStatuses,
+	// kiosk
+	"reservations": booking.ReservationStatuses,
 }
 
 var (
@@ -121,6 +123,8 @@ func TestStatusMoves_ObeyTheTable(t *testing.T) {
 		"claim: held -> expired", "claim: held -> released", "claim: held -> sold", "claim: sold -> cancelled",
 		"booking: confirmed -> cancelled", "ticket: issued -> void", "ticket: issued -> admitted",
 		"ticket: issued -> refunded", "shift: open -> closed", "shift: closed -> open",
+		// kiosk
+		"reservation: reserved -> paid", "reservation: reserved -> lapsed",
 	} {
 		if !seen[want] {
 			t.Errorf("no status UPDATE makes the move %s", want)
