@@ -226,11 +226,31 @@ type Collection struct {
 var ErrNoBookingFound = &Error{Code: ENotFound, Message: "No booking found."}
 
 // ReservationsReport counts the reservations made in a range of days, by
-// how they ended so far.
+// how they stand so far, per source (kiosk, then counter) and in all.
 type ReservationsReport struct {
-	Range                         ReportRange
+	Range ReportRange
+	Rows  []ReservationsRow
+	Total ReservationsRow
+}
+
+// ReservationsRow is one source's reservations: taken, and of those paid,
+// lapsed and still reserved.
+type ReservationsRow struct {
+	Source                        ReservationSource
 	Taken, Paid, Lapsed, Reserved int
-	Kiosk, Counter                int
+}
+
+// Add counts n reservations of status into the row.
+func (r *ReservationsRow) Add(status ReservationStatus, n int) {
+	r.Taken += n
+	switch status {
+	case ReservationPaid:
+		r.Paid += n
+	case ReservationLapsed:
+		r.Lapsed += n
+	default:
+		r.Reserved += n
+	}
 }
 
 // Kiosk is the self-service kiosk's part of the store, and the counter's

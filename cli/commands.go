@@ -78,6 +78,9 @@ func init() {
 			// Shifts and refunds.
 			shiftCommand(),
 			refundCommand(),
+
+			// The kiosk and reservations (issue 13).
+			reservationCommand(),
 		},
 	}
 	root.walk(func(c *command) {

@@ -206,7 +206,8 @@ func (s *Store) ReportReservations(ctx context.Context, actor booking.Actor, r b
 		return nil, s.translate("report reservations", err)
 	}
 	defer rows.Close()
-	out := &booking.ReservationsReport{Range: r}
+	out := &booking.ReservationsReport{Range: r, Total: booking.ReservationsRow{Source: "total"},
+		Rows: []booking.ReservationsRow{{Source: booking.SourceKiosk}, {Source: booking.SourceCounter}}}
 	for rows.Next() {
 		var source, status string
 		var gone bool
@@ -214,20 +215,16 @@ func (s *Store) ReportReservations(ctx context.Context, actor booking.Actor, r b
 		if err := rows.Scan(&source, &status, &gone, &n); err != nil {
 			return nil, s.translate("report reservations", err)
 		}
-		out.Taken += n
-		switch {
-		case status == string(booking.ReservationPaid):
-			out.Paid += n
-		case status == string(booking.ReservationLapsed) || gone:
-			out.Lapsed += n
-		default:
-			out.Reserved += n
+		st := booking.ReservationStatus(status)
+		if st == booking.ReservationReserved && gone {
+			st = booking.ReservationLapsed
 		}
+		row := &out.Rows[1]
 		if source == string(booking.SourceKiosk) {
-			out.Kiosk += n
-		} else {
-			out.Counter += n
+			row = &out.Rows[0]
 		}
+		row.Add(st, n)
+		out.Total.Add(st, n)
 	}
 	return out, s.translate("report reservations", rows.Err())
 }

@@ -303,7 +303,7 @@ func TestStore_PayReservation(t *testing.T) {
 		t.Fatalf("the booking by the reservation's number: %v", err)
 	}
 	rep, err := s.ReportReservations(ctx, storetest.Manager, booking.ReportRange{From: time.Now(), To: time.Now().AddDate(0, 0, 1)})
-	if err != nil || rep.Taken != 1 || rep.Paid != 1 || rep.Kiosk != 1 {
+	if err != nil || rep.Total.Taken != 1 || rep.Total.Paid != 1 || rep.Rows[0].Taken != 1 || rep.Rows[1].Taken != 0 {
 		t.Fatalf("report %+v, %v", rep, err)
 	}
 	storetest.MustBeWhole(t, s)
@@ -369,7 +369,7 @@ func TestStore_ReservationLapsesOnce(t *testing.T) {
 	}
 	mustSell(t, a, 1, "till-a", labels...)
 	rep, err := a.ReportReservations(ctx, storetest.Manager, booking.ReportRange{From: clock.Now(), To: clock.Now()})
-	if err != nil || rep.Taken != 3 || rep.Lapsed != 1 || rep.Reserved != 2 {
+	if err != nil || rep.Total.Taken != 3 || rep.Total.Lapsed != 1 || rep.Total.Reserved != 2 || rep.Rows[0].Lapsed != 1 {
 		t.Fatalf("report %+v, %v", rep, err)
 	}
 	storetest.MustBeWhole(t, a)
