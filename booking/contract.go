@@ -386,6 +386,7 @@ type Store interface {
 	Shifts
 	// issue 13
 	Kiosk
+	Reservations
 }
 
 // Audit reads the audit trail: one row for every state change, written

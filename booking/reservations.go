@@ -253,8 +253,9 @@ func (r *ReservationsRow) Add(status ReservationStatus, n int) {
 	}
 }
 
-// Kiosk is the self-service kiosk's part of the store, and the counter's
-// side of reservations.
+// Kiosk is what the self-service kiosk may ask of the store: its holds,
+// reserving and collecting. A kiosk screen is given only this (and the
+// programme), so it has no staff action to call.
 type Kiosk interface {
 	// KioskHold holds seats for a kiosk session: the best req.N, or the
 	// seats named, for KioskHoldTTL; with MoveFrom it releases that live
@@ -274,6 +275,16 @@ type Kiosk interface {
 	// EExpired when the hold lapsed; ENotFound when owner has no such
 	// hold.
 	Reserve(ctx context.Context, actor Actor, req ReserveRequest) (*Reservation, error)
+	// Collect shows a customer their booking or reservation for its
+	// number and the last four digits of its phone. Needs ActionCollect.
+	// ErrNoBookingFound, in the same time, for a wrong pair, another
+	// customer's booking and a number that does not exist; EInvalid when
+	// digits is not four digits.
+	Collect(ctx context.Context, actor Actor, number, digits string) (*Collection, error)
+}
+
+// Reservations is the counter's side of reservations.
+type Reservations interface {
 	// Reservation looks one up by number (or its QR, which is the
 	// number). Needs ActionFindBooking. ENotFound.
 	Reservation(ctx context.Context, actor Actor, number string) (*Reservation, error)
@@ -287,12 +298,6 @@ type Kiosk interface {
 	// was paid already (the same key again returns that booking);
 	// ENotFound.
 	PayReservation(ctx context.Context, actor Actor, req PayReservationRequest) (*Booking, error)
-	// Collect shows a customer their booking or reservation for its
-	// number and the last four digits of its phone. Needs ActionCollect.
-	// ErrNoBookingFound, in the same time, for a wrong pair, another
-	// customer's booking and a number that does not exist; EInvalid when
-	// digits is not four digits.
-	Collect(ctx context.Context, actor Actor, number, digits string) (*Collection, error)
 	// ReportReservations counts the reservations made in the range: taken,
 	// paid, lapsed, still reserved, by source. Needs ActionViewReports.
 	ReportReservations(ctx context.Context, actor Actor, r ReportRange) (*ReservationsReport, error)

@@ -81,6 +81,7 @@ func init() {
 
 			// The kiosk and reservations (issue 13).
 			reservationCommand(),
+			{name: "kiosk", args: "[--reserve-cutoff 30m]", short: "the self-service kiosk, full screen in this terminal", long: kioskLong, flags: kioskFlags},
 		},
 	}
 	root.walk(func(c *command) {

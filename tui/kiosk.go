@@ -1,0 +1,624 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"boxoffice/booking"
+)
+
+// The self-service kiosk (issue 13): a model of its own, apart from the
+// counter's Model. It is given only KioskBackend — the programme and the
+// kiosk's own store calls — and acts as the kiosk role, so no key it is
+// sent can reach a staff screen or a staff action: there is none to call,
+// and the store refuses the role anyway.
+
+// KioskBackend is all a kiosk may ask of the booking core.
+type KioskBackend interface {
+	TicketTypes(ctx context.Context) ([]booking.TicketType, error)
+	Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error)
+	SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error)
+	booking.Kiosk
+}
+
+// KioskBackend asks nothing booking.Store does not promise.
+var _ KioskBackend = booking.Store(nil)
+
+// KioskOptions configure one kiosk session.
+type KioskOptions struct {
+	Store KioskBackend
+	// Owner is the session's unique id: the owner of its hold.
+	Owner string
+	// Terminal names the kiosk in the audit trail ("kiosk", "kiosk-ssh").
+	Terminal string
+	// Addr is where an SSH kiosk session comes from, for the store's
+	// per-address limit; "" for the local kiosk.
+	Addr string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// Idle starts the kiosk again, letting its hold go, after this long
+	// without a key; booking.KioskIdle when zero.
+	Idle time.Duration
+	// Context bounds every call the session makes.
+	Context context.Context
+	Logger  *slog.Logger
+	// Unlock checks the name and PIN a member of staff types after the
+	// staff chord (ctrl+x then ctrl+e) and says whether they may close the
+	// kiosk; nil (an SSH kiosk) makes the chord do nothing.
+	Unlock func(ctx context.Context, name, pin string) error
+}
+
+type kioskScreen int
+
+const (
+	kHome kioskScreen = iota
+	kFilms
+	kShows
+	kCount
+	kSeats
+	kDetails
+	kReserved
+	kCollect
+	kCollected
+	kUnlock
+)
+
+// kField is a kiosk text field. It keeps what was typed as typed (up to
+// max runes), so the store sees an escape sequence and refuses it with a
+// clear message instead of storing what is left of it; it is drawn only
+// cleaned.
+type kField struct {
+	label string
+	value []rune
+	max   int
+	mask  bool
+}
+
+func (f *kField) insert(s string) {
+	for _, r := range s {
+		if len(f.value) >= f.max {
+			return
+		}
+		f.value = append(f.value, r)
+	}
+}
+
+func (f *kField) String() string { return string(f.value) }
+
+// filmShows is one film and its shows still on sale today.
+type filmShows struct {
+	title string
+	shows []booking.Show
+}
+
+// KioskModel is one kiosk session. *KioskModel implements tea.Model.
+type KioskModel struct {
+	opts  KioskOptions
+	actor booking.Actor
+	ctx   context.Context
+	now   func() time.Time
+	log   *slog.Logger
+
+	width, height int
+	screen        kioskScreen
+	cursor        int
+	note          string // the one line of news or trouble
+	busy          bool
+
+	films  []filmShows
+	film   int
+	show   booking.Show
+	types  []booking.TicketType
+	counts []int
+	seats  *booking.SeatMap
+	hold   *booking.Hold
+
+	fields []kField
+	focus  int
+
+	reservation *booking.Reservation
+	collection  *booking.Collection
+
+	chord   bool // ctrl+x seen: the staff chord's first half
+	idleGen int
+	closing bool
+}
+
+// NewKiosk makes a kiosk session.
+func NewKiosk(opts KioskOptions) *KioskModel {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Idle <= 0 {
+		opts.Idle = booking.KioskIdle
+	}
+	if opts.Context == nil {
+		opts.Context = context.Background()
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Terminal == "" {
+		opts.Terminal = "kiosk"
+	}
+	return &KioskModel{opts: opts, ctx: opts.Context, now: opts.Now, log: opts.Logger,
+		actor: booking.Actor{Name: "kiosk", Role: booking.RoleKiosk, Terminal: opts.Terminal}}
+}
+
+// Init arms the idle timer.
+func (m *KioskModel) Init() tea.Cmd { return m.armIdle() }
+
+// Messages of the kiosk's store calls.
+type (
+	kShowsMsg struct {
+		shows []booking.Show
+		types []booking.TicketType
+		err   error
+	}
+	kHoldMsg struct {
+		hold *booking.Hold
+		seat *booking.SeatMap
+		err  error
+	}
+	kReservedMsg struct {
+		r   *booking.Reservation
+		err error
+	}
+	kCollectMsg struct {
+		c   *booking.Collection
+		err error
+	}
+	kUnlockMsg  struct{ err error }
+	kIdleMsg    struct{ gen int }
+	kReleaseMsg struct{}
+)
+
+func (m *KioskModel) armIdle() tea.Cmd {
+	m.idleGen++
+	gen := m.idleGen
+	return tea.Tick(m.opts.Idle, func(time.Time) tea.Msg { return kIdleMsg{gen} })
+}
+
+// Update handles one message. Interrupt and suspend, whether keys or
+// messages, do nothing: a kiosk is left only by the staff chord and a
+// PIN.
+func (m *KioskModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case tea.InterruptMsg, tea.SuspendMsg:
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, tea.Batch(m.armIdle(), m.onKey(msg))
+	case tea.PasteMsg:
+		if f := m.field(); f != nil {
+			f.insert(msg.Content)
+		}
+		return m, m.armIdle()
+	case kIdleMsg:
+		if msg.gen == m.idleGen && m.screen != kHome {
+			return m, m.reset("")
+		}
+	default:
+		return m, m.onResult(msg)
+	}
+	return m, nil
+}
+
+// onResult takes a store call's answer.
+func (m *KioskModel) onResult(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case kShowsMsg:
+		m.busy = false
+		if msg.err != nil {
+			m.note = booking.ErrorMessage(msg.err)
+			return nil
+		}
+		m.films, m.types = groupFilms(msg.shows, m.now()), msg.types
+		m.screen, m.cursor = kFilms, 0
+		if len(m.films) == 0 {
+			m.note = "Nothing more is on today."
+		}
+	case kHoldMsg:
+		m.busy = false
+		if msg.err != nil {
+			m.note = booking.ErrorMessage(msg.err)
+			return nil
+		}
+		m.hold, m.seats, m.screen, m.note = msg.hold, msg.seat, kSeats, ""
+	case kReservedMsg:
+		m.busy = false
+		if msg.err != nil {
+			m.note = booking.ErrorMessage(msg.err)
+			return nil
+		}
+		m.reservation, m.hold, m.screen, m.note = msg.r, nil, kReserved, ""
+	case kCollectMsg:
+		m.busy = false
+		if msg.err != nil {
+			// The same screen for every wrong pair: the fields emptied,
+			// one message.
+			m.fields = collectFields()
+			m.focus, m.note = 0, booking.ErrorMessage(msg.err)
+			return nil
+		}
+		m.collection, m.screen, m.note = msg.c, kCollected, ""
+	case kUnlockMsg:
+		m.busy = false
+		if msg.err != nil {
+			return m.reset("That name and PIN cannot close the kiosk.")
+		}
+		m.closing = true
+		return tea.Sequence(m.releaseCmd(), tea.Quit)
+	}
+	return nil
+}
+
+// reset starts again from the first screen, letting any hold go.
+func (m *KioskModel) reset(note string) tea.Cmd {
+	var cmd tea.Cmd
+	if m.hold != nil {
+		cmd = m.releaseCmd()
+	}
+	*m = KioskModel{opts: m.opts, actor: m.actor, ctx: m.ctx, now: m.now, log: m.log, width: m.width, height: m.height,
+		idleGen: m.idleGen, note: note}
+	return cmd
+}
+
+func (m *KioskModel) releaseCmd() tea.Cmd {
+	ctx, store, actor, owner := m.ctx, m.opts.Store, m.actor, m.opts.Owner
+	return func() tea.Msg {
+		if _, err := store.KioskRelease(ctx, actor, owner); err != nil {
+			return kReleaseMsg{}
+		}
+		return kReleaseMsg{}
+	}
+}
+
+// Release lets go of the session's hold: for the host when the session
+// ends.
+func (m *KioskModel) Release(ctx context.Context) error {
+	_, err := m.opts.Store.KioskRelease(ctx, m.actor, m.opts.Owner)
+	return err
+}
+
+// field is the field with the focus, nil on screens without fields.
+func (m *KioskModel) field() *kField {
+	if m.focus < len(m.fields) {
+		return &m.fields[m.focus]
+	}
+	return nil
+}
+
+// onKey handles a key press on the current screen.
+func (m *KioskModel) onKey(k tea.KeyPressMsg) tea.Cmd {
+	s := k.String()
+	switch s {
+	case "ctrl+c", "ctrl+z", "ctrl+\\", "ctrl+d":
+		return nil // never leave, never suspend
+	case "ctrl+x":
+		m.chord = true
+		return nil
+	case "ctrl+e":
+		if m.chord && m.opts.Unlock != nil {
+			m.chord = false
+			m.releaseAndGo(kUnlock)
+			m.fields = []kField{{label: "Staff name", max: 40}, {label: "Manager PIN", max: 12, mask: true}}
+			return m.releaseCmdIf()
+		}
+	}
+	m.chord = false
+	if m.busy {
+		return nil
+	}
+	switch m.screen {
+	case kHome:
+		return m.keyHome(s)
+	case kFilms, kShows:
+		return m.keyList(s)
+	case kCount:
+		return m.keyCount(s)
+	case kSeats:
+		return m.keySeats(s)
+	case kDetails, kCollect, kUnlock:
+		return m.keyForm(k)
+	case kReserved, kCollected:
+		if s == "enter" || s == "esc" {
+			return m.reset("")
+		}
+	}
+	return nil
+}
+
+// releaseAndGo moves to screen, keeping nothing of the booking under way.
+func (m *KioskModel) releaseAndGo(to kioskScreen) {
+	m.screen, m.cursor, m.focus, m.note = to, 0, 0, ""
+}
+
+// releaseCmdIf lets the hold go when there is one.
+func (m *KioskModel) releaseCmdIf() tea.Cmd {
+	if m.hold == nil {
+		return nil
+	}
+	m.hold = nil
+	return m.releaseCmd()
+}
+
+func (m *KioskModel) keyHome(s string) tea.Cmd {
+	switch s {
+	case "up", "down", "tab":
+		m.cursor = 1 - m.cursor
+	case "enter":
+		m.note = ""
+		if m.cursor == 1 {
+			m.releaseAndGo(kCollect)
+			m.fields = collectFields()
+			return nil
+		}
+		m.busy = true
+		return m.showsCmd()
+	}
+	return nil
+}
+
+func collectFields() []kField {
+	return []kField{{label: "Booking number", max: 16}, {label: "Last four digits of your phone", max: 4}}
+}
+
+func (m *KioskModel) showsCmd() tea.Cmd {
+	ctx, store, actor, day := m.ctx, m.opts.Store, m.actor, m.now()
+	return func() tea.Msg {
+		shows, err := store.Shows(ctx, actor, day)
+		if err != nil {
+			return kShowsMsg{err: err}
+		}
+		types, err := store.TicketTypes(ctx)
+		return kShowsMsg{shows: shows, types: types, err: err}
+	}
+}
+
+// groupFilms lists each film with its shows still on sale at now, in the
+// order of their first show.
+func groupFilms(shows []booking.Show, now time.Time) []filmShows {
+	var out []filmShows
+	for _, sh := range shows {
+		if booking.SalesOpen(sh, now) != nil || sh.Free() == 0 {
+			continue
+		}
+		i := slices.IndexFunc(out, func(f filmShows) bool { return f.title == sh.Film.Title })
+		if i < 0 {
+			out = append(out, filmShows{title: sh.Film.Title})
+			i = len(out) - 1
+		}
+		out[i].shows = append(out[i].shows, sh)
+	}
+	return out
+}
+
+// keyList moves through the films or a film's shows.
+func (m *KioskModel) keyList(s string) tea.Cmd {
+	n := len(m.films)
+	if m.screen == kShows {
+		n = len(m.films[m.film].shows)
+	}
+	switch s {
+	case "up":
+		m.cursor = max(0, m.cursor-1)
+	case "down":
+		m.cursor = min(max(n-1, 0), m.cursor+1)
+	case "esc":
+		if m.screen == kShows {
+			m.screen, m.cursor = kFilms, m.film
+		} else {
+			return m.reset("")
+		}
+	case "enter":
+		if n == 0 {
+			return nil
+		}
+		if m.screen == kFilms {
+			m.film, m.screen, m.cursor = m.cursor, kShows, 0
+			return nil
+		}
+		m.show = m.films[m.film].shows[m.cursor]
+		m.screen, m.cursor, m.counts = kCount, 0, make([]int, len(m.types))
+	}
+	return nil
+}
+
+func (m *KioskModel) total() int {
+	n := 0
+	for _, c := range m.counts {
+		n += c
+	}
+	return n
+}
+
+// keyCount chooses how many tickets of which type.
+func (m *KioskModel) keyCount(s string) tea.Cmd {
+	switch s {
+	case "up":
+		m.cursor = max(0, m.cursor-1)
+	case "down":
+		m.cursor = min(len(m.types)-1, m.cursor+1)
+	case "right", "+", "=":
+		if m.total() >= booking.MaxSeatsPerReservation {
+			m.note = "At most 10 seats at a kiosk."
+			return nil
+		}
+		m.counts[m.cursor]++
+		m.note = ""
+	case "left", "-":
+		if m.counts[m.cursor] > 0 {
+			m.counts[m.cursor]--
+		}
+	case "esc":
+		m.screen, m.cursor = kShows, 0
+	case "enter":
+		if m.total() == 0 {
+			m.note = "Choose how many tickets with ← and →."
+			return nil
+		}
+		m.busy = true
+		return m.holdCmd(booking.KioskHoldRequest{ShowID: m.show.ID, Owner: m.opts.Owner, N: m.total()})
+	}
+	return nil
+}
+
+func (m *KioskModel) holdCmd(req booking.KioskHoldRequest) tea.Cmd {
+	ctx, store, actor := m.ctx, m.opts.Store, m.actor
+	return func() tea.Msg {
+		h, err := store.KioskHold(ctx, actor, req)
+		if err != nil {
+			return kHoldMsg{err: err}
+		}
+		sm, err := store.SeatMap(ctx, actor, req.ShowID, req.Owner)
+		return kHoldMsg{hold: h, seat: sm, err: err}
+	}
+}
+
+// keySeats moves the held block with the arrows, or goes on.
+func (m *KioskModel) keySeats(s string) tea.Cmd {
+	dx, dy := 0, 0
+	switch s {
+	case "left":
+		dx = -1
+	case "right":
+		dx = 1
+	case "up":
+		dy = -1
+	case "down":
+		dy = 1
+	case "enter":
+		m.screen, m.focus = kDetails, 0
+		m.fields = []kField{{label: "Your name", max: booking.MaxNameLen + 1}, {label: "Your phone number", max: 20}}
+		return nil
+	case "esc":
+		m.screen, m.cursor = kCount, 0
+		return m.releaseCmdIf()
+	default:
+		return nil
+	}
+	labels, ok := movedBlock(m.seats, m.hold.Seats, dx, dy)
+	if !ok {
+		m.note = "The seats cannot move that way."
+		return nil
+	}
+	m.busy = true
+	return m.holdCmd(booking.KioskHoldRequest{ShowID: m.show.ID, Owner: m.opts.Owner, Seats: labels, MoveFrom: m.hold.ID})
+}
+
+// movedBlock is the held block moved one seat along its row (dx) or one
+// row back or forward (dy, the same column), or false when a seat would
+// leave the hall or land on one that is taken.
+func movedBlock(sm *booking.SeatMap, held []booking.Seat, dx, dy int) ([]string, bool) {
+	rows := map[int][]booking.Seat{}
+	for _, s := range sm.Hall.Seats {
+		rows[s.Row] = append(rows[s.Row], s)
+	}
+	var out []string
+	for _, h := range held {
+		row := rows[h.Row+dy]
+		i := slices.IndexFunc(row, func(s booking.Seat) bool { return s.Col == h.Col })
+		if dy == 0 {
+			i = slices.IndexFunc(row, func(s booking.Seat) bool { return s.ID == h.ID })
+			if i >= 0 {
+				i += dx
+			}
+		}
+		if i < 0 || i >= len(row) {
+			return nil, false
+		}
+		t := row[i]
+		if sm.Taken(t.ID) || t.Blocked {
+			return nil, false
+		}
+		out = append(out, t.Label)
+	}
+	return out, true
+}
+
+// keyForm types into the screen's fields; enter on the last one sends.
+func (m *KioskModel) keyForm(k tea.KeyPressMsg) tea.Cmd {
+	f := m.field()
+	switch k.String() {
+	case "tab", "down":
+		m.focus = (m.focus + 1) % len(m.fields)
+	case "shift+tab", "up":
+		m.focus = (m.focus + len(m.fields) - 1) % len(m.fields)
+	case "backspace":
+		if len(f.value) > 0 {
+			f.value = f.value[:len(f.value)-1]
+		}
+	case "esc":
+		return m.reset("")
+	case "enter":
+		if m.focus < len(m.fields)-1 {
+			m.focus++
+			return nil
+		}
+		m.busy = true
+		return m.submitCmd()
+	default:
+		if t := k.Text; t != "" {
+			f.insert(t)
+		}
+	}
+	return nil
+}
+
+// submitCmd sends the form of the current screen.
+func (m *KioskModel) submitCmd() tea.Cmd {
+	ctx, store, actor := m.ctx, m.opts.Store, m.actor
+	a, b := m.fields[0].String(), m.fields[1].String()
+	switch m.screen {
+	case kCollect:
+		return func() tea.Msg {
+			c, err := store.Collect(ctx, actor, a, b)
+			return kCollectMsg{c, err}
+		}
+	case kUnlock:
+		unlock := m.opts.Unlock
+		return func() tea.Msg { return kUnlockMsg{unlock(ctx, a, b)} }
+	}
+	req := booking.ReserveRequest{HoldID: m.hold.ID, Owner: m.opts.Owner, Name: a, Phone: b, Addr: m.opts.Addr, Types: m.seatTypes()}
+	return func() tea.Msg {
+		r, err := store.Reserve(ctx, actor, req)
+		return kReservedMsg{r, err}
+	}
+}
+
+// seatTypes gives the held seats, in order, the ticket types counted.
+func (m *KioskModel) seatTypes() map[string]string {
+	out := map[string]string{}
+	i := 0
+	for t, n := range m.counts {
+		for range n {
+			if i < len(m.hold.Seats) {
+				out[m.hold.Seats[i].Label] = m.types[t].Code
+			}
+			i++
+		}
+	}
+	return out
+}
+
+// kioskTrim is s cleaned for a kiosk screen, at most n runes.
+func kioskTrim(s string, n int) string { return booking.CleanLine(strings.TrimSpace(s), n) }
+
+// KioskFilter is the kiosk program's message filter: interrupt and
+// suspend never reach Bubble Tea's handling of them (which would end or
+// stop the program).
+func KioskFilter(_ tea.Model, msg tea.Msg) tea.Msg {
+	switch msg.(type) {
+	case tea.InterruptMsg, tea.SuspendMsg:
+		return nil
+	}
+	return msg
+}
