@@ -146,8 +146,8 @@ func (c *env) report(err error) {
 
 // openOptions say how a command opens the data dir.
 type openOptions struct {
-	noDemo bool         // an empty cinema instead of the demo one
-	logger *slog.Logger // the store's logger; warnings to stderr when nil
+	noDemo bool          // an empty cinema instead of the demo one
+	logger *slog.Logger  // the store's logger; warnings to stderr when nil
 	cutoff time.Duration // a reservation's cut-off (serve, kiosk); the default when zero
 }
 

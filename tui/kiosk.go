@@ -128,6 +128,9 @@ type KioskModel struct {
 	chord   bool // ctrl+x seen: the staff chord's first half
 	idleGen int
 	closing bool
+	// noTimer is a test hook: the idle timer is counted but not started,
+	// and the test delivers its message.
+	noTimer bool
 }
 
 // NewKiosk makes a kiosk session.
@@ -182,6 +185,9 @@ type (
 func (m *KioskModel) armIdle() tea.Cmd {
 	m.idleGen++
 	gen := m.idleGen
+	if m.noTimer {
+		return nil
+	}
 	return tea.Tick(m.opts.Idle, func(time.Time) tea.Msg { return kIdleMsg{gen} })
 }
 
@@ -267,7 +273,7 @@ func (m *KioskModel) reset(note string) tea.Cmd {
 		cmd = m.releaseCmd()
 	}
 	*m = KioskModel{opts: m.opts, actor: m.actor, ctx: m.ctx, now: m.now, log: m.log, width: m.width, height: m.height,
-		idleGen: m.idleGen, note: note}
+		idleGen: m.idleGen, note: note, noTimer: m.noTimer}
 	return cmd
 }
 
