@@ -9,7 +9,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/tui"
+	"boxoffice/tui/kiosk"
 )
 
 // kiosk: the self-service kiosk full screen in this terminal (issue 13).
@@ -55,10 +55,10 @@ func (c *env) kiosk(cutoff time.Duration) error {
 	restore := ignoreStopSignals()
 	defer restore()
 	return c.withData(openOptions{logger: logger, cutoff: cutoff}, func(o *opened) error {
-		m := tui.NewKiosk(tui.KioskOptions{Store: o.store, Owner: "kiosk-" + randomID(), Terminal: "kiosk " + hostTerminal(),
+		m := kiosk.New(kiosk.Options{Store: o.store, Owner: "kiosk-" + randomID(), Terminal: "kiosk " + hostTerminal(),
 			Now: c.now, Context: c.ctx, Logger: logger, Unlock: managerUnlock(o.store, "kiosk "+hostTerminal())})
 		p := tea.NewProgram(m, tea.WithContext(c.ctx), tea.WithInput(c.stdin), tea.WithOutput(c.term),
-			tea.WithoutSignalHandler(), tea.WithFilter(tui.KioskFilter))
+			tea.WithoutSignalHandler(), tea.WithFilter(kiosk.Filter))
 		_, err := p.Run()
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), 5*time.Second)
 		defer cancel()

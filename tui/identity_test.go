@@ -216,7 +216,9 @@ func TestModel_IdentityReachesStore(t *testing.T) {
 // when the session ends, and Settle waits for them.
 var moneyMethods = map[string]bool{"Checkout": true, "Cancel": true,
 	// Shifts and refunds.
-	"RefundTickets": true, "OpenShift": true, "CloseShift": true}
+	"RefundTickets": true, "OpenShift": true, "CloseShift": true,
+	// kiosk: paying for a reservation is a sale.
+	"PayReservation": true}
 
 // freeMethods name nobody, so the store never refuses them as withdrawn:
 // the releases on the way out and the change broker.

@@ -102,6 +102,12 @@ type KeyMap struct {
 	XReport      key.Binding
 	CloseShift   key.Binding
 	RefundTicket key.Binding
+
+	// kiosk: Reservations opens the counter's reservations screen, where
+	// ResvPay takes payment for the one chosen by ResvMethod's method.
+	Reservations key.Binding
+	ResvPay      key.Binding
+	ResvMethod   key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -182,6 +188,11 @@ func DefaultKeyMap() KeyMap {
 		XReport:      b(k("x"), h("x", "X report")),
 		CloseShift:   b(k("c"), h("c", "close: blind count")),
 		RefundTicket: b(k("r"), h("r", "refund one ticket")),
+
+		// kiosk: reservations at the counter
+		Reservations: b(k("ctrl+y"), h("ctrl+y", "reservations")),
+		ResvPay:      b(k("ctrl+p"), h("ctrl+p", "take payment")),
+		ResvMethod:   b(k("tab"), h("tab", "cash/card")),
 	}
 }
 
@@ -235,7 +246,7 @@ func (m *Model) forManagers(full [][]key.Binding) [][]key.Binding {
 // global is the ? overlay's column of the keys every signed-in screen
 // answers to.
 func (k *KeyMap) global() []key.Binding {
-	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Shift, k.Help, k.Quit}
+	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Shift, k.Reservations, k.Help, k.Quit}
 }
 
 // says is b as the hint bar shows it in one state: the same keys, and what

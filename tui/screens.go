@@ -27,6 +27,9 @@ const (
 	screenReports // managers' reports (issue 10)
 
 	screenShift
+
+	// kiosk: reservations at the counter (issue 13)
+	screenReservations
 	numScreens
 )
 
@@ -111,6 +114,9 @@ var screens = [numScreens]screenSpec{
 	screenReports: {"reports", heldAway, reportsScreen{}},
 
 	screenShift: {"my shift", heldAway, shiftScreen{}},
+
+	// kiosk
+	screenReservations: {"reservations", heldAway, reservationsScreen{}},
 }
 
 func (s screen) String() string {

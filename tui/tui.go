@@ -37,6 +37,9 @@ type Backend interface {
 	booking.Audit     // the manager's audit trail
 	booking.Reports   // the managers' reports screen
 	booking.Shifts    // the clerk's own drawer: float, X report, blind count
+
+	// kiosk: reservations found and paid at the counter (issue 13)
+	booking.Reservations
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -128,6 +131,7 @@ type Model struct {
 	audit    auditState
 	reports  reportsState
 	shift    shiftState
+	resv     reservationsState // kiosk: the counter's reservations screen
 
 	resume *Resume // still to reopen; cleared once tried
 
@@ -325,6 +329,12 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onOpenedShift(msg)
 	case shiftReportMsg:
 		return m.onShiftReport(msg)
+
+	// kiosk
+	case reservationsMsg:
+		return m.onReservations(msg)
+	case reservationPaidMsg:
+		return m.onReservationPaid(msg)
 	}
 	return nil
 }
@@ -383,6 +393,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.leave(leaveReports)
 		case key.Matches(msg, k.Shift) && m.screen != screenShift && m.clerk.role >= booking.MinRole(booking.ActionShift):
 			return m.openShiftScreen()
+
+		// kiosk
+		case key.Matches(msg, k.Reservations) && m.screen != screenReservations && m.clerk.role >= booking.MinRole(booking.ActionFindBooking):
+			return m.openReservations()
 		}
 	}
 	return m.active().keys(m, msg)

@@ -20,13 +20,13 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"boxoffice/booking"
-	"boxoffice/tui"
+	"boxoffice/tui/kiosk"
 )
 
 // The kiosk over SSH (issue 13): a server of its own on its own address,
 // apart from the staff server. It never looks a key up: the SSH user
 // "kiosk" gets in with any key or none (keyboard-interactive with no
-// questions), and every session runs tui.KioskModel, which holds only
+// questions), and every session runs the kiosk model (package kiosk), which holds only
 // the kiosk's store calls and acts as the kiosk role. Staff
 // authentication is never reached from here, and nothing typed in a
 // kiosk session can reach a staff screen or action.
@@ -36,7 +36,7 @@ const KioskUser = "kiosk"
 
 // KioskStore is what the kiosk server needs of the booking core.
 type KioskStore interface {
-	tui.KioskBackend
+	kiosk.Backend
 	// ReleasePrefix gives back every hold of this server's sessions at
 	// shutdown.
 	ReleasePrefix(ctx context.Context, prefix string) (int, error)
@@ -180,9 +180,9 @@ func (k *KioskServer) newProgram(sess ssh.Session) *tea.Program {
 	if owner == "" {
 		return nil
 	}
-	m := tui.NewKiosk(tui.KioskOptions{Store: k.cfg.Store, Owner: owner, Terminal: "kiosk-ssh", Addr: hostOf(sess.RemoteAddr()),
+	m := kiosk.New(kiosk.Options{Store: k.cfg.Store, Owner: owner, Terminal: "kiosk-ssh", Addr: hostOf(sess.RemoteAddr()),
 		Now: k.cfg.Now, Context: sess.Context(), Logger: k.log.With("owner", owner)})
-	return tea.NewProgram(m, append(bm.MakeOptions(sess), tea.WithFilter(tui.KioskFilter))...)
+	return tea.NewProgram(m, append(bm.MakeOptions(sess), tea.WithFilter(kiosk.Filter))...)
 }
 
 // hostOf is an address without its port: the per-address limits count

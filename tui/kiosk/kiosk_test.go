@@ -1,27 +1,29 @@
-package tui
+package kiosk
 
 import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/storetest"
 )
 
 // newTestKiosk is a kiosk session on store with its idle timer in the
 // test's hands.
-func newTestKiosk(store KioskBackend, owner string) *KioskModel {
-	m := NewKiosk(KioskOptions{Store: store, Owner: owner, Now: newClock().Now, Addr: "192.0.2.9"})
+func newTestKiosk(store Backend, owner string) *Model {
+	m := New(Options{Store: store, Owner: owner, Now: newClock().Now, Addr: "192.0.2.9"})
 	m.noTimer = true
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
 	return m
 }
 
 // kioskSend delivers msg and runs every command it leads to, in order.
-func kioskSend(tb testing.TB, m *KioskModel, msg tea.Msg) {
+func kioskSend(tb testing.TB, m *Model, msg tea.Msg) {
 	tb.Helper()
 	queue := []tea.Msg{msg}
 	for len(queue) > 0 {
@@ -44,21 +46,21 @@ func kioskSend(tb testing.TB, m *KioskModel, msg tea.Msg) {
 	}
 }
 
-func kioskPress(tb testing.TB, m *KioskModel, keys ...string) {
+func kioskPress(tb testing.TB, m *Model, keys ...string) {
 	tb.Helper()
 	for _, k := range keys {
 		kioskSend(tb, m, keyMsg(k))
 	}
 }
 
-func kioskType(tb testing.TB, m *KioskModel, s string) {
+func kioskType(tb testing.TB, m *Model, s string) {
 	tb.Helper()
 	kioskSend(tb, m, tea.PasteMsg{Content: s})
 }
 
 // kioskToSeats books two adult seats of the first film's first show to
 // the map.
-func kioskToSeats(t *testing.T, m *KioskModel) {
+func kioskToSeats(t *testing.T, m *Model) {
 	t.Helper()
 	kioskPress(t, m, "enter", "enter", "enter", "right", "right", "enter")
 	if m.screen != kSeats || m.hold == nil || len(m.hold.Seats) != 2 {
@@ -158,6 +160,44 @@ func TestKiosk_CollectWrongLooksTheSame(t *testing.T) {
 // kioskActorT is a kiosk's actor for setting up a test's store.
 var kioskActorT = booking.Actor{Name: "kiosk", Role: booking.RoleKiosk}
 
+// testStart is the tests' clock: a Friday morning, so the demo programme
+// has shows later the same day.
+var testStart = time.Date(2026, 3, 13, 10, 0, 0, 0, time.UTC)
+
+func newClock() *storetest.Clock { return storetest.NewClock(testStart) }
+
+// MustOpenStore opens the demo cinema on a file in a temp dir.
+func MustOpenStore(tb testing.TB, clock *storetest.Clock) *db.Store {
+	tb.Helper()
+	s, _ := storetest.MustOpenDemo(tb, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1, Sync: "normal"})
+	return s
+}
+
+// keyMsg builds the key press a terminal sends for a key name.
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	}
+	if rest, ok := strings.CutPrefix(k, "ctrl+"); ok && len(rest) == 1 {
+		return tea.KeyPressMsg{Code: rune(rest[0]), Mod: tea.ModCtrl}
+	}
+	r := []rune(k)
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
+
 // TestKiosk_IdleReleasesHold is must-show 4's kiosk half: a session idle
 // past its limit starts again and lets its hold go; a stale timer does
 // nothing.
@@ -230,7 +270,7 @@ func TestKiosk_NoWayOut(t *testing.T) {
 				}
 			}
 		}
-		if KioskFilter(m, msg) != nil && (msg == tea.Msg(tea.InterruptMsg{}) || msg == tea.Msg(tea.SuspendMsg{})) {
+		if Filter(m, msg) != nil && (msg == tea.Msg(tea.InterruptMsg{}) || msg == tea.Msg(tea.SuspendMsg{})) {
 			t.Errorf("the filter lets %T through", msg)
 		}
 	}

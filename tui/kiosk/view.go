@@ -1,4 +1,4 @@
-package tui
+package kiosk
 
 import (
 	"fmt"
@@ -6,12 +6,21 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	qrcode "github.com/skip2/go-qrcode"
 
 	"boxoffice/booking"
 )
 
 // The kiosk's screens: large, plain and the same for everyone. Every
 // string from outside the binary is cleaned before it is drawn.
+
+// The kiosk's colours: the counter's Okabe–Ito palette, which only ever
+// repeats what a glyph or attribute says.
+var (
+	colOrange    = lipgloss.Color("#E69F00")
+	colVermilion = lipgloss.Color("#D55E00")
+	colGrey      = lipgloss.Color("#8A8A8A")
+)
 
 var (
 	kTitle  = lipgloss.NewStyle().Bold(true).Foreground(colOrange)
@@ -22,7 +31,7 @@ var (
 )
 
 // View draws the kiosk full screen.
-func (m *KioskModel) View() tea.View {
+func (m *Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
 	v.WindowTitle = "boxoffice kiosk"
@@ -30,7 +39,7 @@ func (m *KioskModel) View() tea.View {
 }
 
 // Render is the screen as text: what View shows, and what tests compare.
-func (m *KioskModel) Render() string {
+func (m *Model) Render() string {
 	var b strings.Builder
 	b.WriteString(kTitle.Render("B O X O F F I C E   ·   S E L F   S E R V I C E"))
 	b.WriteString("\n\n")
@@ -44,7 +53,7 @@ func (m *KioskModel) Render() string {
 	return kFrame.Render(b.String())
 }
 
-func (m *KioskModel) hint() string {
+func (m *Model) hint() string {
 	switch m.screen {
 	case kHome:
 		return "↑ ↓ choose   ⏎ go"
@@ -60,7 +69,7 @@ func (m *KioskModel) hint() string {
 	return "↑ ↓ choose   ⏎ go   esc back"
 }
 
-func (m *KioskModel) body() string {
+func (m *Model) body() string {
 	switch m.screen {
 	case kHome:
 		return m.list("Welcome", []string{"Book tickets", "Collect my tickets"})
@@ -96,7 +105,7 @@ func (m *KioskModel) body() string {
 }
 
 // list draws a title and items, the one under the cursor picked out.
-func (m *KioskModel) list(title string, items []string) string {
+func (m *Model) list(title string, items []string) string {
 	var b strings.Builder
 	b.WriteString(lipgloss.NewStyle().Bold(true).Render(title))
 	b.WriteString("\n\n")
@@ -110,7 +119,7 @@ func (m *KioskModel) list(title string, items []string) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func (m *KioskModel) countView() string {
+func (m *Model) countView() string {
 	sh := m.show
 	items := make([]string, len(m.types))
 	for i, t := range m.types {
@@ -122,7 +131,7 @@ func (m *KioskModel) countView() string {
 
 // seatsView draws the hall, front at the top: ● your seats, ○ free,
 // ✕ taken; the screen is drawn on the first row.
-func (m *KioskModel) seatsView() string {
+func (m *Model) seatsView() string {
 	sm := m.seats
 	var b strings.Builder
 	b.WriteString(lipgloss.NewStyle().Bold(true).Render("Your seats: " + kioskSeats(m.hold.Seats)))
@@ -154,7 +163,44 @@ func (m *KioskModel) seatsView() string {
 	return b.String()
 }
 
-func kioskSeats(seats []booking.Seat) string { return strings.Join(seatLabels(seats), " ") }
+func kioskSeats(seats []booking.Seat) string {
+	labels := make([]string, len(seats))
+	for i, s := range seats {
+		labels[i] = s.Label
+	}
+	return strings.Join(labels, " ")
+}
+
+// renderQR draws text as a QR code in half blocks, as the counter's done
+// screen does: two modules a character cell, dark on light.
+func renderQR(text string) string {
+	q, err := qrcode.New(text, qrcode.Low)
+	if err != nil {
+		return "(no QR: " + booking.Clean(err.Error()) + ")"
+	}
+	bm := q.Bitmap()
+	var b strings.Builder
+	for y := 0; y < len(bm); y += 2 {
+		for x := range bm[y] {
+			top := !bm[y][x]
+			bottom := y+1 >= len(bm) || !bm[y+1][x]
+			switch {
+			case top && bottom:
+				b.WriteString("█")
+			case top:
+				b.WriteString("▀")
+			case bottom:
+				b.WriteString("▄")
+			default:
+				b.WriteString(" ")
+			}
+		}
+		if y+2 < len(bm) {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
 
 func centre(s string, width int) string {
 	if pad := (width - len(s)) / 2; pad > 0 {
@@ -164,7 +210,7 @@ func centre(s string, width int) string {
 }
 
 // formView draws the fields, cleaned, the focused one marked.
-func (m *KioskModel) formView(title string) string {
+func (m *Model) formView(title string) string {
 	var b strings.Builder
 	b.WriteString(lipgloss.NewStyle().Bold(true).Render(title))
 	b.WriteString("\n\n")
@@ -185,7 +231,7 @@ func (m *KioskModel) formView(title string) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func (m *KioskModel) reservedView() string {
+func (m *Model) reservedView() string {
 	r := m.reservation
 	var b strings.Builder
 	b.WriteString(lipgloss.NewStyle().Bold(true).Render("Reserved. Your booking number is"))
@@ -196,7 +242,7 @@ func (m *KioskModel) reservedView() string {
 	return b.String()
 }
 
-func (m *KioskModel) collectedView() string {
+func (m *Model) collectedView() string {
 	c := m.collection
 	var b strings.Builder
 	if r := c.Reservation; r != nil {

@@ -1,4 +1,10 @@
-package tui
+// Package kiosk is the self-service kiosk (issue 13): a Bubble Tea model
+// apart from the counter's, in a package that cannot see it. It is given
+// only Backend — the programme and the kiosk's own store calls — and acts
+// as the kiosk role, so no key it is sent can reach a staff screen or a
+// staff action: there is none to call, and the store refuses the role
+// anyway.
+package kiosk
 
 import (
 	"context"
@@ -14,25 +20,25 @@ import (
 )
 
 // The self-service kiosk (issue 13): a model of its own, apart from the
-// counter's Model. It is given only KioskBackend — the programme and the
+// counter's Model. It is given only Backend — the programme and the
 // kiosk's own store calls — and acts as the kiosk role, so no key it is
 // sent can reach a staff screen or a staff action: there is none to call,
 // and the store refuses the role anyway.
 
-// KioskBackend is all a kiosk may ask of the booking core.
-type KioskBackend interface {
+// Backend is all a kiosk may ask of the booking core.
+type Backend interface {
 	TicketTypes(ctx context.Context) ([]booking.TicketType, error)
 	Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error)
 	SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error)
 	booking.Kiosk
 }
 
-// KioskBackend asks nothing booking.Store does not promise.
-var _ KioskBackend = booking.Store(nil)
+// Backend asks nothing booking.Store does not promise.
+var _ Backend = booking.Store(nil)
 
-// KioskOptions configure one kiosk session.
-type KioskOptions struct {
-	Store KioskBackend
+// Options configure one kiosk session.
+type Options struct {
+	Store Backend
 	// Owner is the session's unique id: the owner of its hold.
 	Owner string
 	// Terminal names the kiosk in the audit trail ("kiosk", "kiosk-ssh").
@@ -97,9 +103,9 @@ type filmShows struct {
 	shows []booking.Show
 }
 
-// KioskModel is one kiosk session. *KioskModel implements tea.Model.
-type KioskModel struct {
-	opts  KioskOptions
+// Model is one kiosk session. *Model implements tea.Model.
+type Model struct {
+	opts  Options
 	actor booking.Actor
 	ctx   context.Context
 	now   func() time.Time
@@ -133,8 +139,8 @@ type KioskModel struct {
 	noTimer bool
 }
 
-// NewKiosk makes a kiosk session.
-func NewKiosk(opts KioskOptions) *KioskModel {
+// New makes a kiosk session.
+func New(opts Options) *Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -150,12 +156,12 @@ func NewKiosk(opts KioskOptions) *KioskModel {
 	if opts.Terminal == "" {
 		opts.Terminal = "kiosk"
 	}
-	return &KioskModel{opts: opts, ctx: opts.Context, now: opts.Now, log: opts.Logger,
+	return &Model{opts: opts, ctx: opts.Context, now: opts.Now, log: opts.Logger,
 		actor: booking.Actor{Name: "kiosk", Role: booking.RoleKiosk, Terminal: opts.Terminal}}
 }
 
 // Init arms the idle timer.
-func (m *KioskModel) Init() tea.Cmd { return m.armIdle() }
+func (m *Model) Init() tea.Cmd { return m.armIdle() }
 
 // Messages of the kiosk's store calls.
 type (
@@ -182,7 +188,7 @@ type (
 	kReleaseMsg struct{}
 )
 
-func (m *KioskModel) armIdle() tea.Cmd {
+func (m *Model) armIdle() tea.Cmd {
 	m.idleGen++
 	gen := m.idleGen
 	if m.noTimer {
@@ -194,7 +200,7 @@ func (m *KioskModel) armIdle() tea.Cmd {
 // Update handles one message. Interrupt and suspend, whether keys or
 // messages, do nothing: a kiosk is left only by the staff chord and a
 // PIN.
-func (m *KioskModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -218,7 +224,7 @@ func (m *KioskModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // onResult takes a store call's answer.
-func (m *KioskModel) onResult(msg tea.Msg) tea.Cmd {
+func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case kShowsMsg:
 		m.busy = false
@@ -267,17 +273,17 @@ func (m *KioskModel) onResult(msg tea.Msg) tea.Cmd {
 }
 
 // reset starts again from the first screen, letting any hold go.
-func (m *KioskModel) reset(note string) tea.Cmd {
+func (m *Model) reset(note string) tea.Cmd {
 	var cmd tea.Cmd
 	if m.hold != nil {
 		cmd = m.releaseCmd()
 	}
-	*m = KioskModel{opts: m.opts, actor: m.actor, ctx: m.ctx, now: m.now, log: m.log, width: m.width, height: m.height,
+	*m = Model{opts: m.opts, actor: m.actor, ctx: m.ctx, now: m.now, log: m.log, width: m.width, height: m.height,
 		idleGen: m.idleGen, note: note, noTimer: m.noTimer}
 	return cmd
 }
 
-func (m *KioskModel) releaseCmd() tea.Cmd {
+func (m *Model) releaseCmd() tea.Cmd {
 	ctx, store, actor, owner := m.ctx, m.opts.Store, m.actor, m.opts.Owner
 	return func() tea.Msg {
 		if _, err := store.KioskRelease(ctx, actor, owner); err != nil {
@@ -289,13 +295,13 @@ func (m *KioskModel) releaseCmd() tea.Cmd {
 
 // Release lets go of the session's hold: for the host when the session
 // ends.
-func (m *KioskModel) Release(ctx context.Context) error {
+func (m *Model) Release(ctx context.Context) error {
 	_, err := m.opts.Store.KioskRelease(ctx, m.actor, m.opts.Owner)
 	return err
 }
 
 // field is the field with the focus, nil on screens without fields.
-func (m *KioskModel) field() *kField {
+func (m *Model) field() *kField {
 	if m.focus < len(m.fields) {
 		return &m.fields[m.focus]
 	}
@@ -303,7 +309,7 @@ func (m *KioskModel) field() *kField {
 }
 
 // onKey handles a key press on the current screen.
-func (m *KioskModel) onKey(k tea.KeyPressMsg) tea.Cmd {
+func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
 	switch s {
 	case "ctrl+c", "ctrl+z", "ctrl+\\", "ctrl+d":
@@ -343,12 +349,12 @@ func (m *KioskModel) onKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // releaseAndGo moves to screen, keeping nothing of the booking under way.
-func (m *KioskModel) releaseAndGo(to kioskScreen) {
+func (m *Model) releaseAndGo(to kioskScreen) {
 	m.screen, m.cursor, m.focus, m.note = to, 0, 0, ""
 }
 
 // releaseCmdIf lets the hold go when there is one.
-func (m *KioskModel) releaseCmdIf() tea.Cmd {
+func (m *Model) releaseCmdIf() tea.Cmd {
 	if m.hold == nil {
 		return nil
 	}
@@ -356,7 +362,7 @@ func (m *KioskModel) releaseCmdIf() tea.Cmd {
 	return m.releaseCmd()
 }
 
-func (m *KioskModel) keyHome(s string) tea.Cmd {
+func (m *Model) keyHome(s string) tea.Cmd {
 	switch s {
 	case "up", "down", "tab":
 		m.cursor = 1 - m.cursor
@@ -377,7 +383,7 @@ func collectFields() []kField {
 	return []kField{{label: "Booking number", max: 16}, {label: "Last four digits of your phone", max: 4}}
 }
 
-func (m *KioskModel) showsCmd() tea.Cmd {
+func (m *Model) showsCmd() tea.Cmd {
 	ctx, store, actor, day := m.ctx, m.opts.Store, m.actor, m.now()
 	return func() tea.Msg {
 		shows, err := store.Shows(ctx, actor, day)
@@ -410,10 +416,10 @@ func groupFilms(shows []booking.Show, now time.Time) []filmShows {
 // kioskTrim is s cleaned for a kiosk screen, at most n runes.
 func kioskTrim(s string, n int) string { return booking.CleanLine(strings.TrimSpace(s), n) }
 
-// KioskFilter is the kiosk program's message filter: interrupt and
+// Filter is the kiosk program's message filter: interrupt and
 // suspend never reach Bubble Tea's handling of them (which would end or
 // stop the program).
-func KioskFilter(_ tea.Model, msg tea.Msg) tea.Msg {
+func Filter(_ tea.Model, msg tea.Msg) tea.Msg {
 	switch msg.(type) {
 	case tea.InterruptMsg, tea.SuspendMsg:
 		return nil

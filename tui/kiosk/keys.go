@@ -1,4 +1,4 @@
-package tui
+package kiosk
 
 import (
 	"slices"
@@ -12,7 +12,7 @@ import (
 // moving the block on the map, and the forms.
 
 // keyList moves through the films or a film's shows.
-func (m *KioskModel) keyList(s string) tea.Cmd {
+func (m *Model) keyList(s string) tea.Cmd {
 	n := len(m.films)
 	if m.screen == kShows {
 		n = len(m.films[m.film].shows)
@@ -42,7 +42,7 @@ func (m *KioskModel) keyList(s string) tea.Cmd {
 	return nil
 }
 
-func (m *KioskModel) total() int {
+func (m *Model) total() int {
 	n := 0
 	for _, c := range m.counts {
 		n += c
@@ -51,7 +51,7 @@ func (m *KioskModel) total() int {
 }
 
 // keyCount chooses how many tickets of which type.
-func (m *KioskModel) keyCount(s string) tea.Cmd {
+func (m *Model) keyCount(s string) tea.Cmd {
 	switch s {
 	case "up":
 		m.cursor = max(0, m.cursor-1)
@@ -81,7 +81,7 @@ func (m *KioskModel) keyCount(s string) tea.Cmd {
 	return nil
 }
 
-func (m *KioskModel) holdCmd(req booking.KioskHoldRequest) tea.Cmd {
+func (m *Model) holdCmd(req booking.KioskHoldRequest) tea.Cmd {
 	ctx, store, actor := m.ctx, m.opts.Store, m.actor
 	return func() tea.Msg {
 		h, err := store.KioskHold(ctx, actor, req)
@@ -94,7 +94,7 @@ func (m *KioskModel) holdCmd(req booking.KioskHoldRequest) tea.Cmd {
 }
 
 // keySeats moves the held block with the arrows, or goes on.
-func (m *KioskModel) keySeats(s string) tea.Cmd {
+func (m *Model) keySeats(s string) tea.Cmd {
 	dx, dy := 0, 0
 	switch s {
 	case "left":
@@ -155,7 +155,7 @@ func movedBlock(sm *booking.SeatMap, held []booking.Seat, dx, dy int) ([]string,
 }
 
 // keyForm types into the screen's fields; enter on the last one sends.
-func (m *KioskModel) keyForm(k tea.KeyPressMsg) tea.Cmd {
+func (m *Model) keyForm(k tea.KeyPressMsg) tea.Cmd {
 	f := m.field()
 	switch k.String() {
 	case "tab", "down":
@@ -184,7 +184,7 @@ func (m *KioskModel) keyForm(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // submitCmd sends the form of the current screen.
-func (m *KioskModel) submitCmd() tea.Cmd {
+func (m *Model) submitCmd() tea.Cmd {
 	ctx, store, actor := m.ctx, m.opts.Store, m.actor
 	a, b := m.fields[0].String(), m.fields[1].String()
 	switch m.screen {
@@ -205,7 +205,7 @@ func (m *KioskModel) submitCmd() tea.Cmd {
 }
 
 // seatTypes gives the held seats, in order, the ticket types counted.
-func (m *KioskModel) seatTypes() map[string]string {
+func (m *Model) seatTypes() map[string]string {
 	out := map[string]string{}
 	i := 0
 	for t, n := range m.counts {
