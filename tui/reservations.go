@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -28,6 +29,13 @@ type reservationsState struct {
 	key     string // the payment's idempotency key: one per reservation chosen
 	busy    bool
 	paid    *booking.Booking
+
+	// reserving is the form that reserves the seats held on the map for
+	// a customer on the phone: name and phone, focus 0 or 1.
+	reserving   bool
+	holdID      int64
+	name, phone field
+	rfocus      int
 }
 
 type (
@@ -39,7 +47,75 @@ type (
 		b   *booking.Booking
 		err error
 	}
+	reservedForMsg struct {
+		r   *booking.Reservation
+		err error
+	}
 )
+
+// openReserveFor opens the form that reserves the seats held on the map
+// for a customer on the phone.
+func (m *Model) openReserveFor() tea.Cmd {
+	m.resv = reservationsState{back: screenSeatMap, query: newField(40), card: true, reserving: true, holdID: m.seats.holdID,
+		name: newField(booking.MaxNameLen), phone: newField(20)}
+	m.screen = screenReservations
+	m.setInfo("Reserve the held seats for a customer on the phone: they pay at the counter before the cut-off.")
+	return nil
+}
+
+// reserveForKey answers the reserve form's keys.
+func (m *Model) reserveForKey(msg tea.KeyPressMsg) tea.Cmd {
+	r, k := &m.resv, m.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		return m.goBack(screenSeatMap)
+	case key.Matches(msg, k.NextField), key.Matches(msg, k.PrevField):
+		r.rfocus = 1 - r.rfocus
+	case key.Matches(msg, k.Submit):
+		if r.rfocus == 0 {
+			r.rfocus = 1
+			return nil
+		}
+		req := booking.ReserveRequest{HoldID: r.holdID, Owner: m.opts.Owner, Name: r.name.String(), Phone: r.phone.String()}
+		if err := req.Validate(); err != nil {
+			m.fail(err)
+			return nil
+		}
+		r.busy = true
+		store, actor := m.store, m.actor()
+		return m.call(func(ctx context.Context) (tea.Msg, error) {
+			res, err := store.Reserve(ctx, actor, req)
+			return reservedForMsg{res, err}, err
+		})
+	default:
+		if f := m.resv.reserveField(); f != nil {
+			f.key(msg, &m.keys)
+		}
+	}
+	return nil
+}
+
+func (r *reservationsState) reserveField() *field {
+	if r.rfocus == 0 {
+		return &r.name
+	}
+	return &r.phone
+}
+
+// onReservedFor shows the reservation made; the seats are its now, not
+// this session's.
+func (m *Model) onReservedFor(msg reservedForMsg) tea.Cmd {
+	r := &m.resv
+	r.busy = false
+	if msg.err != nil {
+		m.fail(msg.err)
+		return nil
+	}
+	r.reserving, r.back, r.results, r.cursor = false, screenShows, []booking.Reservation{*msg.r}, 0
+	m.seats.holdID, m.seats.expires = 0, time.Time{}
+	m.setInfo(fmt.Sprintf("Reserved %s for %s: pay by %s.", msg.r.Number, booking.CleanLine(msg.r.Name, 30), msg.r.CutOff.Format("15:04")))
+	return m.loadSeatMapCmd()
+}
 
 // openReservations opens the screen from any screen the seats wait on.
 func (m *Model) openReservations() tea.Cmd {
@@ -60,6 +136,9 @@ func (reservationsScreen) focus(m *Model) *field {
 	if m.resv.busy {
 		return nil
 	}
+	if m.resv.reserving {
+		return m.resv.reserveField()
+	}
 	return &m.resv.query
 }
 
@@ -69,6 +148,9 @@ func (reservationsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	r, k := &m.resv, m.keys
 	if r.busy {
 		return nil
+	}
+	if r.reserving {
+		return m.reserveForKey(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Back):
@@ -177,6 +259,9 @@ func (m *Model) onReservationPaid(msg reservationPaidMsg) tea.Cmd {
 
 func (reservationsScreen) help(m *Model) helpKeys {
 	k := m.keys
+	if m.resv.reserving {
+		return helpKeys{short: []key.Binding{says(k.Submit, "next field, then reserve"), k.NextField, k.Back}}
+	}
 	return helpKeys{short: []key.Binding{says(k.Submit, "find"), k.ResvPay, k.ResvMethod, k.Back},
 		full: [][]key.Binding{{says(k.Submit, "find"), k.Up, k.Down}, {k.ResvPay, k.ResvMethod, k.Back}}}
 }
@@ -185,6 +270,12 @@ func (reservationsScreen) view(m *Model, height int) string {
 	st := &m.styles
 	r := &m.resv
 	var b strings.Builder
+	if r.reserving {
+		b.WriteString(st.Title.Render("Reserve for a customer on the phone") + "\n\n")
+		b.WriteString(st.Label.Render("  Name  ") + r.name.view(st, !r.busy && r.rfocus == 0, 40) + "\n\n")
+		b.WriteString(st.Label.Render("  Phone ") + r.phone.view(st, !r.busy && r.rfocus == 1, 20))
+		return b.String()
+	}
 	b.WriteString(st.Title.Render("Reservations") + st.Subtle.Render(" · by number (scan the QR) or phone"))
 	b.WriteString("\n\n")
 	b.WriteString(st.Label.Render("  Search ") + r.query.view(st, !r.busy, 40))

@@ -67,3 +67,36 @@ func TestCounter_Reservations(t *testing.T) {
 		t.Fatalf("paying a lapsed reservation: %q", m.status)
 	}
 }
+
+// TestCounter_ReserveForPhoneCustomer: a clerk holds two seats on the map
+// and reserves them for a customer on the phone (ctrl+y on the map); the
+// seats are the reservation's, held for it, not the session's.
+func TestCounter_ReserveForPhoneCustomer(t *testing.T) {
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	m := newTestModel(t, s, clock, "phone-session", 120, 30)
+	signIn(t, m, assets.DemoUser, assets.DemoPIN)
+	press(t, m, "enter") // the first show
+	press(t, m, "2", "b")
+	if m.heldCount() != 2 {
+		t.Fatalf("held %d seats: %q", m.heldCount(), m.status)
+	}
+	press(t, m, "ctrl+y")
+	if m.screen != screenReservations || !m.resv.reserving {
+		t.Fatalf("ctrl+y on the map with seats held opened %v", m.screen)
+	}
+	typeText(t, m, "Bo Phone")
+	press(t, m, "tab")
+	typeText(t, m, "07700 900123")
+	press(t, m, "enter")
+	if len(m.resv.results) != 1 || m.resv.results[0].Source != booking.SourceCounter || !strings.Contains(m.status, "Reserved BO-") {
+		t.Fatalf("reserve for a phone customer: %+v, %q", m.resv.results, m.status)
+	}
+	if m.seats.holdID != 0 || m.heldCount() != 0 {
+		t.Fatalf("the session still holds %d seats (hold %d)", m.heldCount(), m.seats.holdID)
+	}
+	found, err := s.FindReservations(context.Background(), booking.System, "07700900123")
+	if err != nil || len(found) != 1 || found[0].Status != booking.ReservationReserved || len(found[0].Seats) != 2 {
+		t.Fatalf("stored: %+v, %v", found, err)
+	}
+}

@@ -38,8 +38,9 @@ type Backend interface {
 	booking.Reports   // the managers' reports screen
 	booking.Shifts    // the clerk's own drawer: float, X report, blind count
 
-	// kiosk: reservations found and paid at the counter (issue 13)
+	// kiosk: reservations found, made and paid at the counter (issue 13)
 	booking.Reservations
+	booking.Kiosk
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -335,6 +336,8 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onReservations(msg)
 	case reservationPaidMsg:
 		return m.onReservationPaid(msg)
+	case reservedForMsg:
+		return m.onReservedFor(msg)
 	}
 	return nil
 }
@@ -395,6 +398,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.openShiftScreen()
 
 		// kiosk
+		case key.Matches(msg, k.Reservations) && m.screen == screenSeatMap && m.seats.holdID != 0 && m.heldCount() > 0:
+			return m.openReserveFor()
 		case key.Matches(msg, k.Reservations) && m.screen != screenReservations && m.clerk.role >= booking.MinRole(booking.ActionFindBooking):
 			return m.openReservations()
 		}
