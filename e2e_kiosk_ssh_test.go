@@ -20,16 +20,12 @@ import (
 // collects them with the number and the phone's last four digits; the
 // staff chord does nothing there; and every staff action tried as the
 // actor the session wrote its reservation with is refused by the store.
-func TestE2E_KioskOverRealSSH(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
+func kioskOverRealSSH(t *testing.T, bin string) {
 	for _, tool := range []string{"ssh", "tmux"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed", tool)
 		}
 	}
-	bin := buildBinary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	// Tomorrow at 09:00 UTC: the demo's first show (11:00) is on sale and
 	// before its cut-off whenever the test runs.

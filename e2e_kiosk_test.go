@@ -7,15 +7,22 @@ import (
 	"time"
 )
 
-// Must-show 6: the shipped binary's kiosk in a real terminal keeps
-// running through ctrl+c, ctrl+z and ctrl+\ (and SIGINT-like keys typed
-// at every screen); the staff chord with a wrong PIN does not end it; the
-// chord with a manager's PIN does.
-func TestE2E_KioskIgnoresInterrupts(t *testing.T) {
+// TestE2E_Kiosk runs the shipped binary's kiosk, built once for both:
+// in a terminal (must-show 6) and over SSH (must-show 1).
+func TestE2E_Kiosk(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
 	bin := buildBinary(t)
+	t.Run("IgnoresInterrupts", func(t *testing.T) { kioskIgnoresInterrupts(t, bin) })
+	t.Run("OverRealSSH", func(t *testing.T) { kioskOverRealSSH(t, bin) })
+}
+
+// Must-show 6: the shipped binary's kiosk in a real terminal keeps
+// running through ctrl+c, ctrl+z and ctrl+\ (and SIGINT-like keys typed
+// at every screen); the staff chord with a wrong PIN does not end it; the
+// chord with a manager's PIN does.
+func kioskIgnoresInterrupts(t *testing.T, bin string) {
 	data := filepath.Join(t.TempDir(), "data")
 	tm := startTmux(t, 100, 40, "sh", "-c", "env BOXOFFICE_DATA="+data+" TERM=xterm-256color "+bin+" kiosk; echo KIOSK-EXITED $?; sleep 600")
 	tm.waitFor("Welcome", "Book tickets")
