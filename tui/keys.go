@@ -188,11 +188,7 @@ func DefaultKeyMap() KeyMap {
 		XReport:      b(k("x"), h("x", "X report")),
 		CloseShift:   b(k("c"), h("c", "close: blind count")),
 		RefundTicket: b(k("r"), h("r", "refund one ticket")),
-
-		// kiosk: reservations at the counter
-		Reservations: b(k("ctrl+y"), h("ctrl+y", "reservations")),
-		ResvPay:      b(k("ctrl+p"), h("ctrl+p", "take payment")),
-		ResvMethod:   b(k("tab"), h("tab", "cash/card")),
+		Reservations: reservationsKey, ResvPay: resvPayKey, ResvMethod: resvMethodKey, // kiosk (reservations.go)
 	}
 }
 

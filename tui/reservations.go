@@ -19,6 +19,14 @@ import (
 // phone, and take its payment in one step: the store sells its hold and
 // the reservation becomes a booking with the same number.
 
+// The screen's keys, in DefaultKeyMap: ctrl+y opens it (or, on the seat
+// map with seats held, reserves them for a customer on the phone).
+var (
+	reservationsKey = key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "reservations"))
+	resvPayKey      = key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "take payment"))
+	resvMethodKey   = key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "cash/card"))
+)
+
 // reservationsState is the screen's state.
 type reservationsState struct {
 	back    screen
