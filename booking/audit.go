@@ -43,6 +43,9 @@ const (
 	// Blocked and house seats: kept out of sale, put back on sale.
 	AuditSeatBlock   AuditAction = "seat_block"
 	AuditSeatUnblock AuditAction = "seat_unblock"
+	// Reservations (issue 13): a hold turned into a reservation. Paying
+	// for one is a sale.
+	AuditReserve AuditAction = "reserve"
 )
 
 // AuditEntry is one row of the audit trail: who (staff name, role and

@@ -472,6 +472,9 @@ type Store interface {
 
 	// Blocked and house seats.
 	SeatBlocks
+	// issue 13
+	Kiosk
+	Reservations
 }
 
 // Audit reads the audit trail: one row for every state change, written

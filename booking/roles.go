@@ -80,13 +80,17 @@ const (
 	// Blocked and house seats (issue 11).
 	ActionBlockSeats   Action = "block_seats"   // block, unblock, hold house seats back
 	ActionReleaseHouse Action = "release_house" // release house seats into sale
+	// The kiosk and reservations (issue 13).
+	ActionKiosk   Action = "kiosk"   // a kiosk session holds and lets go of seats
+	ActionReserve Action = "reserve" // turn a hold into a reservation paid later
+	ActionCollect Action = "collect" // a customer's own booking, by number and phone digits
 )
 
 // permissions is the one table of who may do what: the least role an action
 // needs. An action missing here needs RoleManager, so anything added to the
 // code without a decision fails closed.
 var permissions = map[Action]Role{
-	ActionViewShows:   RoleDoor,
+	ActionViewShows:   RoleKiosk, // the programme and seat map are public: a kiosk shows them
 	ActionHold:        RoleClerk,
 	ActionSell:        RoleClerk,
 	ActionViewBooking: RoleDoor,
@@ -121,6 +125,12 @@ var permissions = map[Action]Role{
 	// Blocked and house seats.
 	ActionBlockSeats:   RoleManager,
 	ActionReleaseHouse: RoleSupervisor,
+	// The kiosk and reservations: a customer's own actions, which the
+	// kiosk role may do and every member of staff too. The store bounds
+	// them (booking.Kiosk) whoever calls.
+	ActionKiosk:   RoleKiosk,
+	ActionReserve: RoleKiosk,
+	ActionCollect: RoleKiosk,
 }
 
 // MinRole returns the least role allowed to do a; unclassified actions need
@@ -231,6 +241,9 @@ var reads = map[Action]bool{
 
 	// reports
 	ActionViewReports: true,
+
+	// kiosk
+	ActionCollect: true,
 }
 
 // IsWrite reports whether calls needing a change state (and so write an

@@ -72,7 +72,9 @@ const (
 
 // AllStatuses lists every kind of row with a status table.
 func AllStatuses() []Statuses {
-	return []Statuses{BookingStatuses, TicketStatuses, HoldStatuses, ClaimStatuses, ShiftStatuses, ShowStatuses}
+	return []Statuses{BookingStatuses, TicketStatuses, HoldStatuses, ClaimStatuses, ShiftStatuses, ShowStatuses,
+		// kiosk
+		ReservationStatuses}
 }
 
 // statusTable is one kind's statuses: the one a new row starts in, and

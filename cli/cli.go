@@ -150,8 +150,9 @@ func (c *env) report(err error) {
 
 // openOptions say how a command opens the data dir.
 type openOptions struct {
-	noDemo bool         // an empty cinema instead of the demo one
-	logger *slog.Logger // the store's logger; warnings to stderr when nil
+	noDemo bool          // an empty cinema instead of the demo one
+	logger *slog.Logger  // the store's logger; warnings to stderr when nil
+	cutoff time.Duration // a reservation's cut-off (serve, kiosk); the default when zero
 }
 
 // withData opens the data dir for one command (creating it, its keys and
@@ -166,7 +167,7 @@ func (c *env) withData(opts openOptions, fn func(*opened) error) error {
 	if opts.logger == nil {
 		opts.logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
-	o, err := dir.open(c.ctx, dataOptions{sync: c.syncFlag, noDemo: opts.noDemo, now: c.now, logger: opts.logger})
+	o, err := dir.open(c.ctx, dataOptions{sync: c.syncFlag, noDemo: opts.noDemo, now: c.now, logger: opts.logger, cutoff: opts.cutoff})
 	if err != nil {
 		return err
 	}

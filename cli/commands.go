@@ -58,7 +58,7 @@ func init() {
 			showCommand(),
 			priceCommand(),
 			waitlistCommand(),
-			{name: "serve", args: "[--listen ADDR] [--hold-grace D] [--idle-signout D] [--pdf-dir DIR]\n[--backup-dir DIR [--backup-every 24h] [--keep 14]] [--metrics 127.0.0.1:9222 [--metrics-public]]", short: "serve the counter over SSH\nthe same, with rotating backups and Prometheus metrics", long: serveLong, flags: serveFlags},
+			{name: "serve", args: "[--listen ADDR] [--hold-grace D] [--idle-signout D] [--pdf-dir DIR]\n[--backup-dir DIR [--backup-every 24h] [--keep 14]] [--metrics 127.0.0.1:9222 [--metrics-public]]\n--kiosk [--kiosk-listen :2223] [--reserve-cutoff 30m]", short: "serve the counter over SSH\nthe same, with rotating backups and Prometheus metrics\nand the self-service kiosk to SSH user kiosk", long: serveLong, flags: serveFlags},
 			{name: "bench", args: "[--duration D] [--clients 1,8,64] [--json] [...]\n--scale [--days 365] [--n 200] [--idle 10s] [--op TEXT]",
 				short: "sales a second, beside the raw commit rate\nevery counter operation: a week's history against a year's", long: benchLong,
 				json: "one JSON object per result", flags: benchFlags},
@@ -93,6 +93,9 @@ func init() {
 				long: houseLong, json: machine, flags: blockFlags(booking.BlockHouse, false)},
 			{name: "release-house", args: "SHOW SEAT... [--json]", short: "release house seats into sale (supervisor)",
 				json: machine, flags: blockFlags(booking.BlockHouse, true)},
+			// The kiosk and reservations (issue 13).
+			reservationCommand(),
+			{name: "kiosk", args: "[--reserve-cutoff 30m]", short: "the self-service kiosk, full screen in this terminal", long: kioskLong, flags: kioskFlags},
 		},
 	}
 	root.walk(func(c *command) {

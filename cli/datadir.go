@@ -178,6 +178,7 @@ type dataOptions struct {
 	noDemo bool   // an empty cinema for a new database, not the demo one
 	now    func() time.Time
 	logger *slog.Logger
+	cutoff time.Duration // a reservation's cut-off before its show; the default when zero
 }
 
 // opened is an open data directory.
@@ -203,7 +204,8 @@ func (d dataDir) open(ctx context.Context, opts dataOptions) (*opened, error) {
 	if f, err := os.OpenFile(d.dbPath(), os.O_RDONLY|os.O_CREATE, 0o600); err == nil {
 		f.Close()
 	}
-	store, err := db.Open(d.dbPath(), db.Options{Sync: opts.sync, Clock: opts.now, TicketKey: key, OldTicketKeys: oldKeys, Logger: opts.logger})
+	store, err := db.Open(d.dbPath(), db.Options{Sync: opts.sync, Clock: opts.now, TicketKey: key, OldTicketKeys: oldKeys, Logger: opts.logger,
+		ReserveCutoff: opts.cutoff})
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,8 @@ neither is given; --to is --from when only that is). At most 366 days.
   shifts     the shifts opened in the range: float, cash, expected, counted
              and the variance.
   noshows    the bookings marked no_show whose show started in the range.
+  reservations  the reservations made in the range, by kiosk and counter:
+             taken, paid, lapsed and still reserved.
 
 --csv prints a header row, one row a line and a last row of totals whose
 first cell is "total"; --json prints the rows and the same totals.`
@@ -41,7 +43,7 @@ func reportCommand() *command {
 		return &command{name: name, args: args, short: short, flags: reportFlags(kind)}
 	}
 	return &command{name: "report", long: reportLong,
-		json: "print the rows and totals as JSON", missing: "usage: boxoffice report takings|refunds|occupancy|shifts|noshows --from D --to D, or report shift ID",
+		json: "print the rows and totals as JSON", missing: "usage: boxoffice report takings|refunds|occupancy|shifts|noshows|reservations --from D --to D, or report shift ID",
 		subs: []*command{
 			sub("takings", "[--from D] [--to D] [--by day|film|show|method|clerk] [--csv | --json]", "the money taken and refunded", reportTakings),
 			sub("refunds", "[--from D] [--to D] [--csv | --json]", "every refund with who approved it", reportRefunds),
@@ -49,6 +51,8 @@ func reportCommand() *command {
 			sub("shifts", "[--from D] [--to D] [--csv | --json]", "the shifts with their cash variance", reportShifts),
 			sub("noshows", "[--from D] [--to D] [--csv | --json]", "the bookings nobody came for", reportNoShows),
 			reportShiftCommand(),
+			// kiosk
+			sub("reservations", "[--from D] [--to D] [--csv | --json]", "reservations taken, paid and lapsed", reportReservations),
 		}}
 }
 
@@ -61,6 +65,8 @@ const (
 	reportOccupancy
 	reportShifts
 	reportNoShows
+	// kiosk
+	reportReservations
 )
 
 // reportArgs are a report's flags.
@@ -171,6 +177,11 @@ func reportRunner(a *reportArgs, r booking.ReportRange) (func(*env, *db.Store) (
 		return func(c *env, st *db.Store) (*reportTable, error) {
 			rep, err := st.ReportShifts(c.ctx, booking.System, r)
 			return shiftsTable(rep), err
+		}, nil
+	case reportReservations:
+		return func(c *env, st *db.Store) (*reportTable, error) {
+			rep, err := st.ReportReservations(c.ctx, booking.System, r)
+			return reservationsTable(rep), err
 		}, nil
 	}
 	return func(c *env, st *db.Store) (*reportTable, error) {

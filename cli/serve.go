@@ -102,6 +102,11 @@ type serveConfig struct {
 	house       houseConfig // backups and metrics (house.go)
 	pdfDir      string      // where sessions without a printer get PDF tickets (issue 12)
 	cinema      string      // the name heading printouts (issue 12)
+
+	// The kiosk over SSH (issue 13): its own address, user kiosk.
+	kiosk       bool
+	kioskListen string
+	cutoff      time.Duration
 }
 
 func serveFlags(fs *flag.FlagSet) runFunc {
@@ -112,9 +117,15 @@ func serveFlags(fs *flag.FlagSet) runFunc {
 	sc.house.bind(fs)
 	fs.StringVar(&sc.pdfDir, "pdf-dir", "", "where SSH sessions without a printer get PDF tickets (`DIR`; tickets/ in the data dir by default)")
 	cinemaFlag(fs, &sc.cinema)
+	fs.BoolVar(&sc.kiosk, "kiosk", false, "also serve the self-service kiosk to SSH user kiosk (any key or none) on --kiosk-listen")
+	fs.StringVar(&sc.kioskListen, "kiosk-listen", ":2223", "the kiosk's address (`ADDR`), apart from the staff one")
+	fs.DurationVar(&sc.cutoff, "reserve-cutoff", booking.DefaultReserveCutoff, "a reservation lapses unpaid this long before its show")
 	return func(c *env, pos []string) error {
 		if len(pos) > 0 {
 			return usagef("serve takes no arguments")
+		}
+		if sc.cutoff <= 0 {
+			return usagef("--reserve-cutoff must be positive")
 		}
 		return c.serve(sc)
 	}
@@ -139,8 +150,12 @@ func (c *env) serve(sc serveConfig) error {
 		return err
 	}
 	defer release()
+	kln, err := kioskListener(sc)
+	if err != nil {
+		return err
+	}
 	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
-	err = c.withData(openOptions{logger: logger}, func(o *opened) error {
+	err = c.withData(openOptions{logger: logger, cutoff: sc.cutoff}, func(o *opened) error {
 		srv, err := server.New(server.Config{
 			Addr:            sc.listen,
 			DataDir:         string(o.dir),
@@ -158,6 +173,11 @@ func (c *env) serve(sc serveConfig) error {
 			return err
 		}
 		defer hs.start(o.store, srv, logger)() // stopped before the store closes
+		stopKiosk, err := c.serveKiosk(kln, o, logger)
+		if err != nil {
+			return err
+		}
+		defer stopKiosk() // after the staff server's shutdown, before the store closes
 		served := make(chan error, 1)
 		go func() { served <- srv.Serve(ln) }()
 		fmt.Fprintf(c.stdout, "Serving the counter on %s\nHost key %s\n%s", sc.listen, srv.Fingerprint(), hs.banner())
@@ -184,4 +204,43 @@ func (c *env) serve(sc serveConfig) error {
 		logger.Info("stopped")
 	}
 	return err
+}
+
+// kioskListener listens on --kiosk-listen when --kiosk is set, so a bad
+// address fails before the data dir is touched; nil without --kiosk.
+func kioskListener(sc serveConfig) (net.Listener, error) {
+	if !sc.kiosk {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", sc.kioskListen)
+	if err != nil {
+		return nil, booking.Errorf(booking.EInvalid, "Cannot listen on %s: %v", booking.CleanLine(sc.kioskListen, 100), err)
+	}
+	return ln, nil
+}
+
+// serveKiosk serves the kiosk on ln (nil: none) and returns what stops
+// it and gives back its sessions' holds.
+func (c *env) serveKiosk(ln net.Listener, o *opened, logger *slog.Logger) (func(), error) {
+	if ln == nil {
+		return func() {}, nil
+	}
+	ks, err := server.NewKioskServer(server.KioskConfig{DataDir: string(o.dir), Store: o.store, Logger: logger, Now: c.now})
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- ks.Serve(ln) }()
+	fmt.Fprintf(c.stdout, "Serving the kiosk on %s (ssh -p PORT kiosk@HOST)\n", ln.Addr())
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownDeadline)
+		defer cancel()
+		if err := ks.Shutdown(ctx); err != nil {
+			logger.Error("kiosk shutdown", "err", err)
+		}
+		if err := <-done; err != nil {
+			logger.Error("kiosk serve", "err", err)
+		}
+	}, nil
 }

@@ -62,6 +62,10 @@ type Options struct {
 	// MaxBatch caps how many queued writes share one commit; 128 when zero,
 	// 1 disables group commit (for the benchmark's comparison).
 	MaxBatch int
+
+	// ReserveCutoff is how long before its show a reservation lapses
+	// unpaid; booking.DefaultReserveCutoff when zero.
+	ReserveCutoff time.Duration
 }
 
 // Store implements booking.Store on SQLite. Close, Path and Stats are
@@ -107,6 +111,7 @@ type Store struct {
 	dummyHash []byte
 
 	commits, jobsDone, retries atomic.Int64
+	reads                      atomic.Int64 // statements run on the read pool (Collect's equal-work test counts them)
 	pinChecks                  atomic.Int64
 	house                      houseStats // the figures metrics read (db/metrics.go)
 

@@ -38,3 +38,7 @@ const DefaultDummyHash = defaultDummyHash
 // WritesUnderWay is how many writes have passed Quiesce's drain and not
 // yet answered.
 func WritesUnderWay(s *Store) int { return s.quiesce.Len() }
+
+// Reads is how many statements s has run on its read pool: Collect's
+// test counts them to show every wrong answer does the same work.
+func Reads(s *Store) int64 { return s.reads.Load() }

@@ -28,6 +28,11 @@ func expireStale(w *wtx, showID int64) (int, error) {
 		if _, err := w.exec(`UPDATE seat_claims SET status = 'expired' WHERE hold_id = ? AND status = 'held'`, id); err != nil {
 			return 0, err
 		}
+		// A reservation is a hold whose expiry is its cut-off: it lapses
+		// here, with the hold's own compare-and-set, exactly once.
+		if err := lapseReservation(w, id); err != nil {
+			return 0, err
+		}
 	}
 	if len(ids) > 0 {
 		w.touch(showID)
@@ -258,38 +263,46 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 		if err != nil {
 			return bestHold{}, err
 		}
-		if _, err := expireStale(w, req.ShowID); err != nil {
-			return bestHold{}, err
-		}
-		busy, err := liveSeatIDs(w, req.ShowID)
-		if err != nil {
-			return bestHold{}, err
-		}
-		sh, err := s.showInfo(w.ctx, req.ShowID)
-		if err != nil {
-			return bestHold{}, err
-		}
-		out, err := s.outOfSale(w, sh)
-		if err != nil {
-			return bestHold{}, err
-		}
-		taken := takenSet(hall, busy, out)
-		blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair, Premium: req.Premium})
-		if !ok {
-			return bestHold{}, notEnoughFree(hall, taken, req)
-		}
-		var seats []booking.Seat
-		for _, b := range blocks {
-			seats = append(seats, b...)
-		}
-		hold, err := s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
-		return bestHold{hold, together}, auditHold(w, actor, booking.AuditHold, hold, err)
+		best, err := s.holdBestIn(w, hall, req, ttl)
+		return best, auditHold(w, actor, booking.AuditHold, best.hold, err)
 	})
 	if err != nil {
 		return nil, err
 	}
 	best.hold.Together = best.together
 	return best.hold, nil
+}
+
+// holdBestIn claims the best available block of req.N in the hall of a
+// show whose sales are open, inside the caller's transaction (HoldBest,
+// KioskHold).
+func (s *Store) holdBestIn(w *wtx, hall *booking.Hall, req booking.HoldBestRequest, ttl time.Duration) (bestHold, error) {
+	if _, err := expireStale(w, req.ShowID); err != nil {
+		return bestHold{}, err
+	}
+	busy, err := liveSeatIDs(w, req.ShowID)
+	if err != nil {
+		return bestHold{}, err
+	}
+	sh, err := s.showInfo(w.ctx, req.ShowID)
+	if err != nil {
+		return bestHold{}, err
+	}
+	out, err := s.outOfSale(w, sh)
+	if err != nil {
+		return bestHold{}, err
+	}
+	taken := takenSet(hall, busy, out)
+	blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair, Premium: req.Premium})
+	if !ok {
+		return bestHold{}, notEnoughFree(hall, taken, req)
+	}
+	var seats []booking.Seat
+	for _, b := range blocks {
+		seats = append(seats, b...)
+	}
+	hold, err := s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
+	return bestHold{hold, together}, err
 }
 
 // notEnoughFree explains why no best block of req.N was found, in words a

@@ -29,6 +29,8 @@ var historyTables = map[string]bool{
 	"bookings": true, "seat_claims": true, "tickets": true, "payments": true, "holds": true,
 	"waitlist": true, "changes": true, "audit": true, "booking_words": true, "shows": true,
 	"seat_blocks": true, // house seats of every show
+	// kiosk
+	"reservations": true,
 }
 
 // boundedIndexes are partial indexes whose rows are only what is live
@@ -395,6 +397,37 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	// sold or held seat, a hold and a clash beside them, best available
 	// around them, every free count, the check, and lifting them.
 	blockSteps(t, s, step, stepV)
+	// The kiosk and reservations (issue 13): a kiosk hold, a second one
+	// refused, a move, a release; reserve, find, collect right and wrong,
+	// pay and its retry, a lapse swept, a lapsed one's payment, the report.
+	kiosk := booking.Actor{Name: "kiosk", Role: booking.RoleKiosk}
+	kh, err := s.KioskHold(ctx, kiosk, booking.KioskHoldRequest{ShowID: 2, Owner: "kiosk-a", N: 2})
+	step("KioskHold", err)
+	stepV("KioskHold")(s.KioskHold(ctx, kiosk, booking.KioskHoldRequest{ShowID: 2, Owner: "kiosk-a", N: 1}))
+	kh, err = s.KioskHold(ctx, kiosk, booking.KioskHoldRequest{ShowID: 2, Owner: "kiosk-a", Seats: []string{"F1", "F2"}, MoveFrom: kh.ID})
+	step("KioskHold", err)
+	stepV("KioskRelease")(s.KioskRelease(ctx, kiosk, "kiosk-b"))
+	resv, err := s.Reserve(ctx, kiosk, booking.ReserveRequest{HoldID: kh.ID, Owner: "kiosk-a", Name: "Ann Lee", Phone: "020 7946 0018",
+		Addr: "192.0.2.1", Types: map[string]string{"F1": "child"}})
+	step("Reserve", err)
+	stepV("Reservation")(s.Reservation(ctx, clerk, resv.Number))
+	stepV("FindReservations")(s.FindReservations(ctx, clerk, resv.Number))
+	stepV("FindReservations")(s.FindReservations(ctx, clerk, "020 7946 0018"))
+	stepV("Collect")(s.Collect(ctx, kiosk, resv.Number, "0018"))
+	stepV("Collect")(s.Collect(ctx, kiosk, resv.Number, "9999"))
+	stepV("Collect")(s.Collect(ctx, kiosk, "BO-ZZZZ2222", "0018"))
+	payReq := booking.PayReservationRequest{Number: resv.Number, Method: booking.Card, IdempotencyKey: "plan-resv"}
+	stepV("PayReservation")(s.PayReservation(ctx, clerk, payReq))
+	stepV("PayReservation")(s.PayReservation(ctx, clerk, payReq))
+	stepV("Collect")(s.Collect(ctx, kiosk, resv.Number, "0018"))
+	lh, err := s.KioskHold(ctx, kiosk, booking.KioskHoldRequest{ShowID: 2, Owner: "kiosk-c", N: 1})
+	step("KioskHold", err)
+	lapsing, err := s.Reserve(ctx, kiosk, booking.ReserveRequest{HoldID: lh.ID, Owner: "kiosk-c", Name: "Bo", Phone: "07700 900123"})
+	step("Reserve", err)
+	clock.Set(lapsing.CutOff)
+	stepV("ExpireHolds")(s.ExpireHolds(ctx))
+	stepV("PayReservation")(s.PayReservation(ctx, clerk, booking.PayReservationRequest{Number: lapsing.Number, Method: booking.Card, IdempotencyKey: "plan-late"}))
+	stepV("ReportReservations")(s.ReportReservations(ctx, mgr, booking.ReportRange{From: clock.Now(), To: clock.Now()}))
 	// A show's life: sales close per show and by default, a show
 	// cancelled (and again, resuming), the sweeper settling ended shows.
 	closes := -10 * time.Minute

@@ -29,6 +29,7 @@ func (s *Store) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
 }
 
 func (s *Store) readRow(ctx context.Context, query string, args ...any) row {
+	s.reads.Add(1)
 	st, err := s.readStmt(ctx, query)
 	if err != nil {
 		return row{err: err}
@@ -37,6 +38,7 @@ func (s *Store) readRow(ctx context.Context, query string, args ...any) row {
 }
 
 func (s *Store) readRows(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	s.reads.Add(1)
 	st, err := s.readStmt(ctx, query)
 	if err != nil {
 		return nil, err

@@ -12,7 +12,6 @@ import (
 	"boxoffice/internal/storetest"
 )
 
-
 func TestStore_CancelShow(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		clock := storetest.FixedClock()

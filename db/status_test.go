@@ -27,6 +27,8 @@ var statusTables = map[string]booking.Statuses{
 	"shifts":      booking.ShiftStatuses,
 	// A show's life.
 	"shows": booking.ShowStatuses,
+	// kiosk
+	"reservations": booking.ReservationStatuses,
 }
 
 var (
@@ -125,6 +127,8 @@ func TestStatusMoves_ObeyTheTable(t *testing.T) {
 		"ticket: issued -> refunded", "shift: open -> closed", "shift: closed -> open",
 		// A show's life.
 		"show: scheduled -> cancelled", "ticket: admitted -> void", "booking: confirmed -> completed", "booking: confirmed -> no_show",
+		// kiosk
+		"reservation: reserved -> paid", "reservation: reserved -> lapsed",
 	} {
 		if !seen[want] {
 			t.Errorf("no status UPDATE makes the move %s", want)

@@ -76,8 +76,8 @@ func (doneScreen) help(m *Model) helpKeys {
 	k := m.keys
 	if m.canPrint() {
 		return helpKeys{
-			short: []key.Binding{k.NewSale, k.PrevTicket, k.NextTicket, k.Reprint, k.Find, k.Help},
-			full:  [][]key.Binding{{k.NewSale, k.PrevTicket, k.NextTicket, k.Reprint}, k.global()},
+			short: []key.Binding{k.NewSale, k.PrevTicket, k.NextTicket, k.Reprint, k.ViewBooking, k.Find, k.Help},
+			full:  [][]key.Binding{{k.NewSale, k.PrevTicket, k.NextTicket, k.Reprint, k.ViewBooking}, k.global()},
 		}
 	}
 	return helpKeys{

@@ -218,7 +218,11 @@ var moneyMethods = map[string]bool{"Checkout": true, "Cancel": true,
 	// Shifts and refunds.
 	"RefundTickets": true, "OpenShift": true, "CloseShift": true,
 	// Exchanges (issue 11).
-	"Exchange": true}
+	"Exchange": true,
+	// kiosk: paying for a reservation is a sale.
+	"PayReservation": true,
+	// A show cancelled from the manager screen refunds every booking.
+	"CancelShow": true}
 
 // freeMethods name nobody, so the store never refuses them as withdrawn:
 // the releases on the way out and the change broker.

@@ -139,6 +139,11 @@ type KeyMap struct {
 	BlockHall    key.Binding
 	HouseSeat    key.Binding
 	ReleaseHouse key.Binding
+	// kiosk: Reservations opens the counter's reservations screen, where
+	// ResvPay takes payment for the one chosen by ResvMethod's method.
+	Reservations key.Binding
+	ResvPay      key.Binding
+	ResvMethod   key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -208,7 +213,7 @@ func DefaultKeyMap() KeyMap {
 
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
 	}
-	return withBlockKeys(withBookingView(managerKeys(moneyKeys(km))))
+	return withReservationKeys(withBlockKeys(withBookingView(managerKeys(moneyKeys(km)))))
 }
 
 // moneyKeys adds the keys of the money screens: reports, shifts, refunds
@@ -252,6 +257,12 @@ func managerKeys(km KeyMap) KeyMap {
 	km.MgrUnlock = b(k("u"), h("u", "unlock"))
 	km.MgrRemove = b(k("x"), h("x", "remove"))
 	km.MgrYes = b(k("y"), h("y", "yes"))
+	return km
+}
+
+// withReservationKeys adds the counter's reservation keys (issue 13).
+func withReservationKeys(km KeyMap) KeyMap {
+	km.Reservations, km.ResvPay, km.ResvMethod = reservationsKey, resvPayKey, resvMethodKey
 	return km
 }
 
@@ -315,7 +326,7 @@ func (m *Model) forManagers(full [][]key.Binding) [][]key.Binding {
 // global is the ? overlay's column of the keys every signed-in screen
 // answers to.
 func (k *KeyMap) global() []key.Binding {
-	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Shift, k.Help, k.Quit}
+	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Shift, k.Reservations, k.Help, k.Quit}
 }
 
 // says is b as the hint bar shows it in one state: the same keys, and what

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
@@ -62,14 +61,6 @@ func (m *Model) printBooking(number string) tea.Cmd {
 		// The job has its own deadline (PrintTimeout), not the store call's.
 		return printJob(ctx, opts, b), nil
 	}))
-}
-
-// reprintKey is the Reprint binding where the counter can print, and a
-// disabled one (left out of the help) where it cannot.
-func (m *Model) reprintKey() key.Binding {
-	k := m.keys.Reprint
-	k.SetEnabled(m.canPrint())
-	return k
 }
 
 // printJob sends b to opts' printer, or writes its PDF.

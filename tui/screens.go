@@ -30,6 +30,8 @@ const (
 
 	screenManage   // manager screens (issue 11)
 	screenExchange // an exchange's confirmation (issue 11)
+	// kiosk: reservations at the counter (issue 13)
+	screenReservations
 	numScreens
 )
 
@@ -119,6 +121,8 @@ var screens = [numScreens]screenSpec{
 	screenManage: {"manager", heldAway, manageScreen{}},
 	// Exchanges (issue 11): it works on the seats held for the exchange.
 	screenExchange: {"exchange", heldOnMap, exchangeScreen{}},
+	// kiosk
+	screenReservations: {"reservations", heldAway, reservationsScreen{}},
 }
 
 func (s screen) String() string {

@@ -41,6 +41,9 @@ type Backend interface {
 
 	// Blocked and house seats, from the seat map.
 	booking.SeatBlocks
+	// kiosk: reservations found, made and paid at the counter (issue 13)
+	booking.Reservations
+	booking.Kiosk
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -151,6 +154,8 @@ type Model struct {
 	// The booking view and an exchange under way (issue 11).
 	bview bookingViewState
 	exch  *exchangeState
+
+	resv reservationsState // kiosk: the counter's reservations screen
 
 	resume *Resume // still to reopen; cleared once tried
 
@@ -378,6 +383,13 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	// Blocked and house seats (issue 11).
 	case blockMsg:
 		return m.onBlock(msg), true
+	// Reservations at the counter (issue 13).
+	case reservationsMsg:
+		return m.onReservations(msg), true
+	case reservationPaidMsg:
+		return m.onReservationPaid(msg), true
+	case reservedForMsg:
+		return m.onReservedFor(msg), true
 	}
 	return nil, false
 }
@@ -440,6 +452,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// Manager screens (issue 11).
 		case key.Matches(msg, k.Manage) && m.screen != screenManage:
 			return m.openManage()
+		// kiosk
+		case key.Matches(msg, k.Reservations) && m.screen == screenSeatMap && m.seats.holdID != 0 && m.heldCount() > 0:
+			return m.openReserveFor()
+		case key.Matches(msg, k.Reservations) && m.screen != screenReservations && m.clerk.role >= booking.MinRole(booking.ActionFindBooking):
+			return m.openReservations()
 		}
 	}
 	return m.active().keys(m, msg)

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestE2E_Kiosk runs the shipped binary's kiosk, built once for both:
+// in a terminal (must-show 6) and over SSH (must-show 1).
+func TestE2E_Kiosk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	t.Run("IgnoresInterrupts", func(t *testing.T) { kioskIgnoresInterrupts(t, bin) })
+	t.Run("OverRealSSH", func(t *testing.T) { kioskOverRealSSH(t, bin) })
+}
+
+// Must-show 6: the shipped binary's kiosk in a real terminal keeps
+// running through ctrl+c, ctrl+z and ctrl+\ (and SIGINT-like keys typed
+// at every screen); the staff chord with a wrong PIN does not end it; the
+// chord with a manager's PIN does.
+func kioskIgnoresInterrupts(t *testing.T, bin string) {
+	data := filepath.Join(t.TempDir(), "data")
+	tm := startTmux(t, 100, 40, "sh", "-c", "env BOXOFFICE_DATA="+data+" TERM=xterm-256color "+bin+" kiosk; echo KIOSK-EXITED $?; sleep 600")
+	tm.waitFor("Welcome", "Book tickets")
+	for _, k := range []string{"C-c", "C-z", `C-\`} {
+		tm.send(k)
+		time.Sleep(300 * time.Millisecond)
+		tm.send("Enter") // still answering: into the films…
+		tm.waitFor("Choose a film")
+		tm.send("Escape") // …and back
+		s := tm.waitFor("Welcome")
+		if strings.Contains(s, "KIOSK-EXITED") {
+			t.Fatalf("%s ended the kiosk:\n%s", k, s)
+		}
+	}
+	tm.send("C-x", "C-e")
+	tm.waitFor("Close the kiosk")
+	tm.send("demo", "Tab", "0000", "Enter")
+	tm.waitFor("cannot close the kiosk", "Welcome")
+	tm.send("C-x", "C-e")
+	tm.waitFor("Close the kiosk")
+	tm.send("demo", "Tab", "1234", "Enter")
+	tm.waitFor("KIOSK-EXITED 0")
+}

@@ -1,0 +1,263 @@
+package kiosk
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	qrcode "github.com/skip2/go-qrcode"
+
+	"boxoffice/booking"
+)
+
+// The kiosk's screens: large, plain and the same for everyone. Every
+// string from outside the binary is cleaned before it is drawn.
+
+// The kiosk's colours: the counter's Okabe–Ito palette, which only ever
+// repeats what a glyph or attribute says.
+var (
+	colOrange    = lipgloss.Color("#E69F00")
+	colVermilion = lipgloss.Color("#D55E00")
+	colGrey      = lipgloss.Color("#8A8A8A")
+)
+
+var (
+	kTitle  = lipgloss.NewStyle().Bold(true).Foreground(colOrange)
+	kPick   = lipgloss.NewStyle().Bold(true).Reverse(true)
+	kNote   = lipgloss.NewStyle().Bold(true).Foreground(colVermilion)
+	kSubtle = lipgloss.NewStyle().Foreground(colGrey)
+	kFrame  = lipgloss.NewStyle().Padding(1, 3)
+)
+
+// View draws the kiosk full screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	v.WindowTitle = "boxoffice kiosk"
+	return v
+}
+
+// Render is the screen as text: what View shows, and what tests compare.
+func (m *Model) Render() string {
+	var b strings.Builder
+	b.WriteString(kTitle.Render("B O X O F F I C E   ·   S E L F   S E R V I C E"))
+	b.WriteString("\n\n")
+	b.WriteString(m.body())
+	b.WriteString("\n\n")
+	if m.note != "" {
+		b.WriteString(kNote.Render(kioskTrim(m.note, 200)))
+		b.WriteString("\n")
+	}
+	b.WriteString(kSubtle.Render(m.hint()))
+	return kFrame.Render(b.String())
+}
+
+func (m *Model) hint() string {
+	switch m.screen {
+	case kHome:
+		return "↑ ↓ choose   ⏎ go"
+	case kCount:
+		return "↑ ↓ ticket type   ← → how many   ⏎ find seats   esc back"
+	case kSeats:
+		return "← → ↑ ↓ move your seats   ⏎ these seats   esc back"
+	case kDetails, kCollect, kUnlock:
+		return "tab next field   ⏎ go on   esc start again"
+	case kReserved, kCollected:
+		return "⏎ done"
+	}
+	return "↑ ↓ choose   ⏎ go   esc back"
+}
+
+func (m *Model) body() string {
+	switch m.screen {
+	case kHome:
+		return m.list("Welcome", []string{"Book tickets", "Collect my tickets"})
+	case kFilms:
+		items := make([]string, len(m.films))
+		for i, f := range m.films {
+			items[i] = kioskTrim(f.title, 40)
+		}
+		return m.list("Choose a film", items)
+	case kShows:
+		f := m.films[m.film]
+		items := make([]string, len(f.shows))
+		for i, sh := range f.shows {
+			items[i] = fmt.Sprintf("%s   %s   %d seats free", sh.Starts.Format("15:04"), kioskTrim(sh.HallName, 20), sh.Free())
+		}
+		return m.list(kioskTrim(f.title, 40)+" today", items)
+	case kCount:
+		return m.countView()
+	case kSeats:
+		return m.seatsView()
+	case kDetails:
+		return m.formView("Your seats are held for 5 minutes. Who are they for?")
+	case kReserved:
+		return m.reservedView()
+	case kCollect:
+		return m.formView("Collect your tickets")
+	case kCollected:
+		return m.collectedView()
+	case kUnlock:
+		return m.formView("Close the kiosk (staff only)")
+	}
+	return ""
+}
+
+// list draws a title and items, the one under the cursor picked out.
+func (m *Model) list(title string, items []string) string {
+	var b strings.Builder
+	b.WriteString(lipgloss.NewStyle().Bold(true).Render(title))
+	b.WriteString("\n\n")
+	for i, it := range items {
+		line := "   " + it + "   "
+		if i == m.cursor {
+			line = kPick.Render("▶  " + it + "   ")
+		}
+		b.WriteString(line + "\n\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func (m *Model) countView() string {
+	sh := m.show
+	items := make([]string, len(m.types))
+	for i, t := range m.types {
+		items[i] = fmt.Sprintf("%-10s %7s   ‹ %2d ›", kioskTrim(t.Name, 10), t.Price.String(), m.counts[i])
+	}
+	return m.list(fmt.Sprintf("%s · %s · how many tickets?", kioskTrim(sh.Film.Title, 40), sh.Starts.Format("15:04")), items) +
+		fmt.Sprintf("\n\n%d of at most %d seats", m.total(), booking.MaxSeatsPerReservation)
+}
+
+// seatsView draws the hall, front at the top: ● your seats, ○ free,
+// ✕ taken; the screen is drawn on the first row.
+func (m *Model) seatsView() string {
+	sm := m.seats
+	var b strings.Builder
+	b.WriteString(lipgloss.NewStyle().Bold(true).Render("Your seats: " + kioskSeats(m.hold.Seats)))
+	b.WriteString("\n\n      " + strings.Repeat("▔", sm.Hall.Width*2) + "\n      " + centre("SCREEN", sm.Hall.Width*2) + "\n")
+	grid := make([][]string, len(sm.Hall.Rows))
+	for r := range grid {
+		grid[r] = make([]string, sm.Hall.Width)
+		for c := range grid[r] {
+			grid[r][c] = "  "
+		}
+	}
+	for _, s := range sm.Hall.Seats {
+		if s.Row >= len(grid) || s.Col >= sm.Hall.Width {
+			continue
+		}
+		g := "○ "
+		switch {
+		case sm.State(s.ID) == booking.SeatHeldByMe:
+			g = "● "
+		case sm.Taken(s.ID) || s.Blocked:
+			g = "✕ "
+		}
+		grid[s.Row][s.Col] = g
+	}
+	for r, row := range grid {
+		fmt.Fprintf(&b, "  %-3s %s\n", kioskTrim(sm.Hall.Rows[r], 3), strings.Join(row, ""))
+	}
+	b.WriteString("\n  ● your seats   ○ free   ✕ taken")
+	return b.String()
+}
+
+func kioskSeats(seats []booking.Seat) string {
+	labels := make([]string, len(seats))
+	for i, s := range seats {
+		labels[i] = s.Label
+	}
+	return strings.Join(labels, " ")
+}
+
+// renderQR draws text as a QR code in half blocks, as the counter's done
+// screen does: two modules a character cell, dark on light.
+func renderQR(text string) string {
+	q, err := qrcode.New(text, qrcode.Low)
+	if err != nil {
+		return "(no QR: " + booking.Clean(err.Error()) + ")"
+	}
+	bm := q.Bitmap()
+	var b strings.Builder
+	for y := 0; y < len(bm); y += 2 {
+		for x := range bm[y] {
+			top := !bm[y][x]
+			bottom := y+1 >= len(bm) || !bm[y+1][x]
+			switch {
+			case top && bottom:
+				b.WriteString("█")
+			case top:
+				b.WriteString("▀")
+			case bottom:
+				b.WriteString("▄")
+			default:
+				b.WriteString(" ")
+			}
+		}
+		if y+2 < len(bm) {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+func centre(s string, width int) string {
+	if pad := (width - len(s)) / 2; pad > 0 {
+		return strings.Repeat(" ", pad) + s
+	}
+	return s
+}
+
+// formView draws the fields, cleaned, the focused one marked.
+func (m *Model) formView(title string) string {
+	var b strings.Builder
+	b.WriteString(lipgloss.NewStyle().Bold(true).Render(title))
+	b.WriteString("\n\n")
+	for i, f := range m.fields {
+		shown := booking.Clean(f.String())
+		if f.mask {
+			shown = strings.Repeat("•", len(f.value))
+		}
+		if r := []rune(shown); len(r) > 40 {
+			shown = "…" + string(r[len(r)-39:])
+		}
+		mark := "  "
+		if i == m.focus {
+			mark = "▶ "
+		}
+		fmt.Fprintf(&b, "%s%s\n    [ %-40s ]\n\n", mark, f.label, shown)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func (m *Model) reservedView() string {
+	r := m.reservation
+	var b strings.Builder
+	b.WriteString(lipgloss.NewStyle().Bold(true).Render("Reserved. Your booking number is"))
+	b.WriteString("\n\n      " + kTitle.Render(r.Number) + "\n\n")
+	fmt.Fprintf(&b, "%s · %s · seats %s\n", kioskTrim(r.Show.Film.Title, 40), r.Show.Starts.Format("15:04"), kioskSeats(r.Seats))
+	fmt.Fprintf(&b, "Pay at the counter by %s, or the seats go back on sale.\n\n", r.CutOff.Format("15:04"))
+	b.WriteString(renderQR(r.Number))
+	return b.String()
+}
+
+func (m *Model) collectedView() string {
+	c := m.collection
+	var b strings.Builder
+	if r := c.Reservation; r != nil {
+		fmt.Fprintf(&b, "%s · %s\n\n%s · %s · seats %s\n\n", r.Number, r.Status, kioskTrim(r.Show.Film.Title, 40),
+			r.Show.Starts.Format("Mon 2 Jan 15:04"), kioskSeats(r.Seats))
+		if r.Status == booking.ReservationReserved {
+			fmt.Fprintf(&b, "Not paid yet: pay at the counter by %s.", r.CutOff.Format("15:04"))
+		}
+		return b.String()
+	}
+	bk := c.Booking
+	fmt.Fprintf(&b, "%s · %s · %s %s\n\n", bk.Number, bk.Status, kioskTrim(bk.Show.Film.Title, 40), bk.Show.Starts.Format("Mon 2 Jan 15:04"))
+	for _, t := range bk.Tickets {
+		fmt.Fprintf(&b, "  Seat %-4s %-8s %s\n", t.Seat.Label, kioskTrim(t.Type, 10), t.Status)
+	}
+	b.WriteString("\nShow the booking number at the door, or ask at the counter to print your tickets.")
+	return b.String()
+}

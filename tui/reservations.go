@@ -1,0 +1,313 @@
+package tui
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"boxoffice/booking"
+)
+
+// The counter's reservations screen (issue 13): find a reservation by its
+// number (what its QR holds, so a scanner types it) or the customer's
+// phone, and take its payment in one step: the store sells its hold and
+// the reservation becomes a booking with the same number.
+
+// The screen's keys, in DefaultKeyMap: ctrl+y opens it (or, on the seat
+// map with seats held, reserves them for a customer on the phone).
+var (
+	reservationsKey = key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "reservations"))
+	resvPayKey      = key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "take payment"))
+	resvMethodKey   = key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "cash/card"))
+)
+
+// reservationsState is the screen's state.
+type reservationsState struct {
+	back    screen
+	query   field
+	results []booking.Reservation
+	cursor  int
+	card    bool   // the payment's method: card, else cash (exact money)
+	key     string // the payment's idempotency key: one per reservation chosen
+	busy    bool
+	paid    *booking.Booking
+
+	// reserving is the form that reserves the seats held on the map for
+	// a customer on the phone: name and phone, focus 0 or 1.
+	reserving   bool
+	holdID      int64
+	name, phone field
+	rfocus      int
+}
+
+type (
+	reservationsMsg struct {
+		results []booking.Reservation
+		err     error
+	}
+	reservationPaidMsg struct {
+		b   *booking.Booking
+		err error
+	}
+	reservedForMsg struct {
+		r   *booking.Reservation
+		err error
+	}
+)
+
+// openReserveFor opens the form that reserves the seats held on the map
+// for a customer on the phone.
+func (m *Model) openReserveFor() tea.Cmd {
+	m.resv = reservationsState{back: screenSeatMap, query: newField(40), card: true, reserving: true, holdID: m.seats.holdID,
+		name: newField(booking.MaxNameLen), phone: newField(20)}
+	m.screen = screenReservations
+	m.setInfo("Reserve the held seats for a customer on the phone: they pay at the counter before the cut-off.")
+	return nil
+}
+
+// reserveForKey answers the reserve form's keys.
+func (m *Model) reserveForKey(msg tea.KeyPressMsg) tea.Cmd {
+	r, k := &m.resv, m.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		return m.goBack(screenSeatMap)
+	case key.Matches(msg, k.NextField), key.Matches(msg, k.PrevField):
+		r.rfocus = 1 - r.rfocus
+	case key.Matches(msg, k.Submit):
+		if r.rfocus == 0 {
+			r.rfocus = 1
+			return nil
+		}
+		req := booking.ReserveRequest{HoldID: r.holdID, Owner: m.opts.Owner, Name: r.name.String(), Phone: r.phone.String()}
+		if err := req.Validate(); err != nil {
+			m.fail(err)
+			return nil
+		}
+		r.busy = true
+		store, actor := m.store, m.actor()
+		return m.call(func(ctx context.Context) (tea.Msg, error) {
+			res, err := store.Reserve(ctx, actor, req)
+			return reservedForMsg{res, err}, err
+		})
+	default:
+		if f := m.resv.reserveField(); f != nil {
+			f.key(msg, &m.keys)
+		}
+	}
+	return nil
+}
+
+func (r *reservationsState) reserveField() *field {
+	if r.rfocus == 0 {
+		return &r.name
+	}
+	return &r.phone
+}
+
+// onReservedFor shows the reservation made; the seats are its now, not
+// this session's.
+func (m *Model) onReservedFor(msg reservedForMsg) tea.Cmd {
+	r := &m.resv
+	r.busy = false
+	if msg.err != nil {
+		m.fail(msg.err)
+		return nil
+	}
+	r.reserving, r.back, r.results, r.cursor = false, screenShows, []booking.Reservation{*msg.r}, 0
+	m.seats.holdID, m.seats.expires = 0, time.Time{}
+	m.setInfo(fmt.Sprintf("Reserved %s for %s: pay by %s.", msg.r.Number, booking.CleanLine(msg.r.Name, 30), msg.r.CutOff.Format("15:04")))
+	return m.loadSeatMapCmd()
+}
+
+// openReservations opens the screen from any screen the seats wait on.
+func (m *Model) openReservations() tea.Cmd {
+	if m.screen.spec().held != heldAway {
+		m.setError("Finish the sale or let the seats go before the reservations.")
+		return nil
+	}
+	m.resv = reservationsState{back: m.returnScreen(), query: newField(40), card: true}
+	m.screen = screenReservations
+	m.setInfo("")
+	return nil
+}
+
+// reservationsScreen is the screen's contract.
+type reservationsScreen struct{}
+
+func (reservationsScreen) focus(m *Model) *field {
+	if m.resv.busy {
+		return nil
+	}
+	if m.resv.reserving {
+		return m.resv.reserveField()
+	}
+	return &m.resv.query
+}
+
+func (reservationsScreen) back(m *Model) screen { return m.resv.back }
+
+func (reservationsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
+	r, k := &m.resv, m.keys
+	if r.busy {
+		return nil
+	}
+	if r.reserving {
+		return m.reserveForKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Back):
+		return m.goBack(r.back)
+	case key.Matches(msg, k.Down):
+		if r.cursor < len(r.results)-1 {
+			r.cursor++
+			r.key = ""
+		}
+	case key.Matches(msg, k.Up):
+		if r.cursor > 0 {
+			r.cursor--
+			r.key = ""
+		}
+	case key.Matches(msg, k.ResvMethod):
+		r.card = !r.card
+	case key.Matches(msg, k.ResvPay):
+		return m.payReservationCmd()
+	case key.Matches(msg, k.Submit):
+		return m.findReservationsCmd()
+	default:
+		r.query.key(msg, &m.keys)
+	}
+	return nil
+}
+
+func (m *Model) findReservationsCmd() tea.Cmd {
+	r := &m.resv
+	q := r.query.String()
+	if q == "" {
+		m.setError("Type or scan a reservation number, or the customer's phone number.")
+		return nil
+	}
+	r.busy, r.paid = true, nil
+	m.setInfo("Searching…")
+	store, actor := m.store, m.actor()
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
+		res, err := store.FindReservations(ctx, actor, q)
+		return reservationsMsg{res, err}, err
+	})
+}
+
+func (m *Model) onReservations(msg reservationsMsg) tea.Cmd {
+	r := &m.resv
+	r.busy = false
+	if msg.err != nil {
+		m.fail(msg.err)
+		return nil
+	}
+	r.results, r.cursor, r.key = msg.results, 0, ""
+	if len(r.results) == 0 {
+		m.setError("No reservation found.")
+	} else {
+		m.setInfo("")
+	}
+	return nil
+}
+
+// payReservationCmd takes payment for the chosen reservation. The key is
+// made once per reservation chosen, so a second ctrl+p after a dropped
+// answer lands on the booking the first made.
+func (m *Model) payReservationCmd() tea.Cmd {
+	r := &m.resv
+	if len(r.results) == 0 {
+		m.setError("Find a reservation first.")
+		return nil
+	}
+	res := r.results[r.cursor]
+	if res.Status != booking.ReservationReserved {
+		m.setError(fmt.Sprintf("%s is %s: nothing to pay.", res.Number, res.Status))
+		return nil
+	}
+	if r.key == "" {
+		var b [8]byte
+		rand.Read(b[:])
+		r.key = "resv-" + hex.EncodeToString(b[:])
+	}
+	method := booking.Cash
+	if r.card {
+		method = booking.Card
+	}
+	req := booking.PayReservationRequest{Number: res.Number, Method: method, IdempotencyKey: r.key}
+	r.busy = true
+	m.setInfo("Taking payment…")
+	store, actor := m.store, m.actor()
+	return m.money(func(ctx context.Context) (tea.Msg, error) {
+		b, err := store.PayReservation(ctx, actor, req)
+		return reservationPaidMsg{b, err}, err
+	})
+}
+
+func (m *Model) onReservationPaid(msg reservationPaidMsg) tea.Cmd {
+	r := &m.resv
+	r.busy = false
+	if msg.err != nil {
+		m.fail(msg.err)
+		return nil
+	}
+	r.paid = msg.b
+	if r.cursor < len(r.results) {
+		r.results[r.cursor].Status = booking.ReservationPaid
+	}
+	m.setInfo(fmt.Sprintf("Paid: %s is a booking now, %s %s.", msg.b.Number, msg.b.Total.String(), msg.b.Payments[0].Method))
+	return nil
+}
+
+func (reservationsScreen) help(m *Model) helpKeys {
+	k := m.keys
+	if m.resv.reserving {
+		return helpKeys{short: []key.Binding{says(k.Submit, "next field, then reserve"), k.NextField, k.Back}}
+	}
+	return helpKeys{short: []key.Binding{says(k.Submit, "find"), k.ResvPay, k.ResvMethod, k.Back},
+		full: [][]key.Binding{{says(k.Submit, "find"), k.Up, k.Down}, {k.ResvPay, k.ResvMethod, k.Back}}}
+}
+
+func (reservationsScreen) view(m *Model, height int) string {
+	st := &m.styles
+	r := &m.resv
+	var b strings.Builder
+	if r.reserving {
+		b.WriteString(st.Title.Render("Reserve for a customer on the phone") + "\n\n")
+		b.WriteString(st.Label.Render("  Name  ") + r.name.view(st, !r.busy && r.rfocus == 0, 40) + "\n\n")
+		b.WriteString(st.Label.Render("  Phone ") + r.phone.view(st, !r.busy && r.rfocus == 1, 20))
+		return b.String()
+	}
+	b.WriteString(st.Title.Render("Reservations") + st.Subtle.Render(" · by number (scan the QR) or phone"))
+	b.WriteString("\n\n")
+	b.WriteString(st.Label.Render("  Search ") + r.query.view(st, !r.busy, 40))
+	b.WriteString("\n\n")
+	for i, res := range r.results {
+		if i >= height-8 {
+			break
+		}
+		mark := "  "
+		if i == r.cursor {
+			mark = "▶ "
+		}
+		labels := make([]string, len(res.Seats))
+		for j, s := range res.Seats {
+			labels[j] = s.Label
+		}
+		fmt.Fprintf(&b, "%s%s  %-8s %s %s  %s  %s %s  pay by %s\n", mark, res.Number, res.Status,
+			booking.CleanLine(res.Show.Film.Title, 24), res.Show.Starts.Format("Mon 15:04"), strings.Join(labels, " "),
+			booking.CleanLine(res.Name, 24), booking.CleanLine(res.Phone, 20), res.CutOff.Format("15:04"))
+	}
+	method := "cash (exact money)"
+	if r.card {
+		method = "card"
+	}
+	b.WriteString("\n  Take payment by " + method)
+	return b.String()
+}
