@@ -95,7 +95,7 @@ func init() {
 				json: machine, flags: blockFlags(booking.BlockHouse, true)},
 			// The kiosk and reservations (issue 13).
 			reservationCommand(),
-			{name: "kiosk", args: "[--reserve-cutoff 30m]", short: "the self-service kiosk, full screen in this terminal", long: kioskLong, flags: kioskFlags},
+			{name: "kiosk", args: "[--reserve-cutoff 30m] [--printer URL] [--cinema NAME]", short: "the self-service kiosk, full screen in this terminal", long: kioskLong, flags: kioskFlags},
 		},
 	}
 	root.walk(func(c *command) {

@@ -23,6 +23,9 @@ its seats go.`
 
 func kioskFlags(fs *flag.FlagSet) runFunc {
 	cutoff := fs.Duration("reserve-cutoff", booking.DefaultReserveCutoff, "a reservation lapses unpaid this long before its show")
+	var pr target
+	fs.StringVar(&pr.url, "printer", "", "print collected tickets on the kiosk's printer `URL` (tcp://HOST[:PORT] or /dev/usb/lp0)")
+	cinemaFlag(fs, &pr.cinema)
 	return func(c *env, pos []string) error {
 		if len(pos) > 0 {
 			return usagef("kiosk takes no arguments")
@@ -30,14 +33,18 @@ func kioskFlags(fs *flag.FlagSet) runFunc {
 		if *cutoff <= 0 {
 			return usagef("--reserve-cutoff must be positive")
 		}
-		return c.kiosk(*cutoff)
+		return c.kiosk(*cutoff, pr)
 	}
 }
 
 // kiosk runs the kiosk until a manager closes it. The terminal is raw,
 // so ctrl+c, ctrl+z and ctrl+\ arrive as keys, which the kiosk ignores;
 // the same signals sent to the process are ignored too (ignoreStopSignals).
-func (c *env) kiosk(cutoff time.Duration) error {
+func (c *env) kiosk(cutoff time.Duration, pr target) error {
+	printer, err := booking.ParsePrinter(pr.url)
+	if err != nil {
+		return err
+	}
 	dir, err := resolveDataDir(c.dataFlag)
 	if err != nil {
 		return err
@@ -56,7 +63,8 @@ func (c *env) kiosk(cutoff time.Duration) error {
 	defer restore()
 	return c.withData(openOptions{logger: logger, cutoff: cutoff}, func(o *opened) error {
 		m := kiosk.New(kiosk.Options{Store: o.store, Owner: "kiosk-" + randomID(), Terminal: "kiosk " + hostTerminal(),
-			Now: c.now, Context: c.ctx, Logger: logger, Unlock: managerUnlock(o.store, "kiosk "+hostTerminal())})
+			Now: c.now, Context: c.ctx, Logger: logger, Unlock: managerUnlock(o.store, "kiosk "+hostTerminal()),
+			Printer: printer, Layout: pr.layout()})
 		p := tea.NewProgram(m, tea.WithContext(c.ctx), tea.WithInput(c.stdin), tea.WithOutput(c.term),
 			tea.WithoutSignalHandler(), tea.WithFilter(kiosk.Filter))
 		_, err := p.Run()

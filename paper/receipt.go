@@ -196,6 +196,17 @@ func (l Layout) BookingJob(b *booking.Booking) ([]byte, error) {
 	return d.Bytes(), nil
 }
 
+// TicketsJob is a print job of b's printable tickets alone, for the
+// kiosk, where a customer collects tickets already paid for.
+func (l Layout) TicketsJob(b *booking.Booking) ([]byte, error) {
+	var d escpos.Doc
+	d.Init()
+	if err := l.Tickets(&d, b); err != nil {
+		return nil, err
+	}
+	return d.Bytes(), nil
+}
+
 // ReceiptJob is a print job of one receipt.
 func (l Layout) ReceiptJob(r Receipt) []byte {
 	var d escpos.Doc

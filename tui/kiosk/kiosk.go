@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
+	"boxoffice/paper"
 )
 
 // The self-service kiosk (issue 13): a model of its own, apart from the
@@ -58,6 +59,11 @@ type Options struct {
 	// staff chord (ctrl+x then ctrl+e) and says whether they may close the
 	// kiosk; nil (an SSH kiosk) makes the chord do nothing.
 	Unlock func(ctx context.Context, name, pin string) error
+	// Printer is the kiosk's own ticket printer (issue 12): a paid
+	// booking's tickets print on it when they are collected. None: they
+	// are only shown.
+	Printer booking.Printer
+	Layout  paper.Layout
 }
 
 type kioskScreen int
@@ -183,6 +189,7 @@ type (
 		c   *booking.Collection
 		err error
 	}
+	kPrintedMsg struct{ err error }
 	kUnlockMsg  struct{ err error }
 	kIdleMsg    struct{ gen int }
 	kReleaseMsg struct{}
@@ -261,6 +268,13 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.collection, m.screen, m.note = msg.c, kCollected, ""
+		return m.printCollected()
+	case kPrintedMsg:
+		m.note = "Take your tickets from the printer."
+		if msg.err != nil {
+			m.opts.Logger.Warn("kiosk print", "err", msg.err)
+			m.note = "The printer is not working: show this screen at the counter."
+		}
 	case kUnlockMsg:
 		m.busy = false
 		if msg.err != nil {
