@@ -80,6 +80,21 @@ func TestExchange_DearerShowChargesTheDifference(t *testing.T) {
 	}
 	storetest.MustBeWhole(t, s)
 
+	// The takings: both payments' money, and the two tickets sold once —
+	// the moved one was counted with the sale it came from.
+	rep, err := s.ReportTakings(ctx, storetest.Manager, booking.TakingsQuery{ReportRange: booking.ReportRange{From: clock.Now(), To: clock.Now()}, By: booking.ByMethod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sales booking.Money
+	var tickets int
+	for _, r := range rep.Rows {
+		sales, tickets = sales+r.Sales, tickets+r.Tickets
+	}
+	if sales != 25_00+2_50 || tickets != 2 {
+		t.Fatalf("takings after the exchange: %s over %d tickets, want 27.50 over 2", sales.String(), tickets)
+	}
+
 	// The door: the first show's doors are open now.
 	clock.Set(first.Starts.Add(-time.Hour))
 	if _, err := s.Admit(ctx, storetest.Door, oldCode); booking.ErrorCode(err) != booking.EConflict || !strings.Contains(booking.ErrorMessage(err), "This ticket was exchanged") {

@@ -68,7 +68,7 @@ func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q bookin
 		return nil, booking.Errorf(booking.EInvalid, "Takings add up by day, film, show, method or clerk, not %q.", booking.CleanLine(string(q.By), 20))
 	}
 	t := newTakings(q)
-	err := s.inReport(ctx, []string{takingsQuery(q.By), qTicketSpan, qBookingTickets, qReportShows}, func(tx *sql.Tx) error {
+	err := s.inReport(ctx, []string{takingsQuery(q.By), qTicketSpan, qBookingTickets, qReportShows, qExchangeTargets}, func(tx *sql.Tx) error {
 		if err := s.takingsPayments(ctx, tx, t); err != nil {
 			return err
 		}
@@ -199,6 +199,12 @@ func (s *Store) takingsTickets(ctx context.Context, tx *sql.Tx, t *takings) erro
 	for _, c := range t.counts {
 		lo, hi = min(lo, c.booking), max(hi, c.booking)
 	}
+	if err := s.dropExchangeCounts(ctx, tx, t, lo, hi); err != nil {
+		return err
+	}
+	if len(t.counts) == 0 {
+		return nil
+	}
 	if hi-lo > int64(4*len(t.counts))+ticketSpanSlack {
 		return s.takingsTicketsEach(ctx, tx, t)
 	}
@@ -233,6 +239,35 @@ func (s *Store) takingsTickets(ctx context.Context, tx *sql.Tx, t *takings) erro
 			c.row.Tickets += int(all[c.booking-lo])
 		}
 	}
+	return nil
+}
+
+// qExchangeTargets lists the bookings an exchange made, in a span of ids.
+const qExchangeTargets = `SELECT to_booking FROM exchanges WHERE to_booking BETWEEN ? AND ?`
+
+// dropExchangeCounts leaves out of the ticket counts the bookings an
+// exchange made: their tickets were counted with the sale of the booking
+// they came from, and the difference paid or paid back on them is money,
+// not tickets sold or a whole booking refunded.
+func (s *Store) dropExchangeCounts(ctx context.Context, tx *sql.Tx, t *takings, lo, hi int64) error {
+	rows, err := s.txRows(ctx, tx, qExchangeTargets, lo, hi)
+	if err != nil {
+		return err
+	}
+	made := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		made[id] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(made) == 0 {
+		return err
+	}
+	t.counts = slices.DeleteFunc(t.counts, func(c ticketCount) bool { return made[c.booking] })
 	return nil
 }
 
