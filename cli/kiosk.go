@@ -45,20 +45,11 @@ func (c *env) kiosk(cutoff time.Duration, pr target) error {
 	if err != nil {
 		return err
 	}
-	dir, err := resolveDataDir(c.dataFlag)
+	logger, done, err := c.openTerminal()
 	if err != nil {
 		return err
 	}
-	logger, closer, err := dir.openLog()
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
-	release, err := holdShared(c.dataFlag)
-	if err != nil {
-		return err
-	}
-	defer release()
+	defer done()
 	restore := ignoreStopSignals()
 	defer restore()
 	return c.withData(openOptions{logger: logger, cutoff: cutoff}, func(o *opened) error {

@@ -27,6 +27,27 @@ func counterFlags(fs *flag.FlagSet) runFunc {
 	return func(c *env, pos []string) error { return c.counter(*idle, pr) }
 }
 
+// openTerminal prepares a screen run in this terminal (the counter, the
+// kiosk): the data dir's log, so nothing is written over the screen, and
+// its shared lock, so restore refuses while the screen is open. done
+// lets both go.
+func (c *env) openTerminal() (logger *slog.Logger, done func(), err error) {
+	dir, err := resolveDataDir(c.dataFlag)
+	if err != nil {
+		return nil, nil, err
+	}
+	logger, closer, err := dir.openLog()
+	if err != nil {
+		return nil, nil, err
+	}
+	release, err := holdShared(c.dataFlag)
+	if err != nil {
+		closer.Close()
+		return nil, nil, err
+	}
+	return logger, func() { release(); closer.Close() }, nil
+}
+
 // counter opens the counter in this terminal, logging to the data dir's
 // log file so nothing is written over its screen.
 func (c *env) counter(idle time.Duration, pr target) error {
@@ -37,20 +58,11 @@ func (c *env) counter(idle time.Duration, pr target) error {
 	if err != nil {
 		return err
 	}
-	dir, err := resolveDataDir(c.dataFlag)
+	logger, done, err := c.openTerminal()
 	if err != nil {
 		return err
 	}
-	logger, closer, err := dir.openLog()
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
-	release, err := holdShared(c.dataFlag) // restore refuses while the counter is open
-	if err != nil {
-		return err
-	}
-	defer release()
+	defer done()
 	return c.withData(openOptions{logger: logger}, func(o *opened) error {
 		err := tui.Run(c.ctx, tui.Options{
 			Store:           o.store,

@@ -214,20 +214,7 @@ func unwindForShow(w *wtx, actor booking.Actor, showID, bookingID int64) (bool, 
 // their refunds. Their seats were freed with the rest (freeSeats frees
 // every sold claim of the booking).
 func voidAdmitted(w *wtx, c cancelled) ([]refundable, error) {
-	rows, err := w.query(`UPDATE tickets SET status = 'void' WHERE id BETWEEN ? AND ? AND status = 'admitted' RETURNING id, price`, c.firstTicket(), c.lastTicket())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []refundable
-	for rows.Next() {
-		var t refundable
-		if err := rows.Scan(&t.id, &t.price); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return voidTickets(w, `UPDATE tickets SET status = 'void' WHERE id BETWEEN ? AND ? AND status = 'admitted' RETURNING id, price`, c)
 }
 
 // qCancelContacts lists the bookings a show's cancellation refunded —
