@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
+	"boxoffice/tui/qrtext"
 )
 
 // The booking view: one booking, from find or from the done screen (v),
@@ -141,7 +142,7 @@ func (m *Model) showCodes() tea.Cmd {
 	if m.bview.number != b.Number || len(m.bview.qrs) != len(live) {
 		m.bview = bookingViewState{number: b.Number}
 		for _, t := range live {
-			m.bview.qrs = append(m.bview.qrs, renderQR(t.Code))
+			m.bview.qrs = append(m.bview.qrs, qrtext.Render(t.Code))
 		}
 	}
 	m.bview.codes, m.bview.page = true, 0

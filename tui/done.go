@@ -6,9 +6,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	qrcode "github.com/skip2/go-qrcode"
 
 	"boxoffice/booking"
+	"boxoffice/tui/qrtext"
 )
 
 // doneState is the receipt of a sale with its tickets as QR codes.
@@ -21,7 +21,7 @@ type doneState struct {
 func (m *Model) openDone(b *booking.Booking) {
 	d := doneState{booking: b}
 	for _, t := range b.Tickets {
-		d.qrs = append(d.qrs, renderQR(t.Code))
+		d.qrs = append(d.qrs, qrtext.Render(t.Code))
 	}
 	m.done = d
 	m.screen = screenDone
@@ -176,41 +176,4 @@ func seatLabelsOf(b *booking.Booking) []string {
 		out[i] = booking.Clean(t.Seat.Label)
 	}
 	return out
-}
-
-// renderQR draws code as a QR code in half-block characters, two module
-// rows per line, with the standard four-module quiet zone. Light modules
-// are drawn as blocks: on the usual dark terminal that gives dark modules
-// on a light ground, which is what scanners expect; the QR style also sets
-// black on white explicitly where colour is available.
-func renderQR(code string) string {
-	q, err := qrcode.New(code, qrcode.Low)
-	if err != nil {
-		return "(no QR: " + booking.Clean(err.Error()) + ")"
-	}
-	bm := q.Bitmap() // includes the quiet zone
-	var b strings.Builder
-	for y := 0; y < len(bm); y += 2 {
-		for x := range bm[y] {
-			top := !bm[y][x]
-			bottom := y+1 < len(bm) && !bm[y+1][x]
-			if y+1 >= len(bm) {
-				bottom = true
-			}
-			switch {
-			case top && bottom:
-				b.WriteString("█")
-			case top:
-				b.WriteString("▀")
-			case bottom:
-				b.WriteString("▄")
-			default:
-				b.WriteString(" ")
-			}
-		}
-		if y+2 < len(bm) {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
 }

@@ -11,6 +11,7 @@ import (
 	qrcode "github.com/skip2/go-qrcode"
 
 	"boxoffice/booking"
+	"boxoffice/tui/qrtext"
 )
 
 // TestRenderQR reads the half-block drawing back into modules and checks
@@ -23,7 +24,7 @@ func TestRenderQR(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := q.Bitmap()
-	lines := strings.Split(renderQR(code), "\n")
+	lines := strings.Split(qrtext.Render(code), "\n")
 	if len(lines) != (len(want)+1)/2 {
 		t.Fatalf("%d lines for %d module rows", len(lines), len(want))
 	}
@@ -62,7 +63,7 @@ func TestRenderQR(t *testing.T) {
 func TestRenderQR_Scans(t *testing.T) {
 	for _, id := range []int64{1, 987654, 1 << 40} {
 		code := booking.SignTicket(testTicketKey, id)
-		img := screenImage(renderQR(code), 6)
+		img := screenImage(qrtext.Render(code), 6)
 		bmp, err := gozxing.NewBinaryBitmapFromImage(img)
 		if err != nil {
 			t.Fatal(err)

@@ -6,9 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	qrcode "github.com/skip2/go-qrcode"
 
 	"boxoffice/booking"
+	"boxoffice/tui/qrtext"
 )
 
 // The kiosk's screens: large, plain and the same for everyone. Every
@@ -171,37 +171,6 @@ func kioskSeats(seats []booking.Seat) string {
 	return strings.Join(labels, " ")
 }
 
-// renderQR draws text as a QR code in half blocks, as the counter's done
-// screen does: two modules a character cell, dark on light.
-func renderQR(text string) string {
-	q, err := qrcode.New(text, qrcode.Low)
-	if err != nil {
-		return "(no QR: " + booking.Clean(err.Error()) + ")"
-	}
-	bm := q.Bitmap()
-	var b strings.Builder
-	for y := 0; y < len(bm); y += 2 {
-		for x := range bm[y] {
-			top := !bm[y][x]
-			bottom := y+1 >= len(bm) || !bm[y+1][x]
-			switch {
-			case top && bottom:
-				b.WriteString("█")
-			case top:
-				b.WriteString("▀")
-			case bottom:
-				b.WriteString("▄")
-			default:
-				b.WriteString(" ")
-			}
-		}
-		if y+2 < len(bm) {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
 func centre(s string, width int) string {
 	if pad := (width - len(s)) / 2; pad > 0 {
 		return strings.Repeat(" ", pad) + s
@@ -238,7 +207,7 @@ func (m *Model) reservedView() string {
 	b.WriteString("\n\n      " + kTitle.Render(r.Number) + "\n\n")
 	fmt.Fprintf(&b, "%s · %s · seats %s\n", kioskTrim(r.Show.Film.Title, 40), r.Show.Starts.Format("15:04"), kioskSeats(r.Seats))
 	fmt.Fprintf(&b, "Pay at the counter by %s, or the seats go back on sale.\n\n", r.CutOff.Format("15:04"))
-	b.WriteString(renderQR(r.Number))
+	b.WriteString(qrtext.Render(r.Number))
 	return b.String()
 }
 
