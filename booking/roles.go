@@ -8,10 +8,14 @@ import (
 
 // Role orders what a member of staff may do: door < clerk < supervisor <
 // manager. Kiosk is below door: it may only do what a customer may.
+// RoleNone, the zero value, may do nothing: an Actor nobody filled in
+// (a signed-out counter, a forgotten field) is refused everything,
+// public reads included, rather than counted as a kiosk.
 type Role int
 
 const (
-	RoleKiosk Role = iota
+	RoleNone Role = iota
+	RoleKiosk
 	RoleDoor
 	RoleClerk
 	RoleSupervisor
@@ -20,6 +24,8 @@ const (
 
 func (r Role) String() string {
 	switch r {
+	case RoleNone:
+		return "nobody"
 	case RoleKiosk:
 		return "kiosk"
 	case RoleDoor:

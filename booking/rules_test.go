@@ -30,12 +30,30 @@ func TestAuthorize_FailsClosed(t *testing.T) {
 		{RoleSupervisor, ActionCancel, true},
 		{RoleSupervisor, ActionManageStaff, false},
 		{RoleKiosk, ActionHold, false},
+		{RoleKiosk, ActionViewShows, true},
+		{RoleKiosk, ActionKiosk, true},
 	}
 	for _, c := range cases {
 		err := Authorize(Actor{Name: "x", Role: c.role}, c.action)
 		if (err == nil) != c.ok {
 			t.Errorf("%s %s: %v", c.role, c.action, err)
 		}
+	}
+}
+
+// An Actor nobody filled in is nobody: not a kiosk, so not even the
+// public reads or a kiosk's hold are open to it.
+func TestAuthorize_ZeroActorMayDoNothing(t *testing.T) {
+	for _, a := range []Action{ActionViewShows, ActionKiosk, ActionReserve, ActionCollect, ActionAdmit, ActionHold} {
+		if err := Authorize(Actor{}, a); ErrorCode(err) != EForbidden {
+			t.Errorf("a zero Actor may %s: %v", a, err)
+		}
+	}
+	if RoleNone.String() != "nobody" {
+		t.Errorf("RoleNone is %q", RoleNone)
+	}
+	if _, err := ParseRole("nobody"); err == nil {
+		t.Error("nobody parses as a staff role")
 	}
 }
 
