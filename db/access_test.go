@@ -330,3 +330,35 @@ func mustSellTicket(t *testing.T, s *db.Store, show int64, owner, seat string) s
 	t.Helper()
 	return mustSell(t, s, show, owner, seat).Tickets[0].Code
 }
+
+// A manager at a screen can't take their own powers away — the last
+// manager disabling or demoting themselves would leave nobody there to
+// undo it — but another manager, or the command line, can.
+func TestStore_ManagerCannotDisableThemselves(t *testing.T) {
+	s, _ := storetest.MustOpen(t, db.Options{})
+	ctx := context.Background()
+	for _, name := range []string{"mia", "max"} {
+		if _, err := s.AddStaff(ctx, booking.System, name, booking.RoleManager, "1234", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mia := signedIn(t, s, "mia")
+	if err := s.DisableStaff(ctx, mia, "MIA"); booking.ErrorCode(err) != booking.EInvalid {
+		t.Fatalf("disabling yourself: %v", err)
+	}
+	if err := s.SetRole(ctx, mia, "mia", booking.RoleClerk); booking.ErrorCode(err) != booking.EInvalid {
+		t.Fatalf("demoting yourself: %v", err)
+	}
+	if st, err := s.SignIn(ctx, booking.SignInRequest{Name: "mia", PIN: "1234"}); err != nil || st.Role != booking.RoleManager {
+		t.Fatalf("mia after refusals: %+v %v", st, err)
+	}
+	if err := s.SetRole(ctx, mia, "max", booking.RoleClerk); err != nil {
+		t.Fatalf("demoting another manager: %v", err)
+	}
+	if err := s.DisableStaff(ctx, booking.System, "mia"); err != nil {
+		t.Fatalf("the command line disabling mia: %v", err)
+	}
+	if _, err := s.SignIn(ctx, booking.SignInRequest{Name: "mia", PIN: "1234"}); booking.ErrorCode(err) != booking.EForbidden {
+		t.Fatalf("disabled mia signs in: %v", err)
+	}
+}

@@ -137,6 +137,9 @@ func (s *Store) ListStaff(ctx context.Context, actor booking.Actor) ([]booking.S
 // DisableStaff stops a member of staff signing in by PIN or key; their
 // open sessions are refused from their next write on.
 func (s *Store) DisableStaff(ctx context.Context, actor booking.Actor, name string) error {
+	if err := notYourself(actor, name, "disable"); err != nil {
+		return err
+	}
 	return s.updateStaff(ctx, actor, "disable staff", name, "disabled = 1", false)
 }
 
@@ -150,6 +153,11 @@ func (s *Store) EnableStaff(ctx context.Context, actor booking.Actor, name strin
 func (s *Store) SetRole(ctx context.Context, actor booking.Actor, name string, role booking.Role) error {
 	if role < booking.RoleDoor || role > booking.RoleManager {
 		return booking.Errorf(booking.EInvalid, "Unknown role.")
+	}
+	if role < actor.Role {
+		if err := notYourself(actor, name, "lower the role of"); err != nil {
+			return err
+		}
 	}
 	return s.updateStaff(ctx, actor, "set role "+role.String(), name, "role = ?", false, role.String())
 }
@@ -174,6 +182,17 @@ func (s *Store) SetPIN(ctx context.Context, actor booking.Actor, name, pin strin
 // both, before it runs out by itself.
 func (s *Store) UnlockStaff(ctx context.Context, actor booking.Actor, name string) error {
 	return s.updateStaff(ctx, actor, "unlock staff", name, "", true)
+}
+
+// notYourself refuses a manager taking their own powers away at a
+// screen: the last manager disabling or demoting themselves would leave
+// nobody who may undo it there. Another manager, or the command line run
+// by whoever owns the data directory (a System actor, no StaffID), may.
+func notYourself(actor booking.Actor, name, what string) error {
+	if actor.StaffID != 0 && strings.EqualFold(booking.CleanLine(name, 40), actor.Name) {
+		return booking.Errorf(booking.EInvalid, "You can't %s yourself: another manager can, or `boxoffice staff` at the server.", what)
+	}
+	return nil
 }
 
 // updateStaff sets columns (an SQL SET list, its arguments in args) of
