@@ -5,20 +5,15 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"boxoffice/booking"
 )
-
-// sale is what a checkout's transaction returns: the booking it made, or
-// the id of the booking its idempotency key made before.
-type sale struct {
-	sold     *booking.Booking
-	existing int64
-}
 
 // errKeyUsed rolls a checkout back whose key made a booking already; the
 // caller answers with that booking.
@@ -43,39 +38,52 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 	key := strings.TrimSpace(req.IdempotencyKey)
 	customer := booking.CleanLine(req.Customer, 80)
 	phone := booking.CleanLine(req.Phone, 32)
-	got, err := inTx(s, ctx, "checkout", txMode{iso: pgx.ReadCommitted}, func(t *tx) (sale, error) {
+	for attempt := 0; ; attempt++ {
+		b, err := s.checkout(ctx, actor, req, key, customer, phone)
+		if errors.Is(err, errKeyUsed) {
+			var id int64
+			if id, err = s.bookingOfKey(ctx, key); err == nil {
+				return s.loadBooking(ctx, id)
+			}
+			if booking.ErrorCode(err) == booking.ENotFound && attempt < 3 {
+				continue // a booking number drawn twice, or the key's first checkout rolled back
+			}
+		}
+		return b, err
+	}
+}
+
+// checkout is one attempt of Checkout: the sale it made, or errKeyUsed
+// when its key made a booking before.
+func (s *Store) checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest, key, customer, phone string) (*booking.Booking, error) {
+	got, err := inTx(s, ctx, "checkout", txMode{iso: pgx.ReadCommitted}, func(t *tx) (*booking.Booking, error) {
 		if err := checkActor(t, actor); err != nil {
-			return sale{}, err
+			return nil, err
 		}
 		sold, err := s.sell(t, actor, req, key, customer, phone)
-		if err == nil {
-			return sale{sold: sold}, nil
+		var de *booking.Error
+		if err == nil || !errors.As(err, &de) {
+			return sold, err
 		}
-		// A retry (double Enter, resubmit, reconnect) finds its hold
-		// already confirmed, or its key used: answer with the booking
-		// the key made, and roll this transaction back.
-		var existing int64
-		if kerr := t.QueryRow(t.ctx, `SELECT id FROM bookings WHERE idem_key = $1`, key).Scan(&existing); kerr == nil {
-			return sale{existing: existing}, errKeyUsed
-		} else if !errors.Is(kerr, pgx.ErrNoRows) {
-			return sale{}, kerr
+		// A domain refusal leaves the transaction alive. A retry (double
+		// Enter, resubmit, reconnect) finds its hold already confirmed:
+		// answer with the booking the key made.
+		var n int
+		if kerr := t.QueryRow(t.ctx, `SELECT count(*) FROM bookings WHERE idem_key = $1`, key).Scan(&n); kerr != nil {
+			return nil, kerr
 		}
-		return sale{}, err
+		if n > 0 {
+			return nil, errKeyUsed
+		}
+		return nil, err
 	})
-	var existing int64
-	if errors.Is(err, errKeyUsed) || (err == nil && got.sold == nil) {
-		existing, err = s.bookingOfKey(ctx, key)
-	}
 	if err != nil {
 		return nil, err
 	}
-	if got.sold != nil {
-		for i := range got.sold.Tickets {
-			got.sold.Tickets[i].Code = booking.SignTicket(s.opts.TicketKey, got.sold.Tickets[i].ID)
-		}
-		return got.sold, nil
+	for i := range got.Tickets {
+		got.Tickets[i].Code = booking.SignTicket(s.opts.TicketKey, got.Tickets[i].ID)
 	}
-	return s.loadBooking(ctx, existing)
+	return got, nil
 }
 
 // bookingOfKey finds the booking an idempotency key made (after the
@@ -89,11 +97,7 @@ func (s *Store) bookingOfKey(ctx context.Context, key string) (int64, error) {
 // sell turns a live hold into a booking inside t and returns the booking
 // as written.
 func (s *Store) sell(t *tx, actor booking.Actor, req booking.CheckoutRequest, key, customer, phone string) (*booking.Booking, error) {
-	show, seats, err := s.confirmHold(t, req)
-	if err != nil {
-		return nil, err
-	}
-	prices, err := priceTable(t)
+	show, seats, prices, shiftID, err := s.confirmHold(t, actor, req)
 	if err != nil {
 		return nil, err
 	}
@@ -113,107 +117,161 @@ func (s *Store) sell(t *tx, actor booking.Actor, req booking.CheckoutRequest, ke
 	if err != nil {
 		return nil, err
 	}
-	shiftID, err := shiftFor(t, actor, req.Method, req.OpenFloat)
-	if err != nil {
-		return nil, err
+	if shiftID == 0 && req.Method == booking.Cash {
+		if req.OpenFloat == nil {
+			return nil, booking.ErrNoShift
+		}
+		if shiftID, err = openShift(t, actor, *req.OpenFloat); err != nil {
+			return nil, err
+		}
 	}
 	b := &booking.Booking{
 		Show: show, Status: booking.BookingConfirmed, Customer: customer, Phone: phone, Total: quote.Total,
 		SoldBy: actor.Name, Terminal: actor.Terminal, CreatedAt: time.UnixMilli(t.nowMS()),
 	}
-	if err := insertBooking(t, b, req.HoldID, key); err != nil {
-		return nil, err
-	}
-	if err := s.writeSale(t, actor, b, req, quote.Lines, tendered, change, shiftID); err != nil {
+	if err := writeSale(t, actor, b, req, key, quote.Lines, tendered, change, shiftID); err != nil {
 		return nil, err
 	}
 	t.touch(show.ID)
 	return b, nil
 }
 
-// writeSale sells the hold's claims and writes the tickets, the payment
-// and the audit row, in one round trip.
-func (s *Store) writeSale(t *tx, actor booking.Actor, b *booking.Booking, req booking.CheckoutRequest, lines []booking.QuoteLine,
+// qSale writes a sale in one statement: the booking, the hold's claims
+// held -> sold (every one of them, or it raises 'claims'), the tickets
+// (ids 32 x booking id + n), the payment and the audit row. The booking
+// is inserted ON CONFLICT DO NOTHING, so a used key or a number drawn
+// twice writes nothing and raises 'key' (expect). The foreign keys
+// between them are checked at the end of the statement, when the booking
+// is there.
+const qSale = `WITH b AS (
+		INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, total, sold_by, terminal, created_at)
+		VALUES ($1, $2, $3, 'confirmed', $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING RETURNING id
+	), c AS (
+		UPDATE seat_claims SET status = 'sold', booking_id = b.id FROM b WHERE hold_id = $3 AND status = 'held' RETURNING seat_id
+	), tk AS (
+		INSERT INTO tickets (id, booking_id, seat_id, type_code, price, price_source, status)
+		SELECT b.id * 32 + x.n - 1, b.id, x.seat, x.ty, x.price, x.src, 'issued'
+		FROM b, unnest($11::bigint[], $12::text[], $13::bigint[], $14::text[]) WITH ORDINALITY AS x(seat, ty, price, src, n)
+	), p AS (
+		INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff, terminal, shift_id)
+		SELECT b.id, 'sale', $15, $7, $16, $17, $10, $8, $9, $18 FROM b RETURNING id
+	), a AS (
+		INSERT INTO audit (at, actor, role, terminal, action, show_id, booking_id, shift_id, amount, detail)
+		SELECT $10, $19, $20, $21, 'sale', $2, b.id, $18, $7, $22 FROM b
+	)
+	SELECT expect(EXISTS (SELECT 1 FROM b), 'key'),
+		expect(NOT EXISTS (SELECT 1 FROM b) OR (SELECT count(*) FROM c) = cardinality($11::bigint[]), 'claims'),
+		(SELECT id FROM b), (SELECT id FROM p)`
+
+// writeSale writes b, its tickets for lines, its payment and its audit
+// row under a fresh random number (qSale), and COMMITs in the same round
+// trip, filling in b. errKeyUsed when the booking could not be inserted:
+// the key made a booking already (the caller answers with it), or, once
+// in 10^11 sales, the number was drawn twice (the caller runs again).
+func writeSale(t *tx, actor booking.Actor, b *booking.Booking, req booking.CheckoutRequest, key string, lines []booking.QuoteLine,
 	tendered, change booking.Money, shiftID int64) error {
 	n := len(lines)
-	ids, seatIDs, prices := make([]int64, n), make([]int64, n), make([]int64, n)
-	types, sources := make([]string, n), make([]string, n)
-	labels := make([]string, n)
+	seatIDs, prices := make([]int64, n), make([]int64, n)
+	types, sources, labels := make([]string, n), make([]string, n), make([]string, n)
 	for i, l := range lines {
-		ids[i], seatIDs[i], prices[i], types[i], sources[i] = b.ID*ticketsPerBooking+int64(i), l.Seat.ID, int64(l.Amount), l.Type, l.Source
-		labels[i] = l.Seat.Label
-		b.Tickets = append(b.Tickets, booking.Ticket{ID: ids[i], Seat: l.Seat, Type: l.Type, Price: l.Amount, PriceSource: l.Source, Status: booking.TicketIssued})
+		seatIDs[i], prices[i], types[i], sources[i], labels[i] = l.Seat.ID, int64(l.Amount), l.Type, l.Source, l.Seat.Label
 	}
 	role := ""
 	if actor.Role > booking.RoleKiosk {
 		role = actor.Role.String()
 	}
+	number := newBookingNumber()
 	batch := &pgx.Batch{}
-	batch.Queue(`UPDATE seat_claims SET status = 'sold', booking_id = $1 WHERE hold_id = $2 AND status = 'held'`, b.ID, req.HoldID)
-	batch.Queue(`INSERT INTO tickets (id, booking_id, seat_id, type_code, price, price_source, status)
-		SELECT i, $1, seat, ty, price, src, 'issued' FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::text[]) AS x(i, seat, ty, price, src)`,
-		b.ID, ids, seatIDs, types, prices, sources)
-	batch.Queue(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff, terminal, shift_id)
-		VALUES ($1, 'sale', $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-		b.ID, string(req.Method), b.Total, tendered, change, t.nowMS(), b.SoldBy, b.Terminal, nullID(shiftID))
-	batch.Queue(`INSERT INTO audit (at, actor, role, terminal, action, show_id, booking_id, shift_id, amount, detail)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		t.nowMS(), booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), string(booking.AuditSale),
-		b.Show.ID, b.ID, nullID(shiftID), int64(b.Total), fmt.Sprintf("%s: %s", req.Method, strings.Join(labels, " ")))
+	batch.Queue(qSale, number, b.Show.ID, req.HoldID, key, b.Customer, b.Phone, b.Total, b.SoldBy, b.Terminal, b.CreatedAt.UnixMilli(),
+		seatIDs, types, prices, sources, string(req.Method), tendered, change, nullID(shiftID),
+		booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), fmt.Sprintf("%s: %s", req.Method, strings.Join(labels, " ")))
+	batch.Queue(`COMMIT`)
 	br := t.SendBatch(t.ctx, batch)
-	tag, err := br.Exec()
-	if err == nil && int(tag.RowsAffected()) != n {
-		err = fmt.Errorf("checkout: %d claims sold for %d seats", tag.RowsAffected(), n)
-	}
-	if err == nil {
-		_, err = br.Exec()
-	}
+	var ok1, ok2 bool
 	var payID int64
-	if err == nil {
-		err = br.QueryRow().Scan(&payID)
+	err := br.QueryRow().Scan(&ok1, &ok2, &b.ID, &payID)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "ZB001" && pe.Message == "key" {
+		return errKeyUsed
+	}
+	if err != nil {
+		return err
+	}
+	t.committed = true
+	b.Number = number
+	for i, l := range lines {
+		b.Tickets = append(b.Tickets, booking.Ticket{ID: b.ID*ticketsPerBooking + int64(i), Seat: l.Seat, Type: l.Type, Price: l.Amount, PriceSource: l.Source, Status: booking.TicketIssued})
+	}
+	b.Payments = []booking.Payment{{ID: payID, Kind: booking.PaymentSale, Method: req.Method, Amount: b.Total, Tendered: tendered, Change: change,
+		At: b.CreatedAt, Staff: b.SoldBy, Terminal: b.Terminal, ShiftID: shiftID}}
+	return nil
+}
+
+// confirmHold moves the hold held -> confirmed by compare-and-set and
+// returns its show (with the price list it sells at now), its seats, the
+// price table and the actor's open shift (0: none), all read by
+// statements of this transaction after the move, in one round trip. Only
+// when the move fails does it read why.
+func (s *Store) confirmHold(t *tx, actor booking.Actor, req booking.CheckoutRequest) (booking.Show, []booking.Seat, *booking.PriceTable, int64, error) {
+	var showID, shiftID int64
+	var list string
+	var seatIDs []int64
+	pt := &booking.PriceTable{Entries: map[booking.PriceKey]booking.Money{}}
+	b := &pgx.Batch{}
+	b.Queue(`UPDATE holds SET status = 'confirmed' WHERE id = $1 AND owner = $2 AND status = 'held' AND expires_at > $3
+		RETURNING show_id, (SELECT price_list FROM shows WHERE id = holds.show_id)`, req.HoldID, req.Owner, t.nowMS())
+	b.Queue(`SELECT coalesce(array_agg(seat_id), '{}') FROM seat_claims WHERE hold_id = $1 AND status = 'held'`, req.HoldID)
+	b.Queue(`SELECT coalesce((SELECT id FROM shifts WHERE lower(staff) = lower($1) AND status = 'open'), 0)`, actor.Name)
+	queuePriceTable(b, pt)
+	br := t.SendBatch(t.ctx, b)
+	err := br.QueryRow().Scan(&showID, &list)
+	confirmed := err == nil
+	if errors.Is(err, pgx.ErrNoRows) {
+		err = nil
 	}
 	if err == nil {
-		_, err = br.Exec()
+		err = br.QueryRow().Scan(&seatIDs)
+	}
+	if err == nil {
+		err = br.QueryRow().Scan(&shiftID)
 	}
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
-	b.Payments = []booking.Payment{{ID: payID, Kind: booking.PaymentSale, Method: req.Method, Amount: b.Total, Tendered: tendered, Change: change,
-		At: b.CreatedAt, Staff: b.SoldBy, Terminal: b.Terminal, ShiftID: shiftID}}
-	return err
-}
-
-// confirmHold moves the hold held -> confirmed by compare-and-set and
-// returns its show (with the price list it sells at now) and its seats;
-// only when the move fails does it read why.
-func (s *Store) confirmHold(t *tx, req booking.CheckoutRequest) (booking.Show, []booking.Seat, error) {
-	var showID int64
-	var list string
-	err := t.QueryRow(t.ctx, `UPDATE holds SET status = 'confirmed' WHERE id = $1 AND owner = $2 AND status = 'held' AND expires_at > $3
-		RETURNING show_id, (SELECT price_list FROM shows WHERE id = holds.show_id)`, req.HoldID, req.Owner, t.nowMS()).Scan(&showID, &list)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return booking.Show{}, nil, s.whyNotLive(t, req)
-	}
 	if err != nil {
-		return booking.Show{}, nil, err
+		return booking.Show{}, nil, nil, 0, err
+	}
+	if !confirmed {
+		return booking.Show{}, nil, nil, 0, s.whyNotLive(t, req)
 	}
 	show, err := s.showInfo(t.ctx, showID)
 	if err != nil {
-		return booking.Show{}, nil, err
+		return booking.Show{}, nil, nil, 0, err
 	}
 	show.PriceList = list
 	hall, err := s.hall(t.ctx, show.HallID)
 	if err != nil {
-		return booking.Show{}, nil, err
+		return booking.Show{}, nil, nil, 0, err
 	}
-	seats, err := s.heldSeats(t, hall, req.HoldID)
-	if err != nil {
-		return booking.Show{}, nil, err
+	seats := make([]booking.Seat, 0, len(seatIDs))
+	for _, id := range seatIDs {
+		if seat, ok := s.seatByID(hall.ID, id); ok {
+			seats = append(seats, seat)
+		}
 	}
+	slices.SortFunc(seats, func(a, b booking.Seat) int {
+		if a.Row != b.Row {
+			return a.Row - b.Row
+		}
+		return a.Col - b.Col
+	})
 	if len(seats) == 0 {
-		return booking.Show{}, nil, booking.Errorf(booking.EInvalid, "No seats are held; choose seats first.")
+		return booking.Show{}, nil, nil, 0, booking.Errorf(booking.EInvalid, "No seats are held; choose seats first.")
 	}
-	return show, seats, nil
+	return show, seats, pt, shiftID, nil
 }
 
 // whyNotLive explains a hold that could not be confirmed.
@@ -238,37 +296,40 @@ func (s *Store) whyNotLive(t *tx, req booking.CheckoutRequest) error {
 	return booking.Errorf(booking.EExpired, "The hold on the seats was released; hold the seats again.")
 }
 
-// priceTable reads the ticket types and the overrides inside t: a sale is
-// priced at what the database says in its own transaction.
+// queuePriceTable queues the reads of the ticket types and the
+// overrides into pt, read when b's results are: a sale is priced at what
+// the database says in its own transaction.
+func queuePriceTable(b *pgx.Batch, pt *booking.PriceTable) {
+	b.Queue(`SELECT code, name, price FROM ticket_types ORDER BY sort, code`).Query(func(rows pgx.Rows) error {
+		var err error
+		pt.Types, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (booking.TicketType, error) {
+			var ty booking.TicketType
+			return ty, r.Scan(&ty.Code, &ty.Name, &ty.Price)
+		})
+		return err
+	})
+	b.Queue(`SELECT list, type_code, seat_kind, amount FROM prices`).Query(func(rows pgx.Rows) error {
+		defer rows.Close()
+		for rows.Next() {
+			var k booking.PriceKey
+			var kind string
+			var amount booking.Money
+			if err := rows.Scan(&k.List, &k.Type, &kind, &amount); err != nil {
+				return err
+			}
+			k.Kind, _ = booking.ParseSeatKind(kind)
+			pt.Entries[k] = amount
+		}
+		return rows.Err()
+	})
+}
+
+// priceTable reads the price table inside t (Quote).
 func priceTable(t *tx) (*booking.PriceTable, error) {
 	pt := &booking.PriceTable{Entries: map[booking.PriceKey]booking.Money{}}
-	rows, err := t.Query(t.ctx, `SELECT code, name, price FROM ticket_types ORDER BY sort, code`)
-	if err != nil {
-		return nil, err
-	}
-	pt.Types, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (booking.TicketType, error) {
-		var ty booking.TicketType
-		return ty, r.Scan(&ty.Code, &ty.Name, &ty.Price)
-	})
-	if err != nil {
-		return nil, err
-	}
-	rows, err = t.Query(t.ctx, `SELECT list, type_code, seat_kind, amount FROM prices`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var k booking.PriceKey
-		var kind string
-		var amount booking.Money
-		if err := rows.Scan(&k.List, &k.Type, &kind, &amount); err != nil {
-			return nil, err
-		}
-		k.Kind, _ = booking.ParseSeatKind(kind)
-		pt.Entries[k] = amount
-	}
-	return pt, rows.Err()
+	b := &pgx.Batch{}
+	queuePriceTable(b, pt)
+	return pt, t.SendBatch(t.ctx, b).Close()
 }
 
 // payment works out what was tendered and the change due, refusing cash
@@ -285,25 +346,6 @@ func payment(req booking.CheckoutRequest, total booking.Money) (tendered, change
 		return 0, 0, booking.Errorf(booking.EInvalid, "%s tendered is less than the total %s.", tendered.String(), total.String())
 	}
 	return tendered, tendered - total, nil
-}
-
-// shiftFor returns the shift a payment of method by actor belongs to: the
-// actor's open shift, or for cash with a float given one opened now. A
-// card payment with no shift open belongs to none (0).
-func shiftFor(t *tx, actor booking.Actor, method booking.PayMethod, openFloat *booking.Money) (int64, error) {
-	var id int64
-	err := t.QueryRow(t.ctx, `SELECT id FROM shifts WHERE lower(staff) = lower($1) AND status = 'open'`, actor.Name).Scan(&id)
-	switch {
-	case err == nil:
-		return id, nil
-	case !errors.Is(err, pgx.ErrNoRows):
-		return 0, err
-	case method != booking.Cash:
-		return 0, nil
-	case openFloat == nil:
-		return 0, booking.ErrNoShift
-	}
-	return openShift(t, actor, *openFloat)
 }
 
 // openShift opens actor's shift with float, with its event and audit row.
@@ -343,34 +385,6 @@ func (s *Store) OpenShift(ctx context.Context, actor booking.Actor, req booking.
 		}
 		return &booking.Shift{ID: id, Staff: actor.Name, Terminal: actor.Terminal, Status: booking.ShiftOpen, OpenedAt: t.now, Float: req.Float}, nil
 	})
-}
-
-// insertBooking writes b's row under a fresh random number, filling in
-// its id and number. ON CONFLICT DO NOTHING keeps the transaction alive
-// on any unique clash: a used key (errKeyUsed: the caller answers with
-// that booking), or a number drawn twice (drawn again).
-func insertBooking(t *tx, b *booking.Booking, holdID int64, key string) error {
-	for attempt := 0; attempt < 6; attempt++ {
-		number := newBookingNumber()
-		err := t.QueryRow(t.ctx, `INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, total, sold_by, terminal, created_at)
-			VALUES ($1, $2, $3, 'confirmed', $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING RETURNING id`,
-			number, b.Show.ID, holdID, key, b.Customer, b.Phone, b.Total, b.SoldBy, b.Terminal, b.CreatedAt.UnixMilli()).Scan(&b.ID)
-		if err == nil {
-			b.Number = number
-			return nil
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return err
-		}
-		var used int
-		if err := t.QueryRow(t.ctx, `SELECT count(*) FROM bookings WHERE idem_key = $1 OR hold_id = $2`, key, holdID).Scan(&used); err != nil {
-			return err
-		}
-		if used > 0 {
-			return errKeyUsed
-		}
-	}
-	return fmt.Errorf("checkout: no free booking number")
 }
 
 // numberAlphabet and newBookingNumber repeat db's booking numbers

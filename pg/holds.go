@@ -1,6 +1,7 @@
 package pg
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"boxoffice/booking"
 )
@@ -46,6 +48,20 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 		return nil, err
 	}
 	ttl := ttlOrDefault(req.TTL)
+	if req.AddTo == 0 {
+		h, err := inTx(s, ctx, "hold", s.holdMode(), func(t *tx) (*booking.Hold, error) {
+			if err := checkActor(t, actor); err != nil {
+				return nil, err
+			}
+			return s.holdFast(t, actor, req, ttl, seats)
+		})
+		if !errors.Is(err, errSlowPath) {
+			if h != nil {
+				h.Together = true
+			}
+			return h, err
+		}
+	}
 	h, err := inTx(s, ctx, "hold", s.holdMode(), func(t *tx) (*booking.Hold, error) {
 		if err := checkActor(t, actor); err != nil {
 			return nil, err
@@ -64,6 +80,78 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	}
 	h.Together = true
 	return h, nil
+}
+
+// qHoldFast makes a hold, claims its seats in seat id order (see
+// claimAll) and writes its audit row, in one statement that returns the
+// hold's id, or raises (expect) when the unique index skipped a seat.
+const qHoldFast = `WITH h AS (
+		INSERT INTO holds (show_id, owner, status, created_at, expires_at) VALUES ($1, $2, 'held', $3, $4) RETURNING id
+	), c AS (
+		INSERT INTO seat_claims (show_id, seat_id, hold_id, status)
+		SELECT $1, x, h.id, 'held' FROM h, unnest($5::bigint[]) AS x ORDER BY x
+		ON CONFLICT (show_id, seat_id) WHERE status IN ('held', 'sold') DO NOTHING
+		RETURNING seat_id
+	), a AS (
+		INSERT INTO audit (at, actor, role, terminal, action, show_id, detail)
+		SELECT $3, $6, $7, $8, 'hold', $1, 'hold ' || h.id || ': ' || $9 FROM h
+	)
+	SELECT h.id, expect((SELECT count(*) FROM c) = cardinality($5::bigint[]), 'seats') FROM h`
+
+// qOnSale raises (expect) unless show $1 is scheduled and on sale at $2
+// (unix ms): booking.SalesOpen's rule, for the batch to stop at.
+const qOnSale = `SELECT expect(s.status = 'scheduled' AND $2 < (s.starts_at + coalesce(s.sales_close,
+	(SELECT value::integer FROM meta WHERE key = 'sales_close'), 1800)) * 1000, 'closed') FROM shows s WHERE s.id = $1`
+
+// errSlowPath sends a hold down holdSeats' path: the fast one met a seat
+// already claimed (or a show off sale) and rolled back.
+var errSlowPath = errors.New("hold: take the slow path")
+
+// holdFast holds seats for a new hold in one round trip: BEGIN, the hold
+// with its claims and audit row (qHoldFast), the show's life in a
+// statement of its own after them (qOnSale; see salesOpen for why after),
+// the notification and COMMIT, in one batch. When any seat was skipped by
+// the unique index, or the show is off sale, a statement raises, the
+// COMMIT is skipped and it all rolls back: errSlowPath, for holdSeats to
+// expire lapsed holds, claim again or name the taken seats.
+func (s *Store) holdFast(t *tx, actor booking.Actor, req booking.HoldRequest, ttl time.Duration, seats []booking.Seat) (*booking.Hold, error) {
+	ids := make([]int64, len(seats))
+	labels := make([]string, len(seats))
+	for i, seat := range seats {
+		ids[i], labels[i] = seat.ID, seat.Label
+	}
+	role := ""
+	if actor.Role > booking.RoleKiosk {
+		role = actor.Role.String()
+	}
+	expires := t.now.Add(ttl).UnixMilli()
+	t.touch(req.ShowID)
+	b := &pgx.Batch{}
+	b.Queue(qHoldFast, req.ShowID, req.Owner, t.nowMS(), expires, ids,
+		booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), strings.Join(labels, " "))
+	b.Queue(qOnSale, req.ShowID, t.nowMS())
+	if t.async {
+		b.Queue(`SELECT pg_notify($1, $2)`, s.channel, s.payload(t.touched))
+	} else {
+		t.later = true // after the COMMIT, by the notifier (notify.go)
+	}
+	b.Queue(`COMMIT`)
+	br := t.SendBatch(t.ctx, b)
+	var holdID int64
+	var ok bool
+	err := br.QueryRow().Scan(&holdID, &ok)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "ZB001" {
+		return nil, errSlowPath
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.committed, t.notified = true, true
+	return &booking.Hold{ID: holdID, ShowID: req.ShowID, Owner: req.Owner, Seats: seats, ExpiresAt: time.UnixMilli(expires), Status: booking.HoldHeld}, nil
 }
 
 // holdSeats claims seats for req: the claims are inserted, and a seat

@@ -227,84 +227,6 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	return v, s.translate("schema version", err)
 }
 
-// tx is one write transaction: its time, fixed when it began, and the
-// shows it changed, announced in the same transaction (notify).
-type tx struct {
-	pgx.Tx
-	ctx     context.Context
-	now     time.Time
-	touched map[int64]bool
-	async   bool // commits without waiting for the disk
-	later   bool // its shows go to the notifier after the commit
-}
-
-func (t *tx) nowMS() int64 { return t.now.UnixMilli() }
-
-// touch records that the transaction changed show id.
-func (t *tx) touch(id int64) {
-	if t.touched == nil {
-		t.touched = map[int64]bool{}
-	}
-	t.touched[id] = true
-}
-
-// maxAttempts bounds the retries of a transaction that met a
-// serialization failure or a deadlock: both mean "run me again", never a
-// message for a clerk.
-const maxAttempts = 8
-
-// retryable reports a failure PostgreSQL asks the client to retry.
-func retryable(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
-}
-
-// txMode is how a write transaction runs: its isolation level, and
-// whether its commit waits for the WAL to reach the disk.
-type txMode struct {
-	iso   pgx.TxIsoLevel
-	async bool // SET LOCAL synchronous_commit = off
-}
-
-// inTx runs fn in one transaction of mode, retrying it on a
-// serialization failure or a deadlock, and publishes the shows it
-// changed once it committed, here and (notifyIn) to the other servers.
-func inTx[T any](s *Store, ctx context.Context, what string, mode txMode, fn func(t *tx) (T, error)) (T, error) {
-	var zero T
-	for attempt := 1; ; attempt++ {
-		t := &tx{ctx: ctx, now: s.opts.Clock(), async: mode.async}
-		var out T
-		err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: mode.iso}, func(ptx pgx.Tx) error {
-			t.Tx = ptx
-			if mode.async {
-				if _, err := ptx.Exec(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
-					return err
-				}
-			}
-			var err error
-			if out, err = fn(t); err != nil {
-				return err
-			}
-			return s.notifyIn(t)
-		})
-		if err == nil {
-			for id := range t.touched {
-				s.broker.Publish(id)
-			}
-			if t.later {
-				s.queueNotify(t.touched)
-			}
-			return out, nil
-		}
-		if retryable(err) && attempt < maxAttempts && ctx.Err() == nil {
-			s.log.Debug("retrying", "op", what, "attempt", attempt, "err", err)
-			time.Sleep(time.Duration(rand.IntN(1<<attempt)) * time.Millisecond)
-			continue
-		}
-		return zero, s.translate(what, err)
-	}
-}
-
 // translate turns a storage error into a coded one once: a domain error
 // passes through, a constraint becomes a conflict, the rest is logged and
 // reads "Internal error.".
@@ -318,7 +240,7 @@ func (s *Store) translate(op string, err error) error {
 	var priced *booking.PriceChangedError
 	var pe *pgconn.PgError
 	switch {
-	case errors.As(err, &de), errors.As(err, &taken), errors.As(err, &stale), errors.As(err, &priced), errors.Is(err, errKeyUsed):
+	case errors.As(err, &de), errors.As(err, &taken), errors.As(err, &stale), errors.As(err, &priced), errors.Is(err, errKeyUsed), errors.Is(err, errSlowPath):
 		return err
 	case errors.Is(err, pgx.ErrNoRows):
 		return booking.Errorf(booking.ENotFound, "Not found.")

@@ -110,11 +110,12 @@ const lifeColumns = `s.status, s.cancel_reason, coalesce(s.sales_close, (SELECT 
 var _ = [1]struct{}{}[booking.DefaultSalesClose/time.Second-1800]
 
 // showColumns are a show with its counts, all counted from the claims:
-// sold through seat_claims_sold, held (by unexpired holds, $1 now in ms)
-// through seat_claims_held, and the seats the layout blocks.
+// sold, and held by unexpired holds ($1 now in ms), each through the
+// show's range of seat_claims_one_live (the IN repeats its condition so
+// the planner may use it), and the seats the layout blocks.
 const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity,
-	(SELECT count(*) FROM seat_claims c WHERE c.show_id = s.id AND c.status = 'sold'),
-	(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id WHERE c.show_id = s.id AND c.status = 'held' AND ho.expires_at > $1),
+	(SELECT count(*) FROM seat_claims c WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'sold'),
+	(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'held' AND ho.expires_at > $1),
 	(SELECT count(*) FROM seats x WHERE x.hall_id = s.hall_id AND x.blocked),
 	s.price_list, ` + lifeColumns
 
