@@ -39,8 +39,10 @@ type benchConfig struct {
 	days, runs          int
 	idle                time.Duration
 	only                string
-	// db is bench --db: the PostgreSQL server to measure (bench_pg.go).
-	db string
+	// db is bench --db: the PostgreSQL server to measure (bench_pg.go),
+	// with pool connections per side.
+	db   string
+	pool int
 }
 
 func benchFlags(fs *flag.FlagSet) runFunc {
@@ -54,6 +56,7 @@ func benchFlags(fs *flag.FlagSet) runFunc {
 	fs.DurationVar(&b.idle, "idle", 10*time.Second, "with --scale: how long to watch an idle server's CPU (0: skip the process checks)")
 	fs.StringVar(&b.only, "op", "", "with --scale: only the operations whose name contains this `TEXT`")
 	fs.StringVar(&b.db, "db", "", "measure on the PostgreSQL server at `URL` (postgres://…, in a throwaway schema), beside the seeds' FOR UPDATE shape")
+	fs.IntVar(&b.pool, "pool", 0, "with --db: connections of each side's pool, `N` (0: the client count, at most 64)")
 	return func(c *env, pos []string) error {
 		if len(pos) > 0 {
 			return usagef("bench takes no arguments")

@@ -45,7 +45,11 @@ func (c *env) benchPG(b benchConfig) error {
 		"(SELECT the show FOR UPDATE; check; INSERT; bump sold) on the same server; raw: one connection, BEGIN; INSERT; COMMIT\n\n" +
 		fmt.Sprintf("%7s %12s %8s %8s %9s %9s %12s %8s %8s %8s\n", "clients", "bookings/s", "p50 ms", "p99 ms", "acked", "committed", "seed book/s", "seed p99", "x seed", "raw tx/s")))
 	for _, n := range clients {
-		res, err := benchPGOnce(c.ctx, b.db, n, b.dur)
+		pool := b.pool
+		if pool <= 0 {
+			pool = min(n, 64)
+		}
+		res, err := benchPGOnce(c.ctx, b.db, n, pool, b.dur)
 		if err != nil {
 			return err
 		}
@@ -55,7 +59,7 @@ func (c *env) benchPG(b benchConfig) error {
 }
 
 // benchPGOnce measures one client count in a schema of its own.
-func benchPGOnce(ctx context.Context, dbURL string, clients int, dur time.Duration) (*benchResult, error) {
+func benchPGOnce(ctx context.Context, dbURL string, clients, pool int, dur time.Duration) (*benchResult, error) {
 	schemaURL, drop, err := pg.BenchSchema(ctx, dbURL)
 	if err != nil {
 		return nil, err
@@ -65,11 +69,11 @@ func benchPGOnce(ctx context.Context, dbURL string, clients int, dur time.Durati
 	if err != nil {
 		return nil, err
 	}
-	res, err := benchPGProject(ctx, schemaURL, clients, dur)
+	res, err := benchPGProject(ctx, schemaURL, clients, pool, dur)
 	if err != nil {
 		return nil, err
 	}
-	seed, err := benchSeedShape(ctx, schemaURL, clients, dur)
+	seed, err := benchSeedShape(ctx, schemaURL, clients, pool, dur)
 	if err != nil {
 		return nil, err
 	}
@@ -84,8 +88,8 @@ func benchPGOnce(ctx context.Context, dbURL string, clients int, dur time.Durati
 }
 
 // benchPGProject runs the project's path on pg.Store.
-func benchPGProject(ctx context.Context, schemaURL string, clients int, dur time.Duration) (*benchResult, error) {
-	store, err := pg.Open(ctx, schemaURL, pg.Options{TicketKey: booking.TicketKey{ID: 1, Secret: []byte("bench-only-secret-0123456789abcd")}, MaxConns: int32(min(clients, 64))})
+func benchPGProject(ctx context.Context, schemaURL string, clients, pool int, dur time.Duration) (*benchResult, error) {
+	store, err := pg.Open(ctx, schemaURL, pg.Options{TicketKey: booking.TicketKey{ID: 1, Secret: []byte("bench-only-secret-0123456789abcd")}, MaxConns: int32(pool)})
 	if err != nil {
 		return nil, err
 	}
@@ -116,8 +120,8 @@ func benchPGProject(ctx context.Context, schemaURL string, clients int, dur time
 }
 
 // benchSeedShape runs the seeds' shape on the same hot-show pattern.
-func benchSeedShape(ctx context.Context, schemaURL string, clients int, dur time.Duration) (*benchResult, error) {
-	shape, err := pg.OpenSeedShape(ctx, schemaURL, benchShows, benchRows*benchCols, int32(min(clients, 64)))
+func benchSeedShape(ctx context.Context, schemaURL string, clients, pool int, dur time.Duration) (*benchResult, error) {
+	shape, err := pg.OpenSeedShape(ctx, schemaURL, benchShows, benchRows*benchCols, int32(pool))
 	if err != nil {
 		return nil, err
 	}

@@ -109,8 +109,9 @@ var errSlowPath = errors.New("hold: take the slow path")
 
 // holdFast holds seats for a new hold in one round trip: BEGIN, the hold
 // with its claims and audit row (qHoldFast), the show's life in a
-// statement of its own after them (qOnSale; see salesOpen for why after),
-// the notification and COMMIT, in one batch. When any seat was skipped by
+// statement of its own after them (qOnSale; see salesOpen for why after)
+// and COMMIT, in one batch; the notifier tells the other servers after
+// the COMMIT (notify.go). When any seat was skipped by
 // the unique index, or the show is off sale, a statement raises, the
 // COMMIT is skipped and it all rolls back: errSlowPath, for holdSeats to
 // expire lapsed holds, claim again or name the taken seats.
@@ -130,11 +131,6 @@ func (s *Store) holdFast(t *tx, actor booking.Actor, req booking.HoldRequest, tt
 	b.Queue(qHoldFast, req.ShowID, req.Owner, t.nowMS(), expires, ids,
 		booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), strings.Join(labels, " "))
 	b.Queue(qOnSale, req.ShowID, t.nowMS())
-	if t.async {
-		b.Queue(`SELECT pg_notify($1, $2)`, s.channel, s.payload(t.touched))
-	} else {
-		t.later = true // after the COMMIT, by the notifier (notify.go)
-	}
 	b.Queue(`COMMIT`)
 	br := t.SendBatch(t.ctx, b)
 	var holdID int64
@@ -150,7 +146,7 @@ func (s *Store) holdFast(t *tx, actor booking.Actor, req booking.HoldRequest, tt
 	if err != nil {
 		return nil, err
 	}
-	t.committed, t.notified = true, true
+	t.committed = true
 	return &booking.Hold{ID: holdID, ShowID: req.ShowID, Owner: req.Owner, Seats: seats, ExpiresAt: time.UnixMilli(expires), Status: booking.HoldHeld}, nil
 }
 

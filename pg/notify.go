@@ -10,42 +10,28 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Live repaint across servers. Every write that changed shows sends
-// pg_notify(channel, "<store id> <show>,<show>…"); every store LISTENs on
-// the channel of its schema and publishes what other stores changed on
-// its own Broker (its own changes it published at its commit already).
+// Live repaint across servers. After every write that changed shows
+// commits, the store publishes them on its own Broker and hands them to
+// its notifier, which sends pg_notify(channel, "<store id> <show>,…");
+// every store LISTENs on the channel of its schema and publishes what
+// other stores changed (its own changes it published already).
 //
-// When the notification is sent: PostgreSQL takes one database-wide lock
-// from a notifying transaction's commit until it ends, so a notifying
-// transaction that waits for its WAL flush (synchronous commit) holds
-// every other notifying commit behind its disk write. Measured with
-// pgbench at 64 clients on a 2-core machine: single-row inserts fell
-// from about 2,400 to 460 commits a second once each also notified. So:
-//   - a transaction that commits without waiting for the disk (a hold, a
-//     release: holdTx) notifies inside itself, and its news goes out
-//     exactly when the change does;
-//   - a sale, whose commit waits for the disk, hands its shows to this
-//     store's notifier, which sends them right after the COMMIT in one
-//     short notification of its own (with synchronous commit off: a
-//     notification is worth nothing after a crash), merging whatever
-//     queued while the last one was sent. The news then follows the
-//     change by one round trip. If this process died between the two,
-//     other servers would miss that one repaint until the show's next
-//     change; a listener that reconnects publishes "anything changed".
-
-// notifyIn sends t's shows inside t when t commits without waiting for
-// the disk, or queues them for the notifier after the commit otherwise.
-func (s *Store) notifyIn(t *tx) error {
-	if len(t.touched) == 0 {
-		return nil
-	}
-	if !t.async {
-		t.later = true
-		return nil
-	}
-	_, err := t.Exec(t.ctx, `SELECT pg_notify($1, $2)`, s.channel, s.payload(t.touched))
-	return err
-}
+// Why after the COMMIT and not inside the transaction: PostgreSQL takes
+// one database-wide lock from a notifying transaction's commit until it
+// ends, so notifying transactions commit one at a time, each behind the
+// last one's WAL flush. Measured on a 2-core machine at 64 clients:
+// pgbench's single-row inserts fell from about 2,400 to 460 commits a
+// second once each also notified, and with the holds notifying inside
+// their (asynchronous) transactions, most of bench --db's 64 backends
+// were found waiting on that lock (pg_stat_activity: Lock/object): a
+// hot row by another name. The notifier sends one short notification at
+// a time (with synchronous commit off: it is worth nothing after a
+// crash), merging whatever committed while the last one was sent, so
+// the news follows the change by about one round trip. If this process
+// died between a COMMIT and its notification, the other servers would
+// miss that one repaint until the show's next change; a listener that
+// reconnects publishes "anything changed" (0), so a database restart
+// loses nothing.
 
 // payload is a notification's text: this store's id, then the shows.
 func (s *Store) payload(shows map[int64]bool) string {
@@ -65,6 +51,9 @@ func (s *Store) payload(shows map[int64]bool) string {
 
 // queueNotify hands committed shows to the notifier.
 func (s *Store) queueNotify(shows map[int64]bool) {
+	if len(shows) == 0 {
+		return
+	}
 	s.pendingMu.Lock()
 	for id := range shows {
 		s.pending[id] = true

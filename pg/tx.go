@@ -25,10 +25,6 @@ type tx struct {
 	begin   []string // BEGIN and SET LOCAL, until sent
 	touched map[int64]bool
 	async   bool // commits without waiting for the disk
-	later   bool // its shows go to the notifier after the commit
-	// notified says the transaction sent its notification itself, for
-	// the only show it touched (holdFast).
-	notified bool
 	// committed says the transaction's last batch carried its COMMIT.
 	committed bool
 }
@@ -150,7 +146,8 @@ func (m txMode) begin() []string {
 
 // inTx runs fn in one transaction of mode, retrying it on a
 // serialization failure or a deadlock, and publishes the shows it
-// changed once it committed, here and (notifyIn) to the other servers.
+// changed once it committed, here and (the notifier) to the other
+// servers.
 func inTx[T any](s *Store, ctx context.Context, what string, mode txMode, fn func(t *tx) (T, error)) (T, error) {
 	var zero T
 	for attempt := 1; ; attempt++ {
@@ -159,9 +156,7 @@ func inTx[T any](s *Store, ctx context.Context, what string, mode txMode, fn fun
 			for id := range t.touched {
 				s.broker.Publish(id)
 			}
-			if t.later {
-				s.queueNotify(t.touched)
-			}
+			s.queueNotify(t.touched)
 			return out, nil
 		}
 		if retryable(err) && attempt < maxAttempts && ctx.Err() == nil {
@@ -186,9 +181,6 @@ func runTx[T any](s *Store, ctx context.Context, mode txMode, fn func(t *tx) (T,
 	defer conn.Release()
 	t := &tx{conn: conn, ctx: ctx, now: s.opts.Clock(), begin: mode.begin(), async: mode.async}
 	out, err := fn(t)
-	if err == nil && !t.notified {
-		err = s.notifyIn(t)
-	}
 	if err == nil {
 		if !t.started() || t.committed {
 			return t, out, nil // nothing was sent
