@@ -197,4 +197,3 @@ func seatLabels(seed booking.Seed) []string {
 	}
 	return labels
 }
-
