@@ -383,3 +383,64 @@ func TestRelease_FreesTheSeats(t *testing.T) {
 		t.Fatalf("shows: %+v, %v", shows, err)
 	}
 }
+
+func TestHold_WithdrawnStaffRefused(t *testing.T) {
+	s, u, _ := seeded(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var id int64
+	if err := conn.QueryRow(ctx, `INSERT INTO staff (name, role, pin_hash, created_at) VALUES ('bea', 'clerk', 'x', 0) RETURNING id`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	bea := booking.Actor{StaffID: id, Name: "bea", Role: booking.RoleClerk}
+	h, err := s.Hold(ctx, bea, booking.HoldRequest{ShowID: 1, Seats: []string{"A9"}, Owner: "bea"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `UPDATE staff SET disabled = true WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Hold(ctx, bea, booking.HoldRequest{ShowID: 1, Seats: []string{"A10"}, Owner: "bea"}); !errors.Is(err, booking.ErrWithdrawn) {
+		t.Fatalf("a disabled clerk's hold: %v", err)
+	}
+	if _, err := s.Checkout(ctx, bea, booking.CheckoutRequest{HoldID: h.ID, Owner: "bea", IdempotencyKey: "w", Method: booking.Card}); !errors.Is(err, booking.ErrWithdrawn) {
+		t.Fatalf("a disabled clerk's checkout: %v", err)
+	}
+	var n int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM bookings`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d bookings, %v", n, err)
+	}
+}
+
+func TestHold_ClosedShowRefused(t *testing.T) {
+	s, u, clk := seeded(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `UPDATE shows SET status = 'cancelled', cancel_reason = 'projector' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"A1"}, Owner: "a"})
+	if booking.ErrorCode(err) != booking.EInvalid {
+		t.Fatalf("hold on a cancelled show: %v", err)
+	}
+	if _, err := conn.Exec(ctx, `UPDATE shows SET status = 'scheduled'`); err != nil {
+		t.Fatal(err)
+	}
+	clk.Add(24*time.Hour + 31*time.Minute) // 31 minutes after the start
+	_, err = s.HoldBest(ctx, clerk, booking.HoldBestRequest{ShowID: 1, N: 2, Owner: "a"})
+	if booking.ErrorCode(err) != booking.EInvalid {
+		t.Fatalf("hold best after sales closed: %v", err)
+	}
+	var n int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM seat_claims`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d claims left behind, %v", n, err)
+	}
+}
