@@ -212,22 +212,22 @@ func writeSale(t *tx, actor booking.Actor, b *booking.Booking, req booking.Check
 
 // confirmHold moves the hold held -> confirmed by compare-and-set and
 // returns its show (with the price list it sells at now), its seats, the
-// price table and the actor's open shift (0: none), all read by
-// statements of this transaction after the move, in one round trip. Only
-// when the move fails does it read why.
+// price table (txPriceTable) and the actor's open shift (0: none), all
+// read by statements of this transaction after the move, in one round
+// trip. Only when the move fails does it read why.
 func (s *Store) confirmHold(t *tx, actor booking.Actor, req booking.CheckoutRequest) (booking.Show, []booking.Seat, *booking.PriceTable, int64, error) {
 	var showID, shiftID int64
 	var list string
 	var seatIDs []int64
-	pt := &booking.PriceTable{Entries: map[booking.PriceKey]booking.Money{}}
 	b := &pgx.Batch{}
+	var gen string
 	b.Queue(`UPDATE holds SET status = 'confirmed' WHERE id = $1 AND owner = $2 AND status = 'held' AND expires_at > $3
-		RETURNING show_id, (SELECT price_list FROM shows WHERE id = holds.show_id)`, req.HoldID, req.Owner, t.nowMS())
+		RETURNING show_id, (SELECT price_list FROM shows WHERE id = holds.show_id), (SELECT value FROM meta WHERE key = 'price_gen')`,
+		req.HoldID, req.Owner, t.nowMS())
 	b.Queue(`SELECT coalesce(array_agg(seat_id), '{}') FROM seat_claims WHERE hold_id = $1 AND status = 'held'`, req.HoldID)
 	b.Queue(`SELECT coalesce((SELECT id FROM shifts WHERE lower(staff) = lower($1) AND status = 'open'), 0)`, actor.Name)
-	queuePriceTable(b, pt)
 	br := t.SendBatch(t.ctx, b)
-	err := br.QueryRow().Scan(&showID, &list)
+	err := br.QueryRow().Scan(&showID, &list, &gen)
 	confirmed := err == nil
 	if errors.Is(err, pgx.ErrNoRows) {
 		err = nil
@@ -246,6 +246,10 @@ func (s *Store) confirmHold(t *tx, actor booking.Actor, req booking.CheckoutRequ
 	}
 	if !confirmed {
 		return booking.Show{}, nil, nil, 0, s.whyNotLive(t, req)
+	}
+	pt, err := s.txPriceTable(t, gen)
+	if err != nil {
+		return booking.Show{}, nil, nil, 0, err
 	}
 	show, err := s.showInfo(t.ctx, showID)
 	if err != nil {
@@ -324,7 +328,27 @@ func queuePriceTable(b *pgx.Batch, pt *booking.PriceTable) {
 	})
 }
 
-// priceTable reads the price table inside t (Quote).
+// txPriceTable returns the price table as t sees it, given the price
+// generation t read: the store's copy while the generation is the one it
+// was read at, else the table read again inside t (and kept).
+func (s *Store) txPriceTable(t *tx, gen string) (*booking.PriceTable, error) {
+	s.pricesMu.Lock()
+	pt, at := s.prices, s.pricesGen
+	s.pricesMu.Unlock()
+	if pt != nil && at == gen {
+		return pt, nil
+	}
+	pt, err := priceTable(t)
+	if err != nil {
+		return nil, err
+	}
+	s.pricesMu.Lock()
+	s.prices, s.pricesGen = pt, gen
+	s.pricesMu.Unlock()
+	return pt, nil
+}
+
+// priceTable reads the price table inside t (Quote, txPriceTable).
 func priceTable(t *tx) (*booking.PriceTable, error) {
 	pt := &booking.PriceTable{Entries: map[booking.PriceKey]booking.Money{}}
 	b := &pgx.Batch{}

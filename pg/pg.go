@@ -69,6 +69,12 @@ type Store struct {
 	seatsByID map[int64]map[int64]booking.Seat
 	shows     map[int64]booking.Show // programme facts, which a sale never changes
 
+	// The price table last read, and the price generation it was read at
+	// (txPriceTable).
+	pricesMu  sync.Mutex
+	prices    *booking.PriceTable
+	pricesGen string
+
 	stop         context.CancelFunc
 	stopped      sync.WaitGroup
 	listening    chan struct{} // closed once the listener first listens

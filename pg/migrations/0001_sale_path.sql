@@ -295,3 +295,21 @@ BEGIN
 	RETURN true;
 END;
 $$;
+
+-- The price generation: a number that moves to a new random value on
+-- every write to ticket_types or prices, by whatever writes them. A
+-- store keeps the price table it last read beside the generation it read
+-- it at, and a sale reads the generation (one row, no lock) inside its
+-- transaction instead of the whole table: the sale is still priced at
+-- what the database says then. Random, not the next number: a price write
+-- rolled back after a sale read it cannot leave a generation that a later
+-- write reuses for other prices.
+INSERT INTO meta (key, value) VALUES ('price_gen', '1');
+CREATE FUNCTION bump_price_gen() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	UPDATE meta SET value = (floor(random() * 1e15))::bigint::text WHERE key = 'price_gen';
+	RETURN NULL;
+END;
+$$;
+CREATE TRIGGER ticket_types_price_gen AFTER INSERT OR UPDATE OR DELETE ON ticket_types FOR EACH STATEMENT EXECUTE FUNCTION bump_price_gen();
+CREATE TRIGGER prices_price_gen AFTER INSERT OR UPDATE OR DELETE ON prices FOR EACH STATEMENT EXECUTE FUNCTION bump_price_gen();
