@@ -452,3 +452,50 @@ func TestHold_ClosedShowRefused(t *testing.T) {
 		t.Fatalf("%d claims left behind, %v", n, err)
 	}
 }
+
+func TestHoldBest_RacersNeverShareASeat(t *testing.T) {
+	s, _, _ := seeded(t)
+	ctx := context.Background()
+	const racers = 30 // for 10 pairs of a 20-seat hall
+	var wg sync.WaitGroup
+	holds := make([]*booking.Hold, racers)
+	errs := make([]error, racers)
+	start := make(chan struct{})
+	for i := 0; i < racers; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			<-start
+			holds[i], errs[i] = s.HoldBest(ctx, clerk, booking.HoldBestRequest{ShowID: 1, N: 2, Owner: fmt.Sprintf("c%d", i)})
+		}(i)
+	}
+	close(start)
+	wg.Wait()
+	seen := map[string]string{}
+	won := 0
+	for i, h := range holds {
+		if errs[i] != nil {
+			if booking.ErrorCode(errs[i]) != booking.EConflict {
+				t.Fatalf("racer %d: %v", i, errs[i])
+			}
+			continue
+		}
+		won++
+		if len(h.Seats) != 2 {
+			t.Fatalf("racer %d held %d seats", i, len(h.Seats))
+		}
+		for _, seat := range h.Seats {
+			if other, ok := seen[seat.Label]; ok {
+				t.Fatalf("%s held by %s and c%d", seat.Label, other, i)
+			}
+			seen[seat.Label] = fmt.Sprintf("c%d", i)
+		}
+	}
+	sh, err := s.Show(ctx, clerk, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if won == 0 || won > 10 || sh.Held != 2*won {
+		t.Fatalf("%d winners, %d seats held", won, sh.Held)
+	}
+}
