@@ -499,3 +499,71 @@ func TestHoldBest_RacersNeverShareASeat(t *testing.T) {
 		t.Fatalf("%d winners, %d seats held", won, sh.Held)
 	}
 }
+
+func TestAudit_OneRowPerWriteThatHappened(t *testing.T) {
+	s, u, _ := seeded(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	rows := func(action string) int {
+		t.Helper()
+		var n int
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM audit WHERE action = $1`, action).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"A1", "A2"}, Owner: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"A2", "A3"}, Owner: "b"}); err == nil {
+		t.Fatal("A2 held twice")
+	}
+	if n := rows("hold"); n != 1 {
+		t.Fatalf("%d hold rows after one hold and one clash, want 1", n)
+	}
+	m, err := s.SeatMap(ctx, clerk, 1, "a")
+	if err != nil || m.State(h.Seats[0].ID) != booking.SeatHeldByMe || m.HoldID[h.Seats[0].ID] != h.ID {
+		t.Fatalf("a's map: %v, %v", m.State(h.Seats[0].ID), err)
+	}
+	if m, _ := s.SeatMap(ctx, clerk, 1, "b"); m.State(h.Seats[1].ID) != booking.SeatHeldByOther {
+		t.Fatalf("b's map: %v", m.State(h.Seats[1].ID))
+	}
+	req := booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "once", Method: booking.Card}
+	for i := 0; i < 2; i++ {
+		if _, err := s.Checkout(ctx, clerk, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := rows("sale"); n != 1 {
+		t.Fatalf("%d sale rows after a checkout and its retry, want 1", n)
+	}
+	var actor, role, detail string
+	var amount int64
+	if err := conn.QueryRow(ctx, `SELECT actor, role, detail, amount FROM audit WHERE action = 'sale'`).Scan(&actor, &role, &detail, &amount); err != nil {
+		t.Fatal(err)
+	}
+	if actor != "ann" || role != "clerk" || detail != "card: A1 A2" || amount != 2500 {
+		t.Fatalf("sale row: %s %s %q %d", actor, role, detail, amount)
+	}
+	if m, _ := s.SeatMap(ctx, clerk, 1, ""); m.State(h.Seats[0].ID) != booking.SeatSold || m.Show.Sold != 2 {
+		t.Fatalf("map after the sale: %v, sold %d", m.State(h.Seats[0].ID), m.Show.Sold)
+	}
+	h2, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"B4"}, Owner: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Release(ctx, clerk, h2.ID, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Release(ctx, clerk, h2.ID, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if n := rows("release"); n != 1 {
+		t.Fatalf("%d release rows after one release and one of an ended hold, want 1", n)
+	}
+}
