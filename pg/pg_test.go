@@ -567,3 +567,43 @@ func TestAudit_OneRowPerWriteThatHappened(t *testing.T) {
 		t.Fatalf("%d release rows after one release and one of an ended hold, want 1", n)
 	}
 }
+
+func TestRelease_RacingCheckoutOfTheSameHold(t *testing.T) {
+	s, _, _ := seeded(t)
+	ctx := context.Background()
+	// Ten rounds, one pair each: A1-A2 … A9-A10, B1-B2 … B9-B10. Each
+	// round a partial release of the pair races its checkout.
+	for i := 0; i < 10; i++ {
+		row := []string{"A", "B"}[i/5]
+		seats := []string{fmt.Sprintf("%s%d", row, 2*(i%5)+1), fmt.Sprintf("%s%d", row, 2*(i%5)+2)}
+		h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: seats, Owner: "a"})
+		if err != nil {
+			t.Fatalf("round %d: %v", i, err)
+		}
+		var wg sync.WaitGroup
+		var b *booking.Booking
+		var relErr, outErr error
+		wg.Add(2)
+		go func() { defer wg.Done(); relErr = s.Release(ctx, clerk, h.ID, "a", seats[1]) }()
+		go func() {
+			defer wg.Done()
+			b, outErr = s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: fmt.Sprintf("r%d", i), Method: booking.Card})
+		}()
+		wg.Wait()
+		if relErr != nil || outErr != nil {
+			t.Fatalf("round %d: release %v, checkout %v", i, relErr, outErr)
+		}
+		if n := len(b.Tickets); n != 1 && n != 2 {
+			t.Fatalf("round %d: %d tickets", i, n)
+		}
+		m, err := s.SeatMap(ctx, clerk, 1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tk := range b.Tickets {
+			if m.State(tk.Seat.ID) != booking.SeatSold {
+				t.Fatalf("round %d: ticket for %s, seat reads %v", i, tk.Seat.Label, m.State(tk.Seat.ID))
+			}
+		}
+	}
+}

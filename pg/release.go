@@ -102,7 +102,11 @@ func (s *Store) Release(ctx context.Context, actor booking.Actor, holdID int64, 
 			return struct{}{}, err
 		}
 		var showID int64
-		err := t.QueryRow(t.ctx, `SELECT show_id FROM holds WHERE id = $1 AND owner = $2`, holdID, owner).Scan(&showID)
+		// The hold's row first, locked, as every other write that moves a
+		// hold and its claims takes them (checkout, expiry, give-back):
+		// one order, so a release and a checkout of one hold queue
+		// instead of deadlocking.
+		err := t.QueryRow(t.ctx, `SELECT show_id FROM holds WHERE id = $1 AND owner = $2 FOR NO KEY UPDATE`, holdID, owner).Scan(&showID)
 		if err == pgx.ErrNoRows {
 			return struct{}{}, booking.Errorf(booking.ENotFound, "That hold is gone.")
 		}
