@@ -39,6 +39,10 @@ type benchConfig struct {
 	days, runs          int
 	idle                time.Duration
 	only                string
+	// db is bench --db: the PostgreSQL server to measure (bench_pg.go),
+	// with pool connections per side.
+	db   string
+	pool int
 }
 
 func benchFlags(fs *flag.FlagSet) runFunc {
@@ -51,6 +55,8 @@ func benchFlags(fs *flag.FlagSet) runFunc {
 	fs.IntVar(&b.runs, "n", 200, "with --scale: calls of each operation on each side")
 	fs.DurationVar(&b.idle, "idle", 10*time.Second, "with --scale: how long to watch an idle server's CPU (0: skip the process checks)")
 	fs.StringVar(&b.only, "op", "", "with --scale: only the operations whose name contains this `TEXT`")
+	fs.StringVar(&b.db, "db", "", "measure on the PostgreSQL server at `URL` (postgres://…, in a throwaway schema), beside the seeds' FOR UPDATE shape")
+	fs.IntVar(&b.pool, "pool", 0, "with --db: connections of each side's pool, `N` (0: the client count, at most 64)")
 	return func(c *env, pos []string) error {
 		if len(pos) > 0 {
 			return usagef("bench takes no arguments")
@@ -60,6 +66,9 @@ func benchFlags(fs *flag.FlagSet) runFunc {
 				return usagef("--scale wants --days 8..%d, --n 10 or more and --idle 0 or 1s or more", maxHistoryDays)
 			}
 			return c.benchScale(b.days, b.runs, b.idle, b.only)
+		}
+		if b.db != "" {
+			return c.benchPG(b)
 		}
 		return c.bench(b)
 	}
@@ -85,6 +94,13 @@ type benchResult struct {
 	Ratio          float64 `json:"ratio_to_raw"`
 	MeanBatch      float64 `json:"mean_batch"`
 	AuditSales     int64   `json:"audit_sale_rows"`
+
+	// bench --db only (bench_pg.go): the seeds' FOR UPDATE shape on the
+	// same server in the same run, and this path's ratio to it.
+	SeedBookingsPerSec float64 `json:"seed_bookings_per_sec,omitempty"`
+	SeedP99ms          float64 `json:"seed_p99_ms,omitempty"`
+	SeedDoubleSold     int     `json:"seed_double_sold,omitempty"`
+	RatioToSeed        float64 `json:"ratio_to_seed,omitempty"`
 }
 
 // writeText is one row of the bench table.
@@ -101,17 +117,26 @@ const (
 	benchShows           = 2000
 )
 
-func (c *env) bench(b benchConfig) error {
+// parseClients reads --clients.
+func parseClients(list string) ([]int, error) {
 	var clients []int
-	for _, f := range strings.Split(b.clients, ",") {
+	for _, f := range strings.Split(list, ",") {
 		if f == "" {
 			continue
 		}
 		var n int
 		if _, err := fmt.Sscan(f, &n); err != nil || n < 1 || n > 1024 {
-			return usagef("--clients wants numbers like 1,8,64")
+			return nil, usagef("--clients wants numbers like 1,8,64")
 		}
 		clients = append(clients, n)
+	}
+	return clients, nil
+}
+
+func (c *env) bench(b benchConfig) error {
+	clients, err := parseClients(b.clients)
+	if err != nil {
+		return err
 	}
 	mode := c.syncFlag
 	if mode != "full" && mode != "normal" {
@@ -280,7 +305,7 @@ func benchActor(i int) booking.Actor {
 }
 
 // benchClient sells pairs of the hot show until deadline, as one counter.
-func benchClient(ctx context.Context, store *db.Store, hot *hotShow, counts *benchCounts, i int, deadline time.Time) {
+func benchClient(ctx context.Context, store booking.Sales, hot *hotShow, counts *benchCounts, i int, deadline time.Time) {
 	actor := benchActor(i)
 	owner := fmt.Sprintf("bench-%d", i)
 	rng := rand.New(rand.NewPCG(uint64(i), 42))

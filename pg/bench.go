@@ -1,0 +1,176 @@
+package pg
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// The benchmark's own SQL (boxoffice bench --db): a throwaway schema to
+// run in, the seeds' shape to compare with, and what the schema holds
+// afterwards, read with connections of their own.
+
+// BenchSchema makes a new schema in the database at dbURL and returns the
+// URL that works in it (search_path) and a function that drops it, so a
+// benchmark never touches a cinema's own tables.
+func BenchSchema(ctx context.Context, dbURL string) (string, func(), error) {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		return "", nil, fmt.Errorf("--db: %w", err)
+	}
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return "", nil, err
+	}
+	defer conn.Close(ctx)
+	schema := fmt.Sprintf("boxoffice_bench_%d_%d", time.Now().Unix(), rand.IntN(1e6))
+	if _, err := conn.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
+		return "", nil, err
+	}
+	drop := func() {
+		c, err := pgx.Connect(context.Background(), dbURL)
+		if err != nil {
+			return
+		}
+		defer c.Close(context.Background())
+		c.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String(), drop, nil
+}
+
+// SeedShape is the seeds' way to sell a seat, on the same server: one
+// transaction that locks the show's row FOR UPDATE, checks the seats,
+// inserts the booking and bumps the show's sold counter. Every sale of a
+// show waits for that one row: the hot row this package does without.
+type SeedShape struct {
+	pool *pgxpool.Pool
+}
+
+// OpenSeedShape makes the seeds' two tables in the schema of schemaURL,
+// with shows of capacity seats each, and a pool of conns connections.
+func OpenSeedShape(ctx context.Context, schemaURL string, shows, capacity int, conns int32) (*SeedShape, error) {
+	cfg, err := pgxpool.ParseConfig(schemaURL)
+	if err != nil {
+		return nil, err
+	}
+	cfg.MaxConns = conns
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	_, err = pool.Exec(ctx, `CREATE TABLE seed_shows (id bigint PRIMARY KEY, capacity integer NOT NULL, sold integer NOT NULL DEFAULT 0);
+		CREATE TABLE seed_bookings (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, show_id bigint NOT NULL REFERENCES seed_shows(id), seat text NOT NULL);
+		CREATE INDEX seed_bookings_seat ON seed_bookings(show_id, seat)`)
+	if err == nil {
+		_, err = pool.Exec(ctx, `INSERT INTO seed_shows (id, capacity) SELECT g, $1 FROM generate_series(1, $2) g`, capacity, shows)
+	}
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return &SeedShape{pool: pool}, nil
+}
+
+// Close closes the pool.
+func (s *SeedShape) Close() { s.pool.Close() }
+
+// Book sells seats of show the seeds' way and says whether it did (false:
+// a seat was taken). READ COMMITTED, as the seeds ran: the FOR UPDATE
+// lock is what makes the check safe.
+func (s *SeedShape) Book(ctx context.Context, show int64, seats []string) (bool, error) {
+	ok := false
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var sold, capacity int
+		if err := tx.QueryRow(ctx, `SELECT sold, capacity FROM seed_shows WHERE id = $1 FOR UPDATE`, show).Scan(&sold, &capacity); err != nil {
+			return err
+		}
+		var taken int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM seed_bookings WHERE show_id = $1 AND seat = ANY($2)`, show, seats).Scan(&taken); err != nil {
+			return err
+		}
+		if taken > 0 || sold+len(seats) > capacity {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO seed_bookings (show_id, seat) SELECT $1, unnest($2::text[])`, show, seats); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE seed_shows SET sold = sold + $1 WHERE id = $2`, len(seats), show); err != nil {
+			return err
+		}
+		ok = true
+		return nil
+	})
+	return ok && err == nil, err
+}
+
+// SeedDoubleSold counts the seats the seeds' shape sold more than once.
+func (s *SeedShape) SeedDoubleSold(ctx context.Context) (int, error) {
+	var n int
+	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT show_id, seat FROM seed_bookings GROUP BY 1, 2 HAVING count(*) > 1) x`).Scan(&n)
+	return n, err
+}
+
+// SalesAudit is a benchmark's schema read back after the run.
+type SalesAudit struct {
+	// Bookings are the bookings really committed.
+	Bookings int64
+	// DoubleSold counts seats of a show with more than one live claim or
+	// more than one ticket that is not void: a seat sold twice. It must
+	// be 0.
+	DoubleSold int
+	// AuditSales counts the audit trail's sale rows: one per booking.
+	AuditSales int64
+}
+
+// AuditSales reads the schema of schemaURL back with a connection of its
+// own.
+func AuditSales(ctx context.Context, schemaURL string) (SalesAudit, error) {
+	var a SalesAudit
+	conn, err := pgx.Connect(ctx, schemaURL)
+	if err != nil {
+		return a, err
+	}
+	defer conn.Close(ctx)
+	err = conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM bookings),
+		(SELECT count(*) FROM (SELECT show_id, seat_id FROM seat_claims WHERE status IN ('held', 'sold') GROUP BY 1, 2 HAVING count(*) > 1) x)
+		+ (SELECT count(*) FROM (SELECT b.show_id, t.seat_id FROM tickets t JOIN bookings b ON b.id = t.booking_id
+			WHERE t.status <> 'void' GROUP BY 1, 2 HAVING count(*) > 1) y),
+		(SELECT count(*) FROM audit WHERE action = 'sale')`).Scan(&a.Bookings, &a.DoubleSold, &a.AuditSales)
+	return a, err
+}
+
+// RawCommitRate is the server's limit for durable single-row
+// transactions on one connection, in transactions a second, over dur:
+// BEGIN; INSERT one row; COMMIT, with synchronous commit as the server
+// has it. It makes a table of its own in the schema of schemaURL.
+func RawCommitRate(ctx context.Context, schemaURL string, dur time.Duration) (float64, error) {
+	conn, err := pgx.Connect(ctx, schemaURL)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `CREATE TABLE raw_commits (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v text)`); err != nil {
+		return 0, err
+	}
+	n := 0
+	start := time.Now()
+	for time.Since(start) < dur {
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			_, err := tx.Exec(ctx, `INSERT INTO raw_commits (v) VALUES ('x')`)
+			return err
+		})
+		if err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}

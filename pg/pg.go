@@ -1,0 +1,323 @@
+// Package pg is the booking core on PostgreSQL, for a cinema with several
+// servers or a chain: the same contract as package db (booking's
+// interfaces, error codes and invariants), enforced by PostgreSQL itself.
+//
+// It implements, so far, the sale path (booking.Sales' Hold, HoldBest,
+// Release, Checkout, TicketTypes), the reads a counter needs to sell
+// (Shows, Show, SeatMap, BookingByKey), Seed, and booking.Changes fed by
+// LISTEN/NOTIFY, so a sale on one server repaints the maps on every other.
+//
+// No row that every sale of a show must lock: a seat is won by the partial
+// unique index on live claims (the loser's INSERT finds the conflict and
+// is offered the seats next to it), and a show's counts are counted from
+// its claims. Each transaction states its isolation level and why; a
+// serialization failure or a deadlock is retried a bounded number of
+// times and never shown.
+//
+// Import direction: pg -> booking only, like db.
+package pg
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"boxoffice/booking"
+)
+
+// Options configure a Store.
+type Options struct {
+	// Clock is the time source, read once per transaction; time.Now when nil.
+	Clock func() time.Time
+	// TicketKey signs ticket codes.
+	TicketKey booking.TicketKey
+	// Logger receives internal errors; discarded when nil.
+	Logger *slog.Logger
+	// MaxConns caps the connection pool; 16 when zero, unless the URL
+	// says pool_max_conns.
+	MaxConns int32
+	// SyncHolds commits holds and releases with synchronous commit as
+	// well (see holdTx); off by default.
+	SyncHolds bool
+}
+
+// Store is the booking core on one PostgreSQL database (one schema: the
+// URL's search_path, else public).
+type Store struct {
+	pool    *pgxpool.Pool
+	opts    Options
+	log     *slog.Logger
+	broker  *booking.Broker
+	id      string // this store's mark on its notifications
+	channel string // the LISTEN channel of this schema
+
+	hallsMu   sync.Mutex
+	halls     map[int64]*booking.Hall
+	seatsByID map[int64]map[int64]booking.Seat
+	shows     map[int64]booking.Show // programme facts, which a sale never changes
+
+	// The price table last read, and the price generation it was read at
+	// (txPriceTable).
+	pricesMu  sync.Mutex
+	prices    *booking.PriceTable
+	pricesGen string
+
+	stop         context.CancelFunc
+	stopped      sync.WaitGroup
+	listening    chan struct{} // closed once the listener first listens
+	listenOnceOK sync.Once
+
+	// The notifier's queue: shows committed by synchronous transactions,
+	// to announce after their COMMIT (notify.go).
+	pendingMu sync.Mutex
+	pending   map[int64]bool
+	kick      chan struct{}
+}
+
+// Open connects to the database at url (postgres://…), applies the
+// migrations it has not seen, and starts listening for other servers'
+// changes.
+func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, booking.Errorf(booking.EInvalid, "That is not a PostgreSQL address: %s", booking.CleanLine(err.Error(), 200))
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = 16
+		if opts.MaxConns > 0 {
+			cfg.MaxConns = opts.MaxConns
+		}
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, booking.Errorf(booking.EInternal, "Cannot reach the database: %s", booking.CleanLine(err.Error(), 200))
+	}
+	s := &Store{
+		pool: pool, opts: opts, log: log, broker: booking.NewBroker(),
+		id:    strconv.FormatUint(rand.Uint64(), 36),
+		halls: map[int64]*booking.Hall{}, seatsByID: map[int64]map[int64]booking.Seat{}, shows: map[int64]booking.Show{},
+		listening: make(chan struct{}), pending: map[int64]bool{}, kick: make(chan struct{}, 1),
+	}
+	if err := s.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	var schema string
+	if err := pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		pool.Close()
+		return nil, s.translate("open", err)
+	}
+	s.channel = "boxoffice_changes:" + schema
+	lctx, cancel := context.WithCancel(context.Background())
+	s.stop = cancel
+	s.stopped.Add(2)
+	go s.listen(lctx)
+	go s.notifier(lctx)
+	return s, nil
+}
+
+// Close stops listening and closes the pool.
+func (s *Store) Close() error {
+	s.stop()
+	s.stopped.Wait()
+	s.pool.Close()
+	return nil
+}
+
+// Changes returns the broker that publishes this server's committed
+// changes and, through LISTEN, every other server's on the same database.
+func (s *Store) Changes() *booking.Broker { return s.broker }
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// migration is one numbered file of migrations/.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+func migrations() ([]migration, error) {
+	entries, err := migrationFiles.ReadDir("migrations")
+	if err != nil {
+		return nil, err
+	}
+	var out []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("migration %s: no number", e.Name())
+		}
+		b, err := migrationFiles.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, migration{v, e.Name(), string(b)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	return out, nil
+}
+
+// migrate applies the migrations schema_version has not recorded, each
+// in one transaction, holding an advisory lock of this schema so two
+// servers starting at once on a new database migrate it once.
+func (s *Store) migrate(ctx context.Context) error {
+	list, err := migrations()
+	if err != nil {
+		return s.translate("migrate", err)
+	}
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return s.translate("migrate", err)
+	}
+	defer conn.Release()
+	const lock = `hashtextextended('boxoffice migrations ' || current_schema(), 0)`
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(`+lock+`)`); err != nil {
+		return s.translate("migrate", err)
+	}
+	defer conn.Exec(context.Background(), `SELECT pg_advisory_unlock(`+lock+`)`)
+	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
+		version    integer PRIMARY KEY,
+		name       text NOT NULL,
+		applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
+		return s.translate("migrate", err)
+	}
+	var have int
+	if err := conn.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&have); err != nil {
+		return s.translate("migrate", err)
+	}
+	for _, m := range list {
+		if m.version <= have {
+			continue
+		}
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, m.sql); err != nil {
+				return fmt.Errorf("migration %s: %w", m.name, err)
+			}
+			_, err := tx.Exec(ctx, `INSERT INTO schema_version (version, name) VALUES ($1, $2)`, m.version, m.name)
+			return err
+		})
+		if err != nil {
+			return s.translate("migrate", err)
+		}
+	}
+	return nil
+}
+
+// SchemaVersion is the newest migration applied.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v)
+	return v, s.translate("schema version", err)
+}
+
+// translate turns a storage error into a coded one once: a domain error
+// passes through, a constraint becomes a conflict, the rest is logged and
+// reads "Internal error.".
+func (s *Store) translate(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var de *booking.Error
+	var taken *booking.SeatsTakenError
+	var stale *booking.StaleError
+	var priced *booking.PriceChangedError
+	var pe *pgconn.PgError
+	switch {
+	case errors.As(err, &de), errors.As(err, &taken), errors.As(err, &stale), errors.As(err, &priced), errors.Is(err, errKeyUsed), errors.Is(err, errSlowPath):
+		return err
+	case errors.Is(err, pgx.ErrNoRows):
+		return booking.Errorf(booking.ENotFound, "Not found.")
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return booking.Errorf(booking.EInternal, "The request was cancelled.")
+	case errors.As(err, &pe) && strings.HasPrefix(pe.Code, "23"):
+		s.log.Warn("constraint refused a write", "op", op, "err", err)
+		return booking.Errorf(booking.EConflict, "That was changed at another counter; try again.")
+	case pgconn.SafeToRetry(err) || isConnErr(err):
+		s.log.Error("database unreachable", "op", op, "err", err)
+		return booking.Errorf(booking.EInternal, "The database cannot be reached; try again in a moment.")
+	}
+	s.log.Error("internal error", "op", op, "err", err)
+	return &booking.Error{Code: booking.EInternal, Message: "Internal error."}
+}
+
+// isConnErr reports a failure to reach the server at all.
+func isConnErr(err error) bool {
+	var ce *pgconn.ConnectError
+	return errors.As(err, &ce)
+}
+
+// checkActor refuses with booking.ErrWithdrawn an actor whose staff row is
+// gone, disabled or now below the role they act with, or whose registered
+// terminal was removed, as db's checkActor does (repeated here: it is a
+// query, not a rule).
+func checkActor(t *tx, actor booking.Actor) error {
+	if actor.StaffID != 0 {
+		var role string
+		var disabled bool
+		err := t.QueryRow(t.ctx, `SELECT role, disabled FROM staff WHERE id = $1`, actor.StaffID).Scan(&role, &disabled)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return booking.ErrWithdrawn
+		}
+		if err != nil {
+			return err
+		}
+		if r, perr := booking.ParseRole(role); disabled || perr != nil || r < actor.Role {
+			return booking.ErrWithdrawn
+		}
+	}
+	if actor.TerminalID != 0 {
+		var n int
+		if err := t.QueryRow(t.ctx, `SELECT count(*) FROM terminals WHERE id = $1`, actor.TerminalID).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return booking.ErrWithdrawn
+		}
+	}
+	return nil
+}
+
+// audit appends one row to the audit trail in t, so a change and its
+// record commit or roll back together.
+func audit(t *tx, actor booking.Actor, e booking.AuditEntry, bookingID int64) error {
+	role := ""
+	if actor.Role > booking.RoleKiosk {
+		role = actor.Role.String()
+	}
+	_, err := t.Exec(t.ctx, `INSERT INTO audit (at, actor, role, terminal, action, show_id, booking_id, shift_id, amount, detail)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		t.nowMS(), booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), string(e.Action),
+		nullID(e.ShowID), nullID(bookingID), nullID(e.ShiftID), int64(e.Amount), booking.CleanLine(e.Detail, 200))
+	return err
+}
+
+// nullID stores a zero id as NULL.
+func nullID(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}

@@ -1,0 +1,356 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"boxoffice/booking"
+)
+
+// The reads a counter sells from: the show list, one show, its seat map,
+// the ticket types and a booking. Each is one statement (its own
+// snapshot, under READ COMMITTED) or one read-only REPEATABLE READ
+// transaction where two statements must agree (the seat map).
+
+// showInfo returns a show's programme facts: film, hall, start and
+// capacity, which no sale changes, cached for the life of the store.
+// What changes in a show's life (cancelled, sales close) a write reads in
+// its own transaction (liveShow).
+func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error) {
+	s.hallsMu.Lock()
+	sh, ok := s.shows[showID]
+	s.hallsMu.Unlock()
+	if ok {
+		return sh, nil
+	}
+	var starts int64
+	err := s.pool.QueryRow(ctx, `SELECT s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity
+		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = $1`, showID).Scan(
+		&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return sh, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
+	}
+	if err != nil {
+		return sh, s.translate("show", err)
+	}
+	sh.Starts = time.Unix(starts, 0)
+	sh.SalesClose = booking.DefaultSalesClose
+	s.hallsMu.Lock()
+	s.shows[showID] = sh
+	s.hallsMu.Unlock()
+	return sh, nil
+}
+
+// hall returns a hall with its seats; a hall's layout never changes once
+// made, so it is cached for the life of the store.
+func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
+	s.hallsMu.Lock()
+	h, ok := s.halls[hallID]
+	s.hallsMu.Unlock()
+	if ok {
+		return h, nil
+	}
+	h = &booking.Hall{ID: hallID}
+	var rows string
+	if err := s.pool.QueryRow(ctx, `SELECT name, rows, width FROM halls WHERE id = $1`, hallID).Scan(&h.Name, &rows, &h.Width); err != nil {
+		return nil, s.translate("hall", err)
+	}
+	h.Rows = strings.Fields(rows)
+	rs, err := s.pool.Query(ctx, `SELECT id, label, row_tag, number, row_idx, col, kind, blocked FROM seats WHERE hall_id = $1 ORDER BY row_idx, col`, hallID)
+	if err != nil {
+		return nil, s.translate("hall", err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var seat booking.Seat
+		var kind string
+		if err := rs.Scan(&seat.ID, &seat.Label, &seat.RowTag, &seat.Number, &seat.Row, &seat.Col, &kind, &seat.Blocked); err != nil {
+			return nil, s.translate("hall", err)
+		}
+		seat.Kind, _ = booking.ParseSeatKind(kind)
+		h.Seats = append(h.Seats, seat)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, s.translate("hall", err)
+	}
+	byID := make(map[int64]booking.Seat, len(h.Seats))
+	for _, seat := range h.Seats {
+		byID[seat.ID] = seat
+	}
+	s.hallsMu.Lock()
+	s.halls[hallID] = h
+	s.seatsByID[hallID] = byID
+	s.hallsMu.Unlock()
+	return h, nil
+}
+
+func (s *Store) hallOfShow(ctx context.Context, showID int64) (*booking.Hall, error) {
+	sh, err := s.showInfo(ctx, showID)
+	if err != nil {
+		return nil, err
+	}
+	return s.hall(ctx, sh.HallID)
+}
+
+func (s *Store) seatByID(hallID, seatID int64) (booking.Seat, bool) {
+	s.hallsMu.Lock()
+	defer s.hallsMu.Unlock()
+	seat, ok := s.seatsByID[hallID][seatID]
+	return seat, ok
+}
+
+// lifeColumns are what changes in a show's life; the default sales close
+// is booking.DefaultSalesClose (30 minutes after the start), as on SQLite.
+const lifeColumns = `s.status, s.cancel_reason, coalesce(s.sales_close, (SELECT value::integer FROM meta WHERE key = 'sales_close'), 1800)`
+
+var _ = [1]struct{}{}[booking.DefaultSalesClose/time.Second-1800]
+
+// showColumns are a show with its counts, all counted from the claims:
+// sold, and held by unexpired holds ($1 now in ms), each through the
+// show's range of seat_claims_one_live (the IN repeats its condition so
+// the planner may use it), and the seats the layout blocks.
+const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity,
+	(SELECT count(*) FROM seat_claims c WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'sold'),
+	(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'held' AND ho.expires_at > $1),
+	(SELECT count(*) FROM seats x WHERE x.hall_id = s.hall_id AND x.blocked),
+	s.price_list, ` + lifeColumns
+
+const showFrom = ` FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id `
+
+func scanShow(row pgx.Row) (booking.Show, error) {
+	var sh booking.Show
+	var starts, closeS int64
+	err := row.Scan(&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity,
+		&sh.Sold, &sh.Held, &sh.Blocked, &sh.PriceList, &sh.Status, &sh.CancelReason, &closeS)
+	sh.Starts = time.Unix(starts, 0)
+	sh.SalesClose = time.Duration(closeS) * time.Second
+	return sh, err
+}
+
+// Shows lists the shows starting on the local day of day, by start.
+func (s *Store) Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error) {
+	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
+		return nil, err
+	}
+	y, m, d := day.Date()
+	from := time.Date(y, m, d, 0, 0, 0, 0, day.Location())
+	to := from.AddDate(0, 0, 1)
+	rows, err := s.pool.Query(ctx, `SELECT `+showColumns+showFrom+`WHERE s.starts_at >= $2 AND s.starts_at < $3 ORDER BY s.starts_at, h.name`,
+		s.opts.Clock().UnixMilli(), from.Unix(), to.Unix())
+	if err != nil {
+		return nil, s.translate("shows", err)
+	}
+	defer rows.Close()
+	var out []booking.Show
+	for rows.Next() {
+		sh, err := scanShow(rows)
+		if err != nil {
+			return nil, s.translate("shows", err)
+		}
+		sh.Starts = sh.Starts.In(day.Location())
+		out = append(out, sh)
+	}
+	return out, s.translate("shows", rows.Err())
+}
+
+// Show returns one show with its counts.
+func (s *Store) Show(ctx context.Context, actor booking.Actor, showID int64) (*booking.Show, error) {
+	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
+		return nil, err
+	}
+	sh, err := scanShow(s.pool.QueryRow(ctx, `SELECT `+showColumns+showFrom+`WHERE s.id = $2`, s.opts.Clock().UnixMilli(), showID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
+	}
+	if err != nil {
+		return nil, s.translate("show", err)
+	}
+	return &sh, nil
+}
+
+// SeatMap returns every seat of a show with its state as seen by owner;
+// lapsed holds read as free whether or not they were expired yet. The
+// show's life and its claims come from one REPEATABLE READ read-only
+// transaction, so the map is one moment of the show.
+func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error) {
+	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
+		return nil, err
+	}
+	sh, err := s.showInfo(ctx, showID)
+	if err != nil {
+		return nil, err
+	}
+	hall, err := s.hall(ctx, sh.HallID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.opts.Clock().UnixMilli()
+	m := &booking.SeatMap{Hall: hall, States: map[int64]booking.SeatState{}, HoldID: map[int64]int64{}, Blocks: map[int64]booking.SeatBlock{}}
+	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(t pgx.Tx) error {
+		var closeS int64
+		if err := t.QueryRow(ctx, `SELECT price_list, `+lifeColumns+` FROM shows s WHERE s.id = $1`, showID).Scan(
+			&sh.PriceList, &sh.Status, &sh.CancelReason, &closeS); err != nil {
+			return err
+		}
+		sh.SalesClose = time.Duration(closeS) * time.Second
+		rows, err := t.Query(ctx, `SELECT c.seat_id, c.status = 'sold', h.owner, h.id, h.expires_at
+			FROM seat_claims c JOIN holds h ON h.id = c.hold_id WHERE c.show_id = $1 AND c.status IN ('held', 'sold')`, showID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var seat, holdID, expires int64
+			var sold bool
+			var holder string
+			if err := rows.Scan(&seat, &sold, &holder, &holdID, &expires); err != nil {
+				return err
+			}
+			switch {
+			case sold:
+				m.States[seat] = booking.SeatSold
+				sh.Sold++
+			case expires <= now:
+				// Lapsed: free for everyone, swept or not.
+			case holder == owner && owner != "":
+				m.States[seat] = booking.SeatHeldByMe
+				m.HoldID[seat] = holdID
+				sh.Held++
+			default:
+				m.States[seat] = booking.SeatHeldByOther
+				sh.Held++
+			}
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, s.translate("seat map", err)
+	}
+	for _, seat := range hall.Seats {
+		if seat.Blocked {
+			if _, claimed := m.States[seat.ID]; !claimed {
+				sh.Blocked++
+			}
+			m.States[seat.ID] = booking.SeatBlocked
+		}
+	}
+	m.Show = sh
+	return m, nil
+}
+
+// TicketTypes lists the price bands, by their sort order.
+func (s *Store) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
+	rows, err := s.pool.Query(ctx, `SELECT code, name, price FROM ticket_types ORDER BY sort, code`)
+	if err != nil {
+		return nil, s.translate("ticket types", err)
+	}
+	defer rows.Close()
+	var out []booking.TicketType
+	for rows.Next() {
+		var t booking.TicketType
+		if err := rows.Scan(&t.Code, &t.Name, &t.Price); err != nil {
+			return nil, s.translate("ticket types", err)
+		}
+		out = append(out, t)
+	}
+	return out, s.translate("ticket types", rows.Err())
+}
+
+// BookingByKey returns the booking a checkout's idempotency key made.
+func (s *Store) BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error) {
+	if err := booking.Authorize(actor, booking.ActionSell); err != nil {
+		return nil, err
+	}
+	var id int64
+	err := s.pool.QueryRow(ctx, `SELECT id FROM bookings WHERE idem_key = $1`, strings.TrimSpace(key)).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, booking.Errorf(booking.ENotFound, "No booking for that key.")
+	}
+	if err != nil {
+		return nil, s.translate("booking by key", err)
+	}
+	return s.loadBooking(ctx, id)
+}
+
+// loadBooking reads a booking with its tickets and payments in one
+// REPEATABLE READ read-only transaction, and signs its tickets' codes.
+func (s *Store) loadBooking(ctx context.Context, id int64) (*booking.Booking, error) {
+	b := &booking.Booking{ID: id}
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(t pgx.Tx) error {
+		var showID, created int64
+		if err := t.QueryRow(ctx, `SELECT number, show_id, status, customer, phone, total, sold_by, terminal, created_at, cancelled_by, approved_by, reason
+			FROM bookings WHERE id = $1`, id).Scan(&b.Number, &showID, &b.Status, &b.Customer, &b.Phone, &b.Total, &b.SoldBy, &b.Terminal, &created,
+			&b.CancelledBy, &b.ApprovedBy, &b.Reason); err != nil {
+			return err
+		}
+		b.CreatedAt = time.UnixMilli(created)
+		sh, err := s.showInfo(ctx, showID)
+		if err != nil {
+			return err
+		}
+		b.Show = sh
+		hall, err := s.hall(ctx, sh.HallID)
+		if err != nil {
+			return err
+		}
+		if err := loadTickets(ctx, t, b, hall); err != nil {
+			return err
+		}
+		return loadPayments(ctx, t, b)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, booking.Errorf(booking.ENotFound, "No such booking.")
+	}
+	if err != nil {
+		return nil, s.translate("booking", err)
+	}
+	for i := range b.Tickets {
+		b.Tickets[i].Code = booking.SignTicket(s.opts.TicketKey, b.Tickets[i].ID)
+	}
+	return b, nil
+}
+
+func loadTickets(ctx context.Context, t pgx.Tx, b *booking.Booking, hall *booking.Hall) error {
+	rows, err := t.Query(ctx, `SELECT id, seat_id, type_code, price, price_source, status FROM tickets WHERE booking_id = $1 ORDER BY id`, b.ID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var tk booking.Ticket
+		var seatID int64
+		if err := rows.Scan(&tk.ID, &seatID, &tk.Type, &tk.Price, &tk.PriceSource, &tk.Status); err != nil {
+			return err
+		}
+		for _, seat := range hall.Seats {
+			if seat.ID == seatID {
+				tk.Seat = seat
+			}
+		}
+		b.Tickets = append(b.Tickets, tk)
+	}
+	return rows.Err()
+}
+
+func loadPayments(ctx context.Context, t pgx.Tx, b *booking.Booking) error {
+	rows, err := t.Query(ctx, `SELECT id, kind, method, amount, tendered, change_due, at, staff, terminal, coalesce(shift_id, 0), coalesce(ticket_id, 0), approved_by
+		FROM payments WHERE booking_id = $1 ORDER BY id`, b.ID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p booking.Payment
+		var at int64
+		if err := rows.Scan(&p.ID, &p.Kind, &p.Method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff, &p.Terminal, &p.ShiftID, &p.TicketID, &p.ApprovedBy); err != nil {
+			return err
+		}
+		p.At = time.UnixMilli(at)
+		b.Payments = append(b.Payments, p)
+	}
+	return rows.Err()
+}
