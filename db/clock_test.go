@@ -42,6 +42,12 @@ func TestClock_BackHoldLapses(t *testing.T) {
 			if moved == "both" {
 				ca.Set(back)
 			}
+			// At once: the seat is free on the moved clock's map.
+			if m, err := b.SeatMap(ctx, clerk, show.ID, "b"); err != nil {
+				t.Fatal(err)
+			} else if seat, _ := m.Hall.SeatByLabel("H4"); m.States[seat.ID] != booking.SeatFree {
+				t.Fatalf("H4 right after the clock went back: %v, want free", m.States[seat.ID])
+			}
 			cb.Add(booking.DefaultHoldTTL + time.Second)
 			ca.Add(booking.DefaultHoldTTL + time.Second)
 			if _, err := b.Hold(ctx, clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"H4"}, Owner: "b"}); err != nil {
