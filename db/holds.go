@@ -49,14 +49,32 @@ func holdLive(owner string, created, expires, now int64) bool {
 	return expires > now && (created <= now+clockSlackMS || strings.HasPrefix(owner, reservationOwnerPrefix))
 }
 
+// Lapsed holds are looked for in two ways, each one probe of a partial
+// index that holds only live holds: those whose expiry passed
+// (holds_live_by_show) and those made later than the clock now says
+// (qMadeAhead, through holds_made_ahead, which repeats its condition so
+// SQLite may use it). Together they are the holds liveHoldSQL says are
+// not live.
+const (
+	// qMadeAhead selects the live holds, reservations apart, made later
+	// than now (its one parameter, unix ms) and the slack.
+	qMadeAhead = `status = 'held' AND owner NOT GLOB 'reservation:*' AND created_at > ? + 2000`
+	// qExpiredBy selects the live holds whose expiry is not after now.
+	qExpiredBy = `status = 'held' AND expires_at <= ?`
+)
+
 // expireStale expires the lapsed holds of one show and their claims, so a
 // hold that ran out never blocks the transaction that wants its seats.
 func expireStale(w *wtx, showID int64) (int, error) {
-	now := w.nowMS()
-	ids, err := queryList[int64](w, `UPDATE holds SET status = 'expired' WHERE show_id = ? AND status = 'held' AND NOT `+liveHoldSQL("holds")+` RETURNING id`, showID, now, now)
+	ids, err := queryList[int64](w, `UPDATE holds SET status = 'expired' WHERE show_id = ? AND `+qExpiredBy+` RETURNING id`, showID, w.nowMS())
 	if err != nil {
 		return 0, err
 	}
+	ahead, err := queryList[int64](w, `UPDATE holds INDEXED BY holds_made_ahead SET status = 'expired' WHERE show_id = ? AND `+qMadeAhead+` RETURNING id`, showID, w.nowMS())
+	if err != nil {
+		return 0, err
+	}
+	ids = append(ids, ahead...)
 	for _, id := range ids {
 		if _, err := w.exec(`UPDATE seat_claims SET status = 'expired' WHERE hold_id = ? AND status = 'held'`, id); err != nil {
 			return 0, err
