@@ -15,8 +15,10 @@ import (
 // live holds of other counters ("busy") against a show with none
 // ("quiet"), and an idle sweep pass over those 300 holds.
 
-// BenchmarkClock_HoldBest: show 1 has 300 single seats held for as long
-// as a hold may live, each by an owner of its own; show 2 has none.
+// BenchmarkClock_HoldBest is best available of 2 seats then their release
+// on show 1, where 300 single seats are held for as long as a hold may
+// live, each by an owner of its own ("busy"), and on show 2, where none
+// are ("quiet"); "sweep" is the sweeper's idle pass over those holds.
 func BenchmarkClock_HoldBest(b *testing.B) {
 	s, _ := blockBench(b)
 	ctx := context.Background()
