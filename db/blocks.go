@@ -301,13 +301,13 @@ func (s *Store) checkUnclaimed(w *wtx, sh booking.Show, seats []booking.Seat, ha
 		return nil
 	}
 	args := make([]any, 0, len(seats)+3)
-	args = append(args, sh.HallID, w.nowMS()/1000, w.nowMS())
+	args = append(args, sh.HallID, w.nowMS()/1000, w.nowMS(), w.nowMS())
 	for _, seat := range seats {
 		args = append(args, seat.ID)
 	}
 	rows, err := w.query(`SELECT s.starts_at, c.seat_id, c.status FROM shows s
 		JOIN seat_claims c ON c.show_id = s.id JOIN holds h ON h.id = c.hold_id
-		WHERE s.hall_id = ? AND s.starts_at > ? AND c.status IN ('held', 'sold') AND (c.status = 'sold' OR h.expires_at > ?)
+		WHERE s.hall_id = ? AND s.starts_at > ? AND c.status IN ('held', 'sold') AND (c.status = 'sold' OR `+liveHoldSQL("h")+`)
 		AND c.seat_id IN (`+placeholders("?", len(seats))+`) ORDER BY s.starts_at LIMIT 1`, args...)
 	if err != nil {
 		return err

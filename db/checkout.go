@@ -186,9 +186,9 @@ func (s *Store) confirmHold(w *wtx, req booking.CheckoutRequest) (booking.Show, 
 	var showID int64
 	var list string
 	var gen sql.NullInt64
-	err := w.queryRow(`UPDATE holds SET status = 'confirmed' WHERE id = ? AND owner = ? AND status = 'held' AND expires_at > ?
+	err := w.queryRow(`UPDATE holds SET status = 'confirmed' WHERE id = ? AND owner = ? AND status = 'held' AND `+liveHoldSQL("holds")+`
 		RETURNING show_id, (SELECT price_list FROM shows WHERE id = holds.show_id), `+qPriceGen,
-		req.HoldID, req.Owner, w.nowMS()).Scan(&showID, &list, &gen)
+		req.HoldID, req.Owner, w.nowMS(), w.nowMS()).Scan(&showID, &list, &gen)
 	if isNoRows(err) {
 		return booking.Show{}, nil, gen, s.whyNotLive(w, req)
 	}
@@ -331,6 +331,11 @@ func (s *Store) whyNotLive(w *wtx, req booking.CheckoutRequest) error {
 	}
 	switch status {
 	case booking.HoldHeld, booking.HoldExpired:
+		if expires > w.nowMS() {
+			// Made later than the clock says now: the clock was set
+			// back, and the hold lapsed (liveHoldSQL).
+			return booking.Errorf(booking.EExpired, "The hold on %s ran out: the clock was set back since it was made. Hold the seats again.", what)
+		}
 		ago := time.Duration(w.nowMS()-expires) * time.Millisecond
 		return booking.Errorf(booking.EExpired, "The hold on %s ran out %s ago; hold the seats again.", what, roundAgo(ago))
 	case booking.HoldConfirmed:

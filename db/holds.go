@@ -17,13 +17,64 @@ type claim struct {
 	holdID int64
 }
 
+// A clock set back must not stretch a hold. A hold is live while its
+// expiry is ahead of the clock and its making is not: a hold made later
+// than the clock now says (the clock was set back after it was made) has
+// lapsed. Its expiry was written against the old clock, so it says
+// nothing of how long the hold has lived. It lapses, rather than having
+// its expiry pulled back to now + TTL by a write, because then the stored
+// row alone decides: every process on the file and every read agrees at
+// once, with no sweeper or writer needing to pass first, and a hold does
+// not get a fresh TTL from a jump (a jump back further than a hold's age
+// ends the hold at the jump; a smaller one can stretch it by the jump, so
+// by less than its TTL). A reservation's expiry is its cut-off, a time on
+// the wall clock and not a span, so reservations keep theirs. A jump
+// forward needs nothing here: holds lapse, as their expiry says.
+//
+// clockSlackMS is how far ahead of the clock a live hold's making may lie:
+// the step of a clock correction, and a read pool that took its time a
+// moment before a commit it then sees.
+const clockSlackMS = 2000
+
+// liveHoldSQL is the condition that hold h (a table alias) is live, the
+// one place the rule above is written in SQL. Both its parameters are now
+// in unix ms. A hold that is not live is lapsed, whether or not swept.
+func liveHoldSQL(h string) string {
+	return `(` + h + `.expires_at > ? AND (` + h + `.created_at <= ? + ` + strconv.Itoa(clockSlackMS) +
+		` OR ` + h + `.owner GLOB '` + reservationOwnerPrefix + `*'))`
+}
+
+// holdLive is liveHoldSQL in Go, for a hold row already read.
+func holdLive(owner string, created, expires, now int64) bool {
+	return expires > now && (created <= now+clockSlackMS || strings.HasPrefix(owner, reservationOwnerPrefix))
+}
+
+// Lapsed holds are looked for in two ways, each one probe of a partial
+// index that holds only live holds: those whose expiry passed
+// (holds_live_by_show) and those made later than the clock now says
+// (qMadeAhead, through holds_made_ahead, which repeats its condition so
+// SQLite may use it). Together they are the holds liveHoldSQL says are
+// not live.
+const (
+	// qMadeAhead selects the live holds, reservations apart, made later
+	// than now (its one parameter, unix ms) and the slack.
+	qMadeAhead = `status = 'held' AND owner NOT GLOB 'reservation:*' AND created_at > ? + 2000`
+	// qExpiredBy selects the live holds whose expiry is not after now.
+	qExpiredBy = `status = 'held' AND expires_at <= ?`
+)
+
 // expireStale expires the lapsed holds of one show and their claims, so a
 // hold that ran out never blocks the transaction that wants its seats.
 func expireStale(w *wtx, showID int64) (int, error) {
-	ids, err := queryList[int64](w, `UPDATE holds SET status = 'expired' WHERE show_id = ? AND status = 'held' AND expires_at <= ? RETURNING id`, showID, w.nowMS())
+	ids, err := queryList[int64](w, `UPDATE holds SET status = 'expired' WHERE show_id = ? AND `+qExpiredBy+` RETURNING id`, showID, w.nowMS())
 	if err != nil {
 		return 0, err
 	}
+	ahead, err := queryList[int64](w, `UPDATE holds INDEXED BY holds_made_ahead SET status = 'expired' WHERE show_id = ? AND `+qMadeAhead+` RETURNING id`, showID, w.nowMS())
+	if err != nil {
+		return 0, err
+	}
+	ids = append(ids, ahead...)
 	for _, id := range ids {
 		if _, err := w.exec(`UPDATE seat_claims SET status = 'expired' WHERE hold_id = ? AND status = 'held'`, id); err != nil {
 			return 0, err
@@ -366,8 +417,8 @@ func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner strin
 	holdID := addTo
 	if addTo != 0 {
 		// Growing a hold renews it, but never past its lifetime limit.
-		err := w.queryRow(`UPDATE holds SET expires_at = min(?, created_at + ?) WHERE id = ? AND owner = ? AND show_id = ? AND status = 'held' AND expires_at > ?
-			RETURNING expires_at`, expires, holdLimitMS, addTo, owner, showID, w.nowMS()).Scan(&expires)
+		err := w.queryRow(`UPDATE holds SET expires_at = min(?, created_at + ?) WHERE id = ? AND owner = ? AND show_id = ? AND status = 'held' AND `+liveHoldSQL("holds")+`
+			RETURNING expires_at`, expires, holdLimitMS, addTo, owner, showID, w.nowMS(), w.nowMS()).Scan(&expires)
 		if isNoRows(err) {
 			return nil, booking.Errorf(booking.EExpired, "Your held seats were released; hold them again.")
 		}

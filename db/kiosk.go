@@ -92,7 +92,7 @@ func (s *Store) kioskMove(w *wtx, req booking.KioskHoldRequest) error {
 		}
 	}
 	var live int
-	if err := w.queryRow(`SELECT count(*) FROM holds WHERE owner = ? AND status = 'held' AND expires_at > ?`, req.Owner, w.nowMS()).Scan(&live); err != nil {
+	if err := w.queryRow(`SELECT count(*) FROM holds h WHERE owner = ? AND status = 'held' AND `+liveHoldSQL("h"), req.Owner, w.nowMS(), w.nowMS()).Scan(&live); err != nil {
 		return err
 	}
 	if live > 0 {

@@ -199,15 +199,16 @@ func (s *Store) TrimChanges(ctx context.Context) (int, error) {
 // second.
 func (s *Store) ExpireHolds(ctx context.Context) (int, error) {
 	var any bool
-	if err := s.readRow(ctx, `SELECT EXISTS (SELECT 1 FROM holds WHERE status = 'held' AND expires_at <= ?)`,
-		s.opts.Clock().UnixMilli()).Scan(&any); err != nil {
+	now := s.opts.Clock().UnixMilli()
+	if err := s.readRow(ctx, `SELECT EXISTS (SELECT 1 FROM holds WHERE `+qExpiredBy+`) OR EXISTS (SELECT 1 FROM holds WHERE `+qMadeAhead+`)`,
+		now, now).Scan(&any); err != nil {
 		return 0, s.translate("expire holds", err)
 	}
 	if !any {
 		return 0, nil
 	}
 	return write(s, ctx, booking.System, "expire holds", func(w *wtx) (int, error) {
-		shows, err := queryList[int64](w, `SELECT DISTINCT show_id FROM holds WHERE status = 'held' AND expires_at <= ?`, w.nowMS())
+		shows, err := queryList[int64](w, `SELECT show_id FROM holds WHERE `+qExpiredBy+` UNION SELECT show_id FROM holds WHERE `+qMadeAhead, w.nowMS(), w.nowMS())
 		if err != nil {
 			return 0, err
 		}

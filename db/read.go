@@ -145,12 +145,15 @@ func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
 const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity, s.sold, s.price_list, ` + heldCount +
 	`, ` + blockedCount + `, ` + lifeColumns
 
-// heldCount counts the seats of show s held by unexpired holds. It reads
+// heldCount counts the seats of show s held by live holds. It reads
 // the partial index seat_claims_held (migration 4), whose rows are only
 // the claims held now, by repeating its condition (status = 'held'):
-// neither every claim ever made, nor every sold seat of the show.
+// neither every claim ever made, nor every sold seat of the show. Its
+// condition on ho is liveHoldSQL("ho") spelled out as a constant, with ?1
+// for both its parameters so callers pass now once (a test holds the two
+// together).
 const heldCount = `(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id
-	 WHERE c.show_id = s.id AND c.status = 'held' AND ho.expires_at > ?)`
+	 WHERE c.show_id = s.id AND c.status = 'held' AND (ho.expires_at > ?1 AND (ho.created_at <= ?1 + 2000 OR ho.owner GLOB 'reservation:*')))`
 
 func scanShow(sc interface{ Scan(...any) error }) (booking.Show, error) {
 	var sh booking.Show
@@ -208,9 +211,9 @@ func (s *Store) Show(ctx context.Context, actor booking.Actor, showID int64) (*b
 
 // claimRow is one live claim as the seat map needs it.
 type claimRow struct {
-	seat, holdID, expires int64
-	sold                  bool
-	owner                 string
+	seat, holdID, created, expires int64
+	sold                           bool
+	owner                          string
 }
 
 // seatSnap is the live claims of one show as one read saw them, shared by
@@ -267,7 +270,7 @@ func (s *Store) seatSnapshot(ctx context.Context, showID int64) (*seatSnap, erro
 	if err != nil {
 		return nil, err
 	}
-	claimsStmt, err := s.readStmt(ctx, `SELECT c.seat_id, c.status = 'sold', h.owner, h.id, h.expires_at
+	claimsStmt, err := s.readStmt(ctx, `SELECT c.seat_id, c.status = 'sold', h.owner, h.id, h.created_at, h.expires_at
 		FROM seat_claims c JOIN holds h ON h.id = c.hold_id
 		WHERE c.show_id = ? AND c.status IN ('held', 'sold')`)
 	if err != nil {
@@ -299,7 +302,7 @@ func (s *Store) seatSnapshot(ctx context.Context, showID int64) (*seatSnap, erro
 	defer rows.Close()
 	for rows.Next() {
 		var c claimRow
-		if err := rows.Scan(&c.seat, &c.sold, &c.owner, &c.holdID, &c.expires); err != nil {
+		if err := rows.Scan(&c.seat, &c.sold, &c.owner, &c.holdID, &c.created, &c.expires); err != nil {
 			return nil, err
 		}
 		snap.claims = append(snap.claims, c)
@@ -363,8 +366,9 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 		switch {
 		case c.sold:
 			m.States[c.seat] = booking.SeatSold
-		case c.expires <= now:
-			// Lapsed: free for everyone, whether or not swept yet,
+		case !holdLive(c.owner, c.created, c.expires, now):
+			// Lapsed (ran out, or made later than a clock set back
+			// says): free for everyone, whether or not swept yet,
 			// unless kept out of sale.
 		case c.owner == owner && owner != "":
 			m.States[c.seat] = booking.SeatHeldByMe

@@ -97,8 +97,8 @@ func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, o
 		}
 		var expires int64
 		err = w.queryRow(`UPDATE holds SET expires_at = min(?, created_at + ?)
-			WHERE id = ? AND owner = ? AND status = 'held' AND expires_at > ? AND expires_at < created_at + ? RETURNING expires_at`,
-			w.now.Add(ttl).UnixMilli(), holdLimitMS, holdID, owner, w.nowMS(), holdLimitMS).Scan(&expires)
+			WHERE id = ? AND owner = ? AND status = 'held' AND `+liveHoldSQL("holds")+` AND expires_at < created_at + ? RETURNING expires_at`,
+			w.now.Add(ttl).UnixMilli(), holdLimitMS, holdID, owner, w.nowMS(), w.nowMS(), holdLimitMS).Scan(&expires)
 		if isNoRows(err) {
 			return nil, whyNotExtended(w, holdID)
 		}
@@ -122,11 +122,12 @@ func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, o
 // whyNotExtended tells a hold at its lifetime limit from one that lapsed.
 func whyNotExtended(w *wtx, holdID int64) error {
 	var status booking.HoldStatus
+	var owner string
 	var created, expires int64
-	if err := w.queryRow(`SELECT status, created_at, expires_at FROM holds WHERE id = ?`, holdID).Scan(&status, &created, &expires); err != nil {
+	if err := w.queryRow(`SELECT status, owner, created_at, expires_at FROM holds WHERE id = ?`, holdID).Scan(&status, &owner, &created, &expires); err != nil {
 		return notFoundAs(err, "That hold is gone.")
 	}
-	if status == booking.HoldHeld && expires > w.nowMS() && expires >= created+holdLimitMS {
+	if status == booking.HoldHeld && holdLive(owner, created, expires, w.nowMS()) && expires >= created+holdLimitMS {
 		return errHoldLimit()
 	}
 	return booking.Errorf(booking.EExpired, "The hold ran out; hold the seats again.")

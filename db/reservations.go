@@ -101,16 +101,16 @@ func (s *Store) reserveInput(ctx context.Context, actor booking.Actor, req booki
 // the cut-off ahead, the limits not reached; then the row is written and
 // the hold handed to the reservation until the cut-off.
 func (s *Store) reserve(w *wtx, actor booking.Actor, in reserveInput) (int64, error) {
-	var showID, expires int64
+	var showID, created, expires int64
 	var status string
-	err := w.queryRow(`SELECT show_id, status, expires_at FROM holds WHERE id = ? AND owner = ?`, in.req.HoldID, in.req.Owner).Scan(&showID, &status, &expires)
+	err := w.queryRow(`SELECT show_id, status, created_at, expires_at FROM holds WHERE id = ? AND owner = ?`, in.req.HoldID, in.req.Owner).Scan(&showID, &status, &created, &expires)
 	if isNoRows(err) {
 		return 0, booking.Errorf(booking.ENotFound, "Those seats are no longer held; choose them again.")
 	}
 	if err != nil {
 		return 0, err
 	}
-	if status != string(booking.HoldHeld) || expires <= w.nowMS() {
+	if status != string(booking.HoldHeld) || !holdLive(in.req.Owner, created, expires, w.nowMS()) {
 		return 0, booking.Errorf(booking.EExpired, "Your seats were released; choose them again.")
 	}
 	sh, err := s.showInfo(w.ctx, showID)

@@ -20,6 +20,23 @@ const (
 	pinCost     = bcrypt.DefaultCost
 )
 
+// lockLive says a lock stored as ending at until still holds at now. A
+// lock that ends further ahead than lockout (and clockSlackMS) was set
+// later than the clock now says: the clock was set back, and the lock has
+// run out, as a hold made later than the clock has (liveHoldSQL, whose
+// reasons hold here too). Ending it at the jump rather than stretching it
+// costs nothing a guesser could use: a fresh count of maxFailures.
+func lockLive(until, now int64) bool {
+	return until > now && until <= now+lockoutMS+clockSlackMS
+}
+
+// lockoutMS is lockout in milliseconds, as the failure tables store time.
+const lockoutMS = int64(lockout / time.Millisecond)
+
+// lockLiveSQL is lockLive in SQL, for the locked_until of a failure table:
+// its one parameter, ?1, is now in unix ms.
+const lockLiveSQL = ` BETWEEN ?1 + 1 AND ?1 + 302000`
+
 // pinCounter is one kind of PIN attempt with a lockout of its own.
 type pinCounter struct {
 	table string // the table counting its failures
@@ -152,7 +169,7 @@ func countAttempt(w *wtx, c pinCounter, name string) (pinAttempt, error) {
 	if err != nil && !isNoRows(err) {
 		return a, err
 	}
-	if now := w.nowMS(); lockedUntil > now {
+	if now := w.nowMS(); lockLive(lockedUntil, now) {
 		a.locked = time.Duration(lockedUntil-now) * time.Millisecond
 		return a, nil
 	}

@@ -114,8 +114,8 @@ func (s *Store) ListStaff(ctx context.Context, actor booking.Actor) ([]booking.S
 	// Locked: a lockout of sign-in or approvals still running, read by
 	// the primary key of each failure table (a manager's unlock lifts it).
 	rows, err := s.readRows(ctx, `SELECT s.id, s.name, s.role, s.disabled, s.key_fp IS NOT NULL,
-		coalesce((SELECT locked_until FROM signin_failures WHERE name = s.name), 0) > ?1
-		OR coalesce((SELECT locked_until FROM approval_failures WHERE name = s.name), 0) > ?1
+		coalesce((SELECT locked_until FROM signin_failures WHERE name = s.name), 0)`+lockLiveSQL+`
+		OR coalesce((SELECT locked_until FROM approval_failures WHERE name = s.name), 0)`+lockLiveSQL+`
 		FROM staff s ORDER BY s.name`, s.opts.Clock().UnixMilli())
 	if err != nil {
 		return nil, s.translate("list staff", err)
