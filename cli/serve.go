@@ -38,7 +38,7 @@ func (c *env) openTerminal() (logger *slog.Logger, done func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	logger, closer, err := dir.openLog()
+	logger, closer, err := dir.openLog(c.stderr)
 	if err != nil {
 		return nil, nil, err
 	}
