@@ -328,3 +328,81 @@ func TestCLI_ShutdownUnderHeldLock(t *testing.T) {
 		})
 	}
 }
+
+// The counter in this terminal, SIGTERM while another process holds the
+// write lock: it ends within 10 s, its log names the hold it could not
+// release, and the seats sell once the lock is gone and the hold lapsed.
+func TestCLI_CounterShutdownUnderHeldLock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if out, err := exec.Command(bin, "--data", data, "init").CombinedOutput(); err != nil {
+		t.Fatalf("init: %v %s", err, out)
+	}
+	pidFile := filepath.Join(dir, "pid")
+	tm := startTmux(t, 100, 30, "sh", "-c", `echo $$ >"$1"; exec env BOXOFFICE_DATA="$2" TERM=xterm-256color "$3" 2>"$4"`,
+		"sh", pidFile, data, bin, filepath.Join(dir, "counter.err"))
+	tm.waitFor("Sign in")
+	tm.send("demo", "Tab", "1234", "Enter")
+	tm.waitFor("Start", "Grand")
+	tm.send("Right")
+	tm.waitFor("Tomorrow", "Grand")
+	tm.send("Enter")
+	tm.waitFor("SCREEN")
+	tm.send("2", "b")
+	tm.waitFor("Holding 2")
+	raw, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(data, "boxoffice.db")
+	before := liveHolds(t, dbPath)
+	if len(before) != 1 {
+		t.Fatalf("live holds: %+v, want the counter's one", before)
+	}
+
+	unlock := lockHolder(t, dbPath)
+	tm.send("+") // an extend, stuck on the lock
+	time.Sleep(1500 * time.Millisecond)
+	start := time.Now()
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for syscall.Kill(pid, 0) == nil {
+		if time.Since(start) > 60*time.Second {
+			t.Fatal("the counter did not end within 60 s of SIGTERM")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	took := time.Since(start)
+	logs, _ := os.ReadFile(filepath.Join(data, "boxoffice.log"))
+	if took > 10*time.Second {
+		t.Fatalf("the counter took %v to end under another process's lock, want within 10 s:\n%s", took, logs)
+	}
+	h := before[0]
+	for _, want := range []string{"hold not released", "lapses by itself", "hold=" + strconv.FormatInt(h.id, 10) + " ",
+		`seats="` + strings.Join(h.seats, " ") + `"`, "owner=" + h.owner} {
+		if !strings.Contains(string(logs), want) {
+			t.Errorf("the counter's log lacks %q:\n%s", want, logs)
+		}
+	}
+	t.Logf("the counter ended %v after SIGTERM under another process's write lock", took.Round(time.Millisecond))
+
+	unlock()
+	later := []string{"BOXOFFICE_NOW=" + time.Now().Add(6*time.Minute).UTC().Format(time.RFC3339)}
+	cmd := exec.Command(bin, append([]string{"--data", data, "sell", strconv.FormatInt(h.show, 10)}, append(h.seats, "--pay", "card")...)...)
+	cmd.Env = append(os.Environ(), later...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("selling %v after the hold lapsed: %v %s", h.seats, err, out)
+	}
+	if out, err := exec.Command(bin, "--data", data, "check").CombinedOutput(); err != nil {
+		t.Fatalf("check: %v %s", err, out)
+	}
+}
