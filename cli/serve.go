@@ -269,26 +269,31 @@ func (c *env) serve(sc serveConfig) error {
 			return err
 		case <-c.ctx.Done():
 		}
-		logger.Info("shutting down", "deadline", shutdownDeadline)
-		// One deadline for both servers, side by side: each releases its
-		// own sessions' holds (the house and the store stop after).
-		ctx, cancel := stopContext()
-		defer cancel()
-		kioskStopped := make(chan struct{})
-		go func() { stopKiosk(ctx); close(kioskStopped) }()
-		if err := srv.Shutdown(ctx); err != nil {
-			logger.Warn("shutdown", "err", err)
-		}
-		<-kioskStopped
-		if err := <-served; err != nil {
-			logger.Error("serve", "err", err)
-		}
+		stopServers(srv, stopKiosk, served, logger)
 		return nil
 	})
 	if err == nil {
 		logger.Info("stopped")
 	}
 	return err
+}
+
+// stopServers stops the staff server and the kiosk side by side on one
+// deadline (stopContext): each releases its own sessions' holds; the
+// house and the store stop after.
+func stopServers(srv *server.Server, stopKiosk func(context.Context), served <-chan error, logger *slog.Logger) {
+	logger.Info("shutting down", "deadline", shutdownDeadline)
+	ctx, cancel := stopContext()
+	defer cancel()
+	kioskStopped := make(chan struct{})
+	go func() { stopKiosk(ctx); close(kioskStopped) }()
+	if err := srv.Shutdown(ctx); err != nil {
+		logger.Warn("shutdown", "err", err)
+	}
+	<-kioskStopped
+	if err := <-served; err != nil {
+		logger.Error("serve", "err", err)
+	}
 }
 
 // kioskListener listens on --kiosk-listen when --kiosk is set, so a bad
