@@ -46,10 +46,6 @@ type Store interface {
 	booking.Roster
 	booking.Sales
 	booking.Quiescer
-	// A bounded shutdown: writes stuck on another process's lock give
-	// up, and the holds left are named (shutdown.go).
-	GiveUpWaiting()
-	LiveHolds(ctx context.Context, prefix string) ([]booking.Hold, error)
 }
 
 // Config configures a Server. Zero durations and counts take the defaults
