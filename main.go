@@ -38,6 +38,7 @@ const (
 	exitUsage    = 2 // bad usage or invalid input
 	exitConflict = 3 // seat taken, stale status
 	exitNotFound = 4
+	exitDiskFull = 5 // the disk is full: nothing was saved; free space and run it again
 )
 
 // exitCode maps the error a command returned to the process's exit code:
@@ -56,6 +57,8 @@ func exitCode(err error) int {
 		return exitConflict
 	case booking.ENotFound:
 		return exitNotFound
+	case booking.EDiskFull:
+		return exitDiskFull
 	}
 	return exitInternal
 }

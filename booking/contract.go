@@ -451,6 +451,18 @@ type Quiescer interface {
 	// ctx ends first. Reads go on. It is for good: a quiesced store is
 	// closed next. No actor: for the server shutting down.
 	Quiesce(ctx context.Context) error
+
+	// A bounded shutdown (issue 15): writes stuck on another process's lock, and what is left held.
+	// GiveUpWaiting makes every write still waiting for another
+	// process's write lock, and every one not yet begun, fail with
+	// EInternal "The box office is shutting down.", except ReleaseOwner
+	// and ReleasePrefix, which wait as long as their context lets them:
+	// for a shutdown whose Quiesce ran out of time. For good.
+	GiveUpWaiting()
+	// LiveHolds lists the live holds whose owner starts with prefix, with
+	// their seats and expiry: what a shutdown could not release, to name
+	// in its log. EInvalid for an empty prefix. No actor.
+	LiveHolds(ctx context.Context, prefix string) ([]Hold, error)
 }
 
 // Store is the whole booking core: every capability. *db.Store implements

@@ -160,16 +160,19 @@ func writeSynced(f *os.File, text string) error {
 }
 
 // openLog appends to the data dir's log file, so nothing is ever written
-// over the counter's screen.
-func (d dataDir) openLog() (*slog.Logger, io.Closer, error) {
+// over the counter's screen; when the file cannot be opened or written
+// (a full disk), the lines go to stderr instead (see fallbackLog).
+func (d dataDir) openLog(stderr io.Writer) (*slog.Logger, io.Closer, error) {
 	if err := d.ensure(); err != nil {
 		return nil, nil, err
 	}
-	f, err := os.OpenFile(d.file(logFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, nil, err
+	path := d.file(logFile)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	var closer io.Closer = io.NopCloser(nil)
+	if err == nil {
+		closer = f
 	}
-	return slog.New(slog.NewTextHandler(f, nil)), f, nil
+	return slog.New(slog.NewTextHandler(newFallbackLog(f, path, stderr, err), nil)), closer, nil
 }
 
 // dataOptions say how to open a data dir's store.

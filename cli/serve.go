@@ -2,16 +2,18 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
+	"strings"
+	"sync"
 	"time"
 
 	"boxoffice/assets"
 	"boxoffice/booking"
+	"boxoffice/db"
 	"boxoffice/paper"
 	"boxoffice/tui"
 	"boxoffice/tui/server"
@@ -36,7 +38,7 @@ func (c *env) openTerminal() (logger *slog.Logger, done func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	logger, closer, err := dir.openLog()
+	logger, closer, err := dir.openLog(c.stderr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -64,11 +66,15 @@ func (c *env) counter(idle time.Duration, pr target) error {
 	}
 	defer done()
 	return c.withData(openOptions{logger: logger}, func(o *opened) error {
+		owner := "local-" + randomID()
+		stopWatch := quiesceOnSignal(c.ctx, o.store)
+		defer nameHoldsLeft(o.store, owner, logger) // after the watch: the release has been tried
+		defer stopWatch()
 		err := tui.Run(c.ctx, tui.Options{
 			Store:           o.store,
 			Demo:            o.demo,
 			DemoCredentials: o.demoHint(c.ctx),
-			Owner:           "local-" + randomID(),
+			Owner:           owner,
 			Terminal:        hostTerminal(),
 			Logger:          logger,
 			IdleSignOut:     idle,
@@ -81,6 +87,54 @@ func (c *env) counter(idle time.Duration, pr target) error {
 		}
 		return err
 	})
+}
+
+// counterQuiesce is how long a counter stopped by a signal lets a sale
+// under way commit; tui.Run then releases the counter's holds (for up to
+// 5 s), and the whole stays inside shutdownDeadline.
+const counterQuiesce = 2500 * time.Millisecond
+
+// quiesceOnSignal bounds a counter's stop by a signal (ctx ending): writes
+// under way get counterQuiesce to commit, then any still stuck on another
+// process's write lock give up, so the release of the counter's holds
+// gets the writer. stop ends the watch once the counter has returned.
+func quiesceOnSignal(ctx context.Context, store *db.Store) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+		}
+		qctx, cancel := context.WithTimeout(context.Background(), counterQuiesce)
+		defer cancel()
+		if store.Quiesce(qctx) != nil {
+			store.GiveUpWaiting()
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// nameHoldsLeft logs each hold of owner still held once the counter has
+// stopped: its release could not get the write lock in time (another
+// process held it). Each lapses by itself at its expiry.
+func nameHoldsLeft(store *db.Store, owner string, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	left, err := store.LiveHolds(ctx, owner)
+	if err != nil {
+		log.Error("holds not listed at exit", "owner", owner, "err", err)
+		return
+	}
+	for _, h := range left {
+		labels := make([]string, len(h.Seats))
+		for i, seat := range h.Seats {
+			labels[i] = booking.CleanLine(seat.Label, 16)
+		}
+		log.Warn("hold not released: it lapses by itself at its expiry", "hold", h.ID, "show", h.ShowID,
+			"seats", strings.Join(labels, " "), "owner", owner, "expires", h.ExpiresAt.Format(time.RFC3339))
+	}
 }
 
 func hostTerminal() string {
@@ -103,9 +157,21 @@ metrics (sales, clashes, holds, refunds, admissions, sessions by role,
 write and group-commit latency, sweeper lag) at /metrics, on a loopback
 address unless --metrics-public.`
 
-// shutdownDeadline bounds a graceful stop: sessions are told, sales in
-// flight finish, holds go back, the database closes.
-const shutdownDeadline = 10 * time.Second
+// shutdownDeadline bounds a graceful stop whatever another process does
+// with the database's write lock: sessions are told, sales in flight
+// finish (or, stuck on the lock, give up), holds go back or are named in
+// the log to lapse by themselves, the database closes. The README
+// promises 10 s; closeReserve of it is kept for closing the database.
+const (
+	shutdownDeadline = 8 * time.Second
+	closeReserve     = 1500 * time.Millisecond
+)
+
+// stopContext is the context a stop that begins now must finish by,
+// closing the database aside.
+func stopContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), shutdownDeadline-closeReserve)
+}
 
 // serveConfig is the serve command line.
 type serveConfig struct {
@@ -189,7 +255,6 @@ func (c *env) serve(sc serveConfig) error {
 		if err != nil {
 			return err
 		}
-		defer stopKiosk() // after the staff server's shutdown, before the store closes
 		served := make(chan error, 1)
 		go func() { served <- srv.Serve(ln) }()
 		fmt.Fprintf(c.stdout, "Serving the counter on %s\nHost key %s\n%s", sc.listen, srv.Fingerprint(), hs.banner())
@@ -198,24 +263,37 @@ func (c *env) serve(sc serveConfig) error {
 		}
 		select {
 		case err := <-served:
+			ctx, cancel := stopContext()
+			defer cancel()
+			stopKiosk(ctx)
 			return err
 		case <-c.ctx.Done():
 		}
-		logger.Info("shutting down", "deadline", shutdownDeadline)
-		ctx, cancel := context.WithTimeout(context.Background(), shutdownDeadline)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			logger.Error("shutdown", "err", err)
-		}
-		if err := <-served; err != nil {
-			logger.Error("serve", "err", err)
-		}
+		stopServers(srv, stopKiosk, served, logger)
 		return nil
 	})
 	if err == nil {
 		logger.Info("stopped")
 	}
 	return err
+}
+
+// stopServers stops the staff server and the kiosk side by side on one
+// deadline (stopContext): each releases its own sessions' holds; the
+// house and the store stop after.
+func stopServers(srv *server.Server, stopKiosk func(context.Context), served <-chan error, logger *slog.Logger) {
+	logger.Info("shutting down", "deadline", shutdownDeadline)
+	ctx, cancel := stopContext()
+	defer cancel()
+	kioskStopped := make(chan struct{})
+	go func() { stopKiosk(ctx); close(kioskStopped) }()
+	if err := srv.Shutdown(ctx); err != nil {
+		logger.Warn("shutdown", "err", err)
+	}
+	<-kioskStopped
+	if err := <-served; err != nil {
+		logger.Error("serve", "err", err)
+	}
 }
 
 // kioskListener listens on --kiosk-listen when --kiosk is set, so a bad
@@ -232,10 +310,10 @@ func kioskListener(sc serveConfig) (net.Listener, error) {
 }
 
 // serveKiosk serves the kiosk on ln (nil: none) and returns what stops
-// it and gives back its sessions' holds.
-func (c *env) serveKiosk(ln net.Listener, o *opened, logger *slog.Logger) (func(), error) {
+// it by ctx's deadline and gives back its sessions' holds.
+func (c *env) serveKiosk(ln net.Listener, o *opened, logger *slog.Logger) (func(context.Context), error) {
 	if ln == nil {
-		return func() {}, nil
+		return func(context.Context) {}, nil
 	}
 	ks, err := server.NewKioskServer(server.KioskConfig{DataDir: string(o.dir), Store: o.store, Logger: logger, Now: c.now})
 	if err != nil {
@@ -245,9 +323,7 @@ func (c *env) serveKiosk(ln net.Listener, o *opened, logger *slog.Logger) (func(
 	done := make(chan error, 1)
 	go func() { done <- ks.Serve(ln) }()
 	fmt.Fprintf(c.stdout, "Serving the kiosk on %s (ssh -p PORT kiosk@HOST)\n", ln.Addr())
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), shutdownDeadline)
-		defer cancel()
+	return func(ctx context.Context) {
 		if err := ks.Shutdown(ctx); err != nil {
 			logger.Error("kiosk shutdown", "err", err)
 		}

@@ -81,7 +81,9 @@ type Store struct {
 	broker *booking.Broker
 
 	jobs       chan *job
-	quiesce    drain.Drain // every write but giveBack enters; Quiesce shuts it
+	quiesce    drain.Drain   // every write but giveBack enters; Quiesce shuts it
+	giveUp     chan struct{} // closed by GiveUpWaiting
+	giveUpOnce sync.Once
 	stop       chan struct{}
 	writerDone chan struct{} // closed when the writer goroutine has returned
 	stopped    sync.WaitGroup
@@ -227,6 +229,7 @@ func newStore(path string, opts Options, w *sql.DB) *Store {
 		broker:     booking.NewBroker(),
 		jobs:       make(chan *job, 1024),
 		stop:       make(chan struct{}),
+		giveUp:     make(chan struct{}),
 		writerDone: make(chan struct{}),
 		halls:      make(map[int64]*booking.Hall),
 		seatsByID:  make(map[int64]map[int64]booking.Seat),
@@ -290,6 +293,9 @@ func dummyPINHash(cost int) ([]byte, error) {
 	return bcrypt.GenerateFromPassword([]byte("not-a-real-pin"), cost)
 }
 
+// closeCheckpointWait bounds Close's last checkpoint.
+const closeCheckpointWait = time.Second
+
 // Close stops the writer, poller and sweeper and closes the database.
 // Writes already queued finish first.
 func (s *Store) Close() error {
@@ -303,7 +309,12 @@ func (s *Store) Close() error {
 		})
 		err = errors.Join(s.read.Close(), s.write.Close())
 		if s.ckpt != nil {
-			s.ckpt.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+			// TRUNCATE waits in the busy handler for any writer; another
+			// process holding the write lock must not hold up a close
+			// (a shutdown is bounded), and the WAL is only left for later.
+			ctx, cancel := context.WithTimeout(context.Background(), closeCheckpointWait)
+			s.ckpt.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+			cancel()
 			err = errors.Join(err, s.ckpt.Close())
 		}
 	})

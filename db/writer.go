@@ -143,6 +143,9 @@ type job struct {
 	done chan answer
 	// changed is filled by the writer with the shows this job touched.
 	changed []int64
+	// release marks a shutdown's release (giveBack): it still waits for
+	// another process's lock after GiveUpWaiting.
+	release bool
 }
 
 // answer is what the writer sends back for a job: its result and error
@@ -200,7 +203,7 @@ func submit[T any](s *Store, ctx context.Context, actor booking.Actor, op string
 		defer s.quiesce.Leave()
 	}
 	defer s.house.writes.since(time.Now())
-	j := &job{ctx: ctx, op: op, done: make(chan answer, 1), run: func(w *wtx) (any, error) {
+	j := &job{ctx: ctx, op: op, release: quiesced, done: make(chan answer, 1), run: func(w *wtx) (any, error) {
 		if err := checkActor(w, actor); err != nil {
 			return nil, err
 		}
@@ -245,6 +248,61 @@ func (s *Store) Quiesce(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// GiveUpWaiting makes every write still waiting for another process's
+// write lock, and every one not yet begun, give up with "The box office
+// is shutting down.", except the releases a shutdown needs (giveBack),
+// which go on waiting as long as their own context lets them. A shutdown
+// whose Quiesce ran out of time calls it: behind a write stuck on the
+// lock (the sweeper's, a sale's) its releases would never reach the
+// writer. It is for good, like Quiesce.
+func (s *Store) GiveUpWaiting() {
+	s.giveUpOnce.Do(func() { close(s.giveUp) })
+}
+
+// wanted reports whether j's caller still wants it run: its context is
+// live, and it is a release or GiveUpWaiting was not called. A job
+// nobody wants is answered here and dropped.
+func (s *Store) wanted(j *job) bool {
+	if err := j.ctx.Err(); err != nil {
+		j.done <- answer{err: err}
+		return false
+	}
+	if !j.release {
+		select {
+		case <-s.giveUp:
+			j.done <- answer{err: errShuttingDown()}
+			return false
+		default:
+		}
+	}
+	return true
+}
+
+// lockWait is the context BEGIN IMMEDIATE waits for the write lock with:
+// done once no job of the batch is wanted any more (see wanted), so a
+// caller's deadline, or GiveUpWaiting, ends SQLite's busy wait (the
+// driver's busy handler returns when the call's context is done) instead
+// of the batch waiting out busy_timeout on every retry.
+func (s *Store) lockWait(batch []*job) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for _, j := range batch {
+			giveUp := s.giveUp
+			if j.release {
+				giveUp = nil
+			}
+			select {
+			case <-j.ctx.Done():
+			case <-giveUp:
+			case <-ctx.Done():
+				return
+			}
+		}
+		cancel()
+	}()
+	return ctx, cancel
 }
 
 // checkActor refuses with booking.ErrWithdrawn an actor whose staff row is
@@ -316,14 +374,7 @@ func (s *Store) writer(c *wconn) {
 }
 
 func (s *Store) runBatch(c *wconn, batch []*job) {
-	live := batch[:0:0]
-	for _, j := range batch {
-		if j.ctx.Err() != nil {
-			j.done <- answer{err: j.ctx.Err()}
-			continue
-		}
-		live = append(live, j)
-	}
+	live := s.stillWanted(batch)
 	if len(live) == 0 {
 		return
 	}
@@ -331,7 +382,15 @@ func (s *Store) runBatch(c *wconn, batch []*job) {
 	var err error
 	for attempt := 0; ; attempt++ {
 		answers, err = s.tryBatch(c, live)
-		if err == nil || !isBusyBatch(err) || attempt >= maxBusyRetries {
+		if err == nil || !(isBusyBatch(err) || errors.Is(err, errLockWaitEnded)) {
+			break
+		}
+		// Callers that gave up while the batch waited are answered now,
+		// not after every retry.
+		if live = s.stillWanted(live); len(live) == 0 {
+			return
+		}
+		if attempt >= maxBusyRetries {
 			break
 		}
 		s.retries.Add(1)
@@ -376,13 +435,35 @@ func (s *Store) Stats() Stats {
 
 func isBusyBatch(err error) bool { return errors.Is(err, errBusyBatch) || isBusy(err) }
 
+// errLockWaitEnded is a BEGIN IMMEDIATE whose wait for the lock ended
+// because nobody in the batch wants it any more (see lockWait).
+var errLockWaitEnded = errors.New("wait for the write lock ended")
+
+// stillWanted is the jobs of batch that are wanted, answering the rest.
+func (s *Store) stillWanted(batch []*job) []*job {
+	live := batch[:0:0]
+	for _, j := range batch {
+		if s.wanted(j) {
+			live = append(live, j)
+		}
+	}
+	return live
+}
+
 // tryBatch runs the jobs in one BEGIN IMMEDIATE … COMMIT, each inside its
 // own savepoint so a failed booking rolls back only itself. It returns each
 // job's own answer, or a batch error when nothing was committed.
 func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 	defer s.house.batches.since(time.Now())
 	ctx := context.Background()
-	if _, err := c.conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+	lctx, stopWait := s.lockWait(batch)
+	_, err = c.conn.ExecContext(lctx, "BEGIN IMMEDIATE")
+	ended := lctx.Err() != nil
+	stopWait()
+	if err != nil {
+		if ended {
+			return nil, errLockWaitEnded
+		}
 		return nil, err
 	}
 	committed := false

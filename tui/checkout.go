@@ -340,6 +340,10 @@ func (m *Model) confirmSale() tea.Cmd {
 	})
 }
 
+// diskFullSale is what the checkout says when the disk is full: what did
+// not happen, and what to do.
+const diskFullSale = "The disk is full: the sale was not made. Free space and try again."
+
 func (m *Model) onCheckout(msg checkoutMsg) tea.Cmd {
 	c := &m.checkout
 	if msg.key != c.key {
@@ -360,6 +364,11 @@ func (m *Model) onCheckout(msg checkoutMsg) tea.Cmd {
 		case booking.IsNoShift(msg.err):
 			m.askFloat(floatSale, screenCheckout)
 			return nil
+		case code == booking.EDiskFull:
+			// The seats stay held and the form as it was: enter sells
+			// once space is freed (the same idempotency key).
+			m.setError(diskFullSale)
+			return m.loadSeatMapCmd()
 		}
 		m.fail(msg.err)
 		return m.loadSeatMapCmd()

@@ -38,8 +38,9 @@ const KioskUser = "kiosk"
 type KioskStore interface {
 	kiosk.Backend
 	// ReleasePrefix gives back every hold of this server's sessions at
-	// shutdown.
+	// shutdown; LiveHolds names those it could not.
 	ReleasePrefix(ctx context.Context, prefix string) (int, error)
+	LiveHolds(ctx context.Context, prefix string) ([]booking.Hold, error)
 }
 
 // KioskConfig configures a KioskServer; zero values take the defaults.
@@ -237,15 +238,18 @@ func (k *KioskServer) Addr() net.Addr {
 	return k.ln.Addr()
 }
 
-// Shutdown closes every kiosk session and gives back their holds.
+// Shutdown closes every kiosk session and gives back their holds, within
+// ctx's deadline (10 s when it has none) whatever another process does
+// with the write lock: the sessions get a share of the time, the release
+// the rest, and holds it could not release are named in the log.
 func (k *KioskServer) Shutdown(ctx context.Context) error {
-	err := k.ssh.Shutdown(ctx)
+	sctx, cancel := share(ctx, quiesceShare)
+	err := k.ssh.Shutdown(sctx)
+	cancel()
 	if err != nil {
 		_ = k.ssh.Close()
 	}
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	if _, rerr := k.cfg.Store.ReleasePrefix(rctx, k.prefix); rerr != nil {
+	if _, rerr := releaseBy(ctx, k.cfg.Store, k.prefix, k.log); rerr != nil {
 		err = errors.Join(err, rerr)
 	}
 	return err

@@ -34,6 +34,12 @@ type owners struct {
 	stopped bool
 	idents  map[string]*identOwners
 	pending sync.WaitGroup // releases under way
+
+	// ctx bounds every release; stop cancels it, so a release stuck on
+	// another process's write lock does not hold up a shutdown, whose
+	// ReleasePrefix covers its holds (they carry the same prefix).
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 type identOwners struct {
@@ -57,7 +63,8 @@ type resumed struct {
 }
 
 func newOwners(prefix string, grace time.Duration, release func(context.Context, string) (int, error), log *slog.Logger) *owners {
-	return &owners{prefix: prefix, grace: grace, release: release, log: log, idents: make(map[string]*identOwners)}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &owners{prefix: prefix, grace: grace, release: release, log: log, idents: make(map[string]*identOwners), ctx: ctx, cancel: cancel}
 }
 
 // take returns the owner for a new session of ident and, when it takes
@@ -136,7 +143,7 @@ func (o *owners) expire(ident string, p *parkedOwner) {
 
 func (o *owners) releaseNow(owner string) {
 	defer o.pending.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(o.ctx, 15*time.Second)
 	defer cancel()
 	n, err := o.release(ctx, owner)
 	switch {
@@ -147,7 +154,8 @@ func (o *owners) releaseNow(owner string) {
 	}
 }
 
-// stop ends every grace period and waits for releases under way.
+// stop ends every grace period, makes the releases under way give up if
+// they have not got the write lock, and waits for them.
 func (o *owners) stop() {
 	o.mu.Lock()
 	o.stopped = true
@@ -158,5 +166,6 @@ func (o *owners) stop() {
 		io.parked = nil
 	}
 	o.mu.Unlock()
+	o.cancel()
 	o.pending.Wait()
 }

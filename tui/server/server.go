@@ -316,11 +316,16 @@ func (s *Server) Addr() net.Addr {
 // Sessions is how many counter sessions are open.
 func (s *Server) Sessions() int { return s.slots.count() }
 
-// Shutdown stops the server gracefully: it stops accepting, shows every
-// counter ShutdownNotice, quiesces the store (writes under way commit, new
-// ones are refused), ends the sessions, and releases every hold this
-// server's sessions made. When ctx ends first, the remaining sessions are
-// cut off and the holds released anyway; the error is then ctx's.
+// Shutdown stops the server gracefully and within ctx's deadline (10 s
+// when it has none), whatever another process does with the database's
+// write lock: it stops accepting, shows every counter ShutdownNotice,
+// quiesces the store (writes under way commit, new ones are refused) for
+// part of the time, ends the sessions, and releases every hold this
+// server's sessions made, waiting for the lock until just before the
+// deadline. Writes still stuck on the lock when the quiesce's time is up
+// give up (Store.GiveUpWaiting), so the release gets the writer; holds
+// it could not release are named in the log and lapse by themselves.
+// The error is the first of these that did not finish in time.
 func (s *Server) Shutdown(ctx context.Context) error {
 	if s.closing.Swap(true) {
 		return errors.New("server: already shut down")
@@ -337,7 +342,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if ln != nil {
 		ln.Close()
 	}
-	s.log.Info("shutting down", "sessions", len(open))
+	s.log.Info("shutting down", "sessions", len(open), "deadline", time.Until(deadlineOf(ctx)).Round(time.Millisecond))
 	for _, st := range open {
 		st.send(tui.ServerNoticeMsg{Text: ShutdownNotice})
 	}
@@ -345,26 +350,29 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	// Sales and holds under way commit; every write after is refused by
 	// the store itself, so no hold appears behind the release below.
 	var errs []error
-	if err := s.cfg.Store.Quiesce(ctx); err != nil {
+	qctx, cancel := share(ctx, quiesceShare)
+	if err := s.cfg.Store.Quiesce(qctx); err != nil {
 		errs = append(errs, fmt.Errorf("waiting for writes: %w", err))
+		s.cfg.Store.GiveUpWaiting()
 	}
+	cancel()
 	for _, st := range open {
 		st.stop()
 	}
+	hctx, cancel := share(ctx, quiesceShare)
 	select {
 	case <-handlersDone:
-	case <-ctx.Done():
-		errs = append(errs, fmt.Errorf("waiting for sessions: %w", ctx.Err()))
+	case <-hctx.Done():
+		errs = append(errs, fmt.Errorf("waiting for sessions: %w", hctx.Err()))
 	}
+	cancel()
 	_ = s.ssh.Close()
 	s.owners.stop()
 
 	// Release even when ctx has run out: seats left held would block
 	// sales elsewhere until their holds expire. A quiesced store still
 	// runs this release.
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	n, err := s.cfg.Store.ReleasePrefix(rctx, s.prefix)
+	n, err := releaseBy(ctx, s.cfg.Store, s.prefix, s.log)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("releasing holds: %w", err))
 	}
