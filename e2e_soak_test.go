@@ -834,7 +834,9 @@ func (s *soakSession) cancel(h *soakHouse, led *soakLedger, st *soakStats) error
 // stray esc reach the seat map and take it to the shows list, the show is
 // opened again.
 func (s *soakSession) backToMap() error {
-	onMap := func(scr string) bool { return strings.Contains(scr, "SCREEN") && strings.Contains(scr, s.show.film+" · ") }
+	onMap := func(scr string) bool {
+		return strings.Contains(scr, "SCREEN") && strings.Contains(scr, s.show.film+" · ")
+	}
 	for range 10 {
 		before := s.c.Scr.Text()
 		switch {
