@@ -74,14 +74,16 @@ func soakPlanFromEnv(t *testing.T) soakPlan {
 		p.warm, p.bucket, p.settle = min(time.Minute, p.dur/4), min(time.Minute, p.dur/4), 4*time.Second
 		p.goroutineGrowth, p.rssGrowth = 0.10, 0.10
 	} else {
-		// The short run's warm-up is a few seconds: the heap is still
-		// finding its size (the Go runtime grows it in steps and returns
-		// memory lazily) and a goroutine count read mid-load includes the
-		// store calls in flight, so the margins are wider. What they still
-		// catch is a leak per operation: a goroutine or a buffer kept per
-		// sale, repaint or session would grow both far past them.
+		// The short run's warm-up is five seconds: the server's heap is
+		// still growing to its working size (the SQLite page cache
+		// filling, the PDF writer's buffers, each session's seat maps)
+		// and the runtime gives memory back lazily, so RSS gets a wide
+		// margin; goroutines, counted with the counters paused, a
+		// narrower one. What both still catch is a leak per operation:
+		// a goroutine or a buffer kept per sale, scan or repaint, over
+		// the run's hundreds of operations, grows past them.
+		p.goroutineGrowth, p.rssGrowth = 0.15, 0.50
 		p.warm, p.bucket, p.settle = p.dur/4, p.dur/4, time.Second
-		p.goroutineGrowth, p.rssGrowth = 0.25, 0.50
 	}
 	return p
 }
@@ -404,6 +406,10 @@ func (h *soakHouse) connect(srv *soakServer) []*soakSession {
 					return nil
 				}}
 			c, err := sshclient.Dial(context.Background(), srv.addr, fmt.Sprintf("127.0.0.%d", 10+i/8), cfg, 120, 40)
+			if err != nil && strings.Contains(err.Error(), "assign requested address") {
+				errs <- errNoLoopbackAliases
+				return
+			}
 			if err != nil {
 				errs <- fmt.Errorf("session %d: %v", i, err)
 				return
@@ -423,10 +429,17 @@ func (h *soakHouse) connect(srv *soakServer) []*soakSession {
 	wg.Wait()
 	close(errs)
 	for err := range errs {
+		if err == errNoLoopbackAliases {
+			h.t.Skip(err)
+		}
 		h.t.Fatal(err)
 	}
 	return ss
 }
+
+// errNoLoopbackAliases is a system that answers only on 127.0.0.1 (Linux
+// answers on all of 127/8).
+var errNoLoopbackAliases = fmt.Errorf("this system has no loopback addresses besides 127.0.0.1 for the sessions to come from")
 
 // soakTicket is a ticket a clerk read off the done screen.
 type soakTicket struct{ number, seat, code string }
@@ -501,6 +514,7 @@ type soakStats struct {
 	bucket time.Duration
 	counts map[string]int
 	errs   []string
+	kinds  map[string]int // the errors, told apart by their words alone
 	lat    map[int][]time.Duration
 }
 
@@ -521,6 +535,7 @@ func (st *soakStats) fail(s *soakSession, err error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.errs = append(st.errs, fmt.Sprintf("session %d (%s), %s: %v\n%s", s.i, s.staff.name, s.lastOp, err, s.c.Scr.Text()))
+	st.kinds[regexp.MustCompile(`BO-\w+|\b[A-V]\d+\b`).ReplaceAllString(err.Error(), "…")]++
 }
 
 // wait waits up to a generous time (the machine is loaded on purpose) for
@@ -901,9 +916,14 @@ func (s *soakSession) door(led *soakLedger, st *soakStats) error {
 	return nil
 }
 
-// loop runs one session's operations until ctx ends, each after a pause a
-// person would take. A session that loses its way stops there: its error
-// fails the test, with its screen.
+// loop runs one session's operations until ctx ends, each after a pause
+// a clerk serving a customer would take. The pause grows with the number
+// of counters, so the offered load stays near a dozen operations a second
+// whatever the run's size: inside what one server answers on two busy
+// shared cores (about 20 a second at 0.6 of a core, measured), so the run
+// shows whether it stays steady, not how a queue grows past saturation.
+// After an error (which fails the test, with its screen) the session finds
+// its way home and goes on, so one fault does not end the soak's load.
 func (s *soakSession) loop(ctx context.Context, h *soakHouse, led *soakLedger, st *soakStats, gate *sync.RWMutex) {
 	door := s.staff.role == "door"
 	if !door {
@@ -912,6 +932,7 @@ func (s *soakSession) loop(ctx context.Context, h *soakHouse, led *soakLedger, s
 			return
 		}
 	}
+	think := time.Duration(len(h.staff)) * 75 * time.Millisecond
 	for ctx.Err() == nil {
 		var err error
 		gate.RLock()
@@ -920,13 +941,44 @@ func (s *soakSession) loop(ctx context.Context, h *soakHouse, led *soakLedger, s
 		} else {
 			err = s.selling(h, led, st)
 		}
-		gate.RUnlock()
 		if err != nil {
 			st.fail(s, err)
-			return
+			if err := s.home(door); err != nil {
+				st.fail(s, fmt.Errorf("lost its way: %v", err))
+				gate.RUnlock()
+				return
+			}
 		}
-		time.Sleep(time.Duration(1000+s.r.IntN(2000)) * time.Millisecond)
+		gate.RUnlock()
+		time.Sleep(think/2 + time.Duration(s.r.Int64N(int64(think))))
 	}
+}
+
+// home brings a session that went wrong back to where its operations
+// start: the door's screen, or its show's seat map with nothing held.
+func (s *soakSession) home(door bool) error {
+	for range 12 {
+		scr := s.c.Scr.Text()
+		switch {
+		case door && strings.Contains(scr, "Door · scan a ticket") && !strings.Contains(scr, "Checking"):
+			return nil
+		case !door && strings.Contains(scr, "k keep them and go"):
+			s.send("y") // release the seats first
+		case !door && strings.Contains(scr, "SCREEN") && holdRE.MatchString(scr):
+			s.send("x")
+			s.c.WaitFor(5*time.Second, func(scr string) bool { return strings.Contains(scr, "y yes, release") })
+			s.send("y")
+		case !door && strings.Contains(scr, "SCREEN") && strings.Contains(scr, s.show.film+" · "):
+			return nil
+		case !door && strings.Contains(scr, "Free  Sold"):
+			return s.openShow()
+		default:
+			s.send("\x1b")
+		}
+		s.c.WaitFor(5*time.Second, func(now string) bool { return now != scr })
+		time.Sleep(200 * time.Millisecond)
+	}
+	return fmt.Errorf("not home after a dozen tries")
 }
 
 // soakResult is one run's figures.
@@ -940,7 +992,7 @@ type soakResult struct {
 }
 
 func runSoak(t *testing.T, plan soakPlan, h *soakHouse, srv *soakServer, ss []*soakSession, led *soakLedger, start time.Time) *soakResult {
-	st := &soakStats{start: start, bucket: plan.bucket, counts: map[string]int{}, lat: map[int][]time.Duration{}}
+	st := &soakStats{start: start, bucket: plan.bucket, counts: map[string]int{}, kinds: map[string]int{}, lat: map[int][]time.Duration{}}
 	res := &soakResult{st: st}
 	ctx, cancel := context.WithDeadline(context.Background(), start.Add(plan.dur))
 	defer cancel()
@@ -1087,6 +1139,11 @@ func (h *soakHouse) report(res *soakResult, led *soakLedger, check string) {
 	}
 	res.st.mu.Unlock()
 	fmt.Fprintf(&b, "  %-40s %7d (%.1f a second)\n", "operations", total, float64(total)/h.plan.dur.Seconds())
+	res.st.mu.Lock()
+	for _, k := range slices.Sorted(maps.Keys(res.st.kinds)) {
+		fmt.Fprintf(&b, "  error ×%d: %s\n", res.st.kinds[k], k)
+	}
+	res.st.mu.Unlock()
 	fmt.Fprintf(&b, "goroutines: %.0f after warm-up, %.0f at the end (medians of %v and %v)\n", median(res.warm, 0), median(res.end, 0), res.warm, res.end)
 	fmt.Fprintf(&b, "RSS: %.1f MB after warm-up, %.1f MB at the end\n", median(res.warm, 1)/1024, median(res.end, 1)/1024)
 	first, last := res.st.firstLast(h.plan)
