@@ -26,6 +26,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"boxoffice/booking"
 	"boxoffice/internal/sshclient"
 )
 
@@ -155,12 +156,17 @@ var soakRows = strings.Split("ABCDEFGHJKLMNPQRSTUV", "")
 func newSoakHouse(t *testing.T, bin string, plan soakPlan) *soakHouse {
 	dir := t.TempDir()
 	h := &soakHouse{t: t, bin: bin, dir: dir, data: filepath.Join(dir, "data"), plan: plan}
-	tz, loc := soakZone(t)
+	// The show starts ten minutes after the run ends: on sale and with its
+	// doors open (two hours before) all along, and not yet started, after
+	// which a cancel needs a manager.
+	starts := plan.dur + 10*time.Minute
+	if starts > booking.DoorsOpen {
+		t.Fatalf("a soak of %s outlasts the doors' %s before a show", plan.dur, booking.DoorsOpen)
+	}
+	tz, loc := soakZone(t, starts)
 	h.env = append(os.Environ(), "TZ="+tz)
 	h.cli("", "init")
-	// A show a few minutes from now, on sale until an hour after it
-	// starts and with its doors open: selling and scanning both work.
-	at := time.Now().In(loc).Add(3 * time.Minute).Format("2006-01-02 15:04")
+	at := time.Now().In(loc).Add(starts).Format("2006-01-02 15:04")
 	nShows := max(1, plan.sessions/50)
 	var files []string
 	for i := range nShows {
@@ -197,21 +203,21 @@ func newSoakHouse(t *testing.T, bin string, plan soakPlan) *soakHouse {
 	return h
 }
 
-// soakZone is the time zone the run's processes use: UTC, unless UTC's
-// midnight is near (the show would fall on tomorrow's list), then one
-// whose day has an hour and more to go.
-func soakZone(t *testing.T) (string, *time.Location) {
+// soakZone is the time zone the run's processes use: UTC, unless the
+// show would fall on tomorrow's list there, then one whose day has longer
+// to go.
+func soakZone(t *testing.T, starts time.Duration) (string, *time.Location) {
 	for _, tz := range []string{"UTC", "Etc/GMT-12", "Etc/GMT+12"} {
 		loc, err := time.LoadLocation(tz)
 		if err != nil {
 			continue
 		}
 		now := time.Now().In(loc)
-		if now.Hour() < 22 {
+		if now.Add(starts+10*time.Minute).Day() == now.Day() {
 			return tz, loc
 		}
 	}
-	t.Skip("no time zone at hand whose day has two hours to go (install tzdata)")
+	t.Skip("no time zone at hand whose day lasts until the show (install tzdata)")
 	return "", nil
 }
 
