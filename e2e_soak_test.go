@@ -465,10 +465,11 @@ func newSoakLedger() *soakLedger {
 	return &soakLedger{sold: map[string]bool{}, cancelled: map[string]bool{}, admitted: map[string]bool{}}
 }
 
+// addSale makes a sold booking's tickets the door's to scan and the
+// counters' to cancel (it is marked sold as soon as a clerk sees it).
 func (l *soakLedger) addSale(tickets []soakTicket) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.sold[tickets[0].number] = true
 	l.live = append(l.live, tickets)
 	l.unscanned = append(l.unscanned, tickets...)
 }
@@ -541,7 +542,12 @@ func (st *soakStats) fail(s *soakSession, err error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.errs = append(st.errs, fmt.Sprintf("session %d (%s), %s: %v\n%s", s.i, s.staff.name, s.lastOp, err, s.c.Scr.Text()))
-	st.kinds[regexp.MustCompile(`BO-\w+|\b[A-V]\d+\b`).ReplaceAllString(err.Error(), "…")]++
+	// Told apart by the error and what the screen's status line said.
+	kind := err.Error()
+	if status := s.status(); strings.HasPrefix(strings.TrimSpace(status), "! ") {
+		kind += "; the screen said " + strings.TrimSpace(status)
+	}
+	st.kinds[regexp.MustCompile(`BO-\w+|\b[A-V]\d+\b`).ReplaceAllString(kind, "…")]++
 }
 
 // wait waits up to a generous time (the machine is loaded on purpose) for
@@ -752,6 +758,7 @@ func (s *soakSession) sell(led *soakLedger, st *soakStats) error {
 	if err != nil {
 		return err
 	}
+	led.mark(led.sold, tickets[0].number)
 	// The tickets' PDF is written after the sale, and its line would
 	// take the place of the next screen's status: wait for it here. Only
 	// then are the tickets in the customer's hand, for the door to scan
