@@ -281,59 +281,78 @@ func (s *Screen) clear(x0, y0, x1, y1 int) {
 	}
 }
 
-func (s *Screen) csi(final byte) {
-	seq := string(s.seq)
-	private := ""
+// csiArgs are a CSI sequence's parameters, and its private marker (?, <,
+// = or >) if any.
+type csiArgs struct {
+	private string
+	ps      []int
+}
+
+// arg is parameter i, or def when it is missing or zero.
+func (a csiArgs) arg(i, def int) int {
+	if i < len(a.ps) && a.ps[i] > 0 {
+		return a.ps[i]
+	}
+	return def
+}
+
+func parseCSI(raw []byte) csiArgs {
+	var a csiArgs
+	seq := string(raw)
 	if seq != "" && strings.ContainsRune("?<=>", rune(seq[0])) {
-		private, seq = seq[:1], seq[1:]
+		a.private, seq = seq[:1], seq[1:]
 	}
 	seq = strings.TrimRight(seq, " !\"#$%&'()*+,-./")
-	var ps []int
 	if seq != "" {
 		for _, p := range strings.Split(seq, ";") {
 			p, _, _ = strings.Cut(p, ":")
 			n, _ := strconv.Atoi(p)
-			ps = append(ps, n)
+			a.ps = append(a.ps, n)
 		}
 	}
-	arg := func(i, def int) int {
-		if i < len(ps) && ps[i] > 0 {
-			return ps[i]
-		}
-		return def
-	}
-	clampX := func() { s.x = min(max(s.x, 0), s.w-1) }
-	clampY := func() { s.y = min(max(s.y, 0), s.h-1) }
-	n := arg(0, 1)
+	return a
+}
+
+func (s *Screen) clampX() { s.x = min(max(s.x, 0), s.w-1) }
+func (s *Screen) clampY() { s.y = min(max(s.y, 0), s.h-1) }
+
+func (s *Screen) csi(final byte) {
+	a := parseCSI(s.seq)
+	_ = s.csiCursor(final, a) || s.csiErase(final, a) || s.csiEdit(final, a) || s.csiMode(final, a)
+}
+
+// csiCursor moves the cursor; false for a sequence that is not a move.
+func (s *Screen) csiCursor(final byte, a csiArgs) bool {
+	n := a.arg(0, 1)
 	switch final {
 	case 'A':
 		s.y -= n
-		clampY()
+		s.clampY()
 	case 'B', 'e':
 		s.y += n
-		clampY()
+		s.clampY()
 	case 'C', 'a':
 		s.x += n
-		clampX()
+		s.clampX()
 	case 'D':
 		s.x = min(s.x, s.w-1) - n
-		clampX()
+		s.clampX()
 	case 'E':
 		s.x, s.y = 0, s.y+n
-		clampY()
+		s.clampY()
 	case 'F':
 		s.x, s.y = 0, s.y-n
-		clampY()
+		s.clampY()
 	case 'G', '`':
 		s.x = n - 1
-		clampX()
+		s.clampX()
 	case 'H', 'f':
-		s.y, s.x = arg(0, 1)-1, arg(1, 1)-1
-		clampX()
-		clampY()
+		s.y, s.x = a.arg(0, 1)-1, a.arg(1, 1)-1
+		s.clampX()
+		s.clampY()
 	case 'd':
 		s.y = n - 1
-		clampY()
+		s.clampY()
 	case 'I':
 		for range n {
 			s.x = min((s.x/8+1)*8, s.w-1)
@@ -342,9 +361,19 @@ func (s *Screen) csi(final byte) {
 		for range n {
 			s.x = max(((s.x-1)/8)*8, 0)
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// csiErase blanks part of the screen; false for another sequence.
+func (s *Screen) csiErase(final byte, a csiArgs) bool {
+	n := a.arg(0, 1)
+	switch final {
 	case 'J':
 		x := min(s.x, s.w-1)
-		switch arg(0, 0) {
+		switch a.arg(0, 0) {
 		case 0:
 			s.clear(x, s.y, s.w, s.y+1)
 			s.clear(0, s.y+1, s.w, s.h)
@@ -356,7 +385,7 @@ func (s *Screen) csi(final byte) {
 		}
 	case 'K':
 		x := min(s.x, s.w-1)
-		switch arg(0, 0) {
+		switch a.arg(0, 0) {
 		case 0:
 			s.clear(x, s.y, s.w, s.y+1)
 		case 1:
@@ -366,6 +395,17 @@ func (s *Screen) csi(final byte) {
 		}
 	case 'X':
 		s.clear(s.x, s.y, s.x+n, s.y+1)
+	default:
+		return false
+	}
+	return true
+}
+
+// csiEdit inserts, deletes, scrolls and repeats; false for another
+// sequence.
+func (s *Screen) csiEdit(final byte, a csiArgs) bool {
+	n := a.arg(0, 1)
+	switch final {
 	case '@':
 		row := s.cells[s.y]
 		x := min(s.x, s.w-1)
@@ -384,7 +424,7 @@ func (s *Screen) csi(final byte) {
 		}
 	case 'L', 'M':
 		if s.y < s.top || s.y > s.bot {
-			return
+			return true
 		}
 		top := s.top
 		s.top = s.y
@@ -396,16 +436,16 @@ func (s *Screen) csi(final byte) {
 		s.top = top
 		s.x = 0
 	case 'S':
-		if private == "" {
+		if a.private == "" {
 			s.scrollUp(min(n, s.bot-s.top+1))
 		}
 	case 'T':
-		if private == "" {
+		if a.private == "" {
 			s.scrollDown(min(n, s.bot-s.top+1))
 		}
 	case 'r':
-		if private == "" {
-			s.top, s.bot = arg(0, 1)-1, arg(1, s.h)-1
+		if a.private == "" {
+			s.top, s.bot = a.arg(0, 1)-1, a.arg(1, s.h)-1
 			if s.top >= s.bot || s.bot >= s.h {
 				s.top, s.bot = 0, s.h-1
 			}
@@ -415,11 +455,21 @@ func (s *Screen) csi(final byte) {
 		for range n {
 			s.print(s.last)
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// csiMode sets the modes the screen keeps (autowrap, the alternate
+// screen) and saves or restores the cursor; false for another sequence.
+func (s *Screen) csiMode(final byte, a csiArgs) bool {
+	switch final {
 	case 'h', 'l':
-		if private != "?" {
-			return
+		if a.private != "?" {
+			return true
 		}
-		for _, p := range ps {
+		for _, p := range a.ps {
 			switch p {
 			case 7:
 				s.wrap = final == 'h'
@@ -428,12 +478,15 @@ func (s *Screen) csi(final byte) {
 			}
 		}
 	case 's':
-		if private == "" {
+		if a.private == "" {
 			s.sx, s.sy = s.x, s.y
 		}
 	case 'u':
-		if private == "" {
+		if a.private == "" {
 			s.x, s.y = s.sx, s.sy
 		}
+	default:
+		return false
 	}
+	return true
 }
