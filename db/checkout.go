@@ -83,7 +83,7 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 		s.signCodes(got.sold)
 		return got.sold, nil
 	}
-	return s.loadBooking(ctx, got.existing)
+	return s.committedBooking(ctx, got.existing)
 }
 
 // checkTypes refuses a ticket type the cinema does not sell, before the
@@ -386,7 +386,7 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 	if err != nil {
 		return nil, err
 	}
-	return s.loadBooking(ctx, id)
+	return s.committedBooking(ctx, id)
 }
 
 // cancelled is the booking a cancel unwinds.

@@ -44,11 +44,11 @@ func (s *Store) Exchange(ctx context.Context, actor booking.Actor, req booking.E
 	if err != nil {
 		return nil, err
 	}
-	from, err := s.loadBooking(ctx, got.from)
+	from, err := s.committedBooking(ctx, got.from)
 	if err != nil {
 		return nil, err
 	}
-	to, err := s.loadBooking(ctx, got.to)
+	to, err := s.committedBooking(ctx, got.to)
 	if err != nil {
 		return nil, err
 	}

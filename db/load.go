@@ -26,6 +26,20 @@ func idList(ids []int64) string {
 	return string(append(b, ']'))
 }
 
+// answerTimeout bounds the read that answers a write already committed.
+const answerTimeout = 5 * time.Second
+
+// committedBooking reads back the booking a committed write made or
+// changed. The write is done whatever the caller's deadline says now, so
+// the answer is read on a context of its own: a clerk whose cancel went
+// through must be told so, not "The request was cancelled" while the
+// database says cancelled.
+func (s *Store) committedBooking(ctx context.Context, id int64) (*booking.Booking, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerTimeout)
+	defer cancel()
+	return s.loadBooking(ctx, id)
+}
+
 // loadBooking reads a whole booking: show, tickets and payments, through
 // loadBookings, in one read transaction on the read pool.
 func (s *Store) loadBooking(ctx context.Context, id int64) (*booking.Booking, error) {

@@ -128,7 +128,7 @@ func (s *Store) RefundTickets(ctx context.Context, actor booking.Actor, req book
 	if err != nil {
 		return nil, err
 	}
-	return s.loadBooking(ctx, id)
+	return s.committedBooking(ctx, id)
 }
 
 // refundSeats refunds the named seats' tickets of c and cancels c when none

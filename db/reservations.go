@@ -268,7 +268,7 @@ func (s *Store) PayReservation(ctx context.Context, actor booking.Actor, req boo
 	if err != nil {
 		return nil, err
 	}
-	b, err := s.loadBooking(ctx, id)
+	b, err := s.committedBooking(ctx, id)
 	if err == nil {
 		s.signCodes(b)
 	}
