@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"boxoffice/assets"
 	"boxoffice/booking"
@@ -116,7 +117,7 @@ func (f *hostileFix) plant(t *testing.T, h string) {
 	f.exec(t, strings.Join([]string{
 		`UPDATE films SET title = ` + v + ` || ' ' || id, rating = ` + v,
 		`UPDATE halls SET name = ` + v + ` || ' ' || id`,
-		fmt.Sprintf(`UPDATE seats SET label = %s || label WHERE hall_id = %d AND row_tag = 'A'`, v, f.show.HallID),
+		fmt.Sprintf(`UPDATE seats SET label = %s || row_tag || number WHERE hall_id = %d AND row_tag = 'A'`, v, f.show.HallID),
 		`UPDATE bookings SET customer = 'Zed ' || ` + v + `, phone = ` + v + `, reason = ` + v,
 		`UPDATE shows SET cancel_reason = ` + v + ` WHERE status = 'cancelled'`,
 		`UPDATE seat_blocks SET reason = ` + v,
@@ -126,9 +127,10 @@ func (f *hostileFix) plant(t *testing.T, h string) {
 	}, ";\n"))
 }
 
-// hostileWalk opens a counter on the planted file at w×h and goes through
-// every screen that draws stored text, handing each frame to check.
-func (f *hostileFix) walk(t *testing.T, clock *storetest.Clock, h string, w, ht int, check func(where, frame string)) {
+// walk opens a counter on the planted file at w×h and goes through every
+// screen that draws stored text, handing each frame to check; at the end
+// it sells seat (free in the first show) to h typed as name and phone.
+func (f *hostileFix) walk(t *testing.T, clock *storetest.Clock, h, seat string, w, ht int, check func(where, frame string)) {
 	t.Helper()
 	s := storetest.Open(t, f.path, storeOptions(clock))
 	defer s.Close()
@@ -187,6 +189,21 @@ func (f *hostileFix) walk(t *testing.T, clock *storetest.Clock, h string, w, ht 
 	send(t, m, tea.PasteMsg{Content: h})
 	press(t, m, "enter")
 	frame("door with it scanned")
+	press(t, m, "esc")
+	for m.shows.cursor > 0 {
+		press(t, m, "up")
+	}
+	press(t, m, "enter", "/")
+	typeText(t, m, seat)
+	press(t, m, "enter", "enter") // the go-to holds it
+	frame("checkout")
+	press(t, m, "tab")
+	send(t, m, tea.PasteMsg{Content: h})
+	press(t, m, "tab")
+	send(t, m, tea.PasteMsg{Content: h})
+	frame("checkout with it typed as name and phone")
+	press(t, m, "tab", "enter")
+	frame("sold to it, or told why not")
 }
 
 // TestHostile_Screens plants every hostile string in every stored text a
@@ -207,14 +224,22 @@ func TestHostile_Screens(t *testing.T) {
 			t.Parallel()
 			clock := newClock()
 			f := newHostileFix(t, clock)
-			const w, ht = 100, 30
 			var baseline []string
 			f.plant(t, "Benign")
-			f.walk(t, clock, "Benign", w, ht, func(_, frame string) { baseline = append(baseline, frame) })
+			f.walk(t, clock, "Benign", "K5", 100, 30, func(_, frame string) { baseline = append(baseline, frame) })
+			if text := ansi.Strip(strings.Join(baseline, "")); !strings.Contains(text, "Sold") || !strings.Contains(text, "Zed Benign") ||
+				!strings.Contains(text, "Benign Staff") || !strings.Contains(text, "ADMIT") {
+				t.Fatalf("the walk missed screens it should have drawn:\n%s", text)
+			}
 			known := hostile.Known(baseline...)
-			for _, hs := range strs {
+			for i, hs := range strs {
+				// Half the strings at the smallest window, half at a large one.
+				w, ht := 80, 24
+				if i%2 == 1 {
+					w, ht = 120, 40
+				}
 				f.plant(t, hs.S)
-				f.walk(t, clock, hs.S, w, ht, func(where, frame string) {
+				f.walk(t, clock, hs.S, fmt.Sprintf("%c%d", 'C'+i/20, i%20+1), w, ht, func(where, frame string) {
 					for _, l := range hostile.ScreenLeaks(frame, known) {
 						t.Errorf("%s: %s: %s", hs.Name, where, l)
 					}
