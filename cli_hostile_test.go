@@ -282,6 +282,7 @@ func (c *hostileCLI) plant(n int) {
 		return
 	}
 	var b strings.Builder
+	b.WriteString("PRAGMA synchronous = OFF;\n") // a test file: no need to wait for the disk
 	for k, h := range hostile.Strings[:n] {
 		v := "CAST(X'" + hex.EncodeToString([]byte(h.S)) + "' AS TEXT)"
 		w := fmt.Sprintf(" WHERE rowid %% %d = %d;\n", n, k)

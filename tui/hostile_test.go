@@ -94,7 +94,7 @@ func (f *hostileFix) exec(t *testing.T, q string) {
 	t.Helper()
 	if f.shell != "" {
 		cmd := oexec.Command(f.shell, "-bail", f.path)
-		cmd.Stdin = strings.NewReader(q)
+		cmd.Stdin = strings.NewReader("PRAGMA synchronous = OFF;\n" + q) // a test file: no need to wait for the disk
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("sqlite3: %v: %s\n%.300s", err, out, q)
 		}
