@@ -6,9 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// The table covers what the brief asks, and its checks see what they
-// are meant to: every entry but the harmless ones leaks when printed raw.
-func TestTable(t *testing.T) {
+// TestHostile_Table: at least 40 strings, each named once, Long is 10,000
+// characters, and Leaks sees every entry printed raw except those harmless
+// to a terminal (wide, combining, SQL, format verbs and the like, which
+// test widths and formats instead).
+func TestHostile_Table(t *testing.T) {
 	if len(Strings) < 40 {
 		t.Fatalf("%d strings, want at least 40", len(Strings))
 	}
@@ -32,7 +34,9 @@ func TestTable(t *testing.T) {
 	}
 }
 
-func TestScreenLeaks(t *testing.T) {
+// TestHostile_ScreenLeaks: a frame's own styles pass, the table's escape
+// sequences and a C1 CSI added to it do not, and Overflow counts cells.
+func TestHostile_ScreenLeaks(t *testing.T) {
 	own := "\x1b[1mTitle\x1b[m plain \x1b[38;2;1;2;3mseat\x1b[m"
 	known := Known(own)
 	if l := ScreenLeaks(own, known); len(l) != 0 {
