@@ -6,6 +6,8 @@
 package hostile
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -236,17 +238,18 @@ func near(s string, i int) string {
 	return quote(s[lo:hi])
 }
 
+// quote is s with every character Leaks would name written as an escape,
+// so a failure message is itself safe to print.
 func quote(s string) string {
-	const hexd = "0123456789abcdef"
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if (r == utf8.RuneError && size == 1) || r < 0x20 || (r >= 0x7f && r <= 0x9f) || bidi(r) {
 			if size == 1 {
-				b.WriteString(`\x` + string(hexd[s[i]>>4]) + string(hexd[s[i]&15]))
+				b.WriteString(fmt.Sprintf(`\x%02x`, s[i]))
 			} else {
-				b.WriteString(`\u` + hex(r)[2:])
+				b.WriteString(fmt.Sprintf(`\u%04x`, r))
 			}
 		} else {
 			b.WriteString(s[i : i+size])
@@ -257,31 +260,6 @@ func quote(s string) string {
 	return b.String()
 }
 
-func hex(r rune) string {
-	const hexd = "0123456789ABCDEF"
-	s := ""
-	for n := 0; n < 4 || r > 0; n++ {
-		s = string(hexd[r&15]) + s
-		r >>= 4
-	}
-	return "U+" + s
-}
+func hex(r rune) string { return fmt.Sprintf("U+%04X", r) }
 
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	if neg {
-		return "-" + string(b)
-	}
-	return string(b)
-}
+func itoa(n int) string { return strconv.Itoa(n) }
