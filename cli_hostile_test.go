@@ -176,7 +176,7 @@ func TestHostile_CLI(t *testing.T) {
 	if len(ids) < len(strs)+1 {
 		t.Fatalf("%d shows for %d strings", len(ids), len(strs))
 	}
-	inputs := 13 // see feed
+	inputs := 14 // see feed
 	var files []string
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -216,10 +216,10 @@ func TestHostile_CLI(t *testing.T) {
 		len(strs), inputs, printed/2, c.runs, c.leaks)
 }
 
-// feed puts h through every text argument once: 13 of them, the film
+// feed puts h through every text argument once: 14 of them, the film
 // title and rating, the staff name, the key file's name, the terminal and
-// printer names, the customer's name and phone, the cancel, block and
-// show-cancel reasons, the waiting-list name and phone.
+// printer names, the customer's name and phone, a PDF's file name, the
+// cancel, block and show-cancel reasons, the waiting-list name and phone.
 func (c *hostileCLI) feed(i int, h, dir, sellOn, soldOut, cancelShow string) {
 	n := fmt.Sprint(" ", i)
 	c.run("", "film", "add", h, "--minutes", "90", "--rating", h)
@@ -233,6 +233,7 @@ func (c *hostileCLI) feed(i int, h, dir, sellOn, soldOut, cancelShow string) {
 	seat := fmt.Sprintf("%c%d", 'A'+i/10, i%10+3)
 	_, out := c.run("", "sell", sellOn, seat, "--pay", "card", "--name", h, "--phone", h)
 	if b := bookingNo.FindString(out); b != "" {
+		c.run("", "booking", b, "--pdf", filepath.Join(dir, fileName(h)+fmt.Sprint(".", i, ".pdf")))
 		c.run("", "cancel", b, "--reason", h)
 	}
 	c.run("", "block", sellOn, fmt.Sprintf("%c%d", 'A'+i/10, i%10+15), "--reason", h)

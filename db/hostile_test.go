@@ -88,6 +88,24 @@ var hostileInputs = []struct {
 		_, err := s.AddWaitlist(ctx, clerk, fx.soldOut, h, h, 1)
 		return err
 	}},
+	{"shift reopen reason", func(t *testing.T, ctx context.Context, s *db.Store, _ *hostileStore, i int, h string) error {
+		z, err := s.CloseShift(ctx, manager, booking.CloseShiftRequest{Counted: 10000})
+		if err != nil {
+			return err
+		}
+		_, err = s.ReopenShift(ctx, manager, booking.ReopenShiftRequest{ID: z.Shift.ID, Reason: h})
+		return err
+	}},
+	{"reservation name", func(t *testing.T, ctx context.Context, s *db.Store, fx *hostileStore, i int, h string) error {
+		fx.sold++
+		owner := fmt.Sprint("reserve-", fx.sold)
+		hold, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: fx.shows[2], Seats: []string{fx.seat(i + 60)}, Owner: owner})
+		if err != nil {
+			return err
+		}
+		_, err = s.Reserve(ctx, clerk, booking.ReserveRequest{HoldID: hold.ID, Owner: owner, Name: h, Phone: fmt.Sprintf("020 7946 %04d", i)})
+		return err
+	}},
 	{"ticket type name", func(t *testing.T, ctx context.Context, s *db.Store, _ *hostileStore, i int, h string) error {
 		return s.SetPrice(ctx, manager, booking.TicketType{Code: fmt.Sprint("t", i), Name: h, Price: 500})
 	}},
