@@ -73,7 +73,7 @@ func TestHostile_SSH(t *testing.T) {
 	c.waitText("Red[5;31;47mBlink") // the first show's row, cleaned: the list is there to open
 	c.send("\r")
 	c.waitText("SCREEN")
-	c.send("\x1b[B\x1b[C") // move, so the seat line redraws
+	c.send("\x1b[B\x1b[C")          // move, so the seat line redraws
 	c.waitText("Red[5;31;47mBlink") // the map's title
 	stream := tee.raw.String()
 	for _, m := range oscTitle.FindAllStringSubmatch(stream, -1) {
