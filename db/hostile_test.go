@@ -118,7 +118,9 @@ var hostileInputs = []struct {
 func TestHostile_StoreInputs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clock := storetest.FixedClock()
+	// A morning, so the seed's shows (two hours, five hours and a day on)
+	// fall today and tomorrow whenever the test runs.
+	clock := storetest.NewClock(time.Date(2026, 3, 13, 10, 0, 0, 0, time.Local))
 	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, Sync: "normal"})
 	fx := newHostileStore(t, s, clock.Now())
 	var tried, refused int
@@ -225,7 +227,7 @@ func newHostileStore(t *testing.T, s *db.Store, now time.Time) *hostileStore {
 	t.Helper()
 	ctx := context.Background()
 	shows, err := s.Shows(ctx, booking.System, now)
-	if err != nil || len(shows) < 2 {
+	if err != nil || len(shows) == 0 {
 		t.Fatal("shows", err)
 	}
 	fx := &hostileStore{film: shows[0].Film.ID, hall: shows[0].HallID, start: now}
