@@ -222,6 +222,17 @@ func cellText(v any) string {
 	return fmt.Sprint(v)
 }
 
+// csvText keeps a text cell of a CSV file from being run as a formula by
+// the spreadsheet that opens it: a film titled "=HYPERLINK(…)" or a
+// customer "@SUM(…)" starts with a quote instead, which spreadsheets show
+// as the text itself. Figures never pass here, so "-5.00" stays a number.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
 // cellJSON is a cell as JSON carries it: money as the string "12.50" (as
 // every amount the command line prints), counts as numbers.
 func cellJSON(v any) any {
@@ -269,6 +280,9 @@ func (t *reportTable) writeCSV(w io.Writer) error {
 		cells := make([]string, len(row))
 		for i, v := range row {
 			cells[i] = cellText(v)
+			if _, text := v.(string); text {
+				cells[i] = csvText(cells[i])
+			}
 		}
 		cw.Write(cells)
 	}

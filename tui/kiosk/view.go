@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"boxoffice/booking"
 	"boxoffice/tui/qrtext"
@@ -50,7 +51,24 @@ func (m *Model) Render() string {
 		b.WriteString("\n")
 	}
 	b.WriteString(kSubtle.Render(m.hint()))
-	return kFrame.Render(b.String())
+	return kFrame.Render(m.fit(b.String()))
+}
+
+// fit cuts every line of s to the window inside the frame's padding, so a
+// long film title or list of seats never draws the frame wider than the
+// window.
+func (m *Model) fit(s string) string {
+	limit := m.width - kFrame.GetHorizontalFrameSize()
+	if m.width == 0 || limit <= 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > limit {
+			lines[i] = ansi.Truncate(l, limit, "…")
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (m *Model) hint() string {
@@ -166,7 +184,7 @@ func (m *Model) seatsView() string {
 func kioskSeats(seats []booking.Seat) string {
 	labels := make([]string, len(seats))
 	for i, s := range seats {
-		labels[i] = s.Label
+		labels[i] = kioskTrim(s.Label, 8)
 	}
 	return strings.Join(labels, " ")
 }
@@ -204,7 +222,7 @@ func (m *Model) reservedView() string {
 	r := m.reservation
 	var b strings.Builder
 	b.WriteString(lipgloss.NewStyle().Bold(true).Render("Reserved. Your booking number is"))
-	b.WriteString("\n\n      " + kTitle.Render(r.Number) + "\n\n")
+	b.WriteString("\n\n      " + kTitle.Render(kioskTrim(r.Number, 20)) + "\n\n")
 	fmt.Fprintf(&b, "%s · %s · seats %s\n", kioskTrim(r.Show.Film.Title, 40), r.Show.Starts.Format("15:04"), kioskSeats(r.Seats))
 	fmt.Fprintf(&b, "Pay at the counter by %s, or the seats go back on sale.\n\n", r.CutOff.Format("15:04"))
 	b.WriteString(qrtext.Render(r.Number))
@@ -215,7 +233,7 @@ func (m *Model) collectedView() string {
 	c := m.collection
 	var b strings.Builder
 	if r := c.Reservation; r != nil {
-		fmt.Fprintf(&b, "%s · %s\n\n%s · %s · seats %s\n\n", r.Number, r.Status, kioskTrim(r.Show.Film.Title, 40),
+		fmt.Fprintf(&b, "%s · %s\n\n%s · %s · seats %s\n\n", kioskTrim(r.Number, 20), r.Status, kioskTrim(r.Show.Film.Title, 40),
 			r.Show.Starts.Format("Mon 2 Jan 15:04"), kioskSeats(r.Seats))
 		if r.Status == booking.ReservationReserved {
 			fmt.Fprintf(&b, "Not paid yet: pay at the counter by %s.", r.CutOff.Format("15:04"))
@@ -223,9 +241,9 @@ func (m *Model) collectedView() string {
 		return b.String()
 	}
 	bk := c.Booking
-	fmt.Fprintf(&b, "%s · %s · %s %s\n\n", bk.Number, bk.Status, kioskTrim(bk.Show.Film.Title, 40), bk.Show.Starts.Format("Mon 2 Jan 15:04"))
+	fmt.Fprintf(&b, "%s · %s · %s %s\n\n", kioskTrim(bk.Number, 20), bk.Status, kioskTrim(bk.Show.Film.Title, 40), bk.Show.Starts.Format("Mon 2 Jan 15:04"))
 	for _, t := range bk.Tickets {
-		fmt.Fprintf(&b, "  Seat %-4s %-8s %s\n", t.Seat.Label, kioskTrim(t.Type, 10), t.Status)
+		fmt.Fprintf(&b, "  Seat %-4s %-8s %s\n", kioskTrim(t.Seat.Label, 8), kioskTrim(t.Type, 10), t.Status)
 	}
 	b.WriteString("\nShow the booking number at the door, or ask at the counter to print your tickets.")
 	return b.String()
