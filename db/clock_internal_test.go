@@ -40,3 +40,10 @@ func TestMadeAhead_IsTheIndexAndTheRule(t *testing.T) {
 		t.Fatalf("qMadeAhead = %q, want it to end %q", qMadeAhead, want)
 	}
 }
+
+// expireStale's statements say what qExpiredBy and qMadeAhead say.
+func TestExpireStale_IsTheRule(t *testing.T) {
+	if !strings.Contains(qExpireStale, qExpiredBy) || !strings.Contains(qExpireMadeAhead, "(SELECT id FROM holds WHERE "+qMadeAhead+")") {
+		t.Fatalf("expireStale's statements have drifted:\n%s\n%s", qExpireStale, qExpireMadeAhead)
+	}
+}

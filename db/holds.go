@@ -61,16 +61,25 @@ const (
 	qMadeAhead = `status = 'held' AND owner NOT GLOB 'reservation:*' AND created_at > ? + 2000`
 	// qExpiredBy selects the live holds whose expiry is not after now.
 	qExpiredBy = `status = 'held' AND expires_at <= ?`
+
+	// qExpireStale and qExpireMadeAhead are expireStale's compare-and-sets,
+	// spelled out whole so the status test reads each (a test holds them
+	// to the two above). The subquery of the second, without show_id, can
+	// only be the probe of holds_made_ahead; with it, SQLite would walk
+	// the show's live holds.
+	qExpireStale     = `UPDATE holds SET status = 'expired' WHERE show_id = ? AND status = 'held' AND expires_at <= ? RETURNING id`
+	qExpireMadeAhead = `UPDATE holds SET status = 'expired' WHERE id IN (SELECT id FROM holds WHERE status = 'held' AND owner NOT GLOB 'reservation:*' AND created_at > ? + 2000)
+		AND show_id = ? AND status = 'held' RETURNING id`
 )
 
 // expireStale expires the lapsed holds of one show and their claims, so a
 // hold that ran out never blocks the transaction that wants its seats.
 func expireStale(w *wtx, showID int64) (int, error) {
-	ids, err := queryList[int64](w, `UPDATE holds SET status = 'expired' WHERE show_id = ? AND `+qExpiredBy+` RETURNING id`, showID, w.nowMS())
+	ids, err := queryList[int64](w, qExpireStale, showID, w.nowMS())
 	if err != nil {
 		return 0, err
 	}
-	ahead, err := queryList[int64](w, `UPDATE holds INDEXED BY holds_made_ahead SET status = 'expired' WHERE show_id = ? AND `+qMadeAhead+` RETURNING id`, showID, w.nowMS())
+	ahead, err := queryList[int64](w, qExpireMadeAhead, w.nowMS(), showID)
 	if err != nil {
 		return 0, err
 	}
