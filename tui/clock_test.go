@@ -53,8 +53,9 @@ func TestModel_ClockJumpOnCheckout(t *testing.T) {
 	}
 }
 
-// Back an hour on the seat map: the counter's countdown still shows time
-// left, and the next repaint (the sweep's change) says the hold ran out.
+// Back an hour on the seat map: the countdown's next tick sees more time
+// left than any hold may have and says the hold ran out (before, it
+// counted down 65 minutes), and the sweep's repaint agrees.
 func TestModel_ClockBackOnMap(t *testing.T) {
 	t.Parallel()
 	clock := newClock()
@@ -65,6 +66,9 @@ func TestModel_ClockBackOnMap(t *testing.T) {
 	labels := seatLabels(m.seats.mine())
 	clock.Add(-time.Hour)
 	send(t, m, tickMsg{})
+	if !m.seats.expires.IsZero() || strings.Contains(screenText(m), "hold 6") || !strings.Contains(m.status, "ran out") {
+		t.Fatalf("the tick after the clock went back: status %q\n%s", m.status, screenText(m))
+	}
 	if n, err := s.ExpireHolds(context.Background()); err != nil || n != 1 {
 		t.Fatalf("the sweep expired %d holds, %v", n, err)
 	}

@@ -270,11 +270,18 @@ func (m *Model) onTick() tea.Cmd {
 	if m.seats.expires.IsZero() || m.clerk == nil {
 		return nil
 	}
-	if !m.now().Before(m.seats.expires) {
+	if left := m.seats.expires.Sub(m.now()); left <= 0 || left > booking.MaxHoldLifetime+clockSlack {
+		// More time left than any hold may have means the clock went
+		// back since it was made: the store counts such a hold lapsed,
+		// so the counter says so now rather than counting down an hour.
 		return m.lapse(m.seats.mine())
 	}
 	return m.ensureTick()
 }
+
+// clockSlack is the step of a clock correction that leaves a hold alone,
+// as the store allows it.
+const clockSlack = 2 * time.Second
 
 // refuseCancelled says so, and reports true, when the open map is of a
 // cancelled show: no seat of it can be held (the store refuses too, in
