@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"boxoffice/booking"
 )
 
 // logFileRetry is how often a log that fell back to stderr tries its
@@ -27,7 +29,8 @@ type fallbackLog struct {
 }
 
 func newFallbackLog(file io.Writer, path string, stderr io.Writer, openErr error) *fallbackLog {
-	l := &fallbackLog{file: file, path: path, stderr: stderr, now: time.Now}
+	// The path is the user's, and goes to a terminal: cleaned of controls.
+	l := &fallbackLog{file: file, path: booking.Clean(path), stderr: stderr, now: time.Now}
 	if openErr != nil {
 		l.file = nil
 		l.fail(openErr)
