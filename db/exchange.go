@@ -101,7 +101,7 @@ func (x *exchange) run(w *wtx) (exchanged, error) {
 	if err != nil {
 		return done, err
 	}
-	seats, err := resolveSeats(hall, x.req.Seats, nil)
+	seats, err := hall.ResolveSeats(x.req.Seats, nil)
 	if err != nil {
 		return done, err
 	}

@@ -170,11 +170,6 @@ func errHoldLimit() error {
 	return booking.Errorf(booking.EInvalid, "This hold has reached its %d-minute limit: sell the seats or let them go.", int(booking.MaxHoldLifetime.Minutes()))
 }
 
-// errTooManySeats refuses a hold or sale of more than one sale may have.
-func errTooManySeats() error {
-	return booking.Errorf(booking.EInvalid, "One sale can hold at most %d seats.", booking.MaxSeatsPerSale)
-}
-
 // Hold holds the requested seats, all or nothing. Whether the show's
 // sales are open it decides in the transaction, on the transaction's
 // clock.
@@ -191,7 +186,7 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	if err != nil {
 		return nil, err
 	}
-	seats, err := resolveSeats(hall, req.Seats, req.SeatIDs)
+	seats, err := hall.ResolveSeats(req.Seats, req.SeatIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -458,7 +453,7 @@ func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner strin
 		}
 	}
 	if len(held) > booking.MaxSeatsPerSale {
-		return nil, errTooManySeats()
+		return nil, booking.ErrTooManySeats()
 	}
 	w.touch(showID)
 	return &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: held, ExpiresAt: time.UnixMilli(expires), Status: booking.HoldHeld}, nil
@@ -483,56 +478,6 @@ func (s *Store) heldSeats(w *wtx, hall *booking.Hall, holdID int64) ([]booking.S
 		return a.Col - b.Col
 	})
 	return out, nil
-}
-
-// resolveSeats turns labels or ids into the hall's seats, refusing unknown,
-// blocked and repeated seats and more than one sale may hold. The layout
-// never changes, so callers resolve seats before their transaction.
-func resolveSeats(hall *booking.Hall, labels []string, ids []int64) ([]booking.Seat, error) {
-	var seats []booking.Seat
-	seen := map[int64]bool{}
-	add := func(seat booking.Seat) error {
-		if seat.Blocked {
-			return booking.Errorf(booking.EInvalid, "%s is blocked and cannot be sold.", seat.Label)
-		}
-		if !seen[seat.ID] {
-			seen[seat.ID] = true
-			seats = append(seats, seat)
-		}
-		return nil
-	}
-	if len(ids) > 0 {
-		byID := make(map[int64]booking.Seat, len(hall.Seats))
-		for _, seat := range hall.Seats {
-			byID[seat.ID] = seat
-		}
-		for _, id := range ids {
-			seat, ok := byID[id]
-			if !ok {
-				return nil, booking.Errorf(booking.EInvalid, "No such seat in %s.", hall.Name)
-			}
-			if err := add(seat); err != nil {
-				return nil, err
-			}
-		}
-	} else {
-		for _, l := range labels {
-			seat, ok := hall.SeatByLabel(strings.TrimSpace(l))
-			if !ok {
-				return nil, booking.Errorf(booking.EInvalid, "There is no seat %s in %s.", booking.CleanLine(l, 8), hall.Name)
-			}
-			if err := add(seat); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if len(seats) == 0 {
-		return nil, booking.Errorf(booking.EInvalid, "Choose at least one seat.")
-	}
-	if len(seats) > booking.MaxSeatsPerSale {
-		return nil, errTooManySeats()
-	}
-	return seats, nil
 }
 
 // placeholders repeats a VALUES tuple n times, comma separated. The

@@ -46,7 +46,7 @@ func (s *Store) KioskHold(ctx context.Context, actor booking.Actor, req booking.
 	}
 	var seats []booking.Seat
 	if len(req.Seats) > 0 {
-		if seats, err = resolveSeats(hall, req.Seats, nil); err != nil {
+		if seats, err = hall.ResolveSeats(req.Seats, nil); err != nil {
 			return nil, err
 		}
 	}

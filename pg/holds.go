@@ -43,7 +43,7 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	if err != nil {
 		return nil, err
 	}
-	seats, err := resolveSeats(hall, req.Seats, req.SeatIDs)
+	seats, err := hall.ResolveSeats(req.Seats, req.SeatIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +188,7 @@ func (s *Store) holdSeats(t *tx, hall *booking.Hall, req booking.HoldRequest, tt
 		}
 	}
 	if len(held) > booking.MaxSeatsPerSale {
-		return nil, errTooManySeats()
+		return nil, booking.ErrTooManySeats()
 	}
 	t.touch(req.ShowID)
 	return &booking.Hold{ID: holdID, ShowID: req.ShowID, Owner: req.Owner, Seats: held, ExpiresAt: time.UnixMilli(expires), Status: booking.HoldHeld}, nil
@@ -395,51 +395,3 @@ func ttlOrDefault(ttl time.Duration) time.Duration {
 }
 
 const holdLimitMS = int64(booking.MaxHoldLifetime / time.Millisecond)
-
-func errTooManySeats() error {
-	return booking.Errorf(booking.EInvalid, "One sale can hold at most %d seats.", booking.MaxSeatsPerSale)
-}
-
-// resolveSeats turns labels or ids into the hall's seats, refusing
-// unknown, blocked and repeated seats and more than one sale may hold.
-func resolveSeats(hall *booking.Hall, labels []string, ids []int64) ([]booking.Seat, error) {
-	var seats []booking.Seat
-	seen := map[int64]bool{}
-	add := func(seat booking.Seat) error {
-		if seat.Blocked {
-			return booking.Errorf(booking.EInvalid, "%s is blocked and cannot be sold.", seat.Label)
-		}
-		if !seen[seat.ID] {
-			seen[seat.ID] = true
-			seats = append(seats, seat)
-		}
-		return nil
-	}
-	for _, id := range ids {
-		i := slices.IndexFunc(hall.Seats, func(s booking.Seat) bool { return s.ID == id })
-		if i < 0 {
-			return nil, booking.Errorf(booking.EInvalid, "No such seat in %s.", hall.Name)
-		}
-		if err := add(hall.Seats[i]); err != nil {
-			return nil, err
-		}
-	}
-	if len(ids) == 0 {
-		for _, l := range labels {
-			seat, ok := hall.SeatByLabel(strings.TrimSpace(l))
-			if !ok {
-				return nil, booking.Errorf(booking.EInvalid, "There is no seat %s in %s.", booking.CleanLine(l, 8), hall.Name)
-			}
-			if err := add(seat); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if len(seats) == 0 {
-		return nil, booking.Errorf(booking.EInvalid, "Choose at least one seat.")
-	}
-	if len(seats) > booking.MaxSeatsPerSale {
-		return nil, errTooManySeats()
-	}
-	return seats, nil
-}

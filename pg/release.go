@@ -119,7 +119,7 @@ func (s *Store) Release(ctx context.Context, actor booking.Actor, holdID int64, 
 			if err != nil {
 				return struct{}{}, err
 			}
-			resolved, err := resolveSeats(hall, seats, nil)
+			resolved, err := hall.ResolveSeats(seats, nil)
 			if err != nil {
 				return struct{}{}, err
 			}
