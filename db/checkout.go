@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -11,25 +10,6 @@ import (
 
 	"boxoffice/booking"
 )
-
-// numberAlphabet leaves out 0/O, 1/I/L and U so a number read over the
-// counter or the phone cannot be misheard or mistyped.
-const numberAlphabet = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
-
-// newBookingNumber returns a random number like BO-7KQ2X9TD: 30^8 ≈ 6.6e11
-// values, so guessing someone's booking is hopeless.
-func newBookingNumber() string {
-	var b [8]byte
-	rand.Read(b[:])
-	out := make([]byte, 0, 11)
-	out = append(out, "BO-"...)
-	for _, x := range b {
-		// 256 is not a multiple of 30; the bias (<2%) does not matter
-		// for an identifier that is also checked for uniqueness.
-		out = append(out, numberAlphabet[int(x)%len(numberAlphabet)])
-	}
-	return string(out)
-}
 
 // sale is what a checkout's transaction returns: the booking it made,
 // or the id of the booking its idempotency key made before.
@@ -248,7 +228,7 @@ func insertSalePayment(w *wtx, b *booking.Booking, method booking.PayMethod, ten
 // idempotency key having made a booking already (errKeyUsed).
 func insertBooking(w *wtx, b *booking.Booking, holdID int64, key string) error {
 	for attempt := 0; ; attempt++ {
-		number := newBookingNumber()
+		number := booking.NewBookingNumber()
 		err := w.queryRow(`INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, phone_rev, total, sold_by, terminal, created_at)
 			VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			number, b.Show.ID, holdID, key, b.Customer, b.Phone, reverseDigits(b.Phone), b.Total, b.SoldBy, b.Terminal, b.CreatedAt.UnixMilli()).Scan(&b.ID)

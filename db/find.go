@@ -78,14 +78,14 @@ func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking
 }
 
 // isBookingNumber reports whether n (normalized) has the shape of a
-// booking number: BO- and eight characters of numberAlphabet.
+// booking number: BO- and eight characters of booking.NumberAlphabet.
 func isBookingNumber(n string) bool {
 	rest, ok := strings.CutPrefix(n, "BO-")
 	if !ok || len(rest) != 8 {
 		return false
 	}
 	for _, r := range rest {
-		if !strings.ContainsRune(numberAlphabet, r) {
+		if !strings.ContainsRune(booking.NumberAlphabet, r) {
 			return false
 		}
 	}

@@ -185,7 +185,7 @@ func reserveLimits(w *wtx, in reserveInput, showID int64, day string) error {
 // booking has either (the booking takes it when it is paid).
 func insertReservation(w *wtx, actor booking.Actor, in reserveInput, showID int64, day string, cut time.Time) (int64, string, error) {
 	for attempt := 0; ; attempt++ {
-		number := newBookingNumber()
+		number := booking.NewBookingNumber()
 		var used int
 		if err := w.queryRow(`SELECT count(*) FROM bookings WHERE number = ?`, number).Scan(&used); err != nil {
 			return 0, "", err

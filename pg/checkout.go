@@ -2,7 +2,6 @@ package pg
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"slices"
@@ -180,7 +179,7 @@ func writeSale(t *tx, actor booking.Actor, b *booking.Booking, req booking.Check
 	if actor.Role > booking.RoleKiosk {
 		role = actor.Role.String()
 	}
-	number := newBookingNumber()
+	number := booking.NewBookingNumber()
 	batch := &pgx.Batch{}
 	batch.Queue(qSale, number, b.Show.ID, req.HoldID, key, b.Customer, b.Phone, b.Total, b.SoldBy, b.Terminal, b.CreatedAt.UnixMilli(),
 		seatIDs, types, prices, sources, string(req.Method), tendered, change, nullID(shiftID),
@@ -409,21 +408,6 @@ func (s *Store) OpenShift(ctx context.Context, actor booking.Actor, req booking.
 		}
 		return &booking.Shift{ID: id, Staff: actor.Name, Terminal: actor.Terminal, Status: booking.ShiftOpen, OpenedAt: t.now, Float: req.Float}, nil
 	})
-}
-
-// numberAlphabet and newBookingNumber repeat db's booking numbers
-// (BO-7KQ2X9TD, no 0/O, 1/I/L or U).
-const numberAlphabet = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
-
-func newBookingNumber() string {
-	var b [8]byte
-	rand.Read(b[:])
-	out := make([]byte, 0, 11)
-	out = append(out, "BO-"...)
-	for _, x := range b {
-		out = append(out, numberAlphabet[int(x)%len(numberAlphabet)])
-	}
-	return string(out)
 }
 
 // ticketsPerBooking spaces ticket ids as db does: booking n's tickets are
