@@ -1,0 +1,24 @@
+package booking
+
+import "crypto/rand"
+
+// NumberAlphabet is the characters of booking and reservation numbers: it
+// leaves out 0/O, 1/I/L and U so a number read over the counter or the
+// phone cannot be misheard or mistyped.
+const NumberAlphabet = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+// NewBookingNumber returns a random number like BO-7KQ2X9TD: 30^8 ≈ 6.6e11
+// values, so guessing someone's booking is hopeless. Every backend makes
+// its numbers here, so a number means the same on either.
+func NewBookingNumber() string {
+	var b [8]byte
+	rand.Read(b[:])
+	out := make([]byte, 0, 11)
+	out = append(out, "BO-"...)
+	for _, x := range b {
+		// 256 is not a multiple of 30; the bias (<2%) does not matter
+		// for an identifier that is also checked for uniqueness.
+		out = append(out, NumberAlphabet[int(x)%len(NumberAlphabet)])
+	}
+	return string(out)
+}
