@@ -65,7 +65,18 @@ func newEnv(tb testing.TB, cfg func(*server.Config)) *env {
 	return newEnvWith(tb, db.Options{}, cfg)
 }
 
-// newEnvWith is newEnv with store options (a clock). The store logs to
+// middayClock runs at the wall clock's pace from midday today, so the
+// seed's shows tonight (20:00) have not started whenever the tests run:
+// after 20:00 on the wall clock a cancel would need a manager.
+func middayClock() func() time.Time {
+	real := time.Now()
+	y, m, d := real.Date()
+	shift := time.Date(y, m, d, 12, 0, 0, 0, real.Location()).Sub(real)
+	return func() time.Time { return time.Now().Add(shift) }
+}
+
+// newEnvWith is newEnv with store options (a clock), the counters on the
+// same clock (midday's, when opts has none). The store logs to
 // the env's log like the server.
 func newEnvWith(tb testing.TB, opts db.Options, cfg func(*server.Config)) *env {
 	tb.Helper()
@@ -73,10 +84,15 @@ func newEnvWith(tb testing.TB, opts db.Options, cfg func(*server.Config)) *env {
 	e.dbPath = filepath.Join(e.dir, "boxoffice.db")
 	opts.PollInterval = -1
 	opts.Logger = slog.New(slog.NewTextHandler(e.logs, nil))
+	now := opts.Clock
+	if now == nil {
+		now = middayClock()
+		opts.Clock = now
+	}
 	store := storetest.Open(tb, e.dbPath, opts)
 	e.store = store
-	storetest.MustSeed(tb, store, storetest.TonightSeed(time.Now()), false)
-	shows, err := store.Shows(context.Background(), booking.System, time.Now())
+	storetest.MustSeed(tb, store, storetest.TonightSeed(now()), false)
+	shows, err := store.Shows(context.Background(), booking.System, now())
 	if err != nil || len(shows) == 0 {
 		tb.Fatalf("no shows tonight: %v", err)
 	}
@@ -90,6 +106,7 @@ func newEnvWith(tb testing.TB, opts db.Options, cfg func(*server.Config)) *env {
 		HandshakeTimeout: 5 * time.Second,
 		ConnRate:         50,
 		ConnBurst:        50,
+		Now:              now,
 	}
 	if cfg != nil {
 		cfg(&c)
