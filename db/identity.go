@@ -27,6 +27,13 @@ const (
 	sqliteFull     = 13
 	sqliteCantOpen = 14
 	sqliteNotADB   = 26
+
+	// Extended read-only codes: the file needs a writer's recovery first
+	// (a hot rollback journal, or a WAL index to rebuild) — what a process
+	// killed mid-write leaves.
+	sqliteReadOnlyRecovery = sqliteReadOnly | 1<<8
+	sqliteReadOnlyRollback = sqliteReadOnly | 3<<8
+	sqliteReadOnlyCantInit = sqliteReadOnly | 5<<8
 )
 
 // inspect decides, before anything writes to path, whether Open may take
@@ -57,8 +64,41 @@ func inspect(path string, busy time.Duration) error {
 }
 
 // identify reads an existing, non-empty file and refuses it unless it is
-// boxoffice's, of a schema this binary knows (see inspect).
+// boxoffice's, of a schema this binary knows (see inspect). A file a
+// killed writer left mid-transaction (a first start killed before it set
+// WAL leaves a hot rollback journal) cannot be read read-only until a
+// writer has rolled it back: SQLite does that on a read-write connection's
+// first read, which restores the last committed state and writes nothing
+// else, so identify lets it and reads again.
 func identify(path string, busy time.Duration) error {
+	err := identifyReadOnly(path, busy)
+	if !errors.Is(err, errNeedsRecovery) {
+		return err
+	}
+	if err := recoverFile(path, busy); err != nil {
+		return err
+	}
+	return identifyReadOnly(path, busy)
+}
+
+var errNeedsRecovery = errors.New("the file needs a writer's recovery")
+
+// recoverFile opens path read-write with no pragmas and reads its header,
+// which rolls back a hot journal or rebuilds a WAL index.
+func recoverFile(path string, busy time.Duration) error {
+	w, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=rw&_pragma="+url.QueryEscape(fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds())))
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	var version int64
+	if err := w.QueryRow(`PRAGMA schema_version`).Scan(&version); err != nil {
+		return unreadable(w, path, err)
+	}
+	return nil
+}
+
+func identifyReadOnly(path string, busy time.Duration) error {
 	r, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma="+url.QueryEscape(fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds())))
 	if err != nil {
 		return err
@@ -70,6 +110,10 @@ func identify(path string, busy time.Duration) error {
 	err = r.QueryRow(`PRAGMA application_id`).Scan(&id)
 	if err == nil {
 		tables, err = queryStrings(r, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	}
+	switch sqliteCode(err) {
+	case sqliteReadOnlyRecovery, sqliteReadOnlyRollback, sqliteReadOnlyCantInit:
+		return fmt.Errorf("%s: %w (%v)", path, errNeedsRecovery, err)
 	}
 	if err != nil {
 		return unreadable(r, path, err)

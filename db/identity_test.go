@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
@@ -145,8 +146,9 @@ func TestStore_DiskFull(t *testing.T) {
 	}
 	t.Cleanup(func() { exec.Command("umount", dir).Run() })
 	path := filepath.Join(dir, "boxoffice.db")
-	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
-	storetest.MustSeed(t, s, storetest.Seed(storetest.FixedClock().Now()), false)
+	clock := storetest.FixedClock()
+	s := storetest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1})
+	storetest.MustSeed(t, s, storetest.Seed(clock.Now()), false)
 	show := firstShow(t, s)
 	// Fill the disk but for a little.
 	filler := filepath.Join(dir, "filler")
@@ -208,4 +210,57 @@ func fillDisk(t *testing.T, path string) {
 	if err := f.Truncate(max(n-8*4096, 0)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A first start killed in its first transaction, before it switched the
+// file to WAL, leaves a hot rollback journal beside a file with boxoffice's
+// first table. The next start rolls it back and makes the cinema, where a
+// read-only look at the file alone would say "attempt to write a readonly
+// database". The killed moment is made by copying the file and its journal
+// while the writer's transaction is open: the copy is what a SIGKILL leaves.
+func TestOpen_AfterAFirstStartKilledMidTransaction(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "writer.db")
+	w, err := sql.Open("sqlite", "file:"+src+"?_pragma=cache_size(2)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	ctx := context.Background()
+	conn, err := w.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	// The transaction spills pages into the file, so the file alone is torn.
+	for _, q := range []string{`BEGIN`, `INSERT INTO schema_migrations VALUES (1, 0)`, `CREATE TABLE meta (k TEXT, v BLOB)`,
+		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 400) INSERT INTO meta SELECT i, randomblob(2000) FROM n`} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	killed := filepath.Join(dir, "killed")
+	if err := os.Mkdir(killed, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"", "-journal"} {
+		raw, err := os.ReadFile(src + suffix)
+		if err != nil {
+			t.Fatalf("the writer left no %q: %v", suffix, err)
+		}
+		if err := os.WriteFile(filepath.Join(killed, "boxoffice.db"+suffix), raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(killed, "boxoffice.db")
+	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
+	storetest.MustSeed(t, s, storetest.Seed(storetest.FixedClock().Now()), false)
+	if _, err := os.Stat(path + "-journal"); err == nil {
+		t.Fatal("the hot journal is still there after the store opened")
+	}
+	storetest.MustBeWhole(t, s)
 }
