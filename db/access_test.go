@@ -326,6 +326,26 @@ func TestStore_Admit_DoorsOpen(t *testing.T) {
 	}
 }
 
+// A late show that ends after midnight: scanned once it ended, its ticket
+// says when the show ended, that night; the next day it names the show.
+func TestStore_Admit_LateShowEndedAfterMidnight(t *testing.T) {
+	clock := storetest.NewClock(time.Date(2026, 3, 13, 21, 0, 0, 0, time.Local))
+	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now})
+	door := booking.Actor{Name: "dora", Role: booking.RoleDoor}
+	ctx := context.Background()
+	code := mustSellTicket(t, s, 1, "a", "A1") // 23:00 to 00:40
+	clock.Set(time.Date(2026, 3, 14, 0, 41, 0, 0, time.Local))
+	_, err := s.Admit(ctx, door, code)
+	if want := "This show ended at 00:40."; booking.ErrorMessage(err) != want {
+		t.Fatalf("after midnight: %q, want %q", booking.ErrorMessage(err), want)
+	}
+	clock.Set(time.Date(2026, 3, 15, 10, 0, 0, 0, time.Local))
+	_, err = s.Admit(ctx, door, code)
+	if want := "Ticket A1 is for First Film at Fri 13 Mar 23:00."; booking.ErrorMessage(err) != want {
+		t.Fatalf("the next day: %q, want %q", booking.ErrorMessage(err), want)
+	}
+}
+
 func mustSellTicket(t *testing.T, s *db.Store, show int64, owner, seat string) string {
 	t.Helper()
 	return mustSell(t, s, show, owner, seat).Tickets[0].Code

@@ -85,8 +85,9 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 
 // tooEarlyOrLate refuses a ticket outside its show's door window: before
 // the doors open it says when they do (the same day) or which day the
-// show is; once the show ended it says when (the same day) or names the
-// show (a ticket of another day).
+// show is; once the show ended it says when if that was today (a late
+// show that began yesterday evening and ended after midnight too), or
+// names the show (a ticket of another day).
 func tooEarlyOrLate(now time.Time, show booking.Show, seat string) error {
 	starts := show.Starts.In(now.Location())
 	opens := starts.Add(-booking.DoorsOpen)
@@ -94,7 +95,7 @@ func tooEarlyOrLate(now time.Time, show booking.Show, seat string) error {
 	case now.Before(opens) && sameDay(now, starts):
 		return booking.Errorf(booking.EInvalid, "Doors open at %s for the %s show (%s, seat %s).",
 			opens.Format("15:04"), starts.Format("15:04"), booking.Clean(show.Film.Title), booking.Clean(seat))
-	case now.Before(opens), !sameDay(now, starts) && !now.Before(show.Ends()):
+	case now.Before(opens), !sameDay(now, show.Ends()) && !now.Before(show.Ends()):
 		return booking.Errorf(booking.EInvalid, "Ticket %s is for %s at %s.", booking.Clean(seat), booking.Clean(show.Film.Title), starts.Format("Mon 02 Jan 15:04"))
 	case !now.Before(show.Ends()):
 		return booking.Errorf(booking.EInvalid, "This show ended at %s.", show.Ends().In(now.Location()).Format("15:04"))
