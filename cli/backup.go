@@ -54,7 +54,7 @@ func (c *env) backup(pos []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: boxoffice backup FILE")
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		info, err := st.Backup(c.ctx, pos[0])
 		if err != nil {
 			return err

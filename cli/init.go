@@ -130,7 +130,7 @@ func playHistory(ctx context.Context, dir dataDir, days int, today time.Time, pr
 // checkHistory reopens the data dir and checks every invariant of what
 // was generated.
 func (c *env) checkHistory() error {
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		problems, err := st.CheckInvariants(c.ctx)
 		if err != nil {
 			return err
