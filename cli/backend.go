@@ -57,3 +57,13 @@ func (o *opened) sqlite(command, instead string) (*db.Store, error) {
 	}
 	return nil, booking.Errorf(booking.EInvalid, "boxoffice %s works on the embedded SQLite file, not on PostgreSQL: %s.", command, instead)
 }
+
+// onSQLiteOnly refuses, before anything opens, a command that works on
+// the SQLite file itself when --db or BOXOFFICE_DB names PostgreSQL.
+func (c *env) onSQLiteOnly(command, instead string) error {
+	url, err := resolveDB(c.dbFlag)
+	if err != nil || url == "" {
+		return err
+	}
+	return booking.Errorf(booking.EInvalid, "boxoffice %s works on the embedded SQLite file, not on PostgreSQL: %s.", command, instead)
+}
