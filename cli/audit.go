@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // audit: the audit trail, read back.
@@ -52,7 +51,7 @@ func (c *env) audit(pos []string, a auditConfig) error {
 		}
 		q.Day = day
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		rows, err := st.Audit(c.ctx, booking.System, q)
 		if err != nil {
 			return err

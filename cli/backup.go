@@ -54,7 +54,10 @@ func (c *env) backup(pos []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: boxoffice backup FILE")
 	}
-	return c.withStore(func(st *db.Store) error {
+	if err := c.onSQLiteOnly("backup", "back PostgreSQL up with its own tools (pg_dump, a replica)"); err != nil {
+		return err
+	}
+	return c.withStore(func(st backend) error {
 		info, err := st.Backup(c.ctx, pos[0])
 		if err != nil {
 			return err
@@ -94,6 +97,9 @@ func sizeText(n int64) string {
 func (c *env) check(pos []string) error {
 	if len(pos) > 1 {
 		return usagef("usage: boxoffice check [FILE]")
+	}
+	if err := c.onSQLiteOnly("check", "PostgreSQL enforces the invariants itself; its own checks are pg_amcheck and a replica's"); err != nil {
+		return err
 	}
 	path := ""
 	if len(pos) == 1 {
@@ -152,6 +158,9 @@ func (v checkView) jsonValue() any {
 func (c *env) restore(pos []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: boxoffice restore FILE")
+	}
+	if err := c.onSQLiteOnly("restore", "restore PostgreSQL with its own tools (pg_restore)"); err != nil {
+		return err
 	}
 	dir, err := resolveDataDir(c.dataFlag)
 	if err != nil {

@@ -39,8 +39,8 @@ type benchConfig struct {
 	days, runs          int
 	idle                time.Duration
 	only                string
-	// db is bench --db: the PostgreSQL server to measure (bench_pg.go),
-	// with pool connections per side.
+	// db is the global --db: the PostgreSQL server to measure
+	// (bench_pg.go), with pool connections per side.
 	db   string
 	pool int
 }
@@ -55,7 +55,6 @@ func benchFlags(fs *flag.FlagSet) runFunc {
 	fs.IntVar(&b.runs, "n", 200, "with --scale: calls of each operation on each side")
 	fs.DurationVar(&b.idle, "idle", 10*time.Second, "with --scale: how long to watch an idle server's CPU (0: skip the process checks)")
 	fs.StringVar(&b.only, "op", "", "with --scale: only the operations whose name contains this `TEXT`")
-	fs.StringVar(&b.db, "db", "", "measure on the PostgreSQL server at `URL` (postgres://…, in a throwaway schema), beside the seeds' FOR UPDATE shape")
 	fs.IntVar(&b.pool, "pool", 0, "with --db: connections of each side's pool, `N` (0: the client count, at most 64)")
 	return func(c *env, pos []string) error {
 		if len(pos) > 0 {
@@ -67,7 +66,11 @@ func benchFlags(fs *flag.FlagSet) runFunc {
 			}
 			return c.benchScale(b.days, b.runs, b.idle, b.only)
 		}
-		if b.db != "" {
+		url, err := resolveDB(c.dbFlag)
+		if err != nil {
+			return err
+		}
+		if b.db = url; b.db != "" {
 			return c.benchPG(b)
 		}
 		return c.bench(b)
@@ -334,7 +337,7 @@ func benchClient(ctx context.Context, store booking.Sales, hot *hotShow, counts 
 // auditBench reads the file back with a fresh connection (bookings really
 // there, seats sold more than once) and checks every invariant of the
 // store: a broken one fails the bench.
-func auditBench(ctx context.Context, store *db.Store, path string, res *benchResult) error {
+func auditBench(ctx context.Context, store backend, path string, res *benchResult) error {
 	a, err := db.AuditSales(ctx, path)
 	if err != nil {
 		return err

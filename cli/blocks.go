@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // block, unblock, house, release-house: seats kept out of sale.
@@ -57,7 +56,7 @@ func (c *env) block(pos []string, req booking.BlockRequest, release bool) error 
 	if err := req.Validate(); err != nil {
 		return usagef("%s", booking.ErrorMessage(err))
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		do := st.BlockSeats
 		if release {
 			do = st.UnblockSeats

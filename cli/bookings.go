@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // booking, cancel and admit: a booking after the sale.
@@ -18,7 +17,7 @@ func (c *env) booking(pos []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: boxoffice booking NUMBER")
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		b, err := st.Booking(c.ctx, booking.System, pos[0])
 		if err != nil {
 			return err
@@ -38,7 +37,7 @@ func (c *env) cancel(pos []string, reason string) error {
 	if len(pos) != 1 {
 		return usagef("usage: boxoffice cancel NUMBER [--reason R]")
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		b, err := st.Cancel(c.ctx, booking.System, booking.CancelRequest{Number: pos[0], Reason: reason})
 		if err != nil {
 			return err
@@ -53,7 +52,7 @@ func (c *env) admit(pos []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: boxoffice admit CODE")
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		actor := booking.System
 		actor.Name = "door (cli)"
 		res, err := st.Admit(c.ctx, actor, pos[0])

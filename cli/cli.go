@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // env is one command line being run: its streams, its clock and the flags
@@ -36,9 +35,9 @@ type env struct {
 	// time.Now, or the instant in BOXOFFICE_NOW (for tests that need
 	// fixed output).
 	now func() time.Time
-	// dataFlag and syncFlag are the global --data and --sync.
-	dataFlag, syncFlag string
-	jsonOut            bool
+	// dataFlag, syncFlag and dbFlag are the global --data, --sync and --db.
+	dataFlag, syncFlag, dbFlag string
+	jsonOut                    bool
 }
 
 // Run runs one command line with the process's streams (args without the
@@ -164,10 +163,14 @@ func (c *env) withData(opts openOptions, fn func(*opened) error) error {
 	if err != nil {
 		return err
 	}
+	url, err := resolveDB(c.dbFlag)
+	if err != nil {
+		return err
+	}
 	if opts.logger == nil {
 		opts.logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
-	o, err := dir.open(c.ctx, dataOptions{sync: c.syncFlag, noDemo: opts.noDemo, now: c.now, logger: opts.logger, cutoff: opts.cutoff})
+	o, err := dir.open(c.ctx, dataOptions{sync: c.syncFlag, noDemo: opts.noDemo, now: c.now, logger: opts.logger, cutoff: opts.cutoff, dbURL: url})
 	if err != nil {
 		return err
 	}
@@ -179,7 +182,7 @@ func (c *env) withData(opts openOptions, fn func(*opened) error) error {
 }
 
 // withStore is withData for a command that needs only the store.
-func (c *env) withStore(fn func(*db.Store) error) error {
+func (c *env) withStore(fn func(backend) error) error {
 	return c.withData(openOptions{}, func(o *opened) error { return fn(o.store) })
 }
 

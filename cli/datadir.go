@@ -182,12 +182,13 @@ type dataOptions struct {
 	now    func() time.Time
 	logger *slog.Logger
 	cutoff time.Duration // a reservation's cut-off before its show; the default when zero
+	dbURL  string        // the PostgreSQL server (--db), or "" for the SQLite file
 }
 
 // opened is an open data directory.
 type opened struct {
 	dir    dataDir
-	store  *db.Store
+	store  backend
 	demo   bool
 	seeded bool // this call created the cinema
 }
@@ -202,13 +203,7 @@ func (d dataDir) open(ctx context.Context, opts dataOptions) (*opened, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Create the file 0600 before SQLite does, so customer data is never
-	// world-readable; SQLite gives its -wal and -shm files the same mode.
-	if f, err := os.OpenFile(d.dbPath(), os.O_RDONLY|os.O_CREATE, 0o600); err == nil {
-		f.Close()
-	}
-	store, err := db.Open(d.dbPath(), db.Options{Sync: opts.sync, Clock: opts.now, TicketKey: key, OldTicketKeys: oldKeys, Logger: opts.logger,
-		ReserveCutoff: opts.cutoff})
+	store, err := d.openBackend(ctx, opts.dbURL, opts, key, oldKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +239,8 @@ func (o *opened) prepare(ctx context.Context, opts dataOptions) error {
 	if o.demo, err = o.store.IsDemo(ctx); err != nil {
 		return err
 	}
-	if o.demo && !o.seeded {
+	if _, onSQLite := o.store.(*db.Store); o.demo && !o.seeded && onSQLite {
+		// (PostgreSQL has no demo top-up yet.)
 		// Keep a week of demo shows ahead however long ago it was made.
 		if seed, err := assets.Demo(opts.now()); err == nil {
 			if _, err := o.store.TopUpDemo(ctx, seed); err != nil {

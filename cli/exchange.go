@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // exchange: tickets of a booking moved to other seats of its show or of
@@ -48,7 +47,7 @@ func exchangeFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			actor := booking.System
 			actor.Terminal = "cli"
 			res, err := st.Exchange(c.ctx, actor, req)

@@ -145,4 +145,5 @@ func isBool(f *flag.Flag) bool {
 func (c *env) globalFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.dataFlag, "data", "", "the data `DIR` (env BOXOFFICE_DATA; default $XDG_DATA_HOME/boxoffice)")
 	fs.StringVar(&c.syncFlag, "sync", "full", "SQLite synchronous `MODE`: full or normal")
+	fs.StringVar(&c.dbFlag, "db", "", "work on the PostgreSQL server at `URL` (postgres://…; env BOXOFFICE_DB) instead of the data dir's SQLite file")
 }

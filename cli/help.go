@@ -67,7 +67,7 @@ func writeHelp(w io.Writer, cmd *command) {
 			writeFlags(w, fs, own)
 		}
 	}
-	fmt.Fprint(w, "\nGlobal flags, before or after the command: --data DIR, --sync MODE (see boxoffice help).\n")
+	fmt.Fprint(w, "\nGlobal flags, before or after the command: --data DIR, --sync MODE, --db URL (see boxoffice help).\n")
 }
 
 // writeForms prints each usage form of c with its short help (the i-th
@@ -140,7 +140,7 @@ func listed(f *flag.Flag, fs, except *flag.FlagSet) bool {
 	if except != nil && except.Lookup(f.Name) != nil {
 		return false
 	}
-	global := f.Name == "data" || f.Name == "sync"
+	global := f.Name == "data" || f.Name == "sync" || f.Name == "db"
 	return !global || fs.Name() == "global"
 }
 

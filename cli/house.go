@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 	"boxoffice/tui/server"
 )
 
@@ -98,9 +97,27 @@ func (hs *house) close() {
 	}
 }
 
+// fits refuses, before anything starts, the parts that work on the
+// SQLite file only when the store is on PostgreSQL: its backups are the
+// server's (pg_dump, replicas), and the metrics read the SQLite store's
+// figures.
+func (hs *house) fits(o *opened) error {
+	if hs.cfg.backupDir != "" {
+		if _, err := o.sqlite("serve --backup-dir", "back PostgreSQL up with its own tools (pg_dump, a replica)"); err != nil {
+			return err
+		}
+	}
+	if hs.metricsLn != nil {
+		if _, err := o.sqlite("serve --metrics-listen", "there are no metrics on PostgreSQL yet"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // start runs the house's parts until the returned stop is called; stop
 // waits for them, so the store is not closed under a backup.
-func (hs *house) start(store *db.Store, srv *server.Server, log *slog.Logger) (stop func()) {
+func (hs *house) start(store backend, srv *server.Server, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	if hs.cfg.backupDir != "" {
@@ -110,7 +127,7 @@ func (hs *house) start(store *db.Store, srv *server.Server, log *slog.Logger) (s
 	}
 	var stopMetrics func()
 	if hs.metricsLn != nil {
-		stopMetrics = serveMetrics(hs.metricsLn, store, srv, log)
+		stopMetrics = serveMetrics(hs.metricsLn, store.(statsSource), srv, log) // fits said it is
 	}
 	return func() {
 		cancel()

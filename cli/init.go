@@ -69,6 +69,9 @@ func (c *env) initData(pos []string, noDemo bool, history int) error {
 // plays: the store's own sweeper, on the real clock, would expire the
 // simulated morning's holds under it.
 func (c *env) initHistory(days int) error {
+	if err := c.onSQLiteOnly("init --demo-history", "make the history on SQLite (no --db)"); err != nil {
+		return err
+	}
 	var dir dataDir
 	err := c.withData(openOptions{}, func(o *opened) error {
 		c.say("Data directory: %s", o.dir)
@@ -130,7 +133,7 @@ func playHistory(ctx context.Context, dir dataDir, days int, today time.Time, pr
 // checkHistory reopens the data dir and checks every invariant of what
 // was generated.
 func (c *env) checkHistory() error {
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		problems, err := st.CheckInvariants(c.ctx)
 		if err != nil {
 			return err

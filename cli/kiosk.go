@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 	"boxoffice/tui/kiosk"
 )
 
@@ -73,7 +72,7 @@ func (c *env) kiosk(cutoff time.Duration, pr target) error {
 
 // managerUnlock checks a name and PIN as a counter's sign-in does (with
 // its lockout) and lets only a manager close the kiosk.
-func managerUnlock(st *db.Store, terminal string) func(ctx context.Context, name, pin string) error {
+func managerUnlock(st backend, terminal string) func(ctx context.Context, name, pin string) error {
 	return func(ctx context.Context, name, pin string) error {
 		staff, err := st.SignIn(ctx, booking.SignInRequest{Name: name, PIN: pin, Terminal: terminal})
 		if err != nil {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // film edit, film retire and show move: the programme changed after it
@@ -28,7 +27,7 @@ func filmEditFlags(fs *flag.FlagSet) runFunc {
 		if err != nil || id <= 0 {
 			return usagef("%q is not a film id (boxoffice film list)", booking.CleanLine(pos[0], 20))
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			f, err := c.findFilm(st, id)
 			if err != nil {
 				return err
@@ -60,7 +59,7 @@ func ratingText(r string) string {
 }
 
 // findFilm is film id as the store has it.
-func (c *env) findFilm(st *db.Store, id int64) (booking.Film, error) {
+func (c *env) findFilm(st backend, id int64) (booking.Film, error) {
 	films, err := st.Films(c.ctx, booking.System)
 	if err != nil {
 		return booking.Film{}, err
@@ -81,7 +80,7 @@ func (c *env) filmRetire(pos []string) error {
 	if err != nil || id <= 0 {
 		return usagef("%q is not a film id (boxoffice film list)", booking.CleanLine(pos[0], 20))
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		if err := st.RetireFilm(c.ctx, booking.System, id); err != nil {
 			return err
 		}
@@ -107,7 +106,7 @@ func showMoveFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return usagef(`--at %q is not a time like "2026-12-05 20:00"`, booking.CleanLine(*at, 30))
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			var hallID int64
 			if *hall != "" {
 				if hallID, err = c.findHall(st, *hall); err != nil {

@@ -25,9 +25,13 @@ type sessionCounter interface {
 	SessionsByRole() map[string]int
 }
 
+// statsSource is a store that keeps the figures metrics read: the SQLite
+// store (db.Store.Stats).
+type statsSource interface{ Stats() db.Stats }
+
 // collector turns a store's Stats into metrics at each scrape.
 type collector struct {
-	store    *db.Store
+	store    statsSource
 	sessions sessionCounter
 
 	counters                                                  []counterDesc
@@ -40,7 +44,7 @@ type counterDesc struct {
 	read func(db.HouseStats) int64
 }
 
-func newCollector(store *db.Store, sessions sessionCounter) *collector {
+func newCollector(store statsSource, sessions sessionCounter) *collector {
 	d := func(name, help string, labels ...string) *prometheus.Desc {
 		return prometheus.NewDesc("boxoffice_"+name, help, labels, nil)
 	}
@@ -100,7 +104,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 
 // metricsHandler serves the store's and the server's metrics, with the
 // Go runtime's and the process's beside them.
-func metricsHandler(store *db.Store, sessions sessionCounter) http.Handler {
+func metricsHandler(store statsSource, sessions sessionCounter) http.Handler {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(newCollector(store, sessions), collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	mux := http.NewServeMux()
@@ -109,7 +113,7 @@ func metricsHandler(store *db.Store, sessions sessionCounter) http.Handler {
 }
 
 // serveMetrics serves metricsHandler on ln until the returned stop.
-func serveMetrics(ln net.Listener, store *db.Store, sessions sessionCounter, log *slog.Logger) (stop func()) {
+func serveMetrics(ln net.Listener, store statsSource, sessions sessionCounter, log *slog.Logger) (stop func()) {
 	srv := &http.Server{Handler: metricsHandler(store, sessions), ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second}
 	done := make(chan struct{})
 	go func() {

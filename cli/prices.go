@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // price: ticket types with their own prices, prices by seat kind and by
@@ -64,7 +63,7 @@ func (c *env) priceSet(pos []string, list, seat string) error {
 	if err := e.Validate(); err != nil {
 		return usagef("%s", booking.ErrorMessage(err))
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		if err := st.SetPriceEntry(c.ctx, booking.System, e); err != nil {
 			return err
 		}
@@ -86,7 +85,7 @@ func (c *env) priceSetType(pos []string) error {
 	if err != nil {
 		return usagef("AMOUNT: %s", booking.ErrorMessage(err))
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		if err := st.SetPrice(c.ctx, booking.System, booking.TicketType{Code: pos[0], Name: pos[1], Price: amount}); err != nil {
 			return err
 		}
@@ -108,7 +107,7 @@ func (c *env) priceList(pos []string, list string) error {
 	if err != nil {
 		return usagef("--list: %s", booking.ErrorMessage(err))
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		t, err := st.Prices(c.ctx, booking.System)
 		if err != nil {
 			return err
@@ -212,7 +211,7 @@ func (c *env) showPriceList(pos []string) error {
 	if list, err = booking.ParseListName(list, true); err != nil {
 		return usagef("LIST: %s", booking.ErrorMessage(err))
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		if err := st.SetShowPriceList(c.ctx, booking.System, show, list); err != nil {
 			return err
 		}
@@ -227,7 +226,7 @@ func (c *env) showPriceList(pos []string) error {
 
 // checkList refuses, before anything is written, a price list nobody has
 // set a price on.
-func checkList(c *env, st *db.Store, list string) error {
+func checkList(c *env, st backend, list string) error {
 	if list == "" {
 		return nil
 	}

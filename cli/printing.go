@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 	"boxoffice/paper"
 )
 
@@ -46,7 +45,7 @@ func cinemaFlag(fs *flag.FlagSet, p *string) {
 func (t target) layout() paper.Layout { return paper.Layout{Cinema: t.cinema} }
 
 // resolve reads the printer URL, or looks the terminal's up.
-func (t target) resolve(c *env, st *db.Store) (booking.Printer, error) {
+func (t target) resolve(c *env, st backend) (booking.Printer, error) {
 	switch {
 	case t.url != "" && t.terminal != "":
 		return booking.Printer{}, usagef("give --printer or --terminal, not both")
@@ -104,7 +103,7 @@ func (c *env) printerTest(t target) error {
 		}
 		return c.sendTest(p, t.layout())
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		p, err := t.resolve(c, st)
 		if err != nil {
 			return err
@@ -141,7 +140,7 @@ func printFlags(fs *flag.FlagSet) runFunc {
 func (c *env) printShift(id int64, t target) error {
 	var z *booking.ShiftReport
 	var p booking.Printer
-	err := c.withStore(func(st *db.Store) error {
+	err := c.withStore(func(st backend) error {
 		var err error
 		if p, err = t.resolve(c, st); err != nil {
 			return err
@@ -175,7 +174,7 @@ func (c *env) printBooking(number string, t target) error {
 			return err
 		}
 	}
-	err := c.withStore(func(st *db.Store) error {
+	err := c.withStore(func(st backend) error {
 		var err error
 		if p.None() {
 			if p, err = t.resolve(c, st); err != nil {
@@ -220,7 +219,7 @@ func (c *env) bookingPDF(pos []string, file string, l paper.Layout) error {
 	if err != nil {
 		return booking.Errorf(booking.EInvalid, "%s is not a file name.", booking.CleanLine(file, 200))
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		b, err := st.Booking(c.ctx, booking.System, pos[0])
 		if err != nil {
 			return err
@@ -254,7 +253,7 @@ func (c *env) terminalPrinter(pos []string) error {
 	if _, err := booking.ParsePrinter(url); err != nil {
 		return err
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		t, err := st.SetTerminalPrinter(c.ctx, booking.System, pos[0], url)
 		if err != nil {
 			return err

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // hall, film, show and price: the programme and what it costs.
@@ -38,7 +37,7 @@ func hallFiles(verb string) runFunc {
 		if err != nil || verb == "check" {
 			return err
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			for _, h := range halls {
 				id, err := st.AddHall(c.ctx, booking.System, h)
 				if err != nil {
@@ -93,7 +92,7 @@ func readError(err error) string {
 }
 
 func (c *env) hallList(_ []string) error {
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		halls, err := st.Halls(c.ctx, booking.System)
 		if err != nil {
 			return err
@@ -149,7 +148,7 @@ func filmAddFlags(fs *flag.FlagSet) runFunc {
 		if len(pos) != 1 {
 			return usagef(`usage: boxoffice film add "TITLE" --minutes N [--rating R]`)
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			id, err := st.AddFilm(c.ctx, booking.System, booking.Film{Title: pos[0], Minutes: *minutes, Rating: *rating})
 			if err != nil {
 				return err
@@ -161,7 +160,7 @@ func filmAddFlags(fs *flag.FlagSet) runFunc {
 }
 
 func (c *env) filmList(_ []string) error {
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		films, err := st.Films(c.ctx, booking.System)
 		if err != nil {
 			return err
@@ -240,7 +239,7 @@ func (c *env) showAdd(pos []string, film int64, hall, at, list, closes string) e
 	if err != nil {
 		return err
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		hallID, err := c.findHall(st, hall)
 		if err != nil {
 			return err
@@ -268,7 +267,7 @@ func (c *env) showAdd(pos []string, film int64, hall, at, list, closes string) e
 }
 
 // findHall is the hall called nameOrID, or numbered so.
-func (c *env) findHall(st *db.Store, nameOrID string) (int64, error) {
+func (c *env) findHall(st backend, nameOrID string) (int64, error) {
 	halls, err := st.Halls(c.ctx, booking.System)
 	if err != nil {
 		return 0, err

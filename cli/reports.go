@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // report: the takings, refunds, occupancy, shifts and no-shows of a range
@@ -134,7 +133,7 @@ func (c *env) runReport(pos []string, a *reportArgs) error {
 	if err != nil {
 		return err
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		t, err := run(c, st)
 		if err != nil {
 			return err
@@ -148,14 +147,14 @@ func (c *env) runReport(pos []string, a *reportArgs) error {
 }
 
 // reportRunner returns the store call of a report, its --by checked.
-func reportRunner(a *reportArgs, r booking.ReportRange) (func(*env, *db.Store) (*reportTable, error), error) {
+func reportRunner(a *reportArgs, r booking.ReportRange) (func(*env, backend) (*reportTable, error), error) {
 	switch a.kind {
 	case reportTakings:
 		by, err := booking.ParseTakingsBy(a.by)
 		if err != nil {
 			return nil, usagef("%s", booking.ErrorMessage(err))
 		}
-		return func(c *env, st *db.Store) (*reportTable, error) {
+		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportTakings(c.ctx, booking.System, booking.TakingsQuery{ReportRange: r, By: by})
 			return takingsTable(rep), err
 		}, nil
@@ -164,27 +163,27 @@ func reportRunner(a *reportArgs, r booking.ReportRange) (func(*env, *db.Store) (
 		if err != nil {
 			return nil, usagef("%s", booking.ErrorMessage(err))
 		}
-		return func(c *env, st *db.Store) (*reportTable, error) {
+		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportOccupancy(c.ctx, booking.System, booking.OccupancyQuery{ReportRange: r, By: by})
 			return occupancyTable(rep), err
 		}, nil
 	case reportRefunds:
-		return func(c *env, st *db.Store) (*reportTable, error) {
+		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportRefunds(c.ctx, booking.System, r)
 			return refundsTable(rep), err
 		}, nil
 	case reportShifts:
-		return func(c *env, st *db.Store) (*reportTable, error) {
+		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportShifts(c.ctx, booking.System, r)
 			return shiftsTable(rep), err
 		}, nil
 	case reportReservations:
-		return func(c *env, st *db.Store) (*reportTable, error) {
+		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportReservations(c.ctx, booking.System, r)
 			return reservationsTable(rep), err
 		}, nil
 	}
-	return func(c *env, st *db.Store) (*reportTable, error) {
+	return func(c *env, st backend) (*reportTable, error) {
 		rep, err := st.ReportNoShows(c.ctx, booking.System, r)
 		return noShowsTable(rep), err
 	}, nil

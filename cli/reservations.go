@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // reservation: pay-later reservations from the command line (issue 13):
@@ -50,7 +49,7 @@ func (c *env) reserve(pos []string, name, phone string) error {
 	if err := (booking.ReserveRequest{HoldID: 1, Owner: "cli", Name: name, Phone: phone}).Validate(); err != nil {
 		return usagef("%s", booking.ErrorMessage(err))
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		owner := "cli-reserve-" + randomID()
 		h, err := st.Hold(c.ctx, booking.System, booking.HoldRequest{ShowID: show, Seats: pos[1:], Owner: owner})
 		if err != nil {
@@ -71,7 +70,7 @@ func (c *env) findReservations(pos []string) error {
 	if len(pos) == 0 {
 		return usagef("usage: boxoffice reservation find NUMBER | PHONE")
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		list, err := st.FindReservations(c.ctx, booking.System, strings.Join(pos, " "))
 		if err != nil {
 			return err
@@ -101,7 +100,7 @@ func (c *env) payReservation(pos []string, f *sellInput) error {
 	if err != nil {
 		return err
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		b, err := st.PayReservation(c.ctx, booking.System, booking.PayReservationRequest{Number: pos[0], Method: pay.Method,
 			Tendered: pay.Tendered, IdempotencyKey: pay.IdempotencyKey})
 		if err != nil {

@@ -45,7 +45,7 @@ type scaleOp struct {
 type scaleSide struct {
 	label   string
 	dir     dataDir
-	store   *db.Store
+	store   backend
 	sample  []db.SampleBooking
 	shows   []int64  // on sale now, most free seats first
 	found   int      // bookings the find operations returned, for their answer size

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // sell: seats named or the best N, held, checked out and printed as a
@@ -131,7 +130,7 @@ func checkType(a *sellArgs, types []booking.TicketType) error {
 // checkCash refuses cash short of the least the sale can cost before a
 // seat is held: the named seats as the checkout would price them, or for
 // --best N times the cheapest kind of seat the party may be given.
-func (c *env) checkCash(st *db.Store, actor booking.Actor, a *sellArgs) error {
+func (c *env) checkCash(st backend, actor booking.Actor, a *sellArgs) error {
 	if a.req.Tendered == 0 {
 		return nil
 	}
@@ -194,7 +193,7 @@ func floorSeats(h *booking.Hall, a *sellArgs) ([]booking.Seat, int) {
 // and the show's price list) and refuses short cash, so the checkout
 // sends the total the command saw and the store refuses it if a price
 // changes in between.
-func (c *env) quoteSale(st *db.Store, actor booking.Actor, a *sellArgs, hold *booking.Hold, types map[string]string) (booking.Money, error) {
+func (c *env) quoteSale(st backend, actor booking.Actor, a *sellArgs, hold *booking.Hold, types map[string]string) (booking.Money, error) {
 	ids := make([]int64, len(hold.Seats))
 	for i, s := range hold.Seats {
 		ids[i] = s.ID
@@ -214,7 +213,7 @@ func (c *env) sell(pos []string, f *sellInput) error {
 	if err != nil {
 		return err
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		b, err := c.sellOn(st, a)
 		if err != nil {
 			return err
@@ -225,7 +224,7 @@ func (c *env) sell(pos []string, f *sellInput) error {
 }
 
 // sellOn holds and sells a's seats on st.
-func (c *env) sellOn(st *db.Store, a *sellArgs) (*booking.Booking, error) {
+func (c *env) sellOn(st backend, a *sellArgs) (*booking.Booking, error) {
 	owner := "cli-" + randomID()
 	actor := booking.System
 	actor.Terminal = "cli"
@@ -269,7 +268,7 @@ func (c *env) sellOn(st *db.Store, a *sellArgs) (*booking.Booking, error) {
 }
 
 // hold holds the seats a names, or the best a.best.
-func (c *env) hold(st *db.Store, actor booking.Actor, a *sellArgs, owner string) (*booking.Hold, error) {
+func (c *env) hold(st backend, actor booking.Actor, a *sellArgs, owner string) (*booking.Hold, error) {
 	if a.best == 0 {
 		return st.Hold(c.ctx, actor, booking.HoldRequest{ShowID: a.showID, Seats: a.seats, Owner: owner})
 	}

@@ -13,7 +13,6 @@ import (
 
 	"boxoffice/assets"
 	"boxoffice/booking"
-	"boxoffice/db"
 	"boxoffice/paper"
 	"boxoffice/tui"
 	"boxoffice/tui/server"
@@ -98,7 +97,7 @@ const counterQuiesce = 2500 * time.Millisecond
 // under way get counterQuiesce to commit, then any still stuck on another
 // process's write lock give up, so the release of the counter's holds
 // gets the writer. stop ends the watch once the counter has returned.
-func quiesceOnSignal(ctx context.Context, store *db.Store) (stop func()) {
+func quiesceOnSignal(ctx context.Context, store backend) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -119,7 +118,7 @@ func quiesceOnSignal(ctx context.Context, store *db.Store) (stop func()) {
 // nameHoldsLeft logs each hold of owner still held once the counter has
 // stopped: its release could not get the write lock in time (another
 // process held it). Each lapses by itself at its expiry.
-func nameHoldsLeft(store *db.Store, owner string, log *slog.Logger) {
+func nameHoldsLeft(store backend, owner string, log *slog.Logger) {
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	left, err := store.LiveHolds(ctx, owner)
@@ -234,6 +233,9 @@ func (c *env) serve(sc serveConfig) error {
 	}
 	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
 	err = c.withData(openOptions{logger: logger, cutoff: sc.cutoff}, func(o *opened) error {
+		if err := hs.fits(o); err != nil {
+			return err
+		}
 		srv, err := server.New(server.Config{
 			Addr:            sc.listen,
 			DataDir:         string(o.dir),

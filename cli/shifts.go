@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // shift, report shift and refund: the command line's drawer (the person
@@ -60,7 +59,7 @@ func shiftOpenFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			sh, err := st.OpenShift(c.ctx, booking.System, booking.OpenShiftRequest{Float: f})
 			if err != nil {
 				return err
@@ -82,7 +81,7 @@ func shiftCloseFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			r, err := st.CloseShift(c.ctx, booking.System, req)
 			if err != nil {
 				return err
@@ -123,7 +122,7 @@ func shiftListFlags(fs *flag.FlagSet) runFunc {
 		if len(pos) != 0 {
 			return usagef("usage: boxoffice shift list [--open] [--staff NAME]")
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			list, err := st.ListShifts(c.ctx, booking.System, booking.ShiftQuery{Open: *open, Staff: *staff, Limit: 1000})
 			if err != nil {
 				return err
@@ -148,7 +147,7 @@ func shiftReopenFlags(fs *flag.FlagSet) runFunc {
 		if err := req.Validate(); err != nil {
 			return usagef("%s", booking.ErrorMessage(err))
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			sh, err := st.ReopenShift(c.ctx, booking.System, req)
 			if err != nil {
 				return err
@@ -172,7 +171,7 @@ func reportShiftFlags(fs *flag.FlagSet) runFunc {
 		if *asCSV && c.jsonOut {
 			return usagef("--csv and --json: choose one")
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			r, err := st.ShiftReport(c.ctx, booking.System, id)
 			if err != nil {
 				return err
@@ -193,7 +192,7 @@ func refundFlags(fs *flag.FlagSet) runFunc {
 		if err := req.Validate(); err != nil {
 			return usagef("%s", booking.ErrorMessage(err))
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			b, err := st.RefundTickets(c.ctx, booking.System, req)
 			if err != nil {
 				return err

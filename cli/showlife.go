@@ -69,7 +69,7 @@ func (c *env) showCancel(pos []string, reason string) error {
 			}
 		})
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		res, err := st.CancelShow(ctx, booking.System, showID, reason)
 		if err != nil {
 			return err
@@ -174,7 +174,7 @@ func (c *env) salesClose(pos []string, def bool) error {
 	default:
 		return usagef(usage)
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		if err := st.SetSalesClose(c.ctx, booking.System, showID, close); err != nil {
 			return err
 		}

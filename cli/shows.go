@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // shows and seats: what is on, and what is free.
@@ -32,7 +31,7 @@ func (c *env) shows(pos []string, date string) error {
 			return usagef("--date %q is not a date like 2026-11-29", date)
 		}
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		shows, err := st.Shows(c.ctx, booking.System, day)
 		if err != nil {
 			return err
@@ -118,7 +117,7 @@ func (c *env) seats(pos []string) error {
 	if err != nil {
 		return err
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		m, err := st.SeatMap(c.ctx, booking.System, showID, "")
 		if err != nil {
 			return err

@@ -10,7 +10,6 @@ import (
 	"text/tabwriter"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // staff and terminal: who may sign in, and the counter devices whose key
@@ -73,7 +72,7 @@ func (c *env) staffAdd(pos []string, role, keyFile string) error {
 	if err != nil {
 		return err
 	}
-	return c.withStore(func(store *db.Store) error {
+	return c.withStore(func(store backend) error {
 		st, err := store.AddStaff(c.ctx, booking.System, pos[0], r, pin, key)
 		if err != nil {
 			return err
@@ -85,7 +84,7 @@ func (c *env) staffAdd(pos []string, role, keyFile string) error {
 
 // staffList prints the staff with their roles, keys and status.
 func (c *env) staffList(_ []string) error {
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		list, err := st.ListStaff(c.ctx, booking.System)
 		if err != nil {
 			return err
@@ -154,7 +153,7 @@ func staffChange(verb string) runFunc {
 				return err
 			}
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			var done string
 			switch verb {
 			case "disable":
@@ -207,7 +206,7 @@ func (c *env) terminalAdd(pos []string, keyFile, printer string) error {
 	if _, err := booking.ParsePrinter(printer); err != nil {
 		return err
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		t, err := st.AddTerminal(c.ctx, booking.System, pos[0], key)
 		if err != nil {
 			return err
@@ -225,7 +224,7 @@ func (c *env) terminalAdd(pos []string, keyFile, printer string) error {
 }
 
 func (c *env) terminalList(_ []string) error {
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		list, err := st.ListTerminals(c.ctx, booking.System)
 		if err != nil {
 			return err
@@ -259,7 +258,7 @@ func (c *env) terminalRemove(pos []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: boxoffice terminal remove NAME")
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		if err := st.RemoveTerminal(c.ctx, booking.System, pos[0]); err != nil {
 			return err
 		}

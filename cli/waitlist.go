@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // waitlist: customers waiting for seats of a sold-out show.
@@ -33,7 +32,7 @@ func (c *env) waitlist(pos []string) error {
 	if err != nil {
 		return err
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		list, err := st.Waitlist(c.ctx, booking.System, id)
 		if err != nil {
 			return err
@@ -55,7 +54,7 @@ func waitlistAddFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		return c.withStore(func(st *db.Store) error {
+		return c.withStore(func(st backend) error {
 			e, err := st.AddWaitlist(c.ctx, booking.System, id, *name, *phone, *seats)
 			if err != nil {
 				return err
@@ -75,7 +74,7 @@ func (c *env) waitlistRemove(pos []string) error {
 	if !ok {
 		return usagef("ENTRY_ID must be an entry id from `boxoffice waitlist SHOW`, not %q", booking.CleanLine(pos[0], 20))
 	}
-	return c.withStore(func(st *db.Store) error {
+	return c.withStore(func(st backend) error {
 		if err := st.RemoveWaitlist(c.ctx, booking.System, id); err != nil {
 			return err
 		}

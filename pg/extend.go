@@ -91,7 +91,9 @@ func (s *Store) ReleasePrefix(ctx context.Context, prefix string) (int, error) {
 // released by compare-and-set, so a checkout that confirmed it first
 // keeps it.
 func (s *Store) giveBack(ctx context.Context, what, where string, arg string) (int, error) {
-	return inTx(s, ctx, what, s.holdMode(), func(t *tx) (int, error) {
+	mode := s.holdMode()
+	mode.release = true
+	return inTx(s, ctx, what, mode, func(t *tx) (int, error) {
 		rows, err := t.Query(t.ctx, `UPDATE holds SET status = 'released' WHERE status = 'held' AND `+where+` RETURNING id, show_id`, arg)
 		if err != nil {
 			return 0, err

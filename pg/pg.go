@@ -85,6 +85,9 @@ type Store struct {
 	pendingMu sync.Mutex
 	pending   map[int64]bool
 	kick      chan struct{}
+
+	// A bounded stop (quiesce.go).
+	down *shutdown
 }
 
 // Open connects to the database at url (postgres://…), applies the
@@ -117,6 +120,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		id:    strconv.FormatUint(rand.Uint64(), 36),
 		halls: map[int64]*booking.Hall{}, seatsByID: map[int64]map[int64]booking.Seat{}, shows: map[int64]booking.Show{},
 		listening: make(chan struct{}), pending: map[int64]bool{}, kick: make(chan struct{}, 1),
+		down: newShutdown(),
 	}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()

@@ -130,6 +130,9 @@ func retryable(err error) bool {
 type txMode struct {
 	iso   pgx.TxIsoLevel
 	async bool // SET LOCAL synchronous_commit = off
+	// release marks a shutdown's own releases (ReleaseOwner,
+	// ReleasePrefix), which go on after Quiesce and GiveUpWaiting.
+	release bool
 }
 
 func (m txMode) begin() []string {
@@ -150,6 +153,11 @@ func (m txMode) begin() []string {
 // servers.
 func inTx[T any](s *Store, ctx context.Context, what string, mode txMode, fn func(t *tx) (T, error)) (T, error) {
 	var zero T
+	ctx, leave, err := s.enter(ctx, mode)
+	if err != nil {
+		return zero, err
+	}
+	defer leave()
 	for attempt := 1; ; attempt++ {
 		t, out, err := runTx(s, ctx, mode, fn)
 		if err == nil {
@@ -163,6 +171,9 @@ func inTx[T any](s *Store, ctx context.Context, what string, mode txMode, fn fun
 			s.log.Debug("retrying", "op", what, "attempt", attempt, "err", err)
 			time.Sleep(time.Duration(rand.IntN(1<<attempt)) * time.Millisecond)
 			continue
+		}
+		if ctx.Err() != nil && s.down.givenUp.Err() != nil && !mode.release {
+			return zero, errShuttingDown // GiveUpWaiting ended it
 		}
 		return zero, s.translate(what, err)
 	}

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"boxoffice/booking"
+	"boxoffice/db"
+	"boxoffice/pg"
+)
+
+// backend is the booking core a command works on: the embedded SQLite
+// file in the data dir (the default), or PostgreSQL when --db or
+// BOXOFFICE_DB names a server. Either way the data dir still holds the
+// ticket key, the SSH host key and the log.
+type backend interface {
+	booking.Store
+	Close() error
+}
+
+// resolveDB is --db, else BOXOFFICE_DB: the PostgreSQL server to work
+// on, or "" for the embedded SQLite file. Anything but a postgres:// URL
+// is refused before anything is opened.
+func resolveDB(flagValue string) (string, error) {
+	url := flagValue
+	if url == "" {
+		url = os.Getenv("BOXOFFICE_DB")
+	}
+	if url != "" && !strings.HasPrefix(url, "postgres://") && !strings.HasPrefix(url, "postgresql://") {
+		return "", usagef("--db wants a PostgreSQL URL like postgres://user@host/dbname, not %q", booking.CleanLine(url, 80))
+	}
+	return url, nil
+}
+
+// openBackend opens the store of d: PostgreSQL at url, else the SQLite
+// file, with the ticket keys of the data dir.
+func (d dataDir) openBackend(ctx context.Context, url string, opts dataOptions, key booking.TicketKey, oldKeys []booking.TicketKey) (backend, error) {
+	if url != "" {
+		return pg.Open(ctx, url, pg.Options{Clock: opts.now, TicketKey: key, Logger: opts.logger})
+	}
+	// Create the file 0600 before SQLite does, so customer data is never
+	// world-readable; SQLite gives its -wal and -shm files the same mode.
+	if f, err := os.OpenFile(d.dbPath(), os.O_RDONLY|os.O_CREATE, 0o600); err == nil {
+		f.Close()
+	}
+	return db.Open(d.dbPath(), db.Options{Sync: opts.sync, Clock: opts.now, TicketKey: key, OldTicketKeys: oldKeys, Logger: opts.logger,
+		ReserveCutoff: opts.cutoff})
+}
+
+// sqlite is the SQLite store of a command that works on the file itself
+// (backup, restore, check's file checks, history, scale): on PostgreSQL
+// it says what to use instead.
+func (o *opened) sqlite(command, instead string) (*db.Store, error) {
+	if s, ok := o.store.(*db.Store); ok {
+		return s, nil
+	}
+	return nil, booking.Errorf(booking.EInvalid, "boxoffice %s works on the embedded SQLite file, not on PostgreSQL: %s.", command, instead)
+}
+
+// onSQLiteOnly refuses, before anything opens, a command that works on
+// the SQLite file itself when --db or BOXOFFICE_DB names PostgreSQL.
+func (c *env) onSQLiteOnly(command, instead string) error {
+	url, err := resolveDB(c.dbFlag)
+	if err != nil || url == "" {
+		return err
+	}
+	return booking.Errorf(booking.EInvalid, "boxoffice %s works on the embedded SQLite file, not on PostgreSQL: %s.", command, instead)
+}
