@@ -76,10 +76,6 @@ func (s *Store) CancelShow(ctx context.Context, actor booking.Actor, showID int6
 	return nil, notYet("cancel show")
 }
 
-func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
-	return nil, notYet("check invariants")
-}
-
 func (s *Store) CloseShift(ctx context.Context, actor booking.Actor, req booking.CloseShiftRequest) (*booking.ShiftReport, error) {
 	return nil, notYet("close shift")
 }
