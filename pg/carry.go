@@ -253,7 +253,7 @@ func copyTable(ctx context.Context, tx pgx.Tx, src CarrySource, p carryPlan) (in
 				return 0, err
 			}
 		}
-	} else if _, err := tx.CopyFrom(ctx, pgx.Identifier{p.table}, p.cols, pgx.CopyFromRows(rows)); err != nil {
+	} else if err := copyRows(ctx, tx, p, rows); err != nil {
 		return 0, err
 	}
 	if slices.Contains(p.cols, "id") {
@@ -268,6 +268,24 @@ func copyTable(ctx context.Context, tx pgx.Tx, src CarrySource, p carryPlan) (in
 	}
 	err = tx.QueryRow(ctx, `SELECT count(*) FROM `+pgx.Identifier{p.table}.Sanitize()).Scan(&n)
 	return n, err
+}
+
+// copyRows COPYs rows into p's table with its own triggers off: they
+// guard the sale path's moves as they happen (cash only into an open
+// shift, no refund beyond the sale, append-only rows), and a copy of a
+// cinema's history is none of those moves. What they guard is checked
+// on the whole copy before it commits (checkAll); foreign keys and
+// CHECKs, PostgreSQL's own, stay on.
+func copyRows(ctx context.Context, tx pgx.Tx, p carryPlan, rows [][]any) error {
+	table := pgx.Identifier{p.table}.Sanitize()
+	if _, err := tx.Exec(ctx, `ALTER TABLE `+table+` DISABLE TRIGGER USER`); err != nil {
+		return err
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{p.table}, p.cols, pgx.CopyFromRows(rows)); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `ALTER TABLE `+table+` ENABLE TRIGGER USER`)
+	return err
 }
 
 // pgValue converts a SQLite value for a PostgreSQL column of dataType:
