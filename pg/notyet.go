@@ -106,12 +106,6 @@ func (s *Store) Exchange(ctx context.Context, actor booking.Actor, req booking.E
 	return nil, notYet("exchange")
 }
 
-func (s *Store) ExpireHolds(ctx context.Context) (int, error) { return 0, notYet("expire holds") }
-
-func (s *Store) Films(ctx context.Context, actor booking.Actor) ([]booking.Film, error) {
-	return nil, notYet("films")
-}
-
 func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error) {
 	return nil, notYet("find bookings")
 }
@@ -119,12 +113,6 @@ func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking
 func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text string) ([]booking.Reservation, error) {
 	return nil, notYet("find reservations")
 }
-
-func (s *Store) Halls(ctx context.Context, actor booking.Actor) ([]booking.Hall, error) {
-	return nil, notYet("halls")
-}
-
-func (s *Store) HasSales(ctx context.Context) (bool, error) { return false, notYet("has sales") }
 
 func (s *Store) IdentifyKey(ctx context.Context, wireKey []byte) (*booking.Staff, *booking.Terminal, error) {
 	return nil, nil, notYet("identify key")
@@ -170,10 +158,6 @@ func (s *Store) PINUnchanged(ctx context.Context, name string) (bool, error) {
 
 func (s *Store) PayReservation(ctx context.Context, actor booking.Actor, req booking.PayReservationRequest) (*booking.Booking, error) {
 	return nil, notYet("pay reservation")
-}
-
-func (s *Store) Prices(ctx context.Context, actor booking.Actor) (*booking.PriceTable, error) {
-	return nil, notYet("prices")
 }
 
 func (s *Store) RefundTickets(ctx context.Context, actor booking.Actor, req booking.RefundRequest) (*booking.Booking, error) {
@@ -269,8 +253,6 @@ func (s *Store) SignIn(ctx context.Context, req booking.SignInRequest) (*booking
 func (s *Store) TopUpDemo(ctx context.Context, seed booking.Seed) (int, error) {
 	return 0, notYet("top up demo")
 }
-
-func (s *Store) TrimChanges(ctx context.Context) (int, error) { return 0, notYet("trim changes") }
 
 func (s *Store) UnblockSeats(ctx context.Context, actor booking.Actor, req booking.BlockRequest) ([]booking.SeatBlock, error) {
 	return nil, notYet("unblock seats")
