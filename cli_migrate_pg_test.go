@@ -19,7 +19,8 @@ import (
 // Issue 14, must show 4: `migrate --to` on a cinema with a week of sales.
 // A SQLite side with a broken invariant is refused and nothing reaches
 // PostgreSQL; a clean one is copied with every table's rows equal (counted
-// here, on both sides, apart from what migrate says), `check` is clean on
+// here, on both sides, apart from what migrate says) — but not while a seat
+// is blocked for a show to come — `check` is clean on
 // both sides, and a ticket sold before the move admits after it, once.
 func TestCLI_MigrateToPostgres(t *testing.T) {
 	if testing.Short() {
@@ -85,6 +86,22 @@ func TestCLI_MigrateToPostgres(t *testing.T) {
 	}
 	if _, err := raw.Exec(`UPDATE tickets SET price = price - 1 WHERE id = (SELECT min(id) FROM tickets)`); err != nil {
 		t.Fatal(err)
+	}
+	// A seat kept out of sale for a show to come, which PostgreSQL would
+	// sell: nothing is copied until it is unblocked.
+	show := itoa(int(shows[0].ID))
+	if code, _, errOut := run(nil, "block", show, "J9", "--reason", "broken"); code != 0 {
+		t.Fatalf("block: %d %s", code, errOut)
+	}
+	code, _, errOut = run(nil, "migrate", "--to", refused)
+	if code == 0 || !strings.Contains(errOut, "blocked or house seats for shows still to come") {
+		t.Fatalf("migrate with a seat blocked: exit %d\n%s", code, errOut)
+	}
+	if n := pgCount(t, refused, "bookings"); n != 0 {
+		t.Fatalf("%d bookings reached PostgreSQL from a refused migration", n)
+	}
+	if code, _, errOut := run(nil, "unblock", show, "J9"); code != 0 {
+		t.Fatalf("unblock: %d %s", code, errOut)
 	}
 
 	code, out, errOut = run(nil, "migrate", "--to", into, "--json")
