@@ -240,8 +240,6 @@ func (s *Store) SetTerminalPrinter(ctx context.Context, actor booking.Actor, nam
 	return nil, notYet("set terminal printer")
 }
 
-func (s *Store) SettleShows(ctx context.Context) (int, error) { return 0, notYet("settle shows") }
-
 func (s *Store) ShiftReport(ctx context.Context, actor booking.Actor, id int64) (*booking.ShiftReport, error) {
 	return nil, notYet("shift report")
 }
