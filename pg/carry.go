@@ -53,11 +53,13 @@ var carryOrder = []string{
 }
 
 // notCarried are the source's tables and columns PostgreSQL keeps another
-// way, with why. A table here is carried anyway when PostgreSQL has it.
+// way, with why: never copied, even where PostgreSQL has a table of the
+// name (its booking_words is written by its own trigger as each booking
+// is copied; its lockout tables start afresh).
 var notCarried = map[string]string{
 	"schema_migrations":    "each database keeps its own schema version",
 	"changes":              "SQLite's change log: PostgreSQL servers tell each other by NOTIFY",
-	"booking_words":        "SQLite's search index of booking names, rebuilt from the bookings",
+	"booking_words":        "SQLite's search index of booking names: PostgreSQL indexes each booking's names as it is copied",
 	"shift_money":          "a shift's running totals: PostgreSQL sums the shift's payments",
 	"signin_failures":      "wrong-PIN counts: lockouts start afresh",
 	"approval_failures":    "wrong-PIN counts: lockouts start afresh",
@@ -155,21 +157,20 @@ func (s *Store) planCarry(ctx context.Context, src CarrySource) ([]carryPlan, *C
 	report := &CarryReport{}
 	var plans []carryPlan
 	for _, table := range tables {
-		dest, err := s.pgColumns(ctx, table)
-		if err != nil {
-			return nil, nil, err
-		}
 		rows, err := src.Count(ctx, table)
 		if err != nil {
 			return nil, nil, err
 		}
+		if why, known := notCarried[table]; known {
+			report.LeftBehind = append(report.LeftBehind, fmt.Sprintf("%s (%d rows): %s", table, rows, why))
+			continue
+		}
+		dest, err := s.pgColumns(ctx, table)
+		if err != nil {
+			return nil, nil, err
+		}
 		if len(dest) == 0 {
-			why, known := notCarried[table]
-			switch {
-			case known:
-				report.LeftBehind = append(report.LeftBehind, fmt.Sprintf("%s (%d rows): %s", table, rows, why))
-				continue
-			case rows == 0:
+			if rows == 0 {
 				continue
 			}
 			return nil, nil, booking.Errorf(booking.EInvalid, "PostgreSQL cannot hold %s yet (%d rows): nothing was copied.", table, rows)
@@ -240,6 +241,11 @@ func copyTable(ctx context.Context, tx pgx.Tx, src CarrySource, p carryPlan) (in
 		row := make([]any, len(r))
 		for i, v := range r {
 			row[i] = pgValue(v, p.types[i])
+			if lowerCased[p.table+"."+p.cols[i]] {
+				if str, ok := row[i].(string); ok {
+					row[i] = strings.ToLower(str)
+				}
+			}
 		}
 		rows = append(rows, row)
 		return nil
@@ -273,19 +279,33 @@ func copyTable(ctx context.Context, tx pgx.Tx, src CarrySource, p carryPlan) (in
 	return n, err
 }
 
-// copyRows COPYs rows into p's table with its own triggers off: they
-// guard the sale path's moves as they happen (cash only into an open
-// shift, no refund beyond the sale, append-only rows), and a copy of a
-// cinema's history is none of those moves. What they guard is checked
-// on the whole copy before it commits (checkAll); foreign keys and
-// CHECKs, PostgreSQL's own, stay on.
+// lowerCased are the columns PostgreSQL keeps lower case (SQLite compared
+// them without case, COLLATE NOCASE, and kept them as typed).
+var lowerCased = map[string]bool{"price_lists.name": true, "prices.list": true, "shows.price_list": true}
+
+// guardsOfMoves are the tables whose own triggers guard the sale path's
+// moves as they happen (cash only into an open shift, no refund beyond
+// the sale): a copy of a cinema's history is none of those moves, and a
+// week's closed shifts hold cash that a trigger wanting an open shift
+// would refuse (or a card payment it would move out of its shift). What
+// they guard is checked on the whole copy before it commits (checkAll).
+// Every other table keeps its triggers (bookings' indexes its names).
+var guardsOfMoves = map[string]bool{"payments": true}
+
+// copyRows COPYs rows into p's table, its own triggers off for the
+// guardsOfMoves; foreign keys and CHECKs, PostgreSQL's own, stay on.
 func copyRows(ctx context.Context, tx pgx.Tx, p carryPlan, rows [][]any) error {
 	table := pgx.Identifier{p.table}.Sanitize()
-	if _, err := tx.Exec(ctx, `ALTER TABLE `+table+` DISABLE TRIGGER USER`); err != nil {
-		return err
+	if guardsOfMoves[p.table] {
+		if _, err := tx.Exec(ctx, `ALTER TABLE `+table+` DISABLE TRIGGER USER`); err != nil {
+			return err
+		}
 	}
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{p.table}, p.cols, pgx.CopyFromRows(rows)); err != nil {
 		return err
+	}
+	if !guardsOfMoves[p.table] {
+		return nil
 	}
 	_, err := tx.Exec(ctx, `ALTER TABLE `+table+` ENABLE TRIGGER USER`)
 	return err
