@@ -44,10 +44,6 @@ func (s *Store) AddTerminal(ctx context.Context, actor booking.Actor, name strin
 	return nil, notYet("add terminal")
 }
 
-func (s *Store) AddWaitlist(ctx context.Context, actor booking.Actor, showID int64, name, phone string, seats int) (*booking.WaitlistEntry, error) {
-	return nil, notYet("add waitlist")
-}
-
 func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*booking.Admission, error) {
 	return nil, notYet("admit")
 }
@@ -140,16 +136,8 @@ func (s *Store) ListTerminals(ctx context.Context, actor booking.Actor) ([]booki
 	return nil, notYet("list terminals")
 }
 
-func (s *Store) MarkCalled(ctx context.Context, actor booking.Actor, entryID int64) error {
-	return notYet("mark called")
-}
-
 func (s *Store) MoveShow(ctx context.Context, actor booking.Actor, showID int64, starts time.Time, hallID int64) error {
 	return notYet("move show")
-}
-
-func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, error) {
-	return nil, notYet("notify waitlist")
 }
 
 func (s *Store) PINUnchanged(ctx context.Context, name string) (bool, error) {
@@ -166,10 +154,6 @@ func (s *Store) RefundTickets(ctx context.Context, actor booking.Actor, req book
 
 func (s *Store) RemoveTerminal(ctx context.Context, actor booking.Actor, name string) error {
 	return notYet("remove terminal")
-}
-
-func (s *Store) RemoveWaitlist(ctx context.Context, actor booking.Actor, entryID int64) error {
-	return notYet("remove waitlist")
 }
 
 func (s *Store) ReopenShift(ctx context.Context, actor booking.Actor, req booking.ReopenShiftRequest) (*booking.Shift, error) {
@@ -258,12 +242,4 @@ func (s *Store) UnblockSeats(ctx context.Context, actor booking.Actor, req booki
 
 func (s *Store) UnlockStaff(ctx context.Context, actor booking.Actor, name string) error {
 	return notYet("unlock staff")
-}
-
-func (s *Store) Waitlist(ctx context.Context, actor booking.Actor, showID int64) ([]booking.WaitlistEntry, error) {
-	return nil, notYet("waitlist")
-}
-
-func (s *Store) WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booking.WaitlistEntry, error) {
-	return nil, notYet("waitlist calls")
 }
