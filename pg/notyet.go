@@ -24,18 +24,6 @@ func (s *Store) Access(ctx context.Context) (booking.Access, error) {
 	return booking.Access{}, notYet("access")
 }
 
-func (s *Store) AddFilm(ctx context.Context, actor booking.Actor, f booking.Film) (int64, error) {
-	return 0, notYet("add film")
-}
-
-func (s *Store) AddHall(ctx context.Context, actor booking.Actor, h booking.Hall) (int64, error) {
-	return 0, notYet("add hall")
-}
-
-func (s *Store) AddShow(ctx context.Context, actor booking.Actor, filmID, hallID int64, starts time.Time) (int64, error) {
-	return 0, notYet("add show")
-}
-
 func (s *Store) AddStaff(ctx context.Context, actor booking.Actor, name string, role booking.Role, pin string, authorizedKey []byte) (*booking.Staff, error) {
 	return nil, notYet("add staff")
 }
@@ -200,10 +188,6 @@ func (s *Store) SetPIN(ctx context.Context, actor booking.Actor, name, pin strin
 	return notYet("set p i n")
 }
 
-func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, t booking.TicketType) error {
-	return notYet("set price")
-}
-
 func (s *Store) SetPriceEntry(ctx context.Context, actor booking.Actor, e booking.PriceEntry) error {
 	return notYet("set price entry")
 }
@@ -230,10 +214,6 @@ func (s *Store) ShiftReport(ctx context.Context, actor booking.Actor, id int64) 
 
 func (s *Store) SignIn(ctx context.Context, req booking.SignInRequest) (*booking.Staff, error) {
 	return nil, notYet("sign in")
-}
-
-func (s *Store) TopUpDemo(ctx context.Context, seed booking.Seed) (int, error) {
-	return 0, notYet("top up demo")
 }
 
 func (s *Store) UnblockSeats(ctx context.Context, actor booking.Actor, req booking.BlockRequest) ([]booking.SeatBlock, error) {
