@@ -188,20 +188,8 @@ func (s *Store) SetPIN(ctx context.Context, actor booking.Actor, name, pin strin
 	return notYet("set p i n")
 }
 
-func (s *Store) SetPriceEntry(ctx context.Context, actor booking.Actor, e booking.PriceEntry) error {
-	return notYet("set price entry")
-}
-
 func (s *Store) SetRole(ctx context.Context, actor booking.Actor, name string, role booking.Role) error {
 	return notYet("set role")
-}
-
-func (s *Store) SetSalesClose(ctx context.Context, actor booking.Actor, showID int64, close *time.Duration) error {
-	return notYet("set sales close")
-}
-
-func (s *Store) SetShowPriceList(ctx context.Context, actor booking.Actor, showID int64, list string) error {
-	return notYet("set show price list")
 }
 
 func (s *Store) SetTerminalPrinter(ctx context.Context, actor booking.Actor, name, printer string) (*booking.Terminal, error) {
