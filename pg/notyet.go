@@ -180,10 +180,6 @@ func (s *Store) Reserve(ctx context.Context, actor booking.Actor, req booking.Re
 	return nil, notYet("reserve")
 }
 
-func (s *Store) RetireFilm(ctx context.Context, actor booking.Actor, filmID int64) error {
-	return notYet("retire film")
-}
-
 func (s *Store) SetPIN(ctx context.Context, actor booking.Actor, name, pin string) error {
 	return notYet("set p i n")
 }

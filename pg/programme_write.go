@@ -276,3 +276,33 @@ func dayStart(t time.Time) time.Time {
 	y, m, d := t.Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, t.Location())
 }
+
+// RetireFilm takes a film off the programme: its shows stay, it gets no
+// new ones. ENotFound; EConflict when it is retired already (the
+// compare-and-set that retires it is the check, so two managers retiring
+// it at once are told so once).
+func (s *Store) RetireFilm(ctx context.Context, actor booking.Actor, filmID int64) error {
+	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
+		return err
+	}
+	_, err := inTx(s, ctx, "retire film", txMode{}, func(t *tx) (struct{}, error) {
+		if err := checkActor(t, actor); err != nil {
+			return struct{}{}, err
+		}
+		var title string
+		var was bool
+		err := t.QueryRow(t.ctx, `WITH old AS (SELECT title, retired FROM films WHERE id = $1 FOR UPDATE)
+			UPDATE films f SET retired = true FROM old WHERE f.id = $1 RETURNING old.title, old.retired`, filmID).Scan(&title, &was)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return struct{}{}, booking.Errorf(booking.ENotFound, "There is no film %d.", filmID)
+		}
+		if err != nil {
+			return struct{}{}, err
+		}
+		if was {
+			return struct{}{}, booking.Errorf(booking.EConflict, "%s is retired already.", booking.Clean(title))
+		}
+		return struct{}{}, audit(t, actor, booking.AuditEntry{Action: booking.AuditProgramme, Detail: fmt.Sprintf("retire film %d: %s", filmID, booking.Clean(title))}, 0)
+	})
+	return err
+}

@@ -84,6 +84,17 @@ func TestProgramme_BuildOnPostgres(t *testing.T) {
 		t.Fatalf("a sale after the price change on the other server: %+v, %v", b, err)
 	}
 
+	// A retired film gets no new shows; retiring it again says so.
+	if err := other.RetireFilm(ctx, manager, filmID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RetireFilm(ctx, manager, filmID); booking.ErrorCode(err) != booking.EConflict {
+		t.Fatalf("retired twice: %v", err)
+	}
+	if _, err := s.AddShow(ctx, manager, filmID, hallID, at.AddDate(0, 0, 1)); booking.ErrorCode(err) != booking.EInvalid {
+		t.Fatalf("a show of a retired film: %v", err)
+	}
+
 	// The demo's week: a day without shows gets the seed's, once.
 	day := clk.Now().AddDate(0, 0, 5)
 	seed := booking.Seed{Halls: []booking.Hall{{Name: "One", Seats: make([]booking.Seat, 20)}}, Films: []booking.Film{{Title: "Test Film"}},
