@@ -148,24 +148,8 @@ func (s *Store) ReopenShift(ctx context.Context, actor booking.Actor, req bookin
 	return nil, notYet("reopen shift")
 }
 
-func (s *Store) ReportNoShows(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.NoShowsReport, error) {
-	return nil, notYet("report no shows")
-}
-
-func (s *Store) ReportOccupancy(ctx context.Context, actor booking.Actor, q booking.OccupancyQuery) (*booking.OccupancyReport, error) {
-	return nil, notYet("report occupancy")
-}
-
-func (s *Store) ReportRefunds(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.RefundsReport, error) {
-	return nil, notYet("report refunds")
-}
-
 func (s *Store) ReportReservations(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ReservationsReport, error) {
 	return nil, notYet("report reservations")
-}
-
-func (s *Store) ReportShifts(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ShiftsReport, error) {
-	return nil, notYet("report shifts")
 }
 
 func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q booking.TakingsQuery) (*booking.TakingsReport, error) {
