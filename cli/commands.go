@@ -74,6 +74,8 @@ func init() {
 			backupCommand(),
 			checkCommand(),
 			restoreCommand(),
+			// Moving up to PostgreSQL (issue 14).
+			migrateCommand(),
 
 			// Shifts and refunds.
 			shiftCommand(),

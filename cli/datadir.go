@@ -17,7 +17,6 @@ import (
 
 	"boxoffice/assets"
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // dataDir is the directory that holds one cinema: its database, the
@@ -239,8 +238,7 @@ func (o *opened) prepare(ctx context.Context, opts dataOptions) error {
 	if o.demo, err = o.store.IsDemo(ctx); err != nil {
 		return err
 	}
-	if _, onSQLite := o.store.(*db.Store); o.demo && !o.seeded && onSQLite {
-		// (PostgreSQL has no demo top-up yet.)
+	if o.demo && !o.seeded {
 		// Keep a week of demo shows ahead however long ago it was made.
 		if seed, err := assets.Demo(opts.now()); err == nil {
 			if _, err := o.store.TopUpDemo(ctx, seed); err != nil {

@@ -116,40 +116,6 @@ func (s *Store) checkSold(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	return out, rows.Err()
 }
 
-// bookingSums is one booking as checkBookings sees it.
-type bookingSums struct {
-	number                           string
-	status                           booking.BookingStatus
-	total, ticketSum, liveSum, gone  booking.Money // gone: refunded and void tickets
-	sale, refund                     booking.Money
-	liveCount, soldClaims, misplaced int64
-	// Exchanges: the credit a booking was made with (creditIn) and the
-	// part of it paid back (back, one of its refunds), and the credit its
-	// exchanged tickets carried away (creditOut).
-	creditIn, back, creditOut booking.Money
-}
-
-// problem says what is wrong with a booking's sums, or "".
-func (b bookingSums) problem() string {
-	switch {
-	case b.ticketSum != b.total:
-		return fmt.Sprintf("tickets add up to %s, total %s", b.ticketSum.String(), b.total.String())
-	case b.sale+b.creditIn-b.back != b.total:
-		return fmt.Sprintf("paid %s (and %s exchanged in) for a total of %s", b.sale.String(), (b.creditIn - b.back).String(), b.total.String())
-	case b.sale+b.creditIn-b.refund-b.creditOut != b.liveSum:
-		return fmt.Sprintf("paid %s less %s refunded for %s of live tickets", (b.sale + b.creditIn).String(), (b.refund + b.creditOut).String(), b.liveSum.String())
-	case b.refund-b.back+b.creditOut != b.gone:
-		return fmt.Sprintf("refunded %s for %s of refunded and void tickets", (b.refund - b.back + b.creditOut).String(), b.gone.String())
-	case b.status == booking.BookingCancelled && (b.refund-b.back+b.creditOut != b.total || b.liveCount != 0):
-		return fmt.Sprintf("cancelled with %s refunded and %d live tickets", (b.refund - b.back + b.creditOut).String(), b.liveCount)
-	case b.soldClaims != b.liveCount:
-		return fmt.Sprintf("%d sold seats for %d live tickets", b.soldClaims, b.liveCount)
-	case b.misplaced != 0:
-		return fmt.Sprintf("%d tickets in its id range belong to another booking", b.misplaced)
-	}
-	return ""
-}
-
 func (s *Store) checkBookings(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	rows, err := s.txRows(ctx, tx, qBookingMoney)
 	if err != nil {
@@ -158,12 +124,12 @@ func (s *Store) checkBookings(ctx context.Context, tx *sql.Tx) ([]string, error)
 	defer rows.Close()
 	var out []string
 	for rows.Next() {
-		var b bookingSums
-		if err := rows.Scan(&b.number, &b.status, &b.total, &b.ticketSum, &b.liveSum, &b.liveCount, &b.gone, &b.sale, &b.refund, &b.soldClaims, &b.misplaced, &b.creditIn, &b.back, &b.creditOut); err != nil {
+		var b booking.BookingSums
+		if err := rows.Scan(&b.Number, &b.Status, &b.Total, &b.TicketSum, &b.LiveSum, &b.LiveCount, &b.Gone, &b.Sale, &b.Refund, &b.SoldClaims, &b.Misplaced, &b.CreditIn, &b.Back, &b.CreditOut); err != nil {
 			return nil, err
 		}
-		if p := b.problem(); p != "" && len(out) < maxProblems {
-			out = append(out, "booking "+b.number+": "+p)
+		if p := b.Problem(); p != "" && len(out) < maxProblems {
+			out = append(out, "booking "+b.Number+": "+p)
 		}
 	}
 	return out, rows.Err()

@@ -24,28 +24,12 @@ func (s *Store) Access(ctx context.Context) (booking.Access, error) {
 	return booking.Access{}, notYet("access")
 }
 
-func (s *Store) AddFilm(ctx context.Context, actor booking.Actor, f booking.Film) (int64, error) {
-	return 0, notYet("add film")
-}
-
-func (s *Store) AddHall(ctx context.Context, actor booking.Actor, h booking.Hall) (int64, error) {
-	return 0, notYet("add hall")
-}
-
-func (s *Store) AddShow(ctx context.Context, actor booking.Actor, filmID, hallID int64, starts time.Time) (int64, error) {
-	return 0, notYet("add show")
-}
-
 func (s *Store) AddStaff(ctx context.Context, actor booking.Actor, name string, role booking.Role, pin string, authorizedKey []byte) (*booking.Staff, error) {
 	return nil, notYet("add staff")
 }
 
 func (s *Store) AddTerminal(ctx context.Context, actor booking.Actor, name string, authorizedKey []byte) (*booking.Terminal, error) {
 	return nil, notYet("add terminal")
-}
-
-func (s *Store) AddWaitlist(ctx context.Context, actor booking.Actor, showID int64, name, phone string, seats int) (*booking.WaitlistEntry, error) {
-	return nil, notYet("add waitlist")
 }
 
 func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*booking.Admission, error) {
@@ -74,10 +58,6 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 
 func (s *Store) CancelShow(ctx context.Context, actor booking.Actor, showID int64, reason string) (*booking.ShowCancellation, error) {
 	return nil, notYet("cancel show")
-}
-
-func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
-	return nil, notYet("check invariants")
 }
 
 func (s *Store) CloseShift(ctx context.Context, actor booking.Actor, req booking.CloseShiftRequest) (*booking.ShiftReport, error) {
@@ -110,12 +90,6 @@ func (s *Store) Exchange(ctx context.Context, actor booking.Actor, req booking.E
 	return nil, notYet("exchange")
 }
 
-func (s *Store) ExpireHolds(ctx context.Context) (int, error) { return 0, notYet("expire holds") }
-
-func (s *Store) Films(ctx context.Context, actor booking.Actor) ([]booking.Film, error) {
-	return nil, notYet("films")
-}
-
 func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error) {
 	return nil, notYet("find bookings")
 }
@@ -123,12 +97,6 @@ func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking
 func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text string) ([]booking.Reservation, error) {
 	return nil, notYet("find reservations")
 }
-
-func (s *Store) Halls(ctx context.Context, actor booking.Actor) ([]booking.Hall, error) {
-	return nil, notYet("halls")
-}
-
-func (s *Store) HasSales(ctx context.Context) (bool, error) { return false, notYet("has sales") }
 
 func (s *Store) IdentifyKey(ctx context.Context, wireKey []byte) (*booking.Staff, *booking.Terminal, error) {
 	return nil, nil, notYet("identify key")
@@ -156,16 +124,8 @@ func (s *Store) ListTerminals(ctx context.Context, actor booking.Actor) ([]booki
 	return nil, notYet("list terminals")
 }
 
-func (s *Store) MarkCalled(ctx context.Context, actor booking.Actor, entryID int64) error {
-	return notYet("mark called")
-}
-
 func (s *Store) MoveShow(ctx context.Context, actor booking.Actor, showID int64, starts time.Time, hallID int64) error {
 	return notYet("move show")
-}
-
-func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, error) {
-	return nil, notYet("notify waitlist")
 }
 
 func (s *Store) PINUnchanged(ctx context.Context, name string) (bool, error) {
@@ -176,10 +136,6 @@ func (s *Store) PayReservation(ctx context.Context, actor booking.Actor, req boo
 	return nil, notYet("pay reservation")
 }
 
-func (s *Store) Prices(ctx context.Context, actor booking.Actor) (*booking.PriceTable, error) {
-	return nil, notYet("prices")
-}
-
 func (s *Store) RefundTickets(ctx context.Context, actor booking.Actor, req booking.RefundRequest) (*booking.Booking, error) {
 	return nil, notYet("refund tickets")
 }
@@ -188,32 +144,12 @@ func (s *Store) RemoveTerminal(ctx context.Context, actor booking.Actor, name st
 	return notYet("remove terminal")
 }
 
-func (s *Store) RemoveWaitlist(ctx context.Context, actor booking.Actor, entryID int64) error {
-	return notYet("remove waitlist")
-}
-
 func (s *Store) ReopenShift(ctx context.Context, actor booking.Actor, req booking.ReopenShiftRequest) (*booking.Shift, error) {
 	return nil, notYet("reopen shift")
 }
 
-func (s *Store) ReportNoShows(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.NoShowsReport, error) {
-	return nil, notYet("report no shows")
-}
-
-func (s *Store) ReportOccupancy(ctx context.Context, actor booking.Actor, q booking.OccupancyQuery) (*booking.OccupancyReport, error) {
-	return nil, notYet("report occupancy")
-}
-
-func (s *Store) ReportRefunds(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.RefundsReport, error) {
-	return nil, notYet("report refunds")
-}
-
 func (s *Store) ReportReservations(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ReservationsReport, error) {
 	return nil, notYet("report reservations")
-}
-
-func (s *Store) ReportShifts(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ShiftsReport, error) {
-	return nil, notYet("report shifts")
 }
 
 func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q booking.TakingsQuery) (*booking.TakingsReport, error) {
@@ -228,39 +164,17 @@ func (s *Store) Reserve(ctx context.Context, actor booking.Actor, req booking.Re
 	return nil, notYet("reserve")
 }
 
-func (s *Store) RetireFilm(ctx context.Context, actor booking.Actor, filmID int64) error {
-	return notYet("retire film")
-}
-
 func (s *Store) SetPIN(ctx context.Context, actor booking.Actor, name, pin string) error {
 	return notYet("set p i n")
-}
-
-func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, t booking.TicketType) error {
-	return notYet("set price")
-}
-
-func (s *Store) SetPriceEntry(ctx context.Context, actor booking.Actor, e booking.PriceEntry) error {
-	return notYet("set price entry")
 }
 
 func (s *Store) SetRole(ctx context.Context, actor booking.Actor, name string, role booking.Role) error {
 	return notYet("set role")
 }
 
-func (s *Store) SetSalesClose(ctx context.Context, actor booking.Actor, showID int64, close *time.Duration) error {
-	return notYet("set sales close")
-}
-
-func (s *Store) SetShowPriceList(ctx context.Context, actor booking.Actor, showID int64, list string) error {
-	return notYet("set show price list")
-}
-
 func (s *Store) SetTerminalPrinter(ctx context.Context, actor booking.Actor, name, printer string) (*booking.Terminal, error) {
 	return nil, notYet("set terminal printer")
 }
-
-func (s *Store) SettleShows(ctx context.Context) (int, error) { return 0, notYet("settle shows") }
 
 func (s *Store) ShiftReport(ctx context.Context, actor booking.Actor, id int64) (*booking.ShiftReport, error) {
 	return nil, notYet("shift report")
@@ -270,24 +184,10 @@ func (s *Store) SignIn(ctx context.Context, req booking.SignInRequest) (*booking
 	return nil, notYet("sign in")
 }
 
-func (s *Store) TopUpDemo(ctx context.Context, seed booking.Seed) (int, error) {
-	return 0, notYet("top up demo")
-}
-
-func (s *Store) TrimChanges(ctx context.Context) (int, error) { return 0, notYet("trim changes") }
-
 func (s *Store) UnblockSeats(ctx context.Context, actor booking.Actor, req booking.BlockRequest) ([]booking.SeatBlock, error) {
 	return nil, notYet("unblock seats")
 }
 
 func (s *Store) UnlockStaff(ctx context.Context, actor booking.Actor, name string) error {
 	return notYet("unlock staff")
-}
-
-func (s *Store) Waitlist(ctx context.Context, actor booking.Actor, showID int64) ([]booking.WaitlistEntry, error) {
-	return nil, notYet("waitlist")
-}
-
-func (s *Store) WaitlistCalls(ctx context.Context, actor booking.Actor) ([]booking.WaitlistEntry, error) {
-	return nil, notYet("waitlist calls")
 }
