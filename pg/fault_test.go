@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -74,18 +75,30 @@ func newFaultCluster(t *testing.T) *faultCluster {
 	if out, err := c.run("initdb", "-D", c.data(), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C"); err != nil {
 		t.Skipf("cannot stop and start a server: initdb: %v\n%s", err, out)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	if c.port = freeFixedPort(); c.port == 0 {
+		t.Skip("cannot stop and start a server: no free port")
 	}
-	c.port = l.Addr().(*net.TCPAddr).Port
-	l.Close()
 	for _, step := range []func() error{c.start, c.stop, c.start} {
 		if err := step(); err != nil {
 			t.Skipf("cannot stop and start a server: %v", err)
 		}
 	}
 	return c
+}
+
+// freeFixedPort is a loopback port nobody listens on, below the
+// kernel's ephemeral range (32768 up), so that while the server is down
+// no other test's listener on port 0, nor any outgoing connection, is
+// handed it; 0 when none was found.
+func freeFixedPort() int {
+	for try := 0; try < 50; try++ {
+		port := 10000 + rand.IntN(20000)
+		if l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			l.Close()
+			return port
+		}
+	}
+	return 0
 }
 
 // serverBin is the directory of the server's programs: the one that
