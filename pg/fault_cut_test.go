@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/pg"
 )
 
 // cutProxy stands between a store and PostgreSQL and cuts, once, the
@@ -26,6 +27,8 @@ type cutProxy struct {
 	away    bool   // every connection closed, new ones refused
 	conns   map[net.Conn]bool
 	cut     chan struct{} // closed once the cut is made
+
+	store *pg.Store // the store on it (cutStore)
 }
 
 func newCutProxy(t *testing.T, target string) *cutProxy {
@@ -170,6 +173,7 @@ func cutStore(t *testing.T) (*cutProxy, *booking.Hold, func(key string) (*bookin
 	u.Host = p.ln.Addr().String()
 	clk := &clock{now: time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)}
 	s := MustOpen(t, u.String(), clk)
+	p.store = s
 	ctx := context.Background()
 	if err := s.Seed(ctx, smallSeed(clk.Now()), false); err != nil {
 		t.Fatal(err)
@@ -248,4 +252,59 @@ func TestFault_CommitAnswerLostServerGone(t *testing.T) {
 		t.Fatalf("a new key with the server away: %v", err)
 	}
 	p.back()
+}
+
+// TestFault_EveryCallSaysUnavailable: with the server away, every call of
+// the store answers unavailable in the clerk's words, none "Internal
+// error." and none hangs; once it is back the same calls work.
+func TestFault_EveryCallSaysUnavailable(t *testing.T) {
+	p, h, checkout := cutStore(t)
+	s := p.store
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	day := time.Date(2026, 3, 3, 0, 0, 0, 0, time.UTC)
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"Shows", func() error { _, err := s.Shows(ctx, clerk, day); return err }},
+		{"Show", func() error { _, err := s.Show(ctx, clerk, 1); return err }},
+		{"SeatMap", func() error { _, err := s.SeatMap(ctx, clerk, 1, "a"); return err }},
+		{"TicketTypes", func() error { _, err := s.TicketTypes(ctx); return err }},
+		{"BookingByKey", func() error { _, err := s.BookingByKey(ctx, clerk, "no-such-key"); return err }},
+		{"SchemaVersion", func() error { _, err := s.SchemaVersion(ctx); return err }},
+		{"Hold", func() error {
+			_, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"B1"}, Owner: "b"})
+			return err
+		}},
+		{"HoldBest", func() error {
+			_, err := s.HoldBest(ctx, clerk, booking.HoldBestRequest{ShowID: 1, N: 2, Owner: "b"})
+			return err
+		}},
+		{"Extend", func() error { _, err := s.Extend(ctx, clerk, h.ID, "a", 0); return err }},
+		{"Quote", func() error {
+			_, err := s.Quote(ctx, clerk, booking.QuoteRequest{ShowID: 1, SeatIDs: []int64{h.Seats[0].ID}})
+			return err
+		}},
+		{"OpenShift", func() error { _, err := s.OpenShift(ctx, clerk, booking.OpenShiftRequest{Float: 5000}); return err }},
+		{"Release", func() error { return s.Release(ctx, clerk, h.ID, "a", "A4") }},
+		{"ReleaseOwner", func() error { _, err := s.ReleaseOwner(ctx, "nobody"); return err }},
+		{"ReleasePrefix", func() error { _, err := s.ReleasePrefix(ctx, "nobody/"); return err }},
+		{"Seed", func() error { return s.Seed(ctx, smallSeed(day), false) }},
+		{"Checkout", func() error { _, err := checkout("every-call"); return err }},
+	}
+	p.goAway()
+	for _, c := range calls {
+		err := c.call()
+		if booking.ErrorCode(err) != booking.EUnavailable || booking.ErrorMessage(err) != "The database server cannot be reached: nothing was saved. Trying again…" {
+			t.Errorf("%s with the server away: %v", c.name, err)
+		}
+	}
+	p.back()
+	if _, err := s.Show(ctx, clerk, 1); err != nil {
+		t.Fatalf("Show once the server is back: %v", err)
+	}
+	if _, err := checkout("every-call"); err != nil {
+		t.Fatalf("Checkout once the server is back: %v", err)
+	}
 }
