@@ -351,6 +351,7 @@ func faultRun(t *testing.T, crash bool, down time.Duration) {
 	if err := s.Seed(context.Background(), faultSeed(clk.Now()), false); err != nil {
 		t.Fatal(err)
 	}
+	other := listenOther(t, c.url(), clk)
 	l := &faultLoad{s: s, said: map[string]int{}, crash: crash}
 	stop := c.stop
 	if crash {
@@ -418,7 +419,60 @@ func faultRun(t *testing.T, crash bool, down time.Duration) {
 	if d := first.Sub(back); d > 5*time.Second {
 		t.Errorf("first sale %v after the server was back, want within 5 s", d)
 	}
+	reload, heard := other.after(back)
+	t.Logf("another server on the same database: told to reload %v after the server was back, heard a change %v after",
+		reload.Sub(back).Round(time.Millisecond), heard.Sub(back).Round(time.Millisecond))
+	if heard.IsZero() || heard.Sub(back) > 5*time.Second {
+		t.Errorf("another server heard no change within 5 s of the server's return (told to reload %v after)", reload.Sub(back))
+	}
 	checkFaultDatabase(t, c.url(), l.sales)
+}
+
+// heardLog is what another server's seat maps were told, and when.
+type heardLog struct {
+	mu    sync.Mutex
+	at    []time.Time
+	shows []int64
+}
+
+// listenOther opens a second store on url, a server that sells nothing,
+// and logs every change it hears from the selling one.
+func listenOther(t *testing.T, url string, clk *clock) *heardLog {
+	t.Helper()
+	o := MustOpen(t, url, clk)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := o.WaitListening(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h := &heardLog{}
+	ch := o.Changes().Subscribe(ctx)
+	go func() {
+		for c := range ch {
+			h.mu.Lock()
+			h.at, h.shows = append(h.at, time.Now()), append(h.shows, c.ShowID)
+			h.mu.Unlock()
+		}
+	}()
+	return h
+}
+
+// after is when, after t, the other server was first told to reload
+// everything (show 0: its LISTEN connection is back) and first heard a
+// show change.
+func (h *heardLog) after(t time.Time) (reload, heard time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i, at := range h.at {
+		switch {
+		case !at.After(t):
+		case h.shows[i] == 0 && reload.IsZero():
+			reload = at
+		case h.shows[i] != 0 && heard.IsZero():
+			heard = at
+		}
+	}
+	return reload, heard
 }
 
 // checkFaultDatabase compares what the counters were told with the
