@@ -24,7 +24,7 @@ const (
 	msgUnreachable = "The database server cannot be reached: nothing was saved. Trying again…"
 	// msgSaleMaybeMade: a checkout's COMMIT went out and its answer was
 	// lost. The retry with the same key answers with the booking if it
-	// was made, or makes it now; never two (see Checkout).
+	// was made, or makes it now; never two (settleCheckout).
 	msgSaleMaybeMade = "The database server cannot be reached: the sale may have gone through. Trying again…"
 	// msgMaybeSaved: any other write whose COMMIT answer was lost (a
 	// hold that committed holds its seats until it runs out).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -84,7 +85,7 @@ func (t *tx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
 // SendBatch sends b in one round trip, the pending BEGIN ahead of it;
 // the caller reads b's results only.
 func (t *tx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
-	if n := len(b.QueuedQueries); n > 0 && b.QueuedQueries[n-1].SQL == "COMMIT" {
+	if n := len(b.QueuedQueries); n > 0 && strings.EqualFold(strings.TrimSpace(b.QueuedQueries[n-1].SQL), "COMMIT") {
 		t.commitSent = true
 	}
 	if t.begin == nil {
