@@ -63,6 +63,7 @@ type Store struct {
 	broker  *booking.Broker
 	id      string // this store's mark on its notifications
 	channel string // the LISTEN channel of this schema
+	faults  *faults // the server going away (errors.go, fault.go)
 
 	hallsMu   sync.Mutex
 	halls     map[int64]*booking.Hall
@@ -85,8 +86,6 @@ type Store struct {
 	pendingMu sync.Mutex
 	pending   map[int64]bool
 	kick      chan struct{}
-
-	faults *faults // the server going away (errors.go, fault.go)
 }
 
 // Open connects to the database at url (postgres://…), applies the
@@ -120,11 +119,10 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		return nil, booking.Errorf(booking.EInternal, "Cannot reach the database: %s", booking.CleanLine(err.Error(), 200))
 	}
 	s := &Store{
-		pool: pool, opts: opts, log: log, broker: booking.NewBroker(),
+		pool: pool, opts: opts, log: log, broker: booking.NewBroker(), faults: f,
 		id:    strconv.FormatUint(rand.Uint64(), 36),
 		halls: map[int64]*booking.Hall{}, seatsByID: map[int64]map[int64]booking.Seat{}, shows: map[int64]booking.Show{},
 		listening: make(chan struct{}), pending: map[int64]bool{}, kick: make(chan struct{}, 1),
-		faults: f,
 	}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
