@@ -63,7 +63,8 @@ type Store struct {
 	broker  *booking.Broker
 	id      string // this store's mark on its notifications
 	channel string // the LISTEN channel of this schema
-	faults  *faults // the server going away (errors.go, fault.go)
+
+	faults *faults // the server going away (errors.go, fault.go)
 
 	hallsMu   sync.Mutex
 	halls     map[int64]*booking.Hall
