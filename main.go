@@ -41,6 +41,10 @@ const (
 	exitDiskFull = 5 // the disk is full: nothing was saved; free space and run it again
 )
 
+// exitUnavailable: the database server cannot be reached; run the
+// command again once it is back.
+const exitUnavailable = 6
+
 // exitCode maps the error a command returned to the process's exit code:
 // a mistake in the command line is 2, a domain error by its code.
 func exitCode(err error) int {
@@ -59,6 +63,8 @@ func exitCode(err error) int {
 		return exitNotFound
 	case booking.EDiskFull:
 		return exitDiskFull
+	case booking.EUnavailable:
+		return exitUnavailable
 	}
 	return exitInternal
 }

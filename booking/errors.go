@@ -20,6 +20,9 @@ const (
 	EDiskFull = "disk_full"
 	// EDamaged: the database file is damaged; restore a backup.
 	EDamaged = "damaged"
+	// EUnavailable: the database server cannot be reached (PostgreSQL
+	// down, restarting or cut off); the same call works once it is back.
+	EUnavailable = "unavailable"
 )
 
 // Error is a domain error: a code a program can branch on and a message fit

@@ -26,7 +26,8 @@ var errKeyUsed = errors.New("idempotency key used")
 // second checkout with it waits for the first and then finds its
 // booking), and the prices are read by statements of this transaction,
 // after the hold was claimed, so the sale is priced at what the database
-// says as it commits.
+// says as it commits. A server that cannot be reached is EUnavailable;
+// when the COMMIT's answer was lost, see settleCheckout.
 func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest) (*booking.Booking, error) {
 	if err := booking.Authorize(actor, booking.ActionSell); err != nil {
 		return nil, err
@@ -37,19 +38,22 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 	key := strings.TrimSpace(req.IdempotencyKey)
 	customer := booking.CleanLine(req.Customer, 80)
 	phone := booking.CleanLine(req.Phone, 32)
-	for attempt := 0; ; attempt++ {
-		b, err := s.checkout(ctx, actor, req, key, customer, phone)
-		if errors.Is(err, errKeyUsed) {
-			var id int64
-			if id, err = s.bookingOfKey(ctx, key); err == nil {
-				return s.loadBooking(ctx, id)
+	return s.settleCheckout(key, func() (*booking.Booking, error) {
+		for attempt := 0; ; attempt++ {
+			b, err := s.checkout(ctx, actor, req, key, customer, phone)
+			if errors.Is(err, errKeyUsed) {
+				var id int64
+				if id, err = s.bookingOfKey(ctx, key); err == nil {
+					return keyMadeSale(s.loadBooking(ctx, id))
+				}
+				if booking.ErrorCode(err) == booking.ENotFound && attempt < 3 {
+					continue // a booking number drawn twice, or the key's first checkout rolled back
+				}
+				return keyMadeSale(nil, err)
 			}
-			if booking.ErrorCode(err) == booking.ENotFound && attempt < 3 {
-				continue // a booking number drawn twice, or the key's first checkout rolled back
-			}
+			return b, err
 		}
-		return b, err
-	}
+	})
 }
 
 // checkout is one attempt of Checkout: the sale it made, or errKeyUsed

@@ -64,6 +64,8 @@ type Store struct {
 	id      string // this store's mark on its notifications
 	channel string // the LISTEN channel of this schema
 
+	faults *faults // the server going away (errors.go, fault.go)
+
 	hallsMu   sync.Mutex
 	halls     map[int64]*booking.Hall
 	seatsByID map[int64]map[int64]booking.Seat
@@ -111,12 +113,17 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	// The pool reconnects by itself: a connection that failed is closed
+	// and dropped on release, and Acquire dials a new one. A dead one is
+	// weeded out by a ping before it is handed out (shouldPing).
+	f := &faults{}
+	cfg.ShouldPing = func(_ context.Context, p pgxpool.ShouldPingParams) bool { return f.shouldPing(p.IdleDuration) }
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, booking.Errorf(booking.EInternal, "Cannot reach the database: %s", booking.CleanLine(err.Error(), 200))
 	}
 	s := &Store{
-		pool: pool, opts: opts, log: log, broker: booking.NewBroker(),
+		pool: pool, opts: opts, log: log, broker: booking.NewBroker(), faults: f,
 		id:    strconv.FormatUint(rand.Uint64(), 36),
 		halls: map[int64]*booking.Hall{}, seatsByID: map[int64]map[int64]booking.Seat{}, shows: map[int64]booking.Show{},
 		listening: make(chan struct{}), pending: map[int64]bool{}, kick: make(chan struct{}, 1),
@@ -238,8 +245,9 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 }
 
 // translate turns a storage error into a coded one once: a domain error
-// passes through, a constraint becomes a conflict, the rest is logged and
-// reads "Internal error.".
+// passes through, a constraint becomes a conflict, a server that cannot
+// be reached EUnavailable (errors.go), the rest is logged and reads
+// "Internal error.".
 func (s *Store) translate(op string, err error) error {
 	if err == nil {
 		return nil
@@ -259,18 +267,11 @@ func (s *Store) translate(op string, err error) error {
 	case errors.As(err, &pe) && strings.HasPrefix(pe.Code, "23"):
 		s.log.Warn("constraint refused a write", "op", op, "err", err)
 		return booking.Errorf(booking.EConflict, "That was changed at another counter; try again.")
-	case pgconn.SafeToRetry(err) || isConnErr(err):
-		s.log.Error("database unreachable", "op", op, "err", err)
-		return booking.Errorf(booking.EInternal, "The database cannot be reached; try again in a moment.")
+	case unreachable(err):
+		return s.unavailable(op, err)
 	}
 	s.log.Error("internal error", "op", op, "err", err)
 	return &booking.Error{Code: booking.EInternal, Message: "Internal error."}
-}
-
-// isConnErr reports a failure to reach the server at all.
-func isConnErr(err error) bool {
-	var ce *pgconn.ConnectError
-	return errors.As(err, &ce)
 }
 
 // checkActor refuses with booking.ErrWithdrawn an actor whose staff row is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,6 +28,9 @@ type tx struct {
 	async   bool // commits without waiting for the disk
 	// committed says the transaction's last batch carried its COMMIT.
 	committed bool
+	// commitSent says a COMMIT went out: a connection that breaks after
+	// it leaves the outcome unknown (commitUnknownError).
+	commitSent bool
 }
 
 func (t *tx) nowMS() int64 { return t.now.UnixMilli() }
@@ -81,6 +85,9 @@ func (t *tx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
 // SendBatch sends b in one round trip, the pending BEGIN ahead of it;
 // the caller reads b's results only.
 func (t *tx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	if n := len(b.QueuedQueries); n > 0 && strings.EqualFold(strings.TrimSpace(b.QueuedQueries[n-1].SQL), "COMMIT") {
+		t.commitSent = true
+	}
 	if t.begin == nil {
 		return t.conn.SendBatch(ctx, b)
 	}
@@ -196,6 +203,7 @@ func runTx[T any](s *Store, ctx context.Context, mode txMode, fn func(t *tx) (T,
 		if !t.started() || t.committed {
 			return t, out, nil // nothing was sent
 		}
+		t.commitSent = true
 		if _, err = conn.Exec(ctx, "COMMIT"); err == nil {
 			return t, out, nil
 		}
@@ -204,6 +212,9 @@ func runTx[T any](s *Store, ctx context.Context, mode txMode, fn func(t *tx) (T,
 		if _, rerr := conn.Exec(context.Background(), "ROLLBACK"); rerr != nil {
 			conn.Conn().Close(context.Background())
 		}
+	}
+	if t.commitSent && unreachable(err) {
+		err = &commitUnknownError{err}
 	}
 	return t, zero, err
 }
