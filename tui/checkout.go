@@ -340,6 +340,23 @@ func (m *Model) confirmSale() tea.Cmd {
 	})
 }
 
+// unavailableRetry is how long a checkout waits before it sends a sale
+// again that the database server could not take.
+const unavailableRetry = 2 * time.Second
+
+// checkoutRetryMsg sends the sale of the checkout with key again.
+type checkoutRetryMsg struct{ key string }
+
+// onCheckoutRetry sends the sale again if the clerk is still on that
+// checkout and nothing else is under way; moving away stops the retries.
+func (m *Model) onCheckoutRetry(msg checkoutRetryMsg) tea.Cmd {
+	c := &m.checkout
+	if m.screen != screenCheckout || msg.key != c.key || c.busy {
+		return nil
+	}
+	return m.confirmSale()
+}
+
 // diskFullSale is what the checkout says when the disk is full: what did
 // not happen, and what to do.
 const diskFullSale = "The disk is full: the sale was not made. Free space and try again."
@@ -369,6 +386,15 @@ func (m *Model) onCheckout(msg checkoutMsg) tea.Cmd {
 			// once space is freed (the same idempotency key).
 			m.setError(diskFullSale)
 			return m.loadSeatMapCmd()
+		case code == booking.EUnavailable:
+			// The database server is away (PostgreSQL restarting): the
+			// seats stay held, the form as it was, and the sale is sent
+			// again by itself with the same key until the server answers
+			// (a sale whose answer was lost is found by its key, never
+			// made twice). The store's words say what is known.
+			m.setError(booking.ErrorMessage(msg.err))
+			key := c.key
+			return m.park(parkRetry, tea.Tick(unavailableRetry, func(time.Time) tea.Msg { return checkoutRetryMsg{key: key} }))
 		}
 		m.fail(msg.err)
 		return m.loadSeatMapCmd()

@@ -65,6 +65,7 @@ const (
 	parkCalls                     // the next look for waiting-list calls
 	parkWithdrawn                 // the end of a withdrawn session
 	parkPrint                     // a print job (issue 12), which may wait on a printer
+	parkRetry                     // a sale sent again after the database server was away
 )
 
 // parkedCmd is a command kept aside by park.

@@ -320,6 +320,8 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onExtend(msg)
 	case checkoutMsg:
 		return m.onCheckout(msg)
+	case checkoutRetryMsg:
+		return m.onCheckoutRetry(msg)
 	case quoteMsg:
 		return m.onQuote(msg)
 	case findMsg:
