@@ -20,7 +20,8 @@ const (
 )
 
 const exitHelp = `Exit codes: 0 ok, 1 internal error, 2 bad usage or invalid input,
-3 conflict (seat taken, stale status), 4 not found.
+3 conflict (seat taken, stale status), 4 not found, 5 the disk is full,
+6 the database server cannot be reached (--db).
 `
 
 // help is the help command: the overview, or one command's help.
