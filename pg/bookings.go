@@ -141,7 +141,7 @@ const qFindByName = `WITH RECURSIVE typed AS (SELECT name_words($1) AS ws),
 		FROM stored WHERE stored.word IS NOT NULL AND n < $4),
 	found AS (SELECT DISTINCT x.booking_id FROM stored, LATERAL (
 		SELECT booking_id FROM booking_words bw WHERE bw.word = stored.word ORDER BY booking_id DESC
-		LIMIT CASE WHEN cardinality((SELECT ws FROM typed)) > 1 THEN $2 ELSE $3 END) AS x
+		LIMIT CASE WHEN cardinality((SELECT ws FROM typed)) > 1 THEN $2::bigint ELSE $3::bigint END) AS x
 		WHERE stored.word IS NOT NULL)
 	SELECT b.id FROM found JOIN bookings b ON b.id = found.booking_id, typed
 	WHERE NOT EXISTS (SELECT 1 FROM unnest(typed.ws) AS t WHERE NOT EXISTS (
