@@ -9,6 +9,9 @@ import (
 	"boxoffice/booking"
 )
 
+// Store reads the audit trail as booking.Audit asks.
+var _ booking.Audit = (*Store)(nil)
+
 // auditColumns are the audit trail's columns as Audit reads them, with
 // the booking number for the booking id.
 const auditColumns = `SELECT a.id, a.at, a.actor, a.role, a.terminal, a.action, coalesce(a.show_id, 0),

@@ -360,3 +360,67 @@ func TestAudit_Query(t *testing.T) {
 		t.Fatalf("an unknown booking: %v", err)
 	}
 }
+
+// A cancel on one server racing a part refund of the same booking on
+// another, 10 rounds: whichever goes first, each ticket goes back once,
+// the refunds add up to what was paid, and the seats are all free.
+func TestCancel_RacingRefundOnAnotherServer(t *testing.T) {
+	a, u, clk := seeded(t)
+	b := MustOpen(t, u, clk)
+	ctx := context.Background()
+	conn := dbConn(t, u)
+	for round := 0; round < 10; round++ {
+		row := []string{"A", "B"}[round/5]
+		seats := []string{fmt.Sprintf("%s%d", row, 2*(round%5)+1), fmt.Sprintf("%s%d", row, 2*(round%5)+2)}
+		sold := sell(t, a, clerk, seats, booking.CheckoutRequest{})
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		var cancelErr, refundErr error
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			<-start
+			_, cancelErr = a.Cancel(ctx, sue, booking.CancelRequest{Number: sold.Number})
+		}()
+		go func() {
+			defer wg.Done()
+			<-start
+			_, refundErr = b.RefundTickets(ctx, sue, booking.RefundRequest{Number: sold.Number, Seats: seats[:1]})
+		}()
+		close(start)
+		wg.Wait()
+		var stale *booking.StaleError
+		if cancelErr != nil || (refundErr != nil && !errors.As(refundErr, &stale)) {
+			t.Fatalf("round %d: cancel %v, refund %v", round, cancelErr, refundErr)
+		}
+		back := count(t, conn, `SELECT coalesce(sum(amount), 0) FROM payments WHERE booking_id = $1 AND kind = 'refund'`, sold.ID)
+		per := count(t, conn, `SELECT count(*) - count(DISTINCT ticket_id) FROM payments WHERE booking_id = $1 AND kind = 'refund'`, sold.ID)
+		if back != int64(sold.Total) || per != 0 {
+			t.Fatalf("round %d: refunded %d of %d paid, %d tickets refunded twice", round, back, sold.Total, per)
+		}
+	}
+	if sh, err := b.Show(ctx, clerk, 1); err != nil || sh.Sold != 0 {
+		t.Fatalf("sold %d after every booking went back, %v", sh.Sold, err)
+	}
+}
+
+func TestCancel_WithdrawnSupervisorRefused(t *testing.T) {
+	s, u, _ := seeded(t)
+	ctx := context.Background()
+	conn := dbConn(t, u)
+	var id int64
+	if err := conn.QueryRow(ctx, `INSERT INTO staff (name, role, pin_hash, created_at, disabled) VALUES ('sid', 'supervisor', 'x', 0, true) RETURNING id`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	sid := booking.Actor{StaffID: id, Name: "sid", Role: booking.RoleSupervisor}
+	sold := sell(t, s, clerk, []string{"A6"}, booking.CheckoutRequest{})
+	if _, err := s.Cancel(ctx, sid, booking.CancelRequest{Number: sold.Number}); !errors.Is(err, booking.ErrWithdrawn) {
+		t.Fatalf("a disabled supervisor's cancel: %v", err)
+	}
+	if _, err := s.RefundTickets(ctx, sid, booking.RefundRequest{Number: sold.Number, Seats: []string{"A6"}}); !errors.Is(err, booking.ErrWithdrawn) {
+		t.Fatalf("a disabled supervisor's refund: %v", err)
+	}
+	if n := count(t, conn, `SELECT count(*) FROM payments WHERE kind = 'refund'`); n != 0 {
+		t.Fatalf("%d refunds by a disabled supervisor", n)
+	}
+}

@@ -19,6 +19,9 @@ import (
 // as a running figure that could drift from them. Shifts follow the
 // person, whose name compares without case as on SQLite.
 
+// Store keeps booking.Shifts whole on PostgreSQL.
+var _ booking.Shifts = (*Store)(nil)
+
 const (
 	qShiftRow    = `SELECT id, staff, terminal, status, opened_at, float, closed_at, counted, expected, closed_by FROM shifts`
 	qShiftByID   = qShiftRow + ` WHERE id = $1`
