@@ -35,7 +35,41 @@ func (s *Store) Booking(ctx context.Context, actor booking.Actor, number string)
 	if err != nil {
 		return nil, err
 	}
-	return s.loadBooking(ctx, id)
+	return s.wholeBooking(ctx, id)
+}
+
+// wholeBooking reads a booking (loadBooking) with what exchanges say of
+// it: the booking its tickets came from, and for each ticket an exchange
+// voided, the booking that replaced it.
+func (s *Store) wholeBooking(ctx context.Context, id int64) (*booking.Booking, error) {
+	b, err := s.loadBooking(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `SELECT 0, fb.number FROM exchanges e JOIN bookings fb ON fb.id = e.from_booking WHERE e.to_booking = $1
+		UNION ALL
+		SELECT t.id, tb.number FROM tickets t JOIN exchanges e ON e.id = t.exchange_id JOIN bookings tb ON tb.id = e.to_booking
+		WHERE t.id BETWEEN $1 * 32 AND $1 * 32 + 31`, id)
+	if err != nil {
+		return nil, s.translate("booking", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ticket int64
+		var number string
+		if err := rows.Scan(&ticket, &number); err != nil {
+			return nil, s.translate("booking", err)
+		}
+		if ticket == 0 {
+			b.ExchangedFrom = number
+		}
+		for i := range b.Tickets {
+			if b.Tickets[i].ID == ticket {
+				b.Tickets[i].ExchangedTo = number
+			}
+		}
+	}
+	return b, s.translate("booking", rows.Err())
 }
 
 // bookingID finds the id of the booking with number (normalized).
@@ -116,7 +150,7 @@ func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking
 	}
 	out := []booking.Booking{}
 	for _, id := range ids {
-		b, err := s.loadBooking(ctx, id)
+		b, err := s.wholeBooking(ctx, id)
 		if err != nil {
 			return nil, err
 		}

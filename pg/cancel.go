@@ -57,7 +57,7 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 func (s *Store) committedBooking(ctx context.Context, id int64) (*booking.Booking, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerTimeout)
 	defer cancel()
-	return s.loadBooking(ctx, id)
+	return s.wholeBooking(ctx, id)
 }
 
 // cancelled is the booking a cancel or refund unwinds.
