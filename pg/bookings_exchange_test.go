@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -95,7 +96,7 @@ func TestExchange_CheaperNeedsASupervisor(t *testing.T) {
 	matinee := addShow(t, conn, clk.Now().Add(48*time.Hour), "matinee", 1000)
 	float := booking.Money(5000)
 	b := sell(t, s, clerk, []string{"A1", "A2"}, booking.CheckoutRequest{Method: booking.Cash, OpenFloat: &float})
-	req := booking.ExchangeRequest{Number: b.Number, ToShow: matinee, Seats: []string{"B1", "B2"}, IdempotencyKey: "x", Method: booking.Cash}
+	req := booking.ExchangeRequest{Number: b.Number, ToShow: matinee, Seats: []string{"B1", "B2"}, IdempotencyKey: strings.Repeat("x", booking.MaxIdempotencyKey), Method: booking.Cash}
 	_, err := s.Exchange(ctx, clerk, req)
 	if booking.ErrorMessage(err) != "This exchange pays 5.00 back: a supervisor must approve it." {
 		t.Fatalf("a clerk paying money back: %v", err)

@@ -28,6 +28,10 @@ CREATE TABLE exchanges (
 CREATE INDEX exchanges_by_from ON exchanges(from_booking);
 CREATE TRIGGER exchanges_append_only BEFORE UPDATE OR DELETE ON exchanges FOR EACH ROW EXECUTE FUNCTION refuse_change();
 CREATE TRIGGER exchanges_no_truncate BEFORE TRUNCATE ON exchanges EXECUTE FUNCTION refuse_change();
+-- The new booking's key is the exchange's, prefixed "exchange:", so a
+-- key of the longest a checkout accepts (128) must fit behind the prefix.
+ALTER TABLE bookings DROP CONSTRAINT bookings_idem_key_check,
+	ADD CONSTRAINT bookings_idem_key_check CHECK (idem_key <> '' AND length(idem_key) <= 137);
 -- A ticket voided by an exchange names it. NULL for every other ticket,
 -- so a sale's tickets check no foreign key.
 ALTER TABLE tickets ADD COLUMN exchange_id bigint REFERENCES exchanges(id);
