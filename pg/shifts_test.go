@@ -226,6 +226,13 @@ func TestShifts_ReportsListsAndReopen(t *testing.T) {
 	if err != nil || x.Final || len(x.Events) != 3 || x.Events[1].Counted != 900 || x.Breakdown != "5x1 2x2" || x.Events[2].Reason != "miscounted" {
 		t.Fatalf("the reopened shift's report: %+v, %v", x, err)
 	}
+	rows, err := s.Audit(ctx, mgr, booking.AuditQuery{Staff: "sue"})
+	if err != nil || len(rows) != 1 || rows[0].Action != booking.AuditShiftReopen || rows[0].ShiftID != first.ID || rows[0].Detail != "miscounted" {
+		t.Fatalf("sue's audit rows: one reopen, refused ones none: %+v, %v", rows, err)
+	}
+	if rows, err := s.Audit(ctx, mgr, booking.AuditQuery{Staff: "ann"}); err != nil || len(rows) != 4 { // open, close, open, close
+		t.Fatalf("ann's audit rows: %+v, %v", rows, err)
+	}
 	if _, err := s.ShiftReport(ctx, clerk, 999); booking.ErrorMessage(err) != "No shift 999." {
 		t.Fatalf("no such shift: %v", err)
 	}
