@@ -66,10 +66,13 @@ CREATE INDEX bookings_by_phone ON bookings ((reverse(regexp_replace(phone, '[^0-
 	WHERE phone <> '';
 
 -- name_words folds a customer name into the words a search matches, as
--- db's nameWords does: lower case, accents off, apostrophes dropped, any
--- other ASCII character that is not a letter or digit a separator; at
--- most eight distinct words of at most 32 bytes. Both the stored names
--- and the typed text go through it, so they always fold alike.
+-- db's nameWords does: lower case, accents off (db's table of them),
+-- apostrophes dropped, at most eight distinct words of at most 32 bytes.
+-- A separator is any ASCII character but a letter or digit, and the
+-- Latin-1 and general punctuation blocks; other characters beyond ASCII
+-- count as letters (the cluster's C locale classifies none of them), so
+-- a name in another script is still found by its words. Both the stored
+-- names and the typed text go through it, so they always fold alike.
 CREATE FUNCTION name_words(name text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 	SELECT coalesce(array_agg(w ORDER BY n), '{}') FROM (
 		SELECT w, min(n) AS n FROM (
