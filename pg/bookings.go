@@ -169,14 +169,14 @@ func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking
 const qFindByName = `WITH RECURSIVE typed AS (SELECT name_words($1) AS ws),
 	driver AS (SELECT w FROM typed, unnest(typed.ws) AS w ORDER BY length(w) DESC, w LIMIT 1),
 	stored(word, n) AS (
-		SELECT (SELECT min(word) FROM booking_words, driver WHERE word >= driver.w COLLATE "C" AND starts_with(word, driver.w)), 1
+		SELECT (SELECT word FROM booking_words WHERE word >= (SELECT w FROM driver) ORDER BY word LIMIT 1), 1
 		UNION ALL
-		SELECT (SELECT min(word) FROM booking_words, driver WHERE word > stored.word AND starts_with(word, driver.w)), n + 1
-		FROM stored WHERE stored.word IS NOT NULL AND n < $4),
+		SELECT (SELECT word FROM booking_words WHERE word > stored.word ORDER BY word LIMIT 1), n + 1
+		FROM stored WHERE starts_with(stored.word, (SELECT w FROM driver)) AND n < $4),
 	found AS (SELECT DISTINCT x.booking_id FROM stored, LATERAL (
 		SELECT booking_id FROM booking_words bw WHERE bw.word = stored.word ORDER BY booking_id DESC
 		LIMIT CASE WHEN cardinality((SELECT ws FROM typed)) > 1 THEN $2::bigint ELSE $3::bigint END) AS x
-		WHERE stored.word IS NOT NULL)
+		WHERE starts_with(stored.word, (SELECT w FROM driver)))
 	SELECT b.id FROM found JOIN bookings b ON b.id = found.booking_id, typed
 	WHERE NOT EXISTS (SELECT 1 FROM unnest(typed.ws) AS t WHERE NOT EXISTS (
 		SELECT 1 FROM unnest(name_words(b.customer)) AS have WHERE starts_with(have, t)))
