@@ -73,17 +73,22 @@ CREATE INDEX bookings_by_phone ON bookings ((reverse(regexp_replace(phone, '[^0-
 -- count as letters (the cluster's C locale classifies none of them), so
 -- a name in another script is still found by its words. Both the stored
 -- names and the typed text go through it, so they always fold alike.
+-- An ASCII name skips the accents (translate's cost grows with its
+-- table: 64 µs a name, against 10 µs for the rest).
 CREATE FUNCTION name_words(name text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 	SELECT coalesce(array_agg(w ORDER BY n), '{}') FROM (
 		SELECT w, min(n) AS n FROM (
 			SELECT CASE WHEN octet_length(w) <= 32 THEN w
 				ELSE (SELECT left(w, k) FROM generate_series(32, 1, -1) AS k WHERE octet_length(left(w, k)) <= 32 LIMIT 1) END AS w, n
 			FROM regexp_split_to_table(
-				translate(
-					replace(replace(replace(replace(replace(replace(replace(lower(name),
-						'ß', 'ss'), 'æ', 'ae'), 'Æ', 'ae'), 'œ', 'oe'), 'Œ', 'oe'), 'þ', 'th'), 'Þ', 'th'),
-					'àÀáÁâÂãÃäÄåÅāĀăĂąĄçÇćĆĉĈċĊčČďĎèÈéÉêÊëËēĒĕĔėĖęĘěĚĝĜğĞġĠģĢĥĤħĦìÌíÍîÎïÏĩĨīĪĭĬįĮĵĴķĶĺĹļĻľĽŀĿñÑńŃņŅňŇŉòÒóÓôÔõÕöÖōŌŏŎőŐŕŔŗŖřŘśŚŝŜşŞšŠșȘţŢťŤŧŦțȚùÙúÚûÛüÜũŨūŪŭŬůŮűŰųŲŵŴýÝÿŸŷŶźŹżŻžŽøØłŁđĐðÐı''’',
-					'aaaaaaaaaaaaaaaaaaccccccccccddeeeeeeeeeeeeeeeeeegggggggghhhhiiiiiiiiiiiiiiiijjkkllllllllnnnnnnnnnoooooooooooooooorrrrrrssssssssssttttttttuuuuuuuuuuuuuuuuuuuuwwyyyyyyzzzzzzoollddddi'),
+				CASE WHEN octet_length(name) = char_length(name) THEN replace(lower(name), '''', '')
+				ELSE
+					translate(
+						replace(replace(replace(replace(replace(replace(replace(lower(name),
+							'ß', 'ss'), 'æ', 'ae'), 'Æ', 'ae'), 'œ', 'oe'), 'Œ', 'oe'), 'þ', 'th'), 'Þ', 'th'),
+						'àÀáÁâÂãÃäÄåÅāĀăĂąĄçÇćĆĉĈċĊčČďĎèÈéÉêÊëËēĒĕĔėĖęĘěĚĝĜğĞġĠģĢĥĤħĦìÌíÍîÎïÏĩĨīĪĭĬįĮĵĴķĶĺĹļĻľĽŀĿñÑńŃņŅňŇŉòÒóÓôÔõÕöÖōŌŏŎőŐŕŔŗŖřŘśŚŝŜşŞšŠșȘţŢťŤŧŦțȚùÙúÚûÛüÜũŨūŪŭŬůŮűŰųŲŵŴýÝÿŸŷŶźŹżŻžŽøØłŁđĐðÐı''’',
+						'aaaaaaaaaaaaaaaaaaccccccccccddeeeeeeeeeeeeeeeeeegggggggghhhhiiiiiiiiiiiiiiiijjkkllllllllnnnnnnnnnoooooooooooooooorrrrrrssssssssssttttttttuuuuuuuuuuuuuuuuuuuuwwyyyyyyzzzzzzoollddddi')
+				END,
 				'[^0-9a-z\u00c0-\u1fff\u2070-\U0010ffff]+') WITH ORDINALITY AS x(w, n)
 			WHERE w <> '') AS cut
 		GROUP BY w ORDER BY min(n) LIMIT 8) AS words;
