@@ -27,10 +27,11 @@ type approval struct {
 // at the actor's counter are checked on SQLite against a lockout counter
 // of their own (db's approve); PostgreSQL has no PIN counter yet, so an
 // approval is refused as one that cannot be checked, never taken on
-// trust.
+// trust: EInvalid, as for everything not on PostgreSQL yet, so no screen
+// takes it for a wrong PIN and asks again.
 func approve(actor booking.Actor, action booking.Action, approver *booking.Credentials) (approval, error) {
 	if approver != nil {
-		return approval{}, booking.Errorf(booking.EForbidden, "Approval by PIN is not available on this database yet; a %s must sign in to do this.",
+		return approval{}, booking.Errorf(booking.EInvalid, "Not available on PostgreSQL yet: approval by PIN. A %s can sign in and do it.",
 			booking.MinRole(action))
 	}
 	return approval{role: actor.Role}, booking.Authorize(actor, action)
