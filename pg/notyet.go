@@ -36,10 +36,6 @@ func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*b
 	return nil, notYet("admit")
 }
 
-func (s *Store) Audit(ctx context.Context, actor booking.Actor, q booking.AuditQuery) ([]booking.AuditEntry, error) {
-	return nil, notYet("audit")
-}
-
 func (s *Store) Backup(ctx context.Context, path string) (booking.BackupInfo, error) {
 	return booking.BackupInfo{}, notYet("backup")
 }
@@ -48,28 +44,12 @@ func (s *Store) BlockSeats(ctx context.Context, actor booking.Actor, req booking
 	return nil, notYet("block seats")
 }
 
-func (s *Store) Booking(ctx context.Context, actor booking.Actor, number string) (*booking.Booking, error) {
-	return nil, notYet("booking")
-}
-
-func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Booking, error) {
-	return nil, notYet("cancel")
-}
-
 func (s *Store) CancelShow(ctx context.Context, actor booking.Actor, showID int64, reason string) (*booking.ShowCancellation, error) {
 	return nil, notYet("cancel show")
 }
 
-func (s *Store) CloseShift(ctx context.Context, actor booking.Actor, req booking.CloseShiftRequest) (*booking.ShiftReport, error) {
-	return nil, notYet("close shift")
-}
-
 func (s *Store) Collect(ctx context.Context, actor booking.Actor, number, digits string) (*booking.Collection, error) {
 	return nil, notYet("collect")
-}
-
-func (s *Store) CurrentShift(ctx context.Context, actor booking.Actor) (*booking.Shift, error) {
-	return nil, notYet("current shift")
 }
 
 func (s *Store) DisableStaff(ctx context.Context, actor booking.Actor, name string) error {
@@ -84,14 +64,6 @@ func (s *Store) Empty(ctx context.Context) (bool, error) { return false, notYet(
 
 func (s *Store) EnableStaff(ctx context.Context, actor booking.Actor, name string) error {
 	return notYet("enable staff")
-}
-
-func (s *Store) Exchange(ctx context.Context, actor booking.Actor, req booking.ExchangeRequest) (*booking.ExchangeResult, error) {
-	return nil, notYet("exchange")
-}
-
-func (s *Store) FindBookings(ctx context.Context, actor booking.Actor, q booking.BookingQuery) ([]booking.Booking, error) {
-	return nil, notYet("find bookings")
 }
 
 func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text string) ([]booking.Reservation, error) {
@@ -110,10 +82,6 @@ func (s *Store) KioskHold(ctx context.Context, actor booking.Actor, req booking.
 
 func (s *Store) KioskRelease(ctx context.Context, actor booking.Actor, owner string) (int, error) {
 	return 0, notYet("kiosk release")
-}
-
-func (s *Store) ListShifts(ctx context.Context, actor booking.Actor, q booking.ShiftQuery) ([]booking.Shift, error) {
-	return nil, notYet("list shifts")
 }
 
 func (s *Store) ListStaff(ctx context.Context, actor booking.Actor) ([]booking.Staff, error) {
@@ -136,16 +104,8 @@ func (s *Store) PayReservation(ctx context.Context, actor booking.Actor, req boo
 	return nil, notYet("pay reservation")
 }
 
-func (s *Store) RefundTickets(ctx context.Context, actor booking.Actor, req booking.RefundRequest) (*booking.Booking, error) {
-	return nil, notYet("refund tickets")
-}
-
 func (s *Store) RemoveTerminal(ctx context.Context, actor booking.Actor, name string) error {
 	return notYet("remove terminal")
-}
-
-func (s *Store) ReopenShift(ctx context.Context, actor booking.Actor, req booking.ReopenShiftRequest) (*booking.Shift, error) {
-	return nil, notYet("reopen shift")
 }
 
 func (s *Store) ReportReservations(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ReservationsReport, error) {
@@ -174,10 +134,6 @@ func (s *Store) SetRole(ctx context.Context, actor booking.Actor, name string, r
 
 func (s *Store) SetTerminalPrinter(ctx context.Context, actor booking.Actor, name, printer string) (*booking.Terminal, error) {
 	return nil, notYet("set terminal printer")
-}
-
-func (s *Store) ShiftReport(ctx context.Context, actor booking.Actor, id int64) (*booking.ShiftReport, error) {
-	return nil, notYet("shift report")
 }
 
 func (s *Store) SignIn(ctx context.Context, req booking.SignInRequest) (*booking.Staff, error) {
