@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/crypto/ssh"
 
 	"boxoffice/booking"
@@ -404,5 +405,37 @@ func TestSetup_EmptyAndDemo(t *testing.T) {
 		if empty || err != nil || isDemo != demo || derr != nil {
 			t.Fatalf("seeded (demo %v): empty %v %v, demo %v %v", demo, empty, err, isDemo, derr)
 		}
+	}
+}
+
+// Every PIN hash has one cost, seeded or added: an unknown name is
+// compared against a dummy hash of that cost, so only then does it cost
+// what a wrong PIN costs.
+func TestRoster_OneHashCost(t *testing.T) {
+	a, _, u, _ := rostered(t)
+	ctx := context.Background()
+	if _, err := a.AddStaff(ctx, booking.System, "zed", booking.RoleClerk, "5555", nil); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `SELECT name, pin_hash FROM staff ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	costs := map[int][]string{}
+	var name, hash string
+	if _, err := pgx.ForEachRow(rows, []any{&name, &hash}, func() error {
+		c, err := bcrypt.Cost([]byte(hash))
+		costs[c] = append(costs[c], name)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(costs) != 1 {
+		t.Fatalf("PIN hashes of several costs: %v", costs)
 	}
 }
