@@ -10,6 +10,8 @@ import (
 	"boxoffice/booking"
 )
 
+var _ booking.Door = (*Store)(nil)
+
 // Admit checks a scanned ticket code and admits the ticket at most once:
 // the move issued -> admitted is a compare-and-set, so two doors (on one
 // server or two) scanning the same code at once admit it once, and the

@@ -21,6 +21,8 @@ import (
 // without case (the unique indexes are on lower(name)), as SQLite's
 // COLLATE NOCASE did.
 
+var _ booking.Roster = (*Store)(nil)
+
 // keyFingerprint is the SHA256 fingerprint of a wire-format public key,
 // as ssh-keygen -l prints it (db.KeyFingerprint, repeated: pg does not
 // import db).

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -437,5 +438,77 @@ func TestRoster_OneHashCost(t *testing.T) {
 	}
 	if len(costs) != 1 {
 		t.Fatalf("PIN hashes of several costs: %v", costs)
+	}
+}
+
+// syncBuffer collects a store's log lines; safe for its goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *syncBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *syncBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// Every failed sign-in is logged with name, terminal and address, in
+// db's words, and every roster write leaves its audit row.
+func TestSignIn_LogsFailuresAndAudits(t *testing.T) {
+	_, _, u, clk := rostered(t)
+	logs := &syncBuffer{}
+	s, err := pg.Open(context.Background(), u, pg.Options{Clock: clk.Now, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	s.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "0000", Terminal: "till-4", Addr: "192.0.2.7:5111"})
+	s.SignIn(ctx, booking.SignInRequest{Name: "nobody", PIN: "0000", Terminal: "till-4", Addr: "192.0.2.7:5112"})
+	out := logs.String()
+	for _, want := range []string{
+		`msg="sign-in failed" name=carl terminal=till-4 addr=192.0.2.7:5111 reason="wrong PIN" attempt=1`,
+		`msg="sign-in failed" name=nobody terminal=till-4 addr=192.0.2.7:5112 reason="unknown or disabled name" attempt=1`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %s:\n%s", want, out)
+		}
+	}
+	mia := signIn(t, s, "mia")
+	if n := auditCount(t, u, booking.AuditSignIn, "from local"); n != 1 {
+		t.Errorf("%d sign-in audit rows, want 1", n)
+	}
+	line, _ := newKey(t)
+	for _, err := range []error{
+		s.DisableStaff(ctx, mia, "carl"), s.EnableStaff(ctx, mia, "carl"), s.SetRole(ctx, mia, "carl", booking.RoleSupervisor),
+		s.SetPIN(ctx, mia, "carl", "9876"), s.UnlockStaff(ctx, mia, "carl"),
+		func() error { _, err := s.AddTerminal(ctx, mia, "till-4", line); return err }(),
+		func() error { _, err := s.SetTerminalPrinter(ctx, mia, "till-4", ""); return err }(),
+		s.RemoveTerminal(ctx, mia, "till-4"),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for prefix, want := range map[string]int{"carl: ": 5, "till-4: ": 0} {
+		if n := auditCount(t, u, booking.AuditStaffChange, prefix); n != want {
+			t.Errorf("%d staff-change audit rows for %q, want %d", n, prefix, want)
+		}
+	}
+	if n := auditCount(t, u, booking.AuditTerminalChange, "till-4: "); n != 3 {
+		t.Errorf("%d terminal audit rows, want 3", n)
+	}
+	if err := s.DisableStaff(ctx, mia, "nobody"); booking.ErrorCode(err) != booking.ENotFound {
+		t.Errorf("disable nobody: %v", err)
+	}
+	if n := auditCount(t, u, booking.AuditStaffChange, "nobody"); n != 0 {
+		t.Errorf("a refused change audited %d times", n)
 	}
 }
