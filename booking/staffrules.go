@@ -26,7 +26,8 @@ func ValidPIN(pin string) error {
 }
 
 // ValidStaffName returns a staff or terminal name cleaned for storing, or
-// refuses one that cleaning would change (control characters, padding).
+// refuses one that cleaning would change beyond trimming its spaces
+// (control characters, invalid UTF-8).
 func ValidStaffName(name string) (string, error) {
 	clean := CleanLine(name, 40)
 	if clean == "" || clean != strings.TrimSpace(name) || !utf8.ValidString(name) {
