@@ -9,7 +9,9 @@ import (
 // show that ends after midnight.
 func TestDoorWindow(t *testing.T) {
 	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, time.UTC) }
-	show := func(starts time.Time) Show { return Show{Starts: starts, Film: Film{Title: "Film\x1b[2J", Minutes: 100}} }
+	show := func(starts time.Time) Show {
+		return Show{Starts: starts, Film: Film{Title: "Film\x1b[2J", Minutes: 100}}
+	}
 	for _, c := range []struct {
 		now  time.Time
 		show Show
