@@ -67,7 +67,7 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 		return nil, booking.Errorf(booking.EConflict, "Ticket %s was already admitted at %s by %s.",
 			booking.Clean(res.Ticket.Seat.Label), time.UnixMilli(at.Int64).In(w.now.Location()).Format("15:04:05"), booking.Clean(by))
 	}
-	if err := tooEarlyOrLate(w.now, show, res.Ticket.Seat.Label); err != nil {
+	if err := booking.DoorWindow(w.now, show, res.Ticket.Seat.Label); err != nil {
 		return nil, err
 	}
 	r, err := w.exec(`UPDATE tickets SET status = 'admitted', admitted_at = ?, admitted_by = ? WHERE id = ? AND status = 'issued'`,
@@ -81,30 +81,4 @@ func (s *Store) admit(w *wtx, actor booking.Actor, ticketID int64) (*booking.Adm
 	admitted := w.now
 	res.Ticket.Status, res.Ticket.AdmittedAt, res.Ticket.AdmittedBy = booking.TicketAdmitted, &admitted, actor.Name
 	return res, w.audit(actor, booking.AuditEntry{Action: booking.AuditAdmit, ShowID: showID, Detail: "seat " + res.Ticket.Seat.Label}, ticketID/ticketsPerBooking)
-}
-
-// tooEarlyOrLate refuses a ticket outside its show's door window: before
-// the doors open it says when they do (the same day) or which day the
-// show is; once the show ended it says when if that was today (a late
-// show that began yesterday evening and ended after midnight too), or
-// names the show (a ticket of another day).
-func tooEarlyOrLate(now time.Time, show booking.Show, seat string) error {
-	starts := show.Starts.In(now.Location())
-	opens := starts.Add(-booking.DoorsOpen)
-	switch {
-	case now.Before(opens) && sameDay(now, starts):
-		return booking.Errorf(booking.EInvalid, "Doors open at %s for the %s show (%s, seat %s).",
-			opens.Format("15:04"), starts.Format("15:04"), booking.Clean(show.Film.Title), booking.Clean(seat))
-	case now.Before(opens), !sameDay(now, show.Ends()) && !now.Before(show.Ends()):
-		return booking.Errorf(booking.EInvalid, "Ticket %s is for %s at %s.", booking.Clean(seat), booking.Clean(show.Film.Title), starts.Format("Mon 02 Jan 15:04"))
-	case !now.Before(show.Ends()):
-		return booking.Errorf(booking.EInvalid, "This show ended at %s.", show.Ends().In(now.Location()).Format("15:04"))
-	}
-	return nil
-}
-
-func sameDay(a, b time.Time) bool {
-	ay, am, ad := a.Date()
-	by, bm, bd := b.Date()
-	return ay == by && am == bm && ad == bd
 }

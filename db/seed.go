@@ -41,7 +41,7 @@ func (s *Store) IsDemo(ctx context.Context) (bool, error) {
 func (s *Store) Seed(ctx context.Context, seed booking.Seed, demo bool) error {
 	hashes := make([]string, len(seed.Staff))
 	for i, st := range seed.Staff {
-		if err := validPIN(st.PIN); err != nil {
+		if err := booking.ValidPIN(st.PIN); err != nil {
 			return err
 		}
 		h, err := bcrypt.GenerateFromPassword([]byte(st.PIN), s.opts.PINCost)

@@ -11,12 +11,11 @@ import (
 	"golang.org/x/crypto/bcrypt"
 )
 
-// Sign-in lockout: a name may have maxFailures PIN attempts; the attempt
-// that reaches the bound locks the name for lockout, counted in the
-// database so a restart does not reset it.
+// Sign-in lockout: booking.MaxPINFailures attempts, then
+// booking.PINLockout, the rule both backends obey.
 const (
-	maxFailures = 5
-	lockout     = 5 * time.Minute
+	maxFailures = booking.MaxPINFailures
+	lockout     = booking.PINLockout
 	pinCost     = bcrypt.DefaultCost
 )
 

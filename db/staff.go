@@ -7,28 +7,12 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"boxoffice/booking"
 
 	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/crypto/ssh"
 )
-
-func validPIN(pin string) error {
-	if len(pin) < 4 || len(pin) > 32 {
-		return booking.Errorf(booking.EInvalid, "A PIN has 4 to 32 characters.")
-	}
-	return nil
-}
-
-func validName(name string) (string, error) {
-	clean := booking.CleanLine(name, 40)
-	if clean == "" || clean != strings.TrimSpace(name) || !utf8.ValidString(name) {
-		return "", booking.Errorf(booking.EInvalid, "A name has 1 to 40 printable characters.")
-	}
-	return clean, nil
-}
 
 // KeyFingerprint is the SHA256 fingerprint of a wire-format public key,
 // as ssh-keygen -l prints it.
@@ -52,14 +36,14 @@ func (s *Store) AddStaff(ctx context.Context, actor booking.Actor, name string, 
 	if err := booking.Authorize(actor, booking.ActionManageStaff); err != nil {
 		return nil, err
 	}
-	name, err := validName(name)
+	name, err := booking.ValidStaffName(name)
 	if err != nil {
 		return nil, err
 	}
 	if role < booking.RoleDoor || role > booking.RoleManager {
 		return nil, booking.Errorf(booking.EInvalid, "Unknown role.")
 	}
-	if err := validPIN(pin); err != nil {
+	if err := booking.ValidPIN(pin); err != nil {
 		return nil, err
 	}
 	var fp sql.NullString
@@ -137,7 +121,7 @@ func (s *Store) ListStaff(ctx context.Context, actor booking.Actor) ([]booking.S
 // DisableStaff stops a member of staff signing in by PIN or key; their
 // open sessions are refused from their next write on.
 func (s *Store) DisableStaff(ctx context.Context, actor booking.Actor, name string) error {
-	if err := notYourself(actor, name, "disable"); err != nil {
+	if err := booking.NotYourself(actor, name, "disable"); err != nil {
 		return err
 	}
 	return s.updateStaff(ctx, actor, "disable staff", name, "disabled = 1", false)
@@ -155,7 +139,7 @@ func (s *Store) SetRole(ctx context.Context, actor booking.Actor, name string, r
 		return booking.Errorf(booking.EInvalid, "Unknown role.")
 	}
 	if role < actor.Role {
-		if err := notYourself(actor, name, "lower the role of"); err != nil {
+		if err := booking.NotYourself(actor, name, "lower the role of"); err != nil {
 			return err
 		}
 	}
@@ -168,7 +152,7 @@ func (s *Store) SetPIN(ctx context.Context, actor booking.Actor, name, pin strin
 	if err := booking.Authorize(actor, booking.ActionManageStaff); err != nil {
 		return err
 	}
-	if err := validPIN(pin); err != nil {
+	if err := booking.ValidPIN(pin); err != nil {
 		return err
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(pin), s.opts.PINCost)
@@ -182,17 +166,6 @@ func (s *Store) SetPIN(ctx context.Context, actor booking.Actor, name, pin strin
 // both, before it runs out by itself.
 func (s *Store) UnlockStaff(ctx context.Context, actor booking.Actor, name string) error {
 	return s.updateStaff(ctx, actor, "unlock staff", name, "", true)
-}
-
-// notYourself refuses a manager taking their own powers away at a
-// screen: the last manager disabling or demoting themselves would leave
-// nobody who may undo it there. Another manager, or the command line run
-// by whoever owns the data directory (a System actor, no StaffID), may.
-func notYourself(actor booking.Actor, name, what string) error {
-	if actor.StaffID != 0 && strings.EqualFold(booking.CleanLine(name, 40), actor.Name) {
-		return booking.Errorf(booking.EInvalid, "You can't %s yourself: another manager can, or `boxoffice staff` at the server.", what)
-	}
-	return nil
 }
 
 // updateStaff sets columns (an SQL SET list, its arguments in args) of
@@ -294,7 +267,7 @@ func (s *Store) AddTerminal(ctx context.Context, actor booking.Actor, name strin
 	if err := booking.Authorize(actor, booking.ActionManageStaff); err != nil {
 		return nil, err
 	}
-	name, err := validName(name)
+	name, err := booking.ValidStaffName(name)
 	if err != nil {
 		return nil, err
 	}

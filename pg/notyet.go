@@ -20,22 +20,6 @@ func notYet(what string) error {
 	return booking.Errorf(booking.EInvalid, "Not available on PostgreSQL yet: %s. It works on the embedded SQLite store (no --db).", what)
 }
 
-func (s *Store) Access(ctx context.Context) (booking.Access, error) {
-	return booking.Access{}, notYet("access")
-}
-
-func (s *Store) AddStaff(ctx context.Context, actor booking.Actor, name string, role booking.Role, pin string, authorizedKey []byte) (*booking.Staff, error) {
-	return nil, notYet("add staff")
-}
-
-func (s *Store) AddTerminal(ctx context.Context, actor booking.Actor, name string, authorizedKey []byte) (*booking.Terminal, error) {
-	return nil, notYet("add terminal")
-}
-
-func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*booking.Admission, error) {
-	return nil, notYet("admit")
-}
-
 func (s *Store) Backup(ctx context.Context, path string) (booking.BackupInfo, error) {
 	return booking.BackupInfo{}, notYet("backup")
 }
@@ -52,29 +36,13 @@ func (s *Store) Collect(ctx context.Context, actor booking.Actor, number, digits
 	return nil, notYet("collect")
 }
 
-func (s *Store) DisableStaff(ctx context.Context, actor booking.Actor, name string) error {
-	return notYet("disable staff")
-}
-
 func (s *Store) EditFilm(ctx context.Context, actor booking.Actor, f booking.Film) error {
 	return notYet("edit film")
-}
-
-func (s *Store) Empty(ctx context.Context) (bool, error) { return false, notYet("empty") }
-
-func (s *Store) EnableStaff(ctx context.Context, actor booking.Actor, name string) error {
-	return notYet("enable staff")
 }
 
 func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text string) ([]booking.Reservation, error) {
 	return nil, notYet("find reservations")
 }
-
-func (s *Store) IdentifyKey(ctx context.Context, wireKey []byte) (*booking.Staff, *booking.Terminal, error) {
-	return nil, nil, notYet("identify key")
-}
-
-func (s *Store) IsDemo(ctx context.Context) (bool, error) { return false, notYet("is demo") }
 
 func (s *Store) KioskHold(ctx context.Context, actor booking.Actor, req booking.KioskHoldRequest) (*booking.Hold, error) {
 	return nil, notYet("kiosk hold")
@@ -84,28 +52,12 @@ func (s *Store) KioskRelease(ctx context.Context, actor booking.Actor, owner str
 	return 0, notYet("kiosk release")
 }
 
-func (s *Store) ListStaff(ctx context.Context, actor booking.Actor) ([]booking.Staff, error) {
-	return nil, notYet("list staff")
-}
-
-func (s *Store) ListTerminals(ctx context.Context, actor booking.Actor) ([]booking.Terminal, error) {
-	return nil, notYet("list terminals")
-}
-
 func (s *Store) MoveShow(ctx context.Context, actor booking.Actor, showID int64, starts time.Time, hallID int64) error {
 	return notYet("move show")
 }
 
-func (s *Store) PINUnchanged(ctx context.Context, name string) (bool, error) {
-	return false, notYet("p i n unchanged")
-}
-
 func (s *Store) PayReservation(ctx context.Context, actor booking.Actor, req booking.PayReservationRequest) (*booking.Booking, error) {
 	return nil, notYet("pay reservation")
-}
-
-func (s *Store) RemoveTerminal(ctx context.Context, actor booking.Actor, name string) error {
-	return notYet("remove terminal")
 }
 
 func (s *Store) ReportReservations(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ReservationsReport, error) {
@@ -124,26 +76,6 @@ func (s *Store) Reserve(ctx context.Context, actor booking.Actor, req booking.Re
 	return nil, notYet("reserve")
 }
 
-func (s *Store) SetPIN(ctx context.Context, actor booking.Actor, name, pin string) error {
-	return notYet("set p i n")
-}
-
-func (s *Store) SetRole(ctx context.Context, actor booking.Actor, name string, role booking.Role) error {
-	return notYet("set role")
-}
-
-func (s *Store) SetTerminalPrinter(ctx context.Context, actor booking.Actor, name, printer string) (*booking.Terminal, error) {
-	return nil, notYet("set terminal printer")
-}
-
-func (s *Store) SignIn(ctx context.Context, req booking.SignInRequest) (*booking.Staff, error) {
-	return nil, notYet("sign in")
-}
-
 func (s *Store) UnblockSeats(ctx context.Context, actor booking.Actor, req booking.BlockRequest) ([]booking.SeatBlock, error) {
 	return nil, notYet("unblock seats")
-}
-
-func (s *Store) UnlockStaff(ctx context.Context, actor booking.Actor, name string) error {
-	return notYet("unlock staff")
 }

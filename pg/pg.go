@@ -52,6 +52,10 @@ type Options struct {
 	// SyncHolds commits holds and releases with synchronous commit as
 	// well (see holdTx); off by default.
 	SyncHolds bool
+
+	// OldTicketKeys still verify codes signed before a key rotation (the
+	// door, as db's Options.OldTicketKeys).
+	OldTicketKeys []booking.TicketKey
 }
 
 // Store is the booking core on one PostgreSQL database (one schema: the

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -140,15 +139,7 @@ func TestOpen_MigratesOnceWhenServersStartTogether(t *testing.T) {
 	}
 	s := MustOpen(t, u, clk)
 	v, err := s.SchemaVersion(context.Background())
-	// The newest migration is the one numbered highest in migrations/.
-	files, _ := filepath.Glob("migrations/[0-9]*.sql")
-	want := 0
-	for _, f := range files {
-		if n, err := strconv.Atoi(strings.SplitN(filepath.Base(f), "_", 2)[0]); err == nil && n > want {
-			want = n
-		}
-	}
-	if err != nil || v != want || want == 0 {
+	if want := newestMigration(t); err != nil || v != want {
 		t.Fatalf("schema version %d, %v; want %d", v, err, want)
 	}
 }
@@ -617,4 +608,22 @@ func TestRelease_RacingCheckoutOfTheSameHold(t *testing.T) {
 			}
 		}
 	}
+}
+
+// newestMigration is the number of the newest file in migrations/, the
+// version a fresh database is migrated to.
+func newestMigration(t *testing.T) int {
+	t.Helper()
+	files, err := os.ReadDir("migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest := 0
+	for _, f := range files {
+		num, _, _ := strings.Cut(f.Name(), "_")
+		if n, err := strconv.Atoi(num); err == nil && n > newest {
+			newest = n
+		}
+	}
+	return newest
 }

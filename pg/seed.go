@@ -18,7 +18,7 @@ import (
 func (s *Store) Seed(ctx context.Context, seed booking.Seed, demo bool) error {
 	hashes := make([]string, len(seed.Staff))
 	for i, st := range seed.Staff {
-		h, err := bcrypt.GenerateFromPassword([]byte(st.PIN), bcrypt.MinCost+2)
+		h, err := bcrypt.GenerateFromPassword([]byte(st.PIN), pinCost)
 		if err != nil {
 			return s.translate("seed", err)
 		}
