@@ -48,8 +48,18 @@ func TestCLI_OnPostgres(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(data, "boxoffice.db")); err == nil {
 		t.Fatal("a SQLite file was made in the data dir")
 	}
-	code, _, errOut = runCLI(t, data, "", "backup", filepath.Join(t.TempDir(), "b.db"))
-	if code == 0 || !strings.Contains(errOut, "works on the embedded SQLite file, not on PostgreSQL") {
-		t.Fatalf("backup on PostgreSQL: exit %d %q", code, errOut)
+	for _, args := range [][]string{
+		{"backup", filepath.Join(t.TempDir(), "b.db")},
+		{"restore", filepath.Join(t.TempDir(), "b.db")},
+		{"check", filepath.Join(t.TempDir(), "b.db")},
+		{"init", "--demo-history", "3"},
+	} {
+		code, _, errOut = runCLI(t, data, "", args...)
+		if code == 0 || !strings.Contains(errOut, "SQLite") {
+			t.Fatalf("%v on PostgreSQL: exit %d %q", args, code, errOut)
+		}
+	}
+	if code, out, errOut := runCLI(t, data, "", "check"); code != 0 || !strings.Contains(out, "Invariants: every one holds") {
+		t.Fatalf("check on PostgreSQL: exit %d %q %s", code, out, errOut)
 	}
 }

@@ -108,7 +108,7 @@ func (hs *house) fits(o *opened) error {
 		}
 	}
 	if hs.metricsLn != nil {
-		if _, err := o.sqlite("serve --metrics-listen", "there are no metrics on PostgreSQL yet"); err != nil {
+		if _, err := o.sqlite("serve --metrics", "there are no metrics on PostgreSQL yet"); err != nil {
 			return err
 		}
 	}
