@@ -1,0 +1,252 @@
+// Package contract is the one test suite of booking's contract, run
+// against every backend: db's tests on a SQLite file and pg's on a
+// PostgreSQL schema call Run with a function that opens a fresh store, and
+// every case asserts the same outcomes, error codes and clerk-facing
+// messages on both.
+//
+// It lives in a non-test file so that both backends' tests can import it,
+// like internal/storetest. A case that needs a capability a backend lacks
+// asks for it by a type assertion and skips, naming it, when the store
+// does not have it: a backend gains cases as it grows, with no edit here.
+package contract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"boxoffice/booking"
+	"boxoffice/internal/storetest"
+)
+
+// Store is what every backend implements and the suite needs in every
+// case: selling, the counter's reads, change events, the seed, finding a
+// sale by its key and opening a shift. The rest a case asks for by type
+// assertion (need).
+type Store interface {
+	booking.Sales
+	booking.Changes
+	Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error)
+	Show(ctx context.Context, actor booking.Actor, showID int64) (*booking.Show, error)
+	SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error)
+	Seed(ctx context.Context, seed booking.Seed, demo bool) error
+	BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error)
+	OpenShift(ctx context.Context, actor booking.Actor, req booking.OpenShiftRequest) (*booking.Shift, error)
+}
+
+// Options is what a backend's open function builds its store from.
+type Options struct {
+	// Clock is the store's time: pass Clock.Now as the backend's clock.
+	// It stands at midday today (storetest.FixedClock); cases move it.
+	Clock *storetest.Clock
+	// Seed is the cinema to seed the new store with: storetest.Seed at
+	// the clock (one hall of 140 seats, three shows, staff of every role
+	// with PIN 1234). The first show starts two hours after the clock.
+	Seed booking.Seed
+	// TicketKey is the key the store must sign tickets with, so a case
+	// can verify their codes.
+	TicketKey booking.TicketKey
+}
+
+// Opener opens a fresh store of its own (a new file, a new schema) on
+// opts.Clock, signing with opts.TicketKey and seeded with opts.Seed, and
+// closes it when the test ends. Nothing else may be in it.
+type Opener func(t *testing.T, opts Options) Store
+
+// Run runs every case of the suite against the stores open makes, each a
+// named subtest on a store of its own.
+func Run(t *testing.T, open Opener) {
+	for _, g := range groups {
+		t.Run(g.name, func(t *testing.T) {
+			for _, c := range g.cases {
+				t.Run(c.name, func(t *testing.T) { c.run(t, newEnv(t, open)) })
+			}
+		})
+	}
+}
+
+// group is a set of cases about one method or rule.
+type group struct {
+	name  string
+	cases []testCase
+}
+
+type testCase struct {
+	name string
+	run  func(t *testing.T, e *env)
+}
+
+// groups is the whole suite, by what it is about.
+var groups = []group{
+	{"Hold", holdCases},
+	{"HoldBest", holdBestCases},
+	{"Checkout", checkoutCases},
+	{"Prices", priceCases},
+	{"Expiry", expiryCases},
+	{"Release", releaseCases},
+	{"ShowLife", showLifeCases},
+	{"Withdrawn", withdrawnCases},
+	{"Changes", changeCases},
+}
+
+// env is one case's store and its fixture.
+type env struct {
+	s     Store
+	clock *storetest.Clock
+	show  booking.Show // the seed's first show
+	ctx   context.Context
+}
+
+// Actors of the fixture cinema, as storetest names them.
+var (
+	clerk      = storetest.Clerk
+	supervisor = storetest.Supervisor
+	manager    = storetest.Manager
+	door       = storetest.Door
+)
+
+// Float is the float of the shifts newEnv opens.
+const Float = storetest.Float
+
+func newEnv(t *testing.T, open Opener) *env {
+	t.Helper()
+	clock := storetest.FixedClock()
+	s := open(t, Options{Clock: clock, Seed: storetest.Seed(clock.Now()), TicketKey: storetest.TicketKey})
+	e := &env{s: s, clock: clock, ctx: context.Background()}
+	// A drawer for System and every member of staff who takes money, as
+	// a counter has after its clerk counted the float in.
+	for _, a := range []booking.Actor{booking.System, manager, supervisor, clerk} {
+		if _, err := s.OpenShift(e.ctx, a, booking.OpenShiftRequest{Float: Float}); err != nil {
+			t.Fatalf("open %s's shift: %v", a.Name, err)
+		}
+	}
+	sh, err := s.Show(e.ctx, clerk, 1) // the seed's shows in order: the first is 1
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.show = *sh
+	return e
+}
+
+// need returns the store as the capability T, or skips the case naming
+// what, the method or interface the backend does not have yet.
+func need[T any](t *testing.T, e *env, what string) T {
+	t.Helper()
+	c, ok := e.s.(T)
+	if !ok {
+		t.Skipf("the backend has no %s yet", what)
+	}
+	return c
+}
+
+func (e *env) hold(t *testing.T, owner string, seats ...string) *booking.Hold {
+	t.Helper()
+	h, err := e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: e.show.ID, Seats: seats, Owner: owner})
+	if err != nil {
+		t.Fatalf("hold %v: %v", seats, err)
+	}
+	return h
+}
+
+func (e *env) sell(t *testing.T, owner string, seats ...string) *booking.Booking {
+	t.Helper()
+	h := e.hold(t, owner, seats...)
+	b, err := e.s.Checkout(e.ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: owner, IdempotencyKey: "k-" + owner + fmt.Sprint(h.ID), Method: booking.Card})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// seatMap is the first show's map as owner sees it.
+func (e *env) seatMap(t *testing.T, owner string) *booking.SeatMap {
+	t.Helper()
+	m, err := e.s.SeatMap(e.ctx, clerk, e.show.ID, owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// state is seat label's state on the first show's map as owner sees it.
+func (e *env) state(t *testing.T, owner, label string) booking.SeatState {
+	t.Helper()
+	m := e.seatMap(t, owner)
+	seat, ok := m.Hall.SeatByLabel(label)
+	if !ok {
+		t.Fatalf("no seat %s", label)
+	}
+	return m.State(seat.ID)
+}
+
+// counts checks the first show's sold and held seats, read back from
+// the store, and that its invariants hold where the backend checks them.
+func (e *env) counts(t *testing.T, sold, held int) {
+	t.Helper()
+	sh, err := e.s.Show(e.ctx, clerk, e.show.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh.Sold != sold || sh.Held != held {
+		t.Fatalf("sold %d held %d, want %d and %d", sh.Sold, sh.Held, sold, held)
+	}
+	e.whole(t)
+}
+
+// invariantChecker is booking.Upkeep's CheckInvariants.
+type invariantChecker interface {
+	CheckInvariants(ctx context.Context) ([]string, error)
+}
+
+// whole fails the case for every broken invariant the backend names, when
+// it can check them.
+func (e *env) whole(t *testing.T) {
+	t.Helper()
+	c, ok := e.s.(invariantChecker)
+	if !ok {
+		return
+	}
+	problems, err := c.CheckInvariants(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("broken invariant: %s", p)
+	}
+}
+
+// noSale checks that key made no booking.
+func (e *env) noSale(t *testing.T, key string) {
+	t.Helper()
+	if b, err := e.s.BookingByKey(e.ctx, clerk, key); booking.ErrorCode(err) != booking.ENotFound {
+		t.Fatalf("key %q made %v (%v)", key, b, err)
+	}
+}
+
+// wantCode fails unless err has code.
+func wantCode(t *testing.T, what string, err error, code string) {
+	t.Helper()
+	if booking.ErrorCode(err) != code {
+		t.Fatalf("%s: %v (%s), want %s", what, err, booking.ErrorCode(err), code)
+	}
+}
+
+// wantMessage fails unless err reads msg to a clerk, byte for byte.
+func wantMessage(t *testing.T, what string, err error, msg string) {
+	t.Helper()
+	if got := booking.ErrorMessage(err); got != msg {
+		t.Fatalf("%s: message %q, want %q (%v)", what, got, msg, err)
+	}
+}
+
+// seatsTaken is err as the clash error, or fails.
+func seatsTaken(t *testing.T, what string, err error) *booking.SeatsTakenError {
+	t.Helper()
+	var taken *booking.SeatsTakenError
+	if !errors.As(err, &taken) {
+		t.Fatalf("%s: %v, want the seats-taken error", what, err)
+	}
+	return taken
+}
