@@ -57,11 +57,39 @@ type Opener func(t *testing.T, opts Options) Store
 
 // Run runs every case of the suite against the stores open makes, each a
 // named subtest on a store of its own.
-func Run(t *testing.T, open Opener) {
+func Run(t *testing.T, open Opener) { RunExcept(t, open, nil) }
+
+// Differences are the cases a backend is known to fail, by their path
+// under the suite ("Clock/BackHoldLapses"), each with the difference from
+// the other backend in a clerk's or a reader's words. Every one is a bug
+// of that backend to fix; the suite skips the case there saying why.
+type Differences map[string]string
+
+// RunExcept is Run, skipping the cases known lists. A name in known that
+// is no case of the suite fails the test, so the list cannot go stale
+// by a rename.
+func RunExcept(t *testing.T, open Opener, known Differences) {
+	seen := map[string]bool{}
+	for _, g := range groups {
+		for _, c := range g.cases {
+			seen[g.name+"/"+c.name] = true
+		}
+	}
+	for path := range known {
+		if !seen[path] {
+			t.Errorf("known difference %q names no case of the suite", path)
+		}
+	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
 			for _, c := range g.cases {
-				t.Run(c.name, func(t *testing.T) { c.run(t, newEnv(t, open)) })
+				path := g.name + "/" + c.name
+				t.Run(c.name, func(t *testing.T) {
+					if why, ok := known[path]; ok {
+						t.Skipf("a known difference of this backend: %s", why)
+					}
+					c.run(t, newEnv(t, open))
+				})
 			}
 		})
 	}
@@ -85,6 +113,7 @@ var groups = []group{
 	{"Checkout", checkoutCases},
 	{"Prices", priceCases},
 	{"Expiry", expiryCases},
+	{"Clock", clockCases},
 	{"Release", releaseCases},
 	{"ShowLife", showLifeCases},
 	{"Withdrawn", withdrawnCases},
