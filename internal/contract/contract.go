@@ -117,6 +117,8 @@ var groups = []group{
 	{"Release", releaseCases},
 	{"ShowLife", showLifeCases},
 	{"Withdrawn", withdrawnCases},
+	{"Cancel", cancelCases},
+	{"Audit", auditCases},
 	{"Changes", changeCases},
 }
 
