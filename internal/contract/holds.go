@@ -16,6 +16,8 @@ var holdCases = []testCase{
 	{"ErrUnknownSeat", holdErrUnknownSeat},
 	{"ErrForbidden", holdErrForbidden},
 	{"RaceOneSeat", holdRaceOneSeat},
+	{"RacePair", holdRacePair},
+	{"ClashSaysWhatIsFree", holdClashMessage},
 }
 
 func holdOK(t *testing.T, e *env) {
@@ -113,6 +115,66 @@ func holdRaceOneSeat(t *testing.T, e *env) {
 		t.Fatalf("%d winners, want exactly 1", winners)
 	}
 	e.counts(t, 0, 1)
+}
+
+// holdRacePair: 50 counters confirm the same pair; one wins, and every
+// other is offered pairs that never include the lost seats.
+func holdRacePair(t *testing.T, e *env) {
+	const racers = 50
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	errs := make([]error, racers)
+	for i := range racers {
+		wg.Go(func() {
+			<-start
+			_, errs[i] = e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: e.show.ID, Seats: []string{"E5", "E6"}, Owner: fmt.Sprintf("counter-%d", i)})
+		})
+	}
+	close(start)
+	wg.Wait()
+	winners := 0
+	for i, err := range errs {
+		if err == nil {
+			winners++
+			continue
+		}
+		taken := seatsTaken(t, fmt.Sprintf("racer %d", i), err)
+		wantCode(t, fmt.Sprintf("racer %d", i), err, booking.EConflict)
+		if len(taken.Taken) == 0 || (taken.Taken[0].Label != "E5" && taken.Taken[0].Label != "E6") {
+			t.Fatalf("racer %d: taken %v", i, booking.Labels(taken.Taken))
+		}
+		if len(taken.Suggestions) == 0 {
+			t.Fatalf("racer %d: no seats offered next to the lost ones", i)
+		}
+		for _, block := range taken.Suggestions {
+			if len(block) != 2 {
+				t.Fatalf("racer %d: offered a block of %d for a party of 2", i, len(block))
+			}
+			for _, seat := range block {
+				if seat.Label == "E5" || seat.Label == "E6" {
+					t.Fatalf("racer %d: offered the lost seat %s", i, seat.Label)
+				}
+			}
+		}
+	}
+	if winners != 1 {
+		t.Fatalf("%d winners, want exactly 1", winners)
+	}
+	e.counts(t, 0, 2)
+}
+
+// holdClashMessage: the loser of a seat is told which went and what is
+// free next to it, in the same words on every backend, whether the seat
+// is held or sold.
+func holdClashMessage(t *testing.T, e *env) {
+	e.hold(t, "a", "G7")
+	_, err := e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: e.show.ID, Seats: []string{"G7"}, Owner: "b"})
+	seatsTaken(t, "G7 held", err)
+	wantMessage(t, "G7 held", err, "G7 was just taken — G6 is free next to it")
+	e.sell(t, "c", "C3", "C4")
+	_, err = e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: e.show.ID, Seats: []string{"C4", "C5"}, Owner: "b"})
+	seatsTaken(t, "C4 sold", err)
+	wantMessage(t, "C4 sold", err, "C4 was just taken — C5 and C6 are free next to it")
 }
 
 // holdBestCases: best available, and racers that never share a seat.
