@@ -119,6 +119,7 @@ var groups = []group{
 	{"Withdrawn", withdrawnCases},
 	{"Cancel", cancelCases},
 	{"Audit", auditCases},
+	{"Door", doorCases},
 	{"Changes", changeCases},
 }
 
