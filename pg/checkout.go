@@ -220,7 +220,7 @@ func (s *Store) confirmHold(t *tx, actor booking.Actor, req booking.CheckoutRequ
 	var seatIDs []int64
 	b := &pgx.Batch{}
 	var gen string
-	b.Queue(`UPDATE holds SET status = 'confirmed' WHERE id = $1 AND owner = $2 AND status = 'held' AND expires_at > $3
+	b.Queue(`UPDATE holds SET status = 'confirmed' WHERE id = $1 AND owner = $2 AND status = 'held' AND expires_at > $3 AND created_at <= $3 + `+clockSlack+`
 		RETURNING show_id, (SELECT price_list FROM shows WHERE id = holds.show_id), (SELECT value FROM meta WHERE key = 'price_gen')`,
 		req.HoldID, req.Owner, t.nowMS())
 	b.Queue(`SELECT coalesce(array_agg(seat_id), '{}') FROM seat_claims WHERE hold_id = $1 AND status = 'held'`, req.HoldID)

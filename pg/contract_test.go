@@ -10,11 +10,8 @@ import (
 )
 
 // pgDifferences are the contract's cases pg is known to fail: each is a
-// bug of pg's, to fix, not a second contract.
-var pgDifferences = contract.Differences{
-	"Clock/BackHoldLapses": "a hold made before the clock was set back stays live until its stored expiry; db lapses it at once (a hold made more than 2 s ahead of the clock is not live: db's clockSlackMS rule in liveHoldSQL)",
-	"Clock/BackEveryPath":  "the same: after the clock is set back, pg still counts and shows a hold made before as held",
-}
+// bug of pg's, to fix, not a second contract. None today.
+var pgDifferences = contract.Differences{}
 
 // TestContract runs booking's contract suite (internal/contract) on
 // PostgreSQL, each case on a fresh schema of the database
