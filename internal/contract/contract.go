@@ -118,6 +118,8 @@ var groups = []group{
 	{"ShowLife", showLifeCases},
 	{"Withdrawn", withdrawnCases},
 	{"Cancel", cancelCases},
+	{"Refund", refundCases},
+	{"Shift", shiftCases},
 	{"Audit", auditCases},
 	{"Door", doorCases},
 	{"Changes", changeCases},
