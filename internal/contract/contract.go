@@ -117,6 +117,8 @@ var groups = []group{
 	{"Release", releaseCases},
 	{"ShowLife", showLifeCases},
 	{"Withdrawn", withdrawnCases},
+	{"Roster", rosterCases},
+	{"Setup", setupCases},
 	{"Cancel", cancelCases},
 	{"Refund", refundCases},
 	{"Shift", shiftCases},
@@ -129,6 +131,7 @@ var groups = []group{
 type env struct {
 	s     Store
 	clock *storetest.Clock
+	seed  booking.Seed
 	show  booking.Show // the seed's first show
 	ctx   context.Context
 }
@@ -147,8 +150,9 @@ const Float = storetest.Float
 func newEnv(t *testing.T, open Opener) *env {
 	t.Helper()
 	clock := storetest.FixedClock()
-	s := open(t, Options{Clock: clock, Seed: storetest.Seed(clock.Now()), TicketKey: storetest.TicketKey})
-	e := &env{s: s, clock: clock, ctx: context.Background()}
+	seed := storetest.Seed(clock.Now())
+	s := open(t, Options{Clock: clock, Seed: seed, TicketKey: storetest.TicketKey})
+	e := &env{s: s, clock: clock, seed: seed, ctx: context.Background()}
 	// A drawer for System and every member of staff who takes money, as
 	// a counter has after its clerk counted the float in.
 	for _, a := range []booking.Actor{booking.System, manager, supervisor, clerk} {
