@@ -12,8 +12,16 @@ import (
 )
 
 // pgDifferences are the contract's cases pg is known to fail: each is a
-// bug of pg's, to fix, not a second contract. None today.
-var pgDifferences = contract.Differences{}
+// bug of pg's, to fix, not a second contract. They were found running the
+// suite on pg's Bookings and Shifts (pg-bookings); on a pg without those
+// the cases skip anyway.
+var pgDifferences = contract.Differences{
+	"Cancel/ErrClerkNeedsSupervisor":       "a supervisor's approval by name and PIN answers \"Not available on PostgreSQL yet: approval by PIN\" where db checks the PIN (EForbidden when wrong)",
+	"Refund/AfterStartNeedsAManager":       "the same: approval by PIN is not built on pg",
+	"Refund/ApproverAndFloatChecked":       "the same: approval by PIN is not built on pg",
+	"Shift/BlindCountAndReopen":            "the same: its refund is approved by PIN",
+	"Refund/OneOfThreeUnderTwelveAttempts": "pg's Booking returns the show without its counts (Show.Sold 0 where db says 2)",
+}
 
 // pgNotYet recognises pg's refusal of a method it has not built yet
 // (notyet.go's answer, for the counter's screen): the cases that need it
