@@ -1,12 +1,15 @@
 package db_test
 
 import (
+	"context"
 	"reflect"
 	"slices"
 	"testing"
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/contract"
+	"boxoffice/internal/storetest"
 )
 
 // adapterOwn are the exported methods of *db.Store that are the SQLite
@@ -27,4 +30,18 @@ func TestStore_EveryMethodInTheContract(t *testing.T) {
 			t.Errorf("*db.Store.%s is in no capability of booking.Store: declare it in booking/contract.go", name)
 		}
 	}
+}
+
+// TestContract runs booking's contract suite (internal/contract) on a
+// SQLite file in the test's temp dir; pg's tests run the same suite on
+// PostgreSQL.
+func TestContract(t *testing.T) {
+	contract.Run(t, func(t *testing.T, opts contract.Options) contract.Store {
+		// No sweeper: the suite expires holds on its clock, by hand.
+		s, _ := storetest.MustOpenEmpty(t, db.Options{Clock: opts.Clock.Now, TicketKey: opts.TicketKey, SweepInterval: -1})
+		if err := s.Seed(context.Background(), opts.Seed, false); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
 }

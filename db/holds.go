@@ -350,7 +350,7 @@ func (s *Store) holdBestIn(w *wtx, hall *booking.Hall, req booking.HoldBestReque
 	taken := takenSet(hall, busy, out)
 	blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair, Premium: req.Premium})
 	if !ok {
-		return bestHold{}, notEnoughFree(hall, taken, req)
+		return bestHold{}, booking.NotEnoughFree(hall, taken, req)
 	}
 	var seats []booking.Seat
 	for _, b := range blocks {
@@ -359,36 +359,6 @@ func (s *Store) holdBestIn(w *wtx, hall *booking.Hall, req booking.HoldBestReque
 	hold, err := s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
 	return bestHold{hold, together}, err
 }
-
-// notEnoughFree explains why no best block of req.N was found, in words a
-// clerk can act on: sold out, only accessible places left, or how many
-// seats are free.
-func notEnoughFree(hall *booking.Hall, taken func(int64) bool, req booking.HoldBestRequest) error {
-	var free, accessible int
-	for _, seat := range hall.Seats {
-		if taken(seat.ID) {
-			continue
-		}
-		free++
-		if seat.Kind.Accessible() {
-			accessible++
-		}
-	}
-	standard := free - accessible
-	switch {
-	case free == 0:
-		return booking.Errorf(booking.EConflict, "This show is sold out.")
-	case req.Wheelchair > 0:
-		return booking.Errorf(booking.EConflict, "No %s with %s free for this show.", seatsWord(req.N), plural(req.Wheelchair, "wheelchair place", "wheelchair places"))
-	case standard == 0:
-		return booking.Errorf(booking.EConflict, "Only wheelchair and companion places are free (%d); hold one by hand for a customer who needs it.", accessible)
-	case accessible > 0:
-		return booking.Errorf(booking.EConflict, "Only %s free for this show, not %d (and %d wheelchair or companion places).", plural(standard, "seat is", "seats are"), req.N, accessible)
-	}
-	return booking.Errorf(booking.EConflict, "Only %s free for this show, not %d.", plural(standard, "seat is", "seats are"), req.N)
-}
-
-func seatsWord(n int) string { return plural(n, "seat", "seats") }
 
 // plural writes "1 seat" or "3 seats".
 func plural(n int, one, many string) string {

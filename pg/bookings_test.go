@@ -147,9 +147,9 @@ func TestCancel_Refusals(t *testing.T) {
 	if _, err := s.Cancel(ctx, clerk, booking.CancelRequest{Number: sold.Number}); booking.ErrorCode(err) != booking.EForbidden {
 		t.Fatalf("a clerk's cancel: %v", err)
 	}
-	if _, err := s.Cancel(ctx, clerk, booking.CancelRequest{Number: sold.Number, Approver: &booking.Credentials{Name: "sue", PIN: "1234"}}); booking.ErrorMessage(err) !=
-		"Not available on PostgreSQL yet: approval by PIN. A supervisor can sign in and do it." {
-		t.Fatalf("an approval that cannot be checked: %v", err)
+	if _, err := s.Cancel(ctx, clerk, booking.CancelRequest{Number: sold.Number, Approver: &booking.Credentials{Name: "sue", PIN: "9999"}}); booking.ErrorCode(err) != booking.EForbidden ||
+		booking.ErrorMessage(err) != "Wrong name or PIN." {
+		t.Fatalf("an approval with a wrong PIN: %v", err)
 	}
 	if _, err := s.Cancel(ctx, sue, booking.CancelRequest{Number: "BO-22222222"}); booking.ErrorMessage(err) != "No booking BO-22222222." {
 		t.Fatalf("an unknown number: %v", err)

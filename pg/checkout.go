@@ -224,7 +224,7 @@ func (s *Store) confirmHold(t *tx, actor booking.Actor, req booking.CheckoutRequ
 	var seatIDs []int64
 	b := &pgx.Batch{}
 	var gen string
-	b.Queue(`UPDATE holds SET status = 'confirmed' WHERE id = $1 AND owner = $2 AND status = 'held' AND expires_at > $3
+	b.Queue(`UPDATE holds SET status = 'confirmed' WHERE id = $1 AND owner = $2 AND status = 'held' AND expires_at > $3 AND created_at <= $3 + `+clockSlack+`
 		RETURNING show_id, (SELECT price_list FROM shows WHERE id = holds.show_id), (SELECT value FROM meta WHERE key = 'price_gen')`,
 		req.HoldID, req.Owner, t.nowMS())
 	b.Queue(`SELECT coalesce(array_agg(seat_id), '{}') FROM seat_claims WHERE hold_id = $1 AND status = 'held'`, req.HoldID)
@@ -293,14 +293,40 @@ func (s *Store) whyNotLive(t *tx, req booking.CheckoutRequest) error {
 	if err != nil {
 		return err
 	}
+	// The seats by name, as db says them: every claim the hold made.
+	what := "the seats"
+	rows, err := t.Query(t.ctx, `SELECT s.label FROM seat_claims c JOIN seats s ON s.id = c.seat_id WHERE c.hold_id = $1 ORDER BY s.row_idx, s.col`, req.HoldID)
+	if err != nil {
+		return err
+	}
+	labels, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	if len(labels) > 0 {
+		what = strings.Join(labels, ", ")
+	}
 	switch status {
 	case booking.HoldHeld, booking.HoldExpired:
+		if expires > t.nowMS() {
+			// Made later than the clock says now: the clock was set back.
+			return booking.Errorf(booking.EExpired, "The hold on %s ran out: the clock was set back since it was made. Hold the seats again.", what)
+		}
 		ago := time.Duration(t.nowMS()-expires) * time.Millisecond
-		return booking.Errorf(booking.EExpired, "The hold on the seats ran out %s ago; hold the seats again.", ago.Round(time.Second))
+		return booking.Errorf(booking.EExpired, "The hold on %s ran out %s ago; hold the seats again.", what, roundAgo(ago))
 	case booking.HoldConfirmed:
 		return booking.Errorf(booking.EConflict, "Those seats were already sold with another checkout.")
 	}
-	return booking.Errorf(booking.EExpired, "The hold on the seats was released; hold the seats again.")
+	return booking.Errorf(booking.EExpired, "The hold on %s was released; hold the seats again.", what)
+}
+
+// roundAgo says how long ago a hold ran out as db's roundAgo does
+// (repeated: a message's wording, not a rule): "40s", "3 min".
+func roundAgo(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return fmt.Sprintf("%d min", int(d.Minutes()))
 }
 
 // queuePriceTable queues the reads of the ticket types and the

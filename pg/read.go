@@ -115,7 +115,7 @@ var _ = [1]struct{}{}[booking.DefaultSalesClose/time.Second-1800]
 // the planner may use it), and the seats the layout blocks.
 const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity,
 	(SELECT count(*) FROM seat_claims c WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'sold'),
-	(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'held' AND ho.expires_at > $1),
+	(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'held' AND ho.expires_at > $1 AND ho.created_at <= $1 + ` + clockSlack + `),
 	(SELECT count(*) FROM seats x WHERE x.hall_id = s.hall_id AND x.blocked),
 	s.price_list, ` + lifeColumns
 
@@ -197,25 +197,26 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 			return err
 		}
 		sh.SalesClose = time.Duration(closeS) * time.Second
-		rows, err := t.Query(ctx, `SELECT c.seat_id, c.status = 'sold', h.owner, h.id, h.expires_at
+		rows, err := t.Query(ctx, `SELECT c.seat_id, c.status = 'sold', h.owner, h.id, h.created_at, h.expires_at
 			FROM seat_claims c JOIN holds h ON h.id = c.hold_id WHERE c.show_id = $1 AND c.status IN ('held', 'sold')`, showID)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var seat, holdID, expires int64
+			var seat, holdID, created, expires int64
 			var sold bool
 			var holder string
-			if err := rows.Scan(&seat, &sold, &holder, &holdID, &expires); err != nil {
+			if err := rows.Scan(&seat, &sold, &holder, &holdID, &created, &expires); err != nil {
 				return err
 			}
 			switch {
 			case sold:
 				m.States[seat] = booking.SeatSold
 				sh.Sold++
-			case expires <= now:
-				// Lapsed: free for everyone, swept or not.
+			case !holdLive(created, expires, now):
+				// Lapsed (or made before the clock was set back): free
+				// for everyone, swept or not.
 			case holder == owner && owner != "":
 				m.States[seat] = booking.SeatHeldByMe
 				m.HoldID[seat] = holdID

@@ -23,18 +23,29 @@ type approval struct {
 	role booking.Role
 }
 
-// approve authorizes action for actor. An approver's name and PIN typed
-// at the actor's counter are checked on SQLite against a lockout counter
-// of their own (db's approve); PostgreSQL has no PIN counter yet, so an
-// approval is refused as one that cannot be checked, never taken on
-// trust: EInvalid, as for everything not on PostgreSQL yet, so no screen
-// takes it for a wrong PIN and asks again.
-func approve(actor booking.Actor, action booking.Action, approver *booking.Credentials) (approval, error) {
-	if approver != nil {
-		return approval{}, booking.Errorf(booking.EInvalid, "Not available on PostgreSQL yet: approval by PIN. A %s can sign in and do it.",
-			booking.MinRole(action))
+// approval authorizes action for actor, or for the supervisor or manager
+// whose name and PIN were typed at the actor's counter, as db's: given an
+// approver, their PIN is checked (against the approval lockout counter,
+// checkPIN) even when the actor's own role would do — a supervisor asks a
+// manager to refund a show that has started.
+func (s *Store) approval(ctx context.Context, actor booking.Actor, action booking.Action, approver *booking.Credentials, addr string) (approval, error) {
+	own := booking.Authorize(actor, action)
+	if approver == nil {
+		return approval{role: actor.Role}, own
 	}
-	return approval{role: actor.Role}, booking.Authorize(actor, action)
+	sup, err := s.checkPIN(ctx, approvalPINs, booking.SignInRequest{
+		Name: approver.Name, PIN: approver.PIN, Terminal: actor.Terminal, TerminalID: actor.TerminalID, Addr: addr,
+	}, "cancel of  by "+actor.Name, booking.ActionCancel)
+	if err != nil {
+		return approval{}, err
+	}
+	if err := booking.Authorize(booking.Actor{Name: sup.Name, Role: sup.Role}, action); err != nil {
+		if own != nil {
+			return approval{}, booking.Errorf(booking.EForbidden, "%s is a %s; a supervisor or manager must approve.", sup.Name, sup.Role)
+		}
+		return approval{role: actor.Role}, nil // no approval: never recorded as one
+	}
+	return approval{name: sup.Name, role: max(actor.Role, sup.Role)}, nil
 }
 
 // afterStart refuses, on the transaction's clock, a refund of a show that
@@ -101,7 +112,7 @@ func (s *Store) RefundTickets(ctx context.Context, actor booking.Actor, req book
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	ok, err := approve(actor, booking.ActionRefund, req.Approver)
+	ok, err := s.approval(ctx, actor, booking.ActionRefund, req.Approver, req.Addr)
 	if err != nil {
 		return nil, err
 	}

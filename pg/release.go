@@ -51,7 +51,7 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 			taken := takenSet(hall, busy)
 			blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair, Premium: req.Premium})
 			if !ok {
-				return nil, notEnoughFree(hall, taken, req)
+				return nil, booking.NotEnoughFree(hall, taken, req)
 			}
 			var seats []booking.Seat
 			for _, b := range blocks {
@@ -74,21 +74,6 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 			return h, auditHold(t, actor, h)
 		}
 	})
-}
-
-// notEnoughFree says what is free when no block of req.N is (a shorter
-// form of db's message of the same name).
-func notEnoughFree(hall *booking.Hall, taken func(int64) bool, req booking.HoldBestRequest) error {
-	free := 0
-	for _, seat := range hall.Seats {
-		if !taken(seat.ID) {
-			free++
-		}
-	}
-	if free == 0 {
-		return booking.Errorf(booking.EConflict, "This show is sold out.")
-	}
-	return booking.Errorf(booking.EConflict, "Only %d seats are free for this show, not %d.", free, req.N)
 }
 
 // Release lets go of some seats of owner's hold, or all of it, in one

@@ -1,0 +1,81 @@
+package contract
+
+import (
+	"testing"
+	"time"
+
+	"boxoffice/booking"
+)
+
+// clockCases: the store's clock going back or forward (issue 15 item 5).
+// A hold's life is in its stored row, so a clock set back an hour never
+// makes a 5-minute hold block its seat for 65 minutes.
+var clockCases = []testCase{
+	{"BackHoldLapses", clockBackHoldLapses},
+	{"BackEveryPath", clockBackEveryPath},
+	{"SmallStepKeepsHolds", clockSmallStep},
+	{"ForwardHoldLapses", clockForward},
+}
+
+func clockBackHoldLapses(t *testing.T, e *env) {
+	h := e.hold(t, "a", "H4")
+	e.clock.Add(-time.Hour)
+	if st := e.state(t, "b", "H4"); st != booking.SeatFree {
+		t.Fatalf("H4 right after the clock went back: %v, want free", st)
+	}
+	e.clock.Add(booking.DefaultHoldTTL + time.Second)
+	if _, err := e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: e.show.ID, Seats: []string{"H4"}, Owner: "b"}); err != nil {
+		t.Fatalf("another counter's hold of H4, a TTL after the clock went back: %v", err)
+	}
+	_, err := e.s.Checkout(e.ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "ka", Method: booking.Card})
+	wantCode(t, "checkout of the first hold", err, booking.EExpired)
+	if st := e.state(t, "b", "H4"); st != booking.SeatHeldByMe {
+		t.Fatalf("H4 on the other counter's map: %v", st)
+	}
+	e.counts(t, 0, 1)
+}
+
+// clockBackEveryPath: a hold made before the clock went back lapses at
+// once on every path that asks whether it is live.
+func clockBackEveryPath(t *testing.T, e *env) {
+	grow, extend, sell := e.hold(t, "grow", "A1"), e.hold(t, "extend", "A2"), e.hold(t, "sell", "A4")
+	e.clock.Add(-time.Hour)
+	e.counts(t, 0, 0)
+	m := e.seatMap(t, "grow")
+	for _, l := range []string{"A1", "A2", "A4"} {
+		if seat, _ := m.Hall.SeatByLabel(l); m.State(seat.ID) != booking.SeatFree {
+			t.Fatalf("%s on the map: %v, want free", l, m.State(seat.ID))
+		}
+	}
+	_, err := e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: e.show.ID, Seats: []string{"B1"}, Owner: "grow", AddTo: grow.ID})
+	wantCode(t, "growing the hold", err, booking.EExpired)
+	_, err = e.s.Extend(e.ctx, clerk, extend.ID, "extend", 0)
+	wantCode(t, "extending the hold", err, booking.EExpired)
+	_, err = e.s.Checkout(e.ctx, clerk, booking.CheckoutRequest{HoldID: sell.ID, Owner: "sell", IdempotencyKey: "k", Method: booking.Card})
+	wantCode(t, "checkout of the hold", err, booking.EExpired)
+	wantMessage(t, "checkout of the hold", err, "The hold on A4 ran out: the clock was set back since it was made. Hold the seats again.")
+	e.noSale(t, "k")
+	e.counts(t, 0, 0)
+}
+
+// clockSmallStep: a step back within the slack (a clock correction)
+// leaves holds alone.
+func clockSmallStep(t *testing.T, e *env) {
+	h := e.hold(t, "a", "H4")
+	e.clock.Add(-time.Second)
+	e.counts(t, 0, 1)
+	if _, err := e.s.Checkout(e.ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "k", Method: booking.Card}); err != nil {
+		t.Fatalf("checkout a second after a one-second step back: %v", err)
+	}
+}
+
+// clockForward: a jump forward expires holds as their expiry says, the
+// checkout says so in words, and the seat is free to another counter.
+func clockForward(t *testing.T, e *env) {
+	h := e.hold(t, "a", "H4")
+	e.clock.Add(time.Hour)
+	_, err := e.s.Checkout(e.ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "ka", Method: booking.Card})
+	wantCode(t, "checkout after the clock went forward", err, booking.EExpired)
+	wantMessage(t, "checkout after the clock went forward", err, "The hold on H4 ran out 55 min ago; hold the seats again.")
+	e.hold(t, "b", "H4")
+}
