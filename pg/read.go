@@ -289,7 +289,9 @@ func (s *Store) loadBooking(ctx context.Context, id int64) (*booking.Booking, er
 			return err
 		}
 		b.CreatedAt = time.UnixMilli(created)
-		sh, err := s.showInfo(ctx, showID)
+		// The show with its counts and its life, as db's booking has it,
+		// read in this snapshot.
+		sh, err := scanShow(t.QueryRow(ctx, `SELECT `+showColumns+showFrom+`WHERE s.id = $2`, s.opts.Clock().UnixMilli(), showID))
 		if err != nil {
 			return err
 		}
