@@ -2,10 +2,12 @@
 // servers or a chain: the same contract as package db (booking's
 // interfaces, error codes and invariants), enforced by PostgreSQL itself.
 //
-// It implements, so far, the sale path (booking.Sales' Hold, HoldBest,
-// Release, Checkout, TicketTypes), the reads a counter needs to sell
-// (Shows, Show, SeatMap, BookingByKey), Seed, and booking.Changes fed by
-// LISTEN/NOTIFY, so a sale on one server repaints the maps on every other.
+// *Store satisfies booking.Store: the sale path, bookings, cancels,
+// refunds and exchanges, shifts, the roster and the door, the programme
+// and prices, the waiting list, upkeep and most reports, and
+// booking.Changes fed by LISTEN/NOTIFY, so a sale on one server repaints
+// the maps on every other. What is not built here yet refuses in words
+// that say so (notyet.go), never with a wrong answer.
 //
 // No row that every sale of a show must lock: a seat is won by the partial
 // unique index on live claims (the loser's INSERT finds the conflict and
