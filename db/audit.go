@@ -143,7 +143,7 @@ func (s *Store) Audit(ctx context.Context, actor booking.Actor, q booking.AuditQ
 	}
 	switch {
 	case !q.Day.IsZero():
-		day := dayStart(q.Day)
+		day := booking.DayStart(q.Day)
 		where, args = append(where, "a.at >= ? AND a.at < ?"), append(args, day.UnixMilli(), day.AddDate(0, 0, 1).UnixMilli())
 	case name != "":
 		where, args = append(where, "a.at >= ?"), append(args, s.opts.Clock().Add(-booking.AuditStaffWindow).UnixMilli())

@@ -72,7 +72,7 @@ func GenerateHistory(ctx context.Context, path string, opts HistoryOptions) (His
 	// The run allocates much and keeps little: collect less often (the
 	// command that runs it does nothing else).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	first := dayStart(opts.Today).AddDate(0, 0, -opts.Days)
+	first := booking.DayStart(opts.Today).AddDate(0, 0, -opts.Days)
 	var now atomic.Int64
 	now.Store(first.UnixMilli())
 	s, err := Open(path, Options{

@@ -28,7 +28,7 @@ func (s *Store) EditFilm(ctx context.Context, actor booking.Actor, f booking.Fil
 	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
 		return err
 	}
-	if err := validFilm(f); err != nil {
+	if err := booking.ValidateFilm(f); err != nil {
 		return err
 	}
 	title, rating := booking.CleanLine(f.Title, 120), booking.CleanLine(f.Rating, 8)

@@ -199,22 +199,12 @@ func (s *Store) SetPriceEntry(ctx context.Context, actor booking.Actor, e bookin
 			return err
 		}
 		w.touch(0) // every open counter, here or in another process, re-prices
-		return w.audit(actor, booking.AuditEntry{Action: booking.AuditPriceChange, Amount: e.Amount, Detail: describeEntry(e)}, 0)
+		return w.audit(actor, booking.AuditEntry{Action: booking.AuditPriceChange, Amount: e.Amount, Detail: e.Describe()}, 0)
 	})
 	if err == nil {
 		s.forgetTicketTypes()
 	}
 	return err
-}
-
-// describeEntry is a price entry as the audit trail says it: "adult
-// premium seat on the evening list".
-func describeEntry(e booking.PriceEntry) string {
-	d := e.Type + " " + e.Kind.String() + " seat"
-	if e.List != "" {
-		d += " on the " + e.List + " list"
-	}
-	return d
 }
 
 // SetShowPriceList puts a show on a price list ("" for the standing one).

@@ -9,9 +9,8 @@ import (
 	"boxoffice/booking"
 )
 
-// Cleaning is the gap a hall needs between one show's end and the next
-// show's start (trailers are inside a show's running time here).
-const Cleaning = 15 * time.Minute
+// Cleaning is booking.Cleaning, the gap a hall needs between two shows.
+const Cleaning = booking.Cleaning
 
 // insertHall writes a hall and its seats; the caller's transaction.
 func insertHall(w *wtx, h booking.Hall) (int64, error) {
@@ -38,20 +37,6 @@ func insertFilm(w *wtx, f booking.Film) (int64, error) {
 	err := w.queryRow(`INSERT INTO films (title, minutes, rating) VALUES (?, ?, ?) RETURNING id`,
 		booking.CleanLine(f.Title, 120), f.Minutes, booking.CleanLine(f.Rating, 8)).Scan(&id)
 	return id, err
-}
-
-// maxFilmMinutes bounds a film's running time, and so how far back a show
-// that could still be playing can have started.
-const maxFilmMinutes = 600
-
-func validFilm(f booking.Film) error {
-	if booking.CleanLine(f.Title, 120) == "" {
-		return booking.Errorf(booking.EInvalid, "A film needs a title.")
-	}
-	if f.Minutes < 1 || f.Minutes > maxFilmMinutes {
-		return booking.Errorf(booking.EInvalid, "A film runs between 1 and %d minutes.", maxFilmMinutes)
-	}
-	return nil
 }
 
 // AddHall adds a hall (parsed with booking.ParseLayout). EConflict when a
@@ -94,7 +79,7 @@ func (s *Store) AddFilm(ctx context.Context, actor booking.Actor, f booking.Film
 	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
 		return 0, err
 	}
-	if err := validFilm(f); err != nil {
+	if err := booking.ValidateFilm(f); err != nil {
 		return 0, err
 	}
 	return write(s, ctx, actor, "add film", func(w *wtx) (int64, error) {
@@ -170,7 +155,7 @@ func hallFree(w *wtx, hallID int64, starts time.Time, minutes int, except int64)
 	// Only a show that started at most the longest running time before
 	// this one can overlap it: the range on shows_by_hall reads those
 	// few, not the hall's whole history.
-	earliest := start - int64((maxFilmMinutes*time.Minute+Cleaning)/time.Second)
+	earliest := start - int64((booking.MaxFilmMinutes*time.Minute+Cleaning)/time.Second)
 	err := w.queryRow(`SELECT f.title, s.starts_at FROM shows s JOIN films f ON f.id = s.film_id
 		WHERE s.hall_id = ? AND s.starts_at > ? AND s.starts_at < ? AND s.starts_at + (f.minutes * 60) + ? > ? AND s.id <> ?
 		ORDER BY s.starts_at LIMIT 1`, hallID, earliest, end, int64(Cleaning/time.Second), start, except).Scan(&clash, &clashAt)
@@ -257,7 +242,7 @@ func (s *Store) TopUpDemo(ctx context.Context, seed booking.Seed) (int, error) {
 	// read-only command does not pay for a write transaction.
 	missing := false
 	for _, sh := range seed.Shows {
-		day := dayStart(sh.Starts)
+		day := booking.DayStart(sh.Starts)
 		var n int
 		if err := s.readRow(ctx, `SELECT count(*) FROM shows WHERE starts_at >= ? AND starts_at < ?`,
 			day.Unix(), day.AddDate(0, 0, 1).Unix()).Scan(&n); err != nil {
@@ -295,7 +280,7 @@ func topUp(w *wtx, seed booking.Seed) (int, error) {
 	added := 0
 	busy := map[string]bool{}
 	for _, sh := range seed.Shows {
-		day := dayStart(sh.Starts)
+		day := booking.DayStart(sh.Starts)
 		key := day.Format("2006-01-02")
 		if _, seen := busy[key]; !seen {
 			var n int
@@ -315,10 +300,4 @@ func topUp(w *wtx, seed booking.Seed) (int, error) {
 		added++
 	}
 	return added, nil
-}
-
-// dayStart is local midnight of t's day.
-func dayStart(t time.Time) time.Time {
-	y, m, d := t.Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, t.Location())
 }

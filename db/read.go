@@ -170,7 +170,7 @@ func (s *Store) Shows(ctx context.Context, actor booking.Actor, day time.Time) (
 	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
 		return nil, err
 	}
-	from := dayStart(day)
+	from := booking.DayStart(day)
 	to := from.AddDate(0, 0, 1)
 	rows, err := s.readRows(ctx, `SELECT `+showColumns+`
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id

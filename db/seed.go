@@ -67,7 +67,7 @@ func (s *Store) Seed(ctx context.Context, seed booking.Seed, demo bool) error {
 		}
 		filmIDs := make([]int64, len(seed.Films))
 		for i, f := range seed.Films {
-			if err := validFilm(f); err != nil {
+			if err := booking.ValidateFilm(f); err != nil {
 				return err
 			}
 			var err error

@@ -47,18 +47,9 @@ func (s *Store) SetPriceEntry(ctx context.Context, actor booking.Actor, e bookin
 			return struct{}{}, err
 		}
 		t.touch(0) // every open counter re-prices
-		return struct{}{}, audit(t, actor, booking.AuditEntry{Action: booking.AuditPriceChange, Amount: e.Amount, Detail: describeEntry(e)}, 0)
+		return struct{}{}, audit(t, actor, booking.AuditEntry{Action: booking.AuditPriceChange, Amount: e.Amount, Detail: e.Describe()}, 0)
 	})
 	return err
-}
-
-// describeEntry is a price entry as the audit trail says it.
-func describeEntry(e booking.PriceEntry) string {
-	d := e.Type + " " + e.Kind.String() + " seat"
-	if e.List != "" {
-		d += " on the " + e.List + " list"
-	}
-	return d
 }
 
 // SetShowPriceList puts a show on a price list ("" for the standing one).

@@ -16,23 +16,6 @@ import (
 // halls, films, shows, ticket types, and the demo's rolling week. Each
 // runs at READ COMMITTED except AddShow (see there).
 
-// Cleaning is the gap a hall needs between one show's end and the next
-// show's start, as SQLite's db.Cleaning.
-const Cleaning = 15 * time.Minute
-
-// maxFilmMinutes bounds a film's running time, as SQLite's.
-const maxFilmMinutes = 600
-
-func validFilm(f booking.Film) error {
-	if booking.CleanLine(f.Title, 120) == "" {
-		return booking.Errorf(booking.EInvalid, "A film needs a title.")
-	}
-	if f.Minutes < 1 || f.Minutes > maxFilmMinutes {
-		return booking.Errorf(booking.EInvalid, "A film runs between 1 and %d minutes.", maxFilmMinutes)
-	}
-	return nil
-}
-
 // AddHall adds a hall (parsed with booking.ParseLayout). EConflict when a
 // hall of that name exists.
 func (s *Store) AddHall(ctx context.Context, actor booking.Actor, h booking.Hall) (int64, error) {
@@ -73,7 +56,7 @@ func (s *Store) AddFilm(ctx context.Context, actor booking.Actor, f booking.Film
 	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
 		return 0, err
 	}
-	if err := validFilm(f); err != nil {
+	if err := booking.ValidateFilm(f); err != nil {
 		return 0, err
 	}
 	return inTx(s, ctx, "add film", txMode{}, func(t *tx) (int64, error) {
@@ -145,13 +128,13 @@ func (s *Store) AddShow(ctx context.Context, actor booking.Actor, filmID, hallID
 // Cleaning; except is a show not to count, 0 for none.
 func hallFree(t *tx, hallID int64, starts time.Time, minutes int, except int64) error {
 	start := starts.Unix()
-	end := starts.Add(time.Duration(minutes)*time.Minute + Cleaning).Unix()
-	earliest := start - int64((maxFilmMinutes*time.Minute+Cleaning)/time.Second)
+	end := starts.Add(time.Duration(minutes)*time.Minute + booking.Cleaning).Unix()
+	earliest := start - int64((booking.MaxFilmMinutes*time.Minute+booking.Cleaning)/time.Second)
 	var clash string
 	var clashAt int64
 	err := t.QueryRow(t.ctx, `SELECT f.title, s.starts_at FROM shows s JOIN films f ON f.id = s.film_id
 		WHERE s.hall_id = $1 AND s.starts_at > $2 AND s.starts_at < $3 AND s.starts_at + (f.minutes * 60) + $4 > $5 AND s.id <> $6
-		ORDER BY s.starts_at LIMIT 1`, hallID, earliest, end, int64(Cleaning/time.Second), start, except).Scan(&clash, &clashAt)
+		ORDER BY s.starts_at LIMIT 1`, hallID, earliest, end, int64(booking.Cleaning/time.Second), start, except).Scan(&clash, &clashAt)
 	switch {
 	case err == nil:
 		return booking.Errorf(booking.EConflict, "The hall is taken by %s at %s (with cleaning).",
@@ -201,7 +184,7 @@ func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, ty booking.Ti
 func (s *Store) TopUpDemo(ctx context.Context, seed booking.Seed) (int, error) {
 	missing := false
 	for _, sh := range seed.Shows {
-		day := dayStart(sh.Starts)
+		day := booking.DayStart(sh.Starts)
 		var n int
 		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM shows WHERE starts_at >= $1 AND starts_at < $2`, day.Unix(), day.AddDate(0, 0, 1).Unix()).Scan(&n); err != nil {
 			return 0, s.translate("top up demo", err)
@@ -242,7 +225,7 @@ func topUp(t *tx, seed booking.Seed) (int, error) {
 	added := 0
 	planned := map[string]bool{}
 	for _, sh := range seed.Shows {
-		day := dayStart(sh.Starts)
+		day := booking.DayStart(sh.Starts)
 		key := day.Format("2006-01-02")
 		if _, seen := planned[key]; !seen {
 			var n int
@@ -269,12 +252,6 @@ func goneAs(err error, format string, args ...any) error {
 		return booking.Errorf(booking.ENotFound, format, args...)
 	}
 	return err
-}
-
-// dayStart is local midnight of t's day.
-func dayStart(t time.Time) time.Time {
-	y, m, d := t.Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, t.Location())
 }
 
 // RetireFilm takes a film off the programme: its shows stay, it gets no
