@@ -106,11 +106,17 @@ func (s *Store) listen(ctx context.Context) {
 	defer s.stopped.Done()
 	backoff := 50 * time.Millisecond
 	for first := true; ctx.Err() == nil; first = false {
-		err := s.listenOnce(ctx, !first)
+		listened, err := s.listenOnce(ctx, !first)
 		if ctx.Err() != nil {
 			return
 		}
-		s.log.Warn("listen: connection lost", "err", err)
+		if listened {
+			// A connection that listened starts the next outage afresh:
+			// without this a second outage waited as long as the first
+			// one's last try, and the maps repainted up to 2 s late.
+			backoff = 50 * time.Millisecond
+		}
+		s.log.Warn("listen: connection lost", "err", err, "retry_in", backoff)
 		select {
 		case <-time.After(backoff):
 		case <-ctx.Done():
@@ -121,15 +127,15 @@ func (s *Store) listen(ctx context.Context) {
 }
 
 // listenOnce connects, listens and publishes until the connection fails
-// or ctx ends.
-func (s *Store) listenOnce(ctx context.Context, again bool) error {
+// or ctx ends, and says whether it got as far as listening.
+func (s *Store) listenOnce(ctx context.Context, again bool) (bool, error) {
 	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer conn.Close(context.Background())
 	if _, err := conn.Exec(ctx, `LISTEN `+pgx.Identifier{s.channel}.Sanitize()); err != nil {
-		return err
+		return false, err
 	}
 	s.listenOnceOK.Do(func() { close(s.listening) })
 	if again {
@@ -139,9 +145,9 @@ func (s *Store) listenOnce(ctx context.Context, again bool) error {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
-				return ctx.Err()
+				return true, ctx.Err()
 			}
-			return err
+			return true, err
 		}
 		from, shows, ok := strings.Cut(n.Payload, " ")
 		if !ok || from == s.id {

@@ -1,11 +1,18 @@
 package pg_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"boxoffice/booking"
+	"boxoffice/pg"
 )
 
 // TestNotify_AnotherServerHearsTheSale: two stores on one database (two
@@ -99,4 +106,72 @@ func TestExtend_ReleaseOwner_Quote(t *testing.T) {
 	if _, err := s.Extend(ctx, clerk, h.ID, "srv1/a", time.Minute); booking.ErrorCode(err) != booking.EExpired {
 		t.Fatalf("extend a released hold: %v", err)
 	}
+}
+
+// TestNotify_EachOutageRetriesSoon: the listening connection of a store
+// is cut five times, each after it listened again. Every reconnect waits
+// the first backoff, not one doubled by the outages before it (which left
+// the maps of a server repainting up to 2 s late after a few outages).
+func TestNotify_EachOutageRetriesSoon(t *testing.T) {
+	u := testURL(t) // one store alone listens in this schema
+	var logs lockedBuffer
+	b, err := pg.Open(context.Background(), u, pg.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var schema string
+	if err := conn.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		t.Fatal(err)
+	}
+	listen := `LISTEN "boxoffice_changes:` + schema + `"`
+	listener := func(not int) int {
+		for {
+			var pid int
+			err := conn.QueryRow(ctx, `SELECT pid FROM pg_stat_activity WHERE query = $1 AND pid <> $2 LIMIT 1`, listen, not).Scan(&pid)
+			if err == nil {
+				return pid
+			}
+			if ctx.Err() != nil {
+				t.Fatalf("no listening connection after pid %d", not)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	pid := listener(0)
+	for i := 0; i < 5; i++ {
+		if _, err := conn.Exec(ctx, `SELECT pg_terminate_backend($1)`, pid); err != nil {
+			t.Fatal(err)
+		}
+		pid = listener(pid)
+	}
+	got := strings.Count(logs.String(), "retry_in=50ms")
+	if lost := strings.Count(logs.String(), "listen: connection lost"); got != 5 || lost != 5 {
+		t.Fatalf("%d outages logged, %d of them retried after 50ms; want 5 and 5:\n%s", lost, got, logs.String())
+	}
+}
+
+// lockedBuffer is a log's buffer written by the store's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
