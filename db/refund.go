@@ -20,12 +20,14 @@ type approval struct {
 // whose name and PIN were typed at the actor's counter. Given an approver,
 // their PIN is checked even when the actor's own role would do: a
 // supervisor asks a manager to refund a show that has started.
-func (s *Store) approval(ctx context.Context, actor booking.Actor, action booking.Action, approver *booking.Credentials, addr string) (approval, error) {
+//
+// what names what is approved for the audit trail ("refund of BO-…").
+func (s *Store) approval(ctx context.Context, actor booking.Actor, action booking.Action, approver *booking.Credentials, addr, what string) (approval, error) {
 	own := booking.Authorize(actor, action)
 	if approver == nil {
 		return approval{role: actor.Role}, own
 	}
-	sup, err := s.approve(ctx, actor, booking.CancelRequest{Approver: approver, Addr: addr})
+	sup, err := s.approve(ctx, actor, approver, addr, what)
 	if err != nil {
 		return approval{}, err
 	}
@@ -95,7 +97,7 @@ func (s *Store) RefundTickets(ctx context.Context, actor booking.Actor, req book
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	ok, err := s.approval(ctx, actor, booking.ActionRefund, req.Approver, req.Addr)
+	ok, err := s.approval(ctx, actor, booking.ActionRefund, req.Approver, req.Addr, "refund of "+normalizeNumber(req.Number))
 	if err != nil {
 		return nil, err
 	}

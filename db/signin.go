@@ -64,13 +64,13 @@ func (s *Store) SignIn(ctx context.Context, req booking.SignInRequest) (*booking
 	return s.checkPIN(ctx, signInPINs, req, "", "")
 }
 
-// approve checks the PIN of a supervisor approving a clerk's cancel at
-// the clerk's counter, on the approval counter.
-func (s *Store) approve(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Staff, error) {
+// approve checks the PIN of a supervisor approving what a clerk does at
+// the clerk's counter (what: "cancel of BO-…"), on the approval counter.
+func (s *Store) approve(ctx context.Context, actor booking.Actor, approver *booking.Credentials, addr, what string) (*booking.Staff, error) {
 	return s.checkPIN(ctx, approvalPINs, booking.SignInRequest{
-		Name: req.Approver.Name, PIN: req.Approver.PIN,
-		Terminal: actor.Terminal, TerminalID: actor.TerminalID, Addr: req.Addr,
-	}, "cancel of "+normalizeNumber(req.Number)+" by "+actor.Name, booking.ActionCancel)
+		Name: approver.Name, PIN: approver.PIN,
+		Terminal: actor.Terminal, TerminalID: actor.TerminalID, Addr: addr,
+	}, what+" by "+actor.Name, booking.ActionCancel)
 }
 
 // checkPIN counts the attempt first, in a write transaction, and compares

@@ -46,7 +46,7 @@ func (s *Store) Exchange(ctx context.Context, actor booking.Actor, req booking.E
 	ok := approval{role: actor.Role}
 	if req.Approver != nil {
 		var err error
-		if ok, err = s.approval(ctx, actor, booking.ActionRefund, req.Approver, req.Addr); err != nil {
+		if ok, err = s.approval(ctx, actor, booking.ActionRefund, req.Approver, req.Addr, "exchange of "+normalizeNumber(req.Number)); err != nil {
 			return nil, err
 		}
 	}

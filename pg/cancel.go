@@ -26,7 +26,7 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 			return nil, err
 		}
 	}
-	ok, err := s.approval(ctx, actor, booking.ActionCancel, req.Approver, req.Addr)
+	ok, err := s.approval(ctx, actor, booking.ActionCancel, req.Approver, req.Addr, "cancel of "+normalizeNumber(req.Number))
 	if err != nil {
 		return nil, err
 	}

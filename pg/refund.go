@@ -28,14 +28,14 @@ type approval struct {
 // approver, their PIN is checked (against the approval lockout counter,
 // checkPIN) even when the actor's own role would do — a supervisor asks a
 // manager to refund a show that has started.
-func (s *Store) approval(ctx context.Context, actor booking.Actor, action booking.Action, approver *booking.Credentials, addr string) (approval, error) {
+func (s *Store) approval(ctx context.Context, actor booking.Actor, action booking.Action, approver *booking.Credentials, addr, what string) (approval, error) {
 	own := booking.Authorize(actor, action)
 	if approver == nil {
 		return approval{role: actor.Role}, own
 	}
 	sup, err := s.checkPIN(ctx, approvalPINs, booking.SignInRequest{
 		Name: approver.Name, PIN: approver.PIN, Terminal: actor.Terminal, TerminalID: actor.TerminalID, Addr: addr,
-	}, "cancel of  by "+actor.Name, booking.ActionCancel)
+	}, what+" by "+actor.Name, booking.ActionCancel)
 	if err != nil {
 		return approval{}, err
 	}
@@ -112,7 +112,7 @@ func (s *Store) RefundTickets(ctx context.Context, actor booking.Actor, req book
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	ok, err := s.approval(ctx, actor, booking.ActionRefund, req.Approver, req.Addr)
+	ok, err := s.approval(ctx, actor, booking.ActionRefund, req.Approver, req.Addr, "refund of "+normalizeNumber(req.Number))
 	if err != nil {
 		return nil, err
 	}

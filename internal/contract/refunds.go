@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -169,6 +170,25 @@ func refundApprover(t *testing.T, e *env) {
 	c, err := r.Cancel(e.ctx, supervisor, booking.CancelRequest{Number: b.Number, Approver: &booking.Credentials{Name: "mgr", PIN: "1234"}})
 	if err != nil || c.ApprovedBy != "mgr" || c.Payments[2].ApprovedBy != "mgr" {
 		t.Fatalf("a manager's approval: %+v %v", c, err)
+	}
+	// The trail names what each approval was for, and the booking.
+	if a, ok := e.s.(booking.Audit); ok {
+		rows, err := a.Audit(e.ctx, manager, booking.AuditQuery{Day: e.clock.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[booking.AuditAction]string{
+			booking.AuditApprovalFail: "refund of " + b.Number + " by " + supervisor.Name,
+			booking.AuditOverride:     "cancel of " + b.Number + " by " + supervisor.Name,
+		}
+		for _, row := range rows {
+			if w, ok := want[row.Action]; ok && strings.Contains(row.Detail, w) {
+				delete(want, row.Action)
+			}
+		}
+		if len(want) > 0 {
+			t.Fatalf("approvals the trail does not name: %v in %+v", want, rows)
+		}
 	}
 	e.whole(t)
 }
