@@ -32,6 +32,9 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 	if err != nil {
 		return nil, err
 	}
+	if !booking.SiteServes(actor.Site, hall.Site) {
+		return nil, booking.ErrOtherSite(req.ShowID)
+	}
 	ttl := ttlOrDefault(req.TTL)
 	return inTx(s, ctx, "hold best", s.holdMode(), func(t *tx) (*booking.Hold, error) {
 		if err := checkActor(t, actor); err != nil {
