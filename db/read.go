@@ -344,6 +344,9 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 	if err != nil {
 		return nil, err
 	}
+	if !booking.SiteServes(actor.Site, hall.Site) {
+		return nil, booking.ErrOtherSite(showID)
+	}
 	snap, err := s.seatSnapshot(ctx, showID)
 	if err != nil {
 		return nil, s.translate("seat map", err)
