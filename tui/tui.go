@@ -44,6 +44,8 @@ type Backend interface {
 	// kiosk: reservations found, made and paid at the counter (issue 13)
 	booking.Reservations
 	booking.Kiosk
+	// issue 14: the sites of a chain, for the manager's lists
+	booking.Sites
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
