@@ -286,7 +286,7 @@ func TestSites_ReportsAddUp(t *testing.T) {
 		}
 		return rep
 	}
-	// Sue's shift was opened at no registered terminal: site 1.
+	// Sue's shift was opened at till-1, Main's terminal: site 1.
 	if s0, s1, s2 := shifts(0), shifts(1), shifts(c.north.ID); s1.Total.Shifts != 2 || s2.Total.Shifts != 1 || s2.Rows[0].Staff != "zed" ||
 		s0.Total.Shifts != 3 || s0.Total.Expected != s1.Total.Expected+s2.Total.Expected || s0.Total.CashRefunds != s1.Total.CashRefunds+s2.Total.CashRefunds {
 		t.Errorf("shifts: all %+v, Main %+v, North %+v", s0.Total, s1.Total, s2.Total)
@@ -300,6 +300,24 @@ func TestSites_ReportsAddUp(t *testing.T) {
 	}
 	if r0, r1, r2 := refunds(0), refunds(1), refunds(c.north.ID); r0 != 1 || r1 != 0 || r2 != 1 {
 		t.Errorf("refunds: all %d, Main %d, North %d", r0, r1, r2)
+	}
+	// A shift opened at no registered terminal (a personal key) is at its
+	// person's site when they work at one, else at site 1.
+	ned, err := c.s.AddStaff(ctx, c.mia, "ned", booking.RoleClerk, "1234", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.s.SetStaffSite(ctx, c.mia, "ned", c.north.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.s.OpenShift(ctx, booking.Actor{StaffID: ned.ID, Name: "ned", Role: booking.RoleClerk}, booking.OpenShiftRequest{Float: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.s.OpenShift(ctx, booking.Actor{Name: "mia", Role: booking.RoleManager}, booking.OpenShiftRequest{Float: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if s1, s2 := shifts(1), shifts(c.north.ID); s1.Total.Shifts != 3 || s2.Total.Shifts != 2 || s2.Rows[1].Staff != "ned" {
+		t.Errorf("shifts with no terminal: Main %+v, North %+v", s1.Rows, s2.Rows)
 	}
 }
 

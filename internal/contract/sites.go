@@ -13,6 +13,11 @@ type siter interface {
 	Sites(ctx context.Context, actor booking.Actor) ([]booking.Site, error)
 }
 
+// exchanger is booking.Bookings' Exchange.
+type exchanger interface {
+	Exchange(ctx context.Context, actor booking.Actor, req booking.ExchangeRequest) (*booking.ExchangeResult, error)
+}
+
 // takings is the one report the site cases add up.
 type takings interface {
 	ReportTakings(ctx context.Context, actor booking.Actor, q booking.TakingsQuery) (*booking.TakingsReport, error)
@@ -26,6 +31,7 @@ var siteCases = []testCase{
 	{"SiteOneSeesAll", sitesOneSeesAll},
 	{"ErrOtherSite", sitesErrOtherSite},
 	{"ReportOfSiteOne", sitesReportOfSiteOne},
+	{"ErrExchangeToOtherSite", sitesErrExchangeToOtherSite},
 }
 
 func sitesOneSite(t *testing.T, e *env) {
@@ -102,6 +108,30 @@ func sitesReportOfSiteOne(t *testing.T, e *env) {
 		}
 		if all.Total.Tickets != 2 || all.Total.Sales == 0 {
 			t.Fatalf("by %s: %+v", by, all.Total)
+		}
+	}
+}
+
+// sitesErrExchangeToOtherSite: a counter of another site may not move a
+// booking's tickets to seats of a show that is not on its programme;
+// nothing moves.
+func sitesErrExchangeToOtherSite(t *testing.T, e *env) {
+	x := need[exchanger](t, e, "Exchange (booking.Bookings)")
+	b := e.sell(t, "a", "E1")
+	away := clerk
+	away.Site = 2
+	_, err := x.Exchange(e.ctx, away, booking.ExchangeRequest{Number: b.Number, Seats: []string{"F1"}, IdempotencyKey: "x-away", Method: booking.Card})
+	wantCode(t, "an exchange at another site", err, booking.ENotFound)
+	if want := booking.ErrorMessage(booking.ErrOtherSite(e.show.ID)); booking.ErrorMessage(err) != want {
+		t.Fatalf("an exchange at another site said %q, want %q", booking.ErrorMessage(err), want)
+	}
+	m, err := e.s.SeatMap(e.ctx, clerk, e.show.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seat := range m.Hall.Seats {
+		if seat.Label == "F1" && m.State(seat.ID) != booking.SeatFree {
+			t.Fatalf("F1 is %v after a refused exchange", m.State(seat.ID))
 		}
 	}
 }
