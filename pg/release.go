@@ -32,8 +32,8 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 	if err != nil {
 		return nil, err
 	}
-	if !booking.SiteServes(actor.Site, hall.Site) {
-		return nil, booking.ErrOtherSite(req.ShowID)
+	if err := s.siteServes(ctx, actor, req.ShowID); err != nil {
+		return nil, err
 	}
 	ttl := ttlOrDefault(req.TTL)
 	return inTx(s, ctx, "hold best", s.holdMode(), func(t *tx) (*booking.Hold, error) {

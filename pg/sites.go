@@ -130,7 +130,8 @@ func (s *Store) SetStaffSite(ctx context.Context, actor booking.Actor, name stri
 }
 
 // siteServes refuses a session at one site acting on a show of a hall at
-// another (booking.SiteServes): what a counter may open and hold.
+// another (booking.SiteServes): what a counter may hold (HoldBest; Hold
+// is to call it too, after its hallOfShow).
 func (s *Store) siteServes(ctx context.Context, actor booking.Actor, showID int64) error {
 	if actor.Site == booking.AllSites {
 		return nil

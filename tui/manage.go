@@ -203,7 +203,7 @@ func siteNames(list []booking.Site) map[int64]string {
 	}
 	names := map[int64]string{booking.AllSites: "all"}
 	for _, s := range list {
-		names[s.ID] = s.Name
+		names[s.ID] = booking.CleanLine(s.Name, 60) // from outside: cleaned again to be drawn
 	}
 	return names
 }
