@@ -487,6 +487,8 @@ type Store interface {
 	// issue 13
 	Kiosk
 	Reservations
+	// issue 14: the cinemas of a chain
+	Sites
 }
 
 // Audit reads the audit trail: one row for every state change, written

@@ -18,6 +18,10 @@ const MaxReportDays = 366
 // their dates count: the days start at midnight in From's location.
 type ReportRange struct {
 	From, To time.Time
+	// Site keeps the report to one site of a chain (AllSites, 0: every
+	// site): a payment counts at its booking's show's hall's site, a show
+	// at its hall's, a shift at the site it was opened at.
+	Site int64
 }
 
 // Validate refuses a range that ends before it starts or covers more than

@@ -105,6 +105,10 @@ type SignInRequest struct {
 	TerminalID int64
 	// Addr is the remote address of an SSH session, "" for a local one.
 	Addr string
+	// Site is the site of a local counter (--site; 0: every site). A
+	// registered terminal's site is the store's, read from TerminalID.
+	// A member of staff who works at one site is refused at another's.
+	Site int64
 }
 
 // Admission is what the door sees after a scan that let someone in.

@@ -70,6 +70,10 @@ type Hall struct {
 	Rows  []string // row labels, front to back
 	Width int      // number of columns, gaps included
 	Seats []Seat   // ordered by Row, then Col
+
+	// Site is the cinema of a chain the hall is in (MainSite on SQLite;
+	// 0 in AddHall is MainSite).
+	Site int64
 }
 
 // Capacity is the number of seats in the hall.
@@ -328,6 +332,10 @@ type Staff struct {
 	// manager screens: locked out after wrong PINs, for sign-in or
 	// approvals, until UnlockStaff or the lockout ends.
 	Locked bool
+
+	// Site is where they work: one site, or AllSites (0), who may sign in
+	// at any terminal.
+	Site int64
 }
 
 // Terminal is a registered counter device (an SSH key that opens on the
@@ -338,6 +346,10 @@ type Terminal struct {
 	// Printer is where the terminal prints (a URL ParsePrinter reads), ""
 	// for none.
 	Printer string
+
+	// Site is the cinema of a chain the terminal is at (MainSite on
+	// SQLite): its counter shows that site's programme.
+	Site int64
 }
 
 // WaitlistEntry is a customer waiting for seats of a sold-out show.

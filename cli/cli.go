@@ -38,6 +38,8 @@ type env struct {
 	// dataFlag, syncFlag and dbFlag are the global --data, --sync and --db.
 	dataFlag, syncFlag, dbFlag string
 	jsonOut                    bool
+	// siteFlag is the global --site (sites.go).
+	siteFlag string
 }
 
 // Run runs one command line with the process's streams (args without the

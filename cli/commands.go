@@ -97,6 +97,9 @@ func init() {
 				json: machine, flags: blockFlags(booking.BlockHouse, true)},
 			// The kiosk and reservations (issue 13).
 			reservationCommand(),
+			// Sites: the cinemas of a chain (issue 14).
+			siteCommand(),
+			{name: "sites", args: "[--json]", short: "the sites of the chain (one on SQLite)", json: machine, run: (*env).siteList},
 			{name: "kiosk", args: "[--reserve-cutoff 30m] [--printer URL] [--cinema NAME]", short: "the self-service kiosk, full screen in this terminal", long: kioskLong, flags: kioskFlags},
 		},
 	}

@@ -146,4 +146,6 @@ func (c *env) globalFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.dataFlag, "data", "", "the data `DIR` (env BOXOFFICE_DATA; default $XDG_DATA_HOME/boxoffice)")
 	fs.StringVar(&c.syncFlag, "sync", "full", "SQLite synchronous `MODE`: full or normal")
 	fs.StringVar(&c.dbFlag, "db", "", "work on the PostgreSQL server at `URL` (postgres://…; env BOXOFFICE_DB) instead of the data dir's SQLite file")
+	// Sites (issue 14).
+	fs.StringVar(&c.siteFlag, "site", "", "work at the site `NAME` of a chain: the counter sells its programme, hall, terminal and staff add go there, reports count it (default every site; new things go to site 1)")
 }

@@ -38,12 +38,17 @@ func hallFiles(verb string) runFunc {
 			return err
 		}
 		return c.withStore(func(st backend) error {
+			site, ok, err := c.site(st)
+			if err != nil {
+				return err
+			}
 			for _, h := range halls {
+				h.Site = site.ID
 				id, err := st.AddHall(c.ctx, booking.System, h)
 				if err != nil {
 					return err
 				}
-				c.say("Added hall %d: %s (%d seats).", id, booking.Clean(h.Name), len(h.Seats))
+				c.say("Added hall %d: %s (%d seats)%s.", id, booking.Clean(h.Name), len(h.Seats), atSite(site, ok))
 			}
 			return nil
 		})
@@ -96,6 +101,14 @@ func (c *env) hallList(_ []string) error {
 		halls, err := st.Halls(c.ctx, booking.System)
 		if err != nil {
 			return err
+		}
+		sites, err := c.siteNames(st)
+		if err != nil {
+			return err
+		}
+		if sites != nil { // a chain: with the site of each
+			c.print(hallSitesView{halls, sites})
+			return nil
 		}
 		c.print(hallView(halls))
 		return nil

@@ -129,11 +129,16 @@ func (c *env) runReport(pos []string, a *reportArgs) error {
 	if err != nil {
 		return err
 	}
-	run, err := reportRunner(a, r)
+	run, err := reportRunner(a, &r)
 	if err != nil {
 		return err
 	}
 	return c.withStore(func(st backend) error {
+		site, _, err := c.site(st)
+		if err != nil {
+			return err
+		}
+		r.Site = site.ID // 0 without --site: every site
 		t, err := run(c, st)
 		if err != nil {
 			return err
@@ -147,7 +152,7 @@ func (c *env) runReport(pos []string, a *reportArgs) error {
 }
 
 // reportRunner returns the store call of a report, its --by checked.
-func reportRunner(a *reportArgs, r booking.ReportRange) (func(*env, backend) (*reportTable, error), error) {
+func reportRunner(a *reportArgs, r *booking.ReportRange) (func(*env, backend) (*reportTable, error), error) {
 	switch a.kind {
 	case reportTakings:
 		by, err := booking.ParseTakingsBy(a.by)
@@ -155,7 +160,7 @@ func reportRunner(a *reportArgs, r booking.ReportRange) (func(*env, backend) (*r
 			return nil, usagef("%s", booking.ErrorMessage(err))
 		}
 		return func(c *env, st backend) (*reportTable, error) {
-			rep, err := st.ReportTakings(c.ctx, booking.System, booking.TakingsQuery{ReportRange: r, By: by})
+			rep, err := st.ReportTakings(c.ctx, booking.System, booking.TakingsQuery{ReportRange: *r, By: by})
 			return takingsTable(rep), err
 		}, nil
 	case reportOccupancy:
@@ -164,27 +169,27 @@ func reportRunner(a *reportArgs, r booking.ReportRange) (func(*env, backend) (*r
 			return nil, usagef("%s", booking.ErrorMessage(err))
 		}
 		return func(c *env, st backend) (*reportTable, error) {
-			rep, err := st.ReportOccupancy(c.ctx, booking.System, booking.OccupancyQuery{ReportRange: r, By: by})
+			rep, err := st.ReportOccupancy(c.ctx, booking.System, booking.OccupancyQuery{ReportRange: *r, By: by})
 			return occupancyTable(rep), err
 		}, nil
 	case reportRefunds:
 		return func(c *env, st backend) (*reportTable, error) {
-			rep, err := st.ReportRefunds(c.ctx, booking.System, r)
+			rep, err := st.ReportRefunds(c.ctx, booking.System, *r)
 			return refundsTable(rep), err
 		}, nil
 	case reportShifts:
 		return func(c *env, st backend) (*reportTable, error) {
-			rep, err := st.ReportShifts(c.ctx, booking.System, r)
+			rep, err := st.ReportShifts(c.ctx, booking.System, *r)
 			return shiftsTable(rep), err
 		}, nil
 	case reportReservations:
 		return func(c *env, st backend) (*reportTable, error) {
-			rep, err := st.ReportReservations(c.ctx, booking.System, r)
+			rep, err := st.ReportReservations(c.ctx, booking.System, *r)
 			return reservationsTable(rep), err
 		}, nil
 	}
 	return func(c *env, st backend) (*reportTable, error) {
-		rep, err := st.ReportNoShows(c.ctx, booking.System, r)
+		rep, err := st.ReportNoShows(c.ctx, booking.System, *r)
 		return noShowsTable(rep), err
 	}, nil
 }

@@ -65,6 +65,10 @@ func (c *env) counter(idle time.Duration, pr target) error {
 	}
 	defer done()
 	return c.withData(openOptions{logger: logger}, func(o *opened) error {
+		site, _, serr := c.site(o.store) // --site: where this counter sells
+		if serr != nil {
+			return serr
+		}
 		owner := "local-" + randomID()
 		stopWatch := quiesceOnSignal(c.ctx, o.store)
 		defer nameHoldsLeft(o.store, owner, logger) // after the watch: the release has been tried
@@ -75,6 +79,7 @@ func (c *env) counter(idle time.Duration, pr target) error {
 			DemoCredentials: o.demoHint(c.ctx),
 			Owner:           owner,
 			Terminal:        hostTerminal(),
+			Site:            site.ID,
 			Logger:          logger,
 			IdleSignOut:     idle,
 			Now:             c.now,

@@ -32,7 +32,13 @@ func (c *env) shows(pos []string, date string) error {
 		}
 	}
 	return c.withStore(func(st backend) error {
-		shows, err := st.Shows(c.ctx, booking.System, day)
+		site, _, err := c.site(st)
+		if err != nil {
+			return err
+		}
+		at := booking.System
+		at.Site = site.ID // --site: that site's programme only
+		shows, err := st.Shows(c.ctx, at, day)
 		if err != nil {
 			return err
 		}

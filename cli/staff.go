@@ -26,6 +26,8 @@ func staffCommand() *command {
 		{name: "unlock", args: "NAME", short: "forget NAME's wrong PINs", run: staffChange("unlock")},
 		{name: "pin", args: "NAME", short: "a new PIN for NAME (read from stdin)", run: staffChange("pin")},
 		{name: "role", args: "NAME ROLE", short: "give NAME another role", run: staffChange("role")},
+		// Sites (issue 14).
+		{name: "site", args: "NAME SITE|all", short: "NAME works at one site of the chain, or at all", run: (*env).staffSite},
 	}}
 }
 
@@ -73,11 +75,20 @@ func (c *env) staffAdd(pos []string, role, keyFile string) error {
 		return err
 	}
 	return c.withStore(func(store backend) error {
+		site, ok, err := c.site(store)
+		if err != nil {
+			return err
+		}
 		st, err := store.AddStaff(c.ctx, booking.System, pos[0], r, pin, key)
 		if err != nil {
 			return err
 		}
-		c.say("Added %s (%s)%s.", st.Name, st.Role, map[bool]string{true: " with an SSH key", false: ""}[st.HasKey])
+		if ok {
+			if err := store.SetStaffSite(c.ctx, booking.System, st.Name, site.ID); err != nil {
+				return err
+			}
+		}
+		c.say("Added %s (%s)%s%s.", st.Name, st.Role, map[bool]string{true: " with an SSH key", false: ""}[st.HasKey], atSite(site, ok))
 		return nil
 	})
 }
@@ -88,6 +99,14 @@ func (c *env) staffList(_ []string) error {
 		list, err := st.ListStaff(c.ctx, booking.System)
 		if err != nil {
 			return err
+		}
+		sites, err := c.siteNames(st)
+		if err != nil {
+			return err
+		}
+		if sites != nil { // a chain: with the site of each
+			c.print(staffSitesView{list, sites})
+			return nil
 		}
 		c.print(staffView(list))
 		return nil
@@ -185,6 +204,8 @@ func terminalCommand() *command {
 			{name: "remove", args: "NAME", short: "take a counter device off", run: (*env).terminalRemove},
 			// Printers (issue 12).
 			terminalPrinterCmd(),
+			// Sites (issue 14).
+			{name: "site", args: "NAME SITE", short: "move a counter device to another site of the chain", run: (*env).terminalSite},
 		}}
 }
 
@@ -207,9 +228,18 @@ func (c *env) terminalAdd(pos []string, keyFile, printer string) error {
 		return err
 	}
 	return c.withStore(func(st backend) error {
+		site, ok, err := c.site(st)
+		if err != nil {
+			return err
+		}
 		t, err := st.AddTerminal(c.ctx, booking.System, pos[0], key)
 		if err != nil {
 			return err
+		}
+		if ok {
+			if t, err = st.SetTerminalSite(c.ctx, booking.System, t.Name, site.ID); err != nil {
+				return err
+			}
 		}
 		if printer != "" {
 			if t, err = st.SetTerminalPrinter(c.ctx, booking.System, t.Name, printer); err != nil {
@@ -228,6 +258,14 @@ func (c *env) terminalList(_ []string) error {
 		list, err := st.ListTerminals(c.ctx, booking.System)
 		if err != nil {
 			return err
+		}
+		sites, err := c.siteNames(st)
+		if err != nil {
+			return err
+		}
+		if sites != nil { // a chain: with the site of each
+			c.print(terminalSitesView{list, sites})
+			return nil
 		}
 		c.print(terminalView(list))
 		return nil

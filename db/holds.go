@@ -186,6 +186,9 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	if err != nil {
 		return nil, err
 	}
+	if !booking.SiteServes(actor.Site, hall.Site) {
+		return nil, booking.ErrOtherSite(req.ShowID)
+	}
 	seats, err := hall.ResolveSeats(req.Seats, req.SeatIDs)
 	if err != nil {
 		return nil, err
@@ -317,6 +320,9 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 		hall, err := s.saleableHall(w, req.ShowID)
 		if err != nil {
 			return bestHold{}, err
+		}
+		if !booking.SiteServes(actor.Site, hall.Site) {
+			return bestHold{}, booking.ErrOtherSite(req.ShowID)
 		}
 		best, err := s.holdBestIn(w, hall, req, ttl)
 		return best, auditHold(w, actor, booking.AuditHold, best.hold, err)

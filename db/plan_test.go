@@ -314,6 +314,11 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	stepV("Access")(s.Access(ctx))
 	stepV("Cancel")(s.Cancel(ctx, clerk, booking.CancelRequest{Number: last.Number, Approver: &booking.Credentials{Name: "sue", PIN: "0000"}}))
 	stepV("AddTerminal")(s.AddTerminal(ctx, mgr, "till-9", termKey))
+	// Sites: SQLite's one site, read where a name is looked up.
+	stepV("Sites")(s.Sites(ctx, clerk))
+	stepV("AddSite")(s.AddSite(ctx, mgr, "Second"))
+	stepV("SetTerminalSite")(s.SetTerminalSite(ctx, mgr, "till-9", booking.MainSite))
+	step("SetStaffSite", s.SetStaffSite(ctx, mgr, "Maria", booking.MainSite))
 	stepV("ListTerminals")(s.ListTerminals(ctx, mgr))
 	_, _, err = s.IdentifyKey(ctx, termPub.Marshal())
 	step("IdentifyKey", err)

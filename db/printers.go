@@ -20,7 +20,7 @@ func (s *Store) SetTerminalPrinter(ctx context.Context, actor booking.Actor, nam
 	name = booking.CleanLine(name, 40)
 	url := p.String()
 	return write(s, ctx, actor, "set terminal printer", func(w *wtx) (*booking.Terminal, error) {
-		t := &booking.Terminal{Printer: url}
+		t := &booking.Terminal{Printer: url, Site: booking.MainSite}
 		err := w.queryRow(`UPDATE terminals SET printer = ? WHERE name = ? RETURNING id, name`, url, name).Scan(&t.ID, &t.Name)
 		if isNoRows(err) {
 			return nil, booking.Errorf(booking.ENotFound, "No terminal called %s.", name)

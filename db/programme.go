@@ -48,6 +48,9 @@ func (s *Store) AddHall(ctx context.Context, actor booking.Actor, h booking.Hall
 	if len(h.Seats) == 0 {
 		return 0, booking.Errorf(booking.EInvalid, "A hall needs seats.")
 	}
+	if err := oneSite(h.Site); err != nil {
+		return 0, err
+	}
 	return write(s, ctx, actor, "add hall", func(w *wtx) (int64, error) {
 		id, err := insertHall(w, h)
 		return id, auditDone(w, actor, booking.AuditEntry{Action: booking.AuditProgramme, Detail: "add hall " + h.Name}, err)

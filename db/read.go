@@ -106,7 +106,7 @@ func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
 	if ok {
 		return h, nil
 	}
-	h = &booking.Hall{ID: hallID}
+	h = &booking.Hall{ID: hallID, Site: booking.MainSite}
 	var rows string
 	if err := s.readRow(ctx, `SELECT name, rows, width FROM halls WHERE id = ?`, hallID).Scan(&h.Name, &rows, &h.Width); err != nil {
 		return nil, s.translate("hall", err)
@@ -169,6 +169,9 @@ func scanShow(sc interface{ Scan(...any) error }) (booking.Show, error) {
 func (s *Store) Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error) {
 	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
 		return nil, err
+	}
+	if !booking.SiteServes(actor.Site, booking.MainSite) {
+		return nil, nil // every show is at the one site
 	}
 	from := booking.DayStart(day)
 	to := from.AddDate(0, 0, 1)
@@ -340,6 +343,9 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 	hall, err := s.hall(ctx, sh.HallID)
 	if err != nil {
 		return nil, err
+	}
+	if !booking.SiteServes(actor.Site, hall.Site) {
+		return nil, booking.ErrOtherSite(showID)
 	}
 	snap, err := s.seatSnapshot(ctx, showID)
 	if err != nil {

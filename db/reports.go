@@ -227,6 +227,9 @@ func reportAllowed(actor booking.Actor, r booking.ReportRange) error {
 	if err := booking.Authorize(actor, booking.ActionViewReports); err != nil {
 		return err
 	}
+	if err := oneSite(r.Site); err != nil {
+		return err
+	}
 	return r.Validate()
 }
 

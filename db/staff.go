@@ -279,7 +279,7 @@ func (s *Store) AddTerminal(ctx context.Context, actor booking.Actor, name strin
 		if err := keyUnused(w, fp); err != nil {
 			return nil, err
 		}
-		t := &booking.Terminal{Name: name}
+		t := &booking.Terminal{Name: name, Site: booking.MainSite}
 		err := w.queryRow(`INSERT INTO terminals (name, key_fp, key_text, created_at) VALUES (?, ?, ?, ?) RETURNING id`, name, fp, line, w.nowMS()).Scan(&t.ID)
 		if isConstraint(err) {
 			return nil, booking.Errorf(booking.EConflict, "There is already a terminal called %s.", name)
@@ -300,7 +300,7 @@ func (s *Store) ListTerminals(ctx context.Context, actor booking.Actor) ([]booki
 	defer rows.Close()
 	var out []booking.Terminal
 	for rows.Next() {
-		var t booking.Terminal
+		t := booking.Terminal{Site: booking.MainSite}
 		if err := rows.Scan(&t.ID, &t.Name, &t.Printer); err != nil {
 			return nil, s.translate("list terminals", err)
 		}
@@ -343,7 +343,7 @@ func (s *Store) IdentifyKey(ctx context.Context, wireKey []byte) (*booking.Staff
 	case err != sql.ErrNoRows:
 		return nil, nil, s.translate("identify key", err)
 	}
-	var t booking.Terminal
+	t := booking.Terminal{Site: booking.MainSite}
 	err = s.readRow(ctx, `SELECT id, name, printer FROM terminals WHERE key_fp = ?`, fp).Scan(&t.ID, &t.Name, &t.Printer)
 	if err == sql.ErrNoRows {
 		return nil, nil, booking.Errorf(booking.ENotFound, "Unknown key %s.", fp)

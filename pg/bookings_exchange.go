@@ -125,6 +125,9 @@ func (x *exchange) run(t *tx) (exchanged, error) {
 	if err != nil {
 		return done, err
 	}
+	if !booking.SiteServes(x.actor.Site, hall.Site) {
+		return done, booking.ErrOtherSite(toShow) // new seats are sold where the counter is
+	}
 	seats, err := hall.ResolveSeats(x.req.Seats, nil)
 	if err != nil {
 		return done, err

@@ -64,10 +64,6 @@ func (s *Store) ReportReservations(ctx context.Context, actor booking.Actor, r b
 	return nil, notYet("report reservations")
 }
 
-func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q booking.TakingsQuery) (*booking.TakingsReport, error) {
-	return nil, notYet("report takings")
-}
-
 func (s *Store) Reservation(ctx context.Context, actor booking.Actor, number string) (*booking.Reservation, error) {
 	return nil, notYet("reservation")
 }

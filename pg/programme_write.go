@@ -1,6 +1,7 @@
 package pg
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,13 +26,17 @@ func (s *Store) AddHall(ctx context.Context, actor booking.Actor, h booking.Hall
 	if len(h.Seats) == 0 {
 		return 0, booking.Errorf(booking.EInvalid, "A hall needs seats.")
 	}
+	site := cmp.Or(h.Site, booking.MainSite)
 	return inTx(s, ctx, "add hall", txMode{}, func(t *tx) (int64, error) {
 		if err := checkActor(t, actor); err != nil {
 			return 0, err
 		}
+		if _, err := siteName(t, site); err != nil {
+			return 0, err
+		}
 		var id int64
-		err := t.QueryRow(t.ctx, `INSERT INTO halls (name, rows, width) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING RETURNING id`,
-			booking.CleanLine(h.Name, 60), strings.Join(h.Rows, " "), h.Width).Scan(&id)
+		err := t.QueryRow(t.ctx, `INSERT INTO halls (name, rows, width, site_id) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING RETURNING id`,
+			booking.CleanLine(h.Name, 60), strings.Join(h.Rows, " "), h.Width, site).Scan(&id)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return 0, booking.Errorf(booking.EConflict, "There is already a hall called %s.", booking.CleanLine(h.Name, 60))
 		}

@@ -56,7 +56,7 @@ func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
 	}
 	h = &booking.Hall{ID: hallID}
 	var rows string
-	if err := s.pool.QueryRow(ctx, `SELECT name, rows, width FROM halls WHERE id = $1`, hallID).Scan(&h.Name, &rows, &h.Width); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT name, rows, width, site_id FROM halls WHERE id = $1`, hallID).Scan(&h.Name, &rows, &h.Width, &h.Site); err != nil {
 		return nil, s.translate("hall", err)
 	}
 	h.Rows = strings.Fields(rows)
@@ -131,7 +131,8 @@ func scanShow(row pgx.Row) (booking.Show, error) {
 	return sh, err
 }
 
-// Shows lists the shows starting on the local day of day, by start.
+// Shows lists the shows starting on the local day of day, by start: of
+// the halls of the actor's site when it works at one.
 func (s *Store) Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error) {
 	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
 		return nil, err
@@ -139,8 +140,8 @@ func (s *Store) Shows(ctx context.Context, actor booking.Actor, day time.Time) (
 	y, m, d := day.Date()
 	from := time.Date(y, m, d, 0, 0, 0, 0, day.Location())
 	to := from.AddDate(0, 0, 1)
-	rows, err := s.pool.Query(ctx, `SELECT `+showColumns+showFrom+`WHERE s.starts_at >= $2 AND s.starts_at < $3 ORDER BY s.starts_at, h.name`,
-		s.opts.Clock().UnixMilli(), from.Unix(), to.Unix())
+	rows, err := s.pool.Query(ctx, `SELECT `+showColumns+showFrom+`WHERE s.starts_at >= $2 AND s.starts_at < $3 AND ($4 = 0 OR h.site_id = $4)
+		ORDER BY s.starts_at, h.name`, s.opts.Clock().UnixMilli(), from.Unix(), to.Unix(), actor.Site)
 	if err != nil {
 		return nil, s.translate("shows", err)
 	}
@@ -187,6 +188,9 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 	hall, err := s.hall(ctx, sh.HallID)
 	if err != nil {
 		return nil, err
+	}
+	if !booking.SiteServes(actor.Site, hall.Site) {
+		return nil, booking.ErrOtherSite(showID)
 	}
 	now := s.opts.Clock().UnixMilli()
 	m := &booking.SeatMap{Hall: hall, States: map[int64]booking.SeatState{}, HoldID: map[int64]int64{}, Blocks: map[int64]booking.SeatBlock{}}

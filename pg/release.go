@@ -32,6 +32,9 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 	if err != nil {
 		return nil, err
 	}
+	if err := s.siteServes(ctx, actor, req.ShowID); err != nil {
+		return nil, err
+	}
 	ttl := ttlOrDefault(req.TTL)
 	return inTx(s, ctx, "hold best", s.holdMode(), func(t *tx) (*booking.Hold, error) {
 		if err := checkActor(t, actor); err != nil {

@@ -15,14 +15,16 @@ import (
 // totals are one moment's; every range found through an index on time
 // (payments_by_at, shows_by_start, and the shifts' opened_at). What
 // SQLite keeps as running figures (a show's sold count, a shift's
-// money) is counted here from the claims and the payments.
+// money) is counted here from the claims and the payments. A range's Site
+// keeps a report to one site: a payment or a show by its hall's site, a
+// shift by the site it was opened at (0006_sites.sql).
 
 const pqRefunds = `SELECT p.at, b.number, f.title, h.name, s.starts_at, coalesce(se.label, ''), p.amount, p.method, p.staff,
 	CASE WHEN p.approved_by <> '' THEN p.approved_by WHEN p.ticket_id IS NULL THEN b.approved_by ELSE '' END, b.reason
 	FROM payments p JOIN bookings b ON b.id = p.booking_id JOIN shows s ON s.id = b.show_id
 	JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id
 	LEFT JOIN tickets t ON t.id = p.ticket_id LEFT JOIN seats se ON se.id = t.seat_id
-	WHERE p.kind = 'refund' AND p.at >= $1 AND p.at < $2 ORDER BY p.at, p.id`
+	WHERE p.kind = 'refund' AND p.at >= $1 AND p.at < $2 AND ($3::bigint = 0 OR h.site_id = $3) ORDER BY p.at, p.id`
 
 // ReportRefunds lists the refunds paid out in the range.
 func (s *Store) ReportRefunds(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.RefundsReport, error) {
@@ -32,7 +34,7 @@ func (s *Store) ReportRefunds(ctx context.Context, actor booking.Actor, r bookin
 	rep := &booking.RefundsReport{From: r.Start(), To: booking.DayStart(r.To.In(r.From.Location())), Rows: []booking.RefundRow{}}
 	loc := r.From.Location()
 	err := s.inReport(ctx, func(tx pgx.Tx) error {
-		return eachRow(ctx, tx, pqRefunds, []any{r.Start().UnixMilli(), r.End().UnixMilli()}, func(rows pgx.Rows) error {
+		return eachRow(ctx, tx, pqRefunds, []any{r.Start().UnixMilli(), r.End().UnixMilli(), r.Site}, func(rows pgx.Rows) error {
 			var row booking.RefundRow
 			var at, starts, amount int64
 			var hall, method string
@@ -59,10 +61,10 @@ const soldOf = `(SELECT count(*) FROM seat_claims c WHERE c.show_id = s.id AND c
 var (
 	pqOccupancyShows = `SELECT s.id, f.title, h.name, s.starts_at, s.capacity, ` + soldOf + `
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id
-		WHERE s.starts_at >= $1 AND s.starts_at < $2 ORDER BY s.starts_at, h.name`
+		WHERE s.starts_at >= $1 AND s.starts_at < $2 AND ($3::bigint = 0 OR h.site_id = $3) ORDER BY s.starts_at, h.name`
 	pqOccupancyHalls = `SELECT h.id, h.name, count(*), sum(s.capacity), sum(` + soldOf + `)
 		FROM shows s JOIN halls h ON h.id = s.hall_id
-		WHERE s.starts_at >= $1 AND s.starts_at < $2 GROUP BY h.id, h.name ORDER BY h.name`
+		WHERE s.starts_at >= $1 AND s.starts_at < $2 AND ($3::bigint = 0 OR h.site_id = $3) GROUP BY h.id, h.name ORDER BY h.name`
 )
 
 // ReportOccupancy is how full the shows starting in the range are.
@@ -80,7 +82,7 @@ func (s *Store) ReportOccupancy(ctx context.Context, actor booking.Actor, q book
 		query = pqOccupancyHalls
 	}
 	err = s.inReport(ctx, func(tx pgx.Tx) error {
-		return eachRow(ctx, tx, query, []any{q.Start().Unix(), q.End().Unix()}, func(rows pgx.Rows) error {
+		return eachRow(ctx, tx, query, []any{q.Start().Unix(), q.End().Unix(), q.Site}, func(rows pgx.Rows) error {
 			var row booking.OccupancyRow
 			var id int64
 			var capacity, sold int64
@@ -114,7 +116,7 @@ const pqShifts = `SELECT sh.id, sh.staff, sh.terminal, sh.status, sh.opened_at, 
 	(SELECT coalesce(sum(amount), 0) FROM payments WHERE shift_id = sh.id AND kind = 'sale' AND method = 'cash'),
 	(SELECT coalesce(sum(amount), 0) FROM payments WHERE shift_id = sh.id AND kind = 'refund' AND method = 'cash'),
 	(SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM payments WHERE shift_id = sh.id AND method = 'card')
-	FROM shifts sh WHERE sh.opened_at >= $1 AND sh.opened_at < $2 ORDER BY sh.opened_at, sh.id`
+	FROM shifts sh WHERE sh.opened_at >= $1 AND sh.opened_at < $2 AND ($3::bigint = 0 OR sh.site_id = $3) ORDER BY sh.opened_at, sh.id`
 
 // ReportShifts lists the shifts opened in the range with their variance.
 func (s *Store) ReportShifts(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ShiftsReport, error) {
@@ -124,7 +126,7 @@ func (s *Store) ReportShifts(ctx context.Context, actor booking.Actor, r booking
 	rep := &booking.ShiftsReport{From: r.Start(), To: booking.DayStart(r.To.In(r.From.Location())), Rows: []booking.ShiftRow{}}
 	loc := r.From.Location()
 	err := s.inReport(ctx, func(tx pgx.Tx) error {
-		return eachRow(ctx, tx, pqShifts, []any{r.Start().UnixMilli(), r.End().UnixMilli()}, func(rows pgx.Rows) error {
+		return eachRow(ctx, tx, pqShifts, []any{r.Start().UnixMilli(), r.End().UnixMilli(), r.Site}, func(rows pgx.Rows) error {
 			var row booking.ShiftRow
 			var status string
 			var opened, float, cashSales, cashRefunds, card int64
@@ -161,7 +163,7 @@ const pqNoShows = `SELECT b.number, f.title, h.name, s.starts_at, b.customer, b.
 	(SELECT count(*) FROM tickets t WHERE t.id BETWEEN b.id * 32 AND b.id * 32 + 31)
 	FROM shows s JOIN bookings b ON b.show_id = s.id AND b.status = 'no_show'
 	JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id
-	WHERE s.starts_at >= $1 AND s.starts_at < $2 ORDER BY s.starts_at, h.name, b.id`
+	WHERE s.starts_at >= $1 AND s.starts_at < $2 AND ($3::bigint = 0 OR h.site_id = $3) ORDER BY s.starts_at, h.name, b.id`
 
 // ReportNoShows lists the no-shows of the shows starting in the range.
 func (s *Store) ReportNoShows(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.NoShowsReport, error) {
@@ -170,7 +172,7 @@ func (s *Store) ReportNoShows(ctx context.Context, actor booking.Actor, r bookin
 	}
 	rep := &booking.NoShowsReport{From: r.Start(), To: booking.DayStart(r.To.In(r.From.Location())), Rows: []booking.NoShowRow{}}
 	err := s.inReport(ctx, func(tx pgx.Tx) error {
-		return eachRow(ctx, tx, pqNoShows, []any{r.Start().Unix(), r.End().Unix()}, func(rows pgx.Rows) error {
+		return eachRow(ctx, tx, pqNoShows, []any{r.Start().Unix(), r.End().Unix(), r.Site}, func(rows pgx.Rows) error {
 			var row booking.NoShowRow
 			var starts, total, tickets int64
 			if err := rows.Scan(&row.Booking, &row.Show, &row.Hall, &starts, &row.Customer, &total, &tickets); err != nil {

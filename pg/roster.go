@@ -133,7 +133,7 @@ func (s *Store) ListStaff(ctx context.Context, actor booking.Actor) ([]booking.S
 		return nil, err
 	}
 	const live = ` BETWEEN $1::bigint + 1 AND $1::bigint + ` + "%d"
-	q := fmt.Sprintf(`SELECT s.id, s.name, s.role, s.disabled, s.key_fp IS NOT NULL,
+	q := fmt.Sprintf(`SELECT s.id, s.name, s.role, s.disabled, s.key_fp IS NOT NULL, coalesce(s.site_id, 0),
 		coalesce((SELECT locked_until FROM signin_failures WHERE name = lower(s.name)), 0)`+live+`
 		OR coalesce((SELECT locked_until FROM approval_failures WHERE name = lower(s.name)), 0)`+live+`
 		FROM staff s ORDER BY lower(s.name), s.name`, lockoutMS+clockSlackMS, lockoutMS+clockSlackMS)
@@ -146,7 +146,7 @@ func (s *Store) ListStaff(ctx context.Context, actor booking.Actor) ([]booking.S
 	for rows.Next() {
 		var st booking.Staff
 		var role string
-		if err := rows.Scan(&st.ID, &st.Name, &role, &st.Disabled, &st.HasKey, &st.Locked); err != nil {
+		if err := rows.Scan(&st.ID, &st.Name, &role, &st.Disabled, &st.HasKey, &st.Site, &st.Locked); err != nil {
 			return nil, s.translate("list staff", err)
 		}
 		st.Role, _ = booking.ParseRole(role)

@@ -120,6 +120,9 @@ func (s *Store) checkPIN(ctx context.Context, c pinCounter, req booking.SignInRe
 	if bcrypt.CompareHashAndPassword(hash, []byte(req.PIN)) != nil || !a.known {
 		return nil, s.pinRefused(ctx, c, a, typed, req.TerminalID, why, attrs)
 	}
+	if c.table == signInPINs.table {
+		return s.signInAt(ctx, a.staff, req, why)
+	}
 	return s.pinAccepted(ctx, c, a.staff, req.Terminal, why, need)
 }
 
@@ -228,8 +231,8 @@ func countAttempt(t *tx, c pinCounter, name string) (pinAttempt, error) {
 		return a, nil
 	}
 	var role string
-	err = t.QueryRow(t.ctx, `SELECT id, name, role, pin_hash, disabled, key_fp IS NOT NULL FROM staff WHERE lower(name) = lower($1)`, name).
-		Scan(&a.staff.ID, &a.staff.Name, &role, &a.hash, &a.staff.Disabled, &a.staff.HasKey)
+	err = t.QueryRow(t.ctx, `SELECT id, name, role, pin_hash, disabled, key_fp IS NOT NULL, coalesce(site_id, 0) FROM staff WHERE lower(name) = lower($1)`, name).
+		Scan(&a.staff.ID, &a.staff.Name, &role, &a.hash, &a.staff.Disabled, &a.staff.HasKey, &a.staff.Site)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return a, nil
 	}

@@ -30,7 +30,7 @@ func (s *Store) AddTerminal(ctx context.Context, actor booking.Actor, name strin
 		if err := keyUnused(t, &fp); err != nil {
 			return nil, err
 		}
-		term := &booking.Terminal{Name: name}
+		term := &booking.Terminal{Name: name, Site: booking.MainSite}
 		err := t.QueryRow(t.ctx, `INSERT INTO terminals (name, key_fp, key_text, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
 			name, fp, line, t.nowMS()).Scan(&term.ID)
 		switch {
@@ -50,13 +50,13 @@ func (s *Store) ListTerminals(ctx context.Context, actor booking.Actor) ([]booki
 	if err := booking.Authorize(actor, booking.ActionManageStaff); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, name, printer FROM terminals ORDER BY lower(name), name`)
+	rows, err := s.pool.Query(ctx, `SELECT id, name, printer, site_id FROM terminals ORDER BY lower(name), name`)
 	if err != nil {
 		return nil, s.translate("list terminals", err)
 	}
 	var out []booking.Terminal
 	var term booking.Terminal
-	_, err = pgx.ForEachRow(rows, []any{&term.ID, &term.Name, &term.Printer}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&term.ID, &term.Name, &term.Printer, &term.Site}, func() error {
 		out = append(out, term)
 		return nil
 	})
@@ -105,7 +105,7 @@ func (s *Store) SetTerminalPrinter(ctx context.Context, actor booking.Actor, nam
 			return nil, err
 		}
 		term := &booking.Terminal{Printer: url}
-		err := t.QueryRow(t.ctx, `UPDATE terminals SET printer = $1 WHERE lower(name) = lower($2) RETURNING id, name`, url, name).Scan(&term.ID, &term.Name)
+		err := t.QueryRow(t.ctx, `UPDATE terminals SET printer = $1 WHERE lower(name) = lower($2) RETURNING id, name, site_id`, url, name).Scan(&term.ID, &term.Name, &term.Site)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil, booking.Errorf(booking.ENotFound, "No terminal called %s.", name)
 		}
@@ -126,19 +126,23 @@ func (s *Store) IdentifyKey(ctx context.Context, wireKey []byte) (*booking.Staff
 	fp := keyFingerprint(wireKey)
 	var st booking.Staff
 	var role string
-	err := s.pool.QueryRow(ctx, `SELECT id, name, role, disabled FROM staff WHERE key_fp = $1`, fp).Scan(&st.ID, &st.Name, &role, &st.Disabled)
+	var site *int64
+	err := s.pool.QueryRow(ctx, `SELECT id, name, role, disabled, site_id FROM staff WHERE key_fp = $1`, fp).Scan(&st.ID, &st.Name, &role, &st.Disabled, &site)
 	switch {
 	case err == nil && st.Disabled:
 		return nil, nil, booking.Errorf(booking.EForbidden, "That staff member is disabled.")
 	case err == nil:
 		st.Role, _ = booking.ParseRole(role)
 		st.HasKey = true
+		if site != nil {
+			st.Site = *site
+		}
 		return &st, nil, nil
 	case !errors.Is(err, pgx.ErrNoRows):
 		return nil, nil, s.translate("identify key", err)
 	}
 	var term booking.Terminal
-	err = s.pool.QueryRow(ctx, `SELECT id, name, printer FROM terminals WHERE key_fp = $1`, fp).Scan(&term.ID, &term.Name, &term.Printer)
+	err = s.pool.QueryRow(ctx, `SELECT id, name, printer, site_id FROM terminals WHERE key_fp = $1`, fp).Scan(&term.ID, &term.Name, &term.Printer, &term.Site)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil, booking.Errorf(booking.ENotFound, "Unknown key %s.", fp)
 	}

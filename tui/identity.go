@@ -17,15 +17,20 @@ type clerk struct {
 	id   int64
 	name string
 	role booking.Role
+	// site is where they work, 0 for every site.
+	site int64
 }
 
 // actor is who acts in this session: the clerk signed in, at the session's
 // terminal. Signed out it is nobody (no staff, the lowest role), which
 // the store refuses for anything a clerk does.
 func (m *Model) actor() booking.Actor {
-	a := booking.Actor{Terminal: m.opts.Terminal, TerminalID: m.opts.TerminalID}
+	a := booking.Actor{Terminal: m.opts.Terminal, TerminalID: m.opts.TerminalID, Site: m.opts.Site}
 	if c := m.clerk; c != nil {
 		a.StaffID, a.Name, a.Role = c.id, c.name, c.role
+		if a.Site == booking.AllSites {
+			a.Site = c.site // a counter of every site works at theirs
+		}
 	}
 	return a
 }
@@ -34,7 +39,7 @@ func (m *Model) actor() booking.Actor {
 // a removed terminal signs nobody in, and every failure is logged with the
 // terminal and address.
 func (m *Model) signInRequest(name, pin string) booking.SignInRequest {
-	return booking.SignInRequest{Name: name, PIN: pin, Terminal: m.opts.Terminal, TerminalID: m.opts.TerminalID, Addr: m.opts.Addr}
+	return booking.SignInRequest{Name: name, PIN: pin, Terminal: m.opts.Terminal, TerminalID: m.opts.TerminalID, Addr: m.opts.Addr, Site: m.opts.Site}
 }
 
 // cancelRequest is a cancel asked for here; a supervisor's approval is

@@ -61,6 +61,9 @@ type manageState struct {
 	staff  []booking.Staff
 	terms  []booking.Terminal
 	week   weekState
+	// sites names the sites of a chain for the halls, staff and
+	// terminals lists; nil for a single cinema, which sees no site column.
+	sites map[int64]string
 
 	form    *mgrForm
 	confirm *mgrConfirm
@@ -75,6 +78,7 @@ type mgrLoadedMsg struct {
 	staff  []booking.Staff
 	terms  []booking.Terminal
 	shows  [weekDays][]booking.Show
+	sites  []booking.Site
 	err    error
 }
 
@@ -141,6 +145,9 @@ func (m *Model) mgrLoadCmd() tea.Cmd {
 		case mgrTerminals:
 			msg.terms, err = store.ListTerminals(ctx, actor)
 		}
+		if err == nil && (section == mgrHalls || section == mgrStaff || section == mgrTerminals) {
+			msg.sites, err = store.Sites(ctx, actor)
+		}
 		msg.err = err
 		return msg, err
 	})
@@ -184,7 +191,29 @@ func (m *Model) onMgrLoadedData(msg mgrLoadedMsg) {
 	case mgrTerminals:
 		g.terms = msg.terms
 	}
+	g.sites = siteNames(msg.sites)
 	g.cursor = min(g.cursor, max(g.rows()-1, 0))
+}
+
+// siteNames maps a chain's site ids to their names (0: every site); nil
+// for one site.
+func siteNames(list []booking.Site) map[int64]string {
+	if len(list) < 2 {
+		return nil
+	}
+	names := map[int64]string{booking.AllSites: "all"}
+	for _, s := range list {
+		names[s.ID] = booking.CleanLine(s.Name, 60) // from outside: cleaned again to be drawn
+	}
+	return names
+}
+
+// siteColumn is a list row's site column, "" for a single cinema.
+func (g *manageState) siteColumn(site int64) string {
+	if g.sites == nil {
+		return ""
+	}
+	return "  " + fit(g.sites[site], 16)
 }
 
 // rows is how many rows the section's list has, for its cursor.

@@ -100,9 +100,13 @@ func (m *Model) hallsView(h int) string {
 			kinds[s.Kind]++
 		}
 		rows[i] = fmt.Sprintf("%4d  %s %4d %5d %8d %11d %10d", hl.ID, fit(hl.Name, 16), len(hl.Rows), len(hl.Seats),
-			kinds[booking.Premium], kinds[booking.Wheelchair], kinds[booking.Companion])
+			kinds[booking.Premium], kinds[booking.Wheelchair], kinds[booking.Companion]) + g.siteColumn(hl.Site)
 	}
-	out := m.listLines(fmt.Sprintf("%4s  %s %4s %5s %8s %11s %10s", "ID", fit("Hall", 16), "Rows", "Seats", "Premium", "Wheelchair", "Companion"), rows, h-2)
+	head := fmt.Sprintf("%4s  %s %4s %5s %8s %11s %10s", "ID", fit("Hall", 16), "Rows", "Seats", "Premium", "Wheelchair", "Companion")
+	if g.sites != nil {
+		head += "  Site"
+	}
+	out := m.listLines(head, rows, h-2)
 	return out + "\n" + m.styles.Subtle.Render("  A hall does not change once it has shows: add a new one for a new layout.")
 }
 

@@ -33,7 +33,14 @@ func (m *Model) staffView(h int) string {
 		if s.HasKey {
 			k = "ssh key"
 		}
-		rows[i] = fmt.Sprintf("%s %-10s %-8s  %-6s  %s", fit(s.Name, 24), s.Role, state, lock, k)
+		if g.sites == nil {
+			rows[i] = fmt.Sprintf("%s %-10s %-8s  %-6s  %s", fit(s.Name, 24), s.Role, state, lock, k)
+			continue
+		}
+		rows[i] = fmt.Sprintf("%s %-10s %-8s  %-6s  %-7s", fit(s.Name, 24), s.Role, state, lock, k) + g.siteColumn(s.Site)
+	}
+	if g.sites != nil {
+		return m.listLines(fmt.Sprintf("%s %-10s %-8s  %-6s  %-7s  %s", fit("Name", 24), "Role", "Access", "PIN", "Key", "Site"), rows, h)
 	}
 	return m.listLines(fmt.Sprintf("%s %-10s %-8s  %-6s  %s", fit("Name", 24), "Role", "Access", "PIN", "Key"), rows, h)
 }
@@ -124,7 +131,14 @@ func (m *Model) termsView(h int) string {
 	}
 	rows := make([]string, len(g.terms))
 	for i, t := range g.terms {
-		rows[i] = fmt.Sprintf("%4d  %s", t.ID, cut(t.Name, 40))
+		if g.sites == nil {
+			rows[i] = fmt.Sprintf("%4d  %s", t.ID, cut(t.Name, 40))
+			continue
+		}
+		rows[i] = fmt.Sprintf("%4d  %s", t.ID, fit(t.Name, 24)) + g.siteColumn(t.Site)
+	}
+	if g.sites != nil {
+		return m.listLines(fmt.Sprintf("%4s  %s  %s", "ID", fit("Terminal", 24), "Site"), rows, h)
 	}
 	return m.listLines(fmt.Sprintf("%4s  %s", "ID", "Terminal"), rows, h)
 }

@@ -99,7 +99,7 @@ func (m *Model) onSignIn(msg signInMsg) tea.Cmd {
 		return nil
 	}
 	st := msg.staff
-	m.setClerk(&clerk{id: st.ID, name: st.Name, role: st.Role})
+	m.setClerk(&clerk{id: st.ID, name: st.Name, role: st.Role, site: st.Site})
 	m.signin = newSignInState()
 	m.screen = screenShows
 	m.shows = showsState{day: dayOf(m.now())}

@@ -44,6 +44,8 @@ type Backend interface {
 	// kiosk: reservations found, made and paid at the counter (issue 13)
 	booking.Reservations
 	booking.Kiosk
+	// issue 14: the sites of a chain, for the manager's lists
+	booking.Sites
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -76,6 +78,12 @@ type Options struct {
 	// logged with every failed PIN and approval typed here; "" for a local
 	// counter.
 	Addr string
+	// Site is the site of a chain the session works at (issue 14): a
+	// registered terminal's, a personal key's member of staff's, or the
+	// local counter's --site; 0 for every site, narrowed to the site of
+	// whoever signs in when they work at one. The counter lists and sells
+	// that site's programme.
+	Site int64
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// IdleSignOut signs the clerk out after this long without a key press;

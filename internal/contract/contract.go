@@ -139,6 +139,8 @@ var groups = []group{
 	{"Audit", auditCases},
 	{"Door", doorCases},
 	{"Changes", changeCases},
+	// issue 14
+	{"Sites", siteCases},
 }
 
 // env is one case's store and its fixture.

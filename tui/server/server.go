@@ -538,8 +538,10 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 	}
 	if st.staff != nil {
 		opts.Staff = &booking.Actor{StaffID: st.staff.ID, Name: st.staff.Name, Role: st.staff.Role}
+		opts.Site = st.staff.Site
 	} else {
 		opts.Terminal, opts.TerminalID = st.term.Name, st.term.ID
+		opts.Site = st.term.Site
 	}
 	s.printOptions(st, &opts)
 	if st.takeover != nil {
