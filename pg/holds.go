@@ -43,6 +43,9 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	if err != nil {
 		return nil, err
 	}
+	if !booking.SiteServes(actor.Site, hall.Site) {
+		return nil, booking.ErrOtherSite(req.ShowID) // a counter sells its own site's shows
+	}
 	seats, err := hall.ResolveSeats(req.Seats, req.SeatIDs)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -116,6 +117,9 @@ func TestSites_CounterSellsItsSite(t *testing.T) {
 	}
 	if _, err := c.s.HoldBest(ctx, c.atMain, booking.HoldBestRequest{ShowID: c.northShow, N: 2, Owner: "m"}); booking.ErrorMessage(err) != want {
 		t.Errorf("Main's counter holding North's best seats: %v", err)
+	}
+	if _, err := c.s.Hold(ctx, c.atMain, booking.HoldRequest{ShowID: c.northShow, Seats: []string{"A1"}, Owner: "m"}); booking.ErrorMessage(err) != want {
+		t.Errorf("Main's counter holding a seat of North's show: %v", err)
 	}
 	if _, err := c.s.HoldBest(ctx, c.atN, booking.HoldBestRequest{ShowID: c.northShow, N: 2, Owner: "n"}); err != nil {
 		t.Errorf("North's counter holding its own: %v", err)
@@ -399,5 +403,38 @@ func TestReportTakings_AsSQLite(t *testing.T) {
 	}
 	if _, err := s.ReportTakings(ctx, mgr, booking.TakingsQuery{ReportRange: ranges[0], By: "week"}); booking.ErrorMessage(err) != `Takings add up by day, film, show, method or clerk, not "week".` {
 		t.Errorf("by week: %v", err)
+	}
+}
+
+// TestSites_LocalCounterShiftAtItsSite: a shift opened at a local counter
+// started with --site (no registered terminal) counts at that site, not at
+// its person's or site 1.
+func TestSites_LocalCounterShiftAtItsSite(t *testing.T) {
+	c := newChain(t)
+	ctx := context.Background()
+	local := c.mia
+	local.Terminal, local.TerminalID, local.Site = "local", 0, c.north.ID
+	sh, err := c.s.OpenShift(ctx, local, booking.OpenShiftRequest{Float: 50_00})
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := booking.DayStart(c.clk.Now())
+	shiftsAt := func(site int64) []int64 {
+		t.Helper()
+		r, err := c.s.ReportShifts(ctx, c.mia, booking.ReportRange{From: day, To: day, Site: site})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, row := range r.Rows {
+			ids = append(ids, row.ID)
+		}
+		return ids
+	}
+	if got := shiftsAt(c.north.ID); !slices.Contains(got, sh.ID) {
+		t.Errorf("North's shifts %v lack the local counter's %d", got, sh.ID)
+	}
+	if got := shiftsAt(booking.MainSite); slices.Contains(got, sh.ID) {
+		t.Errorf("Main's shifts %v hold North's local counter's %d", got, sh.ID)
 	}
 }
