@@ -403,9 +403,9 @@ func payment(req booking.CheckoutRequest, total booking.Money) (tendered, change
 
 // openShift opens actor's shift with float, with its event and audit row.
 func openShift(t *tx, actor booking.Actor, float booking.Money) (int64, error) {
-	// The shift's site: its registered terminal's, else the site a local
-	// counter was started for (the trigger shift_site decides).
-	site := nullID(actor.Site)
+	// The shift's site: its registered terminal's, else its person's, else
+	// the site a local counter was started for (the trigger shift_site).
+	site := max(actor.Site, booking.MainSite)
 	var id int64
 	err := t.QueryRow(t.ctx, `INSERT INTO shifts (staff, staff_id, terminal, status, opened_at, float, site_id) VALUES ($1, $2, $3, 'open', $4, $5, $6)
 		ON CONFLICT DO NOTHING RETURNING id`, actor.Name, nullID(actor.StaffID), actor.Terminal, t.nowMS(), float, site).Scan(&id)

@@ -17,21 +17,19 @@ ALTER TABLE staff ADD COLUMN site_id bigint REFERENCES sites(id);
 CREATE INDEX halls_by_site ON halls(site_id);
 
 -- A shift counts at the site it was opened at: its terminal's, when a
--- registered terminal of that name opened it; else the site a local
--- counter was started for (--site; the store fills site_id in); else the
--- site of its person when they work at one (a personal SSH key); else
--- site 1 (the command line). Set once, when the shift is made, so a
--- terminal or a person moved later leaves their past shifts where they
--- were. Shifts there before are at site 1.
+-- registered terminal of that name opened it; else the site of its person
+-- when they work at one (a personal SSH key); else the site the store
+-- gives (a local counter started with --site), which defaults to site 1
+-- (the command line, and shifts carried from SQLite). Set once, when the
+-- shift is made, so a terminal or a person moved later leaves their past
+-- shifts where they were.
 ALTER TABLE shifts ADD COLUMN site_id bigint NOT NULL DEFAULT 1 REFERENCES sites(id);
-ALTER TABLE shifts ALTER COLUMN site_id DROP DEFAULT;
 CREATE FUNCTION shift_site() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	NEW.site_id := coalesce(
 		(SELECT t.site_id FROM terminals t WHERE lower(t.name) = lower(NEW.terminal)),
-		NEW.site_id,
 		(SELECT st.site_id FROM staff st WHERE st.id = NEW.staff_id),
-		1);
+		NEW.site_id);
 	RETURN NEW;
 END $$;
 CREATE TRIGGER shifts_site BEFORE INSERT ON shifts FOR EACH ROW EXECUTE FUNCTION shift_site();
