@@ -24,10 +24,6 @@ func (s *Store) Backup(ctx context.Context, path string) (booking.BackupInfo, er
 	return booking.BackupInfo{}, notYet("backup")
 }
 
-func (s *Store) BlockSeats(ctx context.Context, actor booking.Actor, req booking.BlockRequest) ([]booking.SeatBlock, error) {
-	return nil, notYet("block seats")
-}
-
 func (s *Store) CancelShow(ctx context.Context, actor booking.Actor, showID int64, reason string) (*booking.ShowCancellation, error) {
 	return nil, notYet("cancel show")
 }
@@ -74,8 +70,4 @@ func (s *Store) Reservation(ctx context.Context, actor booking.Actor, number str
 
 func (s *Store) Reserve(ctx context.Context, actor booking.Actor, req booking.ReserveRequest) (*booking.Reservation, error) {
 	return nil, notYet("reserve")
-}
-
-func (s *Store) UnblockSeats(ctx context.Context, actor booking.Actor, req booking.BlockRequest) ([]booking.SeatBlock, error) {
-	return nil, notYet("unblock seats")
 }

@@ -48,7 +48,11 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 			if err != nil {
 				return nil, err
 			}
-			taken := takenSet(hall, busy)
+			out, err := s.outOfSale(t, req.ShowID)
+			if err != nil {
+				return nil, err
+			}
+			taken := takenOrOut(busy, out)
 			blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair, Premium: req.Premium})
 			if !ok {
 				return nil, booking.NotEnoughFree(hall, taken, req)
