@@ -20,8 +20,8 @@ import (
 // The database keeps a live claim off a seat kept out of sale
 // (seat_claims_not_blocked, migration 0007): the claim is skipped, as
 // the unique index skips a seat claimed already, so a hold of it meets
-// the clash. A block racing a claim of its seat: the block takes
-// seat_claims in SHARE mode first (blockLockSQL), so it sees every claim
+// the clash. A block racing a claim of its seat: the block locks
+// seat_claims against writes first (blockLockSQL), so it sees every claim
 // committed before it and a claim made after it sees the block (0007
 // says why a table lock and not one per seat).
 
@@ -39,9 +39,14 @@ const pqBlockedCount = `(SELECT count(*) FROM (SELECT x.id FROM seats x WHERE x.
 		UNION SELECT b.seat_id FROM seat_blocks b WHERE b.show_id = s.id) o
 	WHERE NOT EXISTS (SELECT 1 FROM seat_claims c WHERE c.show_id = s.id AND c.seat_id = o.id AND c.status IN ('held', 'sold') AND c.status = 'sold'))`
 
-// blockLockSQL waits for every transaction writing seat claims to end
-// and holds off new ones until the block commits (0007).
-const blockLockSQL = `LOCK TABLE seat_claims IN SHARE MODE`
+// blockLockSQL waits for every transaction writing holds or seat claims
+// to end and holds off new ones until the block commits (0007). Both
+// tables, in the order every hold, checkout and release writes them
+// (the hold's row, then its claims), so a transaction already past the
+// first is waited for and none is caught between them; SHARE ROW
+// EXCLUSIVE, which conflicts with itself, so two blocks take turns
+// instead of deadlocking as each goes on to write.
+const blockLockSQL = `LOCK TABLE holds, seat_claims IN SHARE ROW EXCLUSIVE MODE`
 
 // layoutBlocker is who a seat blocked in the hall's layout is blocked by.
 const layoutBlocker = "layout"

@@ -24,10 +24,6 @@ func (s *Store) Backup(ctx context.Context, path string) (booking.BackupInfo, er
 	return booking.BackupInfo{}, notYet("backup")
 }
 
-func (s *Store) CancelShow(ctx context.Context, actor booking.Actor, showID int64, reason string) (*booking.ShowCancellation, error) {
-	return nil, notYet("cancel show")
-}
-
 func (s *Store) Collect(ctx context.Context, actor booking.Actor, number, digits string) (*booking.Collection, error) {
 	return nil, notYet("collect")
 }

@@ -6,9 +6,9 @@
 -- NOTHING), so the hold's own count of its claims finds the seat missing
 -- and takes the clash path, naming it.
 --
--- A block and a claim of one seat, racing: the block takes seat_claims
--- in SHARE mode before it reads the seats' claims (pg's blockSeats),
--- which waits for every transaction writing claims to end and holds off
+-- A block and a claim of one seat, racing: the block locks seat_claims
+-- (and holds) against writes before it reads the seats' claims (pg's
+-- blockLockSQL), which waits for every transaction writing claims to end and holds off
 -- new ones until the block commits. The block then sees every claim that
 -- committed; a claim that waited sees the block, since this trigger's
 -- queries each take a snapshot of their own under READ COMMITTED. Claims
