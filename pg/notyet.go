@@ -24,46 +24,14 @@ func (s *Store) Backup(ctx context.Context, path string) (booking.BackupInfo, er
 	return booking.BackupInfo{}, notYet("backup")
 }
 
-func (s *Store) Collect(ctx context.Context, actor booking.Actor, number, digits string) (*booking.Collection, error) {
-	return nil, notYet("collect")
-}
-
 func (s *Store) EditFilm(ctx context.Context, actor booking.Actor, f booking.Film) error {
 	return notYet("edit film")
-}
-
-func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text string) ([]booking.Reservation, error) {
-	return nil, notYet("find reservations")
-}
-
-func (s *Store) KioskHold(ctx context.Context, actor booking.Actor, req booking.KioskHoldRequest) (*booking.Hold, error) {
-	return nil, notYet("kiosk hold")
-}
-
-func (s *Store) KioskRelease(ctx context.Context, actor booking.Actor, owner string) (int, error) {
-	return 0, notYet("kiosk release")
 }
 
 func (s *Store) MoveShow(ctx context.Context, actor booking.Actor, showID int64, starts time.Time, hallID int64) error {
 	return notYet("move show")
 }
 
-func (s *Store) PayReservation(ctx context.Context, actor booking.Actor, req booking.PayReservationRequest) (*booking.Booking, error) {
-	return nil, notYet("pay reservation")
-}
-
-func (s *Store) ReportReservations(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ReservationsReport, error) {
-	return nil, notYet("report reservations")
-}
-
 func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q booking.TakingsQuery) (*booking.TakingsReport, error) {
 	return nil, notYet("report takings")
-}
-
-func (s *Store) Reservation(ctx context.Context, actor booking.Actor, number string) (*booking.Reservation, error) {
-	return nil, notYet("reservation")
-}
-
-func (s *Store) Reserve(ctx context.Context, actor booking.Actor, req booking.ReserveRequest) (*booking.Reservation, error) {
-	return nil, notYet("reserve")
 }

@@ -58,6 +58,10 @@ type Options struct {
 	// OldTicketKeys still verify codes signed before a key rotation (the
 	// door, as db's Options.OldTicketKeys).
 	OldTicketKeys []booking.TicketKey
+
+	// ReserveCutoff is how long before its show a reservation lapses
+	// unpaid; booking.DefaultReserveCutoff when zero (db's Options.ReserveCutoff).
+	ReserveCutoff time.Duration
 }
 
 // Store is the booking core on one PostgreSQL database (one schema: the

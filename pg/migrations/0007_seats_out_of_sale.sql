@@ -34,3 +34,20 @@ END;
 $$;
 CREATE TRIGGER seat_claims_not_blocked BEFORE INSERT ON seat_claims
 	FOR EACH ROW WHEN (NEW.status IN ('held', 'sold')) EXECUTE FUNCTION claim_not_blocked();
+
+-- A reservation's hold (owner 'reservation:' || its number) is sold only
+-- by paying the reservation, which says so for its own transaction
+-- (set_config('boxoffice.paying', number, true), pg's payIn): a checkout
+-- naming the hold's owner is refused here, whatever the Go code does, so
+-- the reservation is never left unpaid on a sold hold. The WHEN clause
+-- keeps every other sale's confirm off this function.
+CREATE FUNCTION reservation_paid_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF coalesce(current_setting('boxoffice.paying', true), '') <> substr(OLD.owner, 13) THEN
+		RAISE EXCEPTION 'hold % is a reservation: it is sold by paying the reservation', OLD.id USING ERRCODE = 'check_violation';
+	END IF;
+	RETURN NEW;
+END;
+$$;
+CREATE TRIGGER holds_reservation_paid_only BEFORE UPDATE OF status ON holds
+	FOR EACH ROW WHEN (OLD.status = 'held' AND NEW.status = 'confirmed' AND OLD.owner LIKE 'reservation:%') EXECUTE FUNCTION reservation_paid_only();
