@@ -2,7 +2,6 @@ package pg
 
 import (
 	"context"
-	"time"
 
 	"boxoffice/booking"
 )
@@ -20,16 +19,9 @@ func notYet(what string) error {
 	return booking.Errorf(booking.EInvalid, "Not available on PostgreSQL yet: %s. It works on the embedded SQLite store (no --db).", what)
 }
 
+// Backup refuses: PostgreSQL has its own backup.
 func (s *Store) Backup(ctx context.Context, path string) (booking.BackupInfo, error) {
-	return booking.BackupInfo{}, notYet("backup")
-}
-
-func (s *Store) EditFilm(ctx context.Context, actor booking.Actor, f booking.Film) error {
-	return notYet("edit film")
-}
-
-func (s *Store) MoveShow(ctx context.Context, actor booking.Actor, showID int64, starts time.Time, hallID int64) error {
-	return notYet("move show")
+	return booking.BackupInfo{}, booking.Errorf(booking.EInvalid, "On PostgreSQL, back up with pg_dump; boxoffice backup copies the embedded SQLite file.")
 }
 
 func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q booking.TakingsQuery) (*booking.TakingsReport, error) {

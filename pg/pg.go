@@ -80,6 +80,8 @@ type Store struct {
 	halls     map[int64]*booking.Hall
 	seatsByID map[int64]map[int64]booking.Seat
 	shows     map[int64]booking.Show // programme facts, which a sale never changes
+	// programmeGen counts the drops of shows (programme_cache.go).
+	programmeGen uint64
 
 	// The price table last read, and the price generation it was read at
 	// (txPriceTable).
@@ -151,9 +153,10 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	s.channel = "boxoffice_changes:" + schema
 	lctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
-	s.stopped.Add(2)
+	s.stopped.Add(3)
 	go s.listen(lctx)
 	go s.notifier(lctx)
+	go s.listenProgramme(lctx)
 	return s, nil
 }
 

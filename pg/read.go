@@ -17,12 +17,14 @@ import (
 // transaction where two statements must agree (the seat map).
 
 // showInfo returns a show's programme facts: film, hall, start and
-// capacity, which no sale changes, cached for the life of the store.
+// capacity, which no sale changes, cached until EditFilm or MoveShow on
+// any server says otherwise (programme_cache.go).
 // What changes in a show's life (cancelled, sales close) a write reads in
 // its own transaction (liveShow).
 func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error) {
 	s.hallsMu.Lock()
 	sh, ok := s.shows[showID]
+	gen := s.programmeGen
 	s.hallsMu.Unlock()
 	if ok {
 		return sh, nil
@@ -39,9 +41,7 @@ func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error
 	}
 	sh.Starts = time.Unix(starts, 0)
 	sh.SalesClose = booking.DefaultSalesClose
-	s.hallsMu.Lock()
-	s.shows[showID] = sh
-	s.hallsMu.Unlock()
+	s.cacheShow(sh, gen)
 	return sh, nil
 }
 
