@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -21,6 +22,7 @@ var blockCases = []testCase{
 	{"HoldRefused", blocksHoldRefused},
 	{"BestAvoids", blocksBestAvoids},
 	{"RaceHold", blocksRaceHold},
+	{"WaitlistCountsThem", blocksWaitlistCountsThem},
 }
 
 func init() { groups = append(groups, group{"Blocks", blockCases}) }
@@ -273,4 +275,35 @@ func blocksRaceHold(t *testing.T, e *env) {
 	}
 	t.Logf("%d rounds to the block, %d to the hold", blocked, held)
 	e.counts(t, 0, held)
+}
+
+// waitlister is booking.Waitlist's AddWaitlist.
+type waitlister interface {
+	AddWaitlist(ctx context.Context, actor booking.Actor, showID int64, name, phone string, seats int) (*booking.WaitlistEntry, error)
+}
+
+// blocksWaitlistCountsThem: the waiting list counts seats kept out of
+// sale as taken, as the show's free count does: with all but two seats
+// blocked, a party of three may wait, and a party of two is told to buy.
+func blocksWaitlistCountsThem(t *testing.T, e *env) {
+	b := e.blocks(t)
+	w := need[waitlister](t, e, "AddWaitlist (booking.Waitlist)")
+	m := e.seatMap(t, "")
+	var labels []string
+	for _, seat := range m.Hall.Seats {
+		if !seat.Blocked && seat.Label != "J1" && seat.Label != "J2" {
+			labels = append(labels, seat.Label)
+		}
+	}
+	if _, err := b.BlockSeats(e.ctx, manager, booking.BlockRequest{ShowID: e.show.ID, Seats: labels, Kind: booking.BlockHouse}); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.free(t, e.show.ID); n != 2 {
+		t.Fatalf("%d free, want 2", n)
+	}
+	if _, err := w.AddWaitlist(e.ctx, clerk, e.show.ID, "Ann", "0123456789", 3); err != nil {
+		t.Fatalf("a party of three with two seats free: %v", err)
+	}
+	_, err := w.AddWaitlist(e.ctx, clerk, e.show.ID, "Bo", "0987654321", 2)
+	wantCode(t, "a party of two with two seats free", err, booking.EConflict)
 }
