@@ -37,7 +37,8 @@ func resolveDB(flagValue string) (string, error) {
 // file, with the ticket keys of the data dir.
 func (d dataDir) openBackend(ctx context.Context, url string, opts dataOptions, key booking.TicketKey, oldKeys []booking.TicketKey) (backend, error) {
 	if url != "" {
-		return pg.Open(ctx, url, pg.Options{Clock: opts.now, TicketKey: key, OldTicketKeys: oldKeys, Logger: opts.logger})
+		return pg.Open(ctx, url, pg.Options{Clock: opts.now, TicketKey: key, OldTicketKeys: oldKeys, Logger: opts.logger,
+			ReserveCutoff: opts.cutoff})
 	}
 	// Create the file 0600 before SQLite does, so customer data is never
 	// world-readable; SQLite gives its -wal and -shm files the same mode.

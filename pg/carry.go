@@ -125,9 +125,6 @@ func (s *Store) Carry(ctx context.Context, src CarrySource) (*CarryReport, error
 	if _, err := tx.Exec(ctx, `ANALYZE`); err != nil {
 		return nil, s.translate("carry", err)
 	}
-	if err := refuseLiveBlocks(ctx, tx, s.opts.Clock().Unix()); err != nil {
-		return nil, err
-	}
 	if report.Problems, err = checkAll(ctx, tx); err != nil {
 		return nil, s.translate("carry check", err)
 	}
@@ -334,19 +331,6 @@ func pgValue(v any, dataType string) any {
 }
 
 func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-// refuseLiveBlocks refuses a copy that holds seats kept out of sale for a
-// show still to come, or for a whole hall: PostgreSQL does not keep seats
-// out of sale yet, and would sell them.
-func refuseLiveBlocks(ctx context.Context, tx pgx.Tx, now int64) error {
-	var n int64
-	err := tx.QueryRow(ctx, `SELECT count(*) FROM seat_blocks b LEFT JOIN shows s ON s.id = b.show_id
-		WHERE b.show_id IS NULL OR s.starts_at > $1`, now).Scan(&n)
-	if err != nil || n == 0 {
-		return err
-	}
-	return booking.Errorf(booking.EInvalid, "%d seats are blocked or house seats for shows still to come, which PostgreSQL cannot keep out of sale yet: nothing was copied. Unblock or release them first (boxoffice unblock, release-house).", n)
-}
 
 // forgetCaches drops what the store cached of the programme and prices:
 // Carry wrote them under it.

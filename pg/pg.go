@@ -59,6 +59,10 @@ type Options struct {
 	// OldTicketKeys still verify codes signed before a key rotation (the
 	// door, as db's Options.OldTicketKeys).
 	OldTicketKeys []booking.TicketKey
+
+	// ReserveCutoff is how long before its show a reservation lapses
+	// unpaid; booking.DefaultReserveCutoff when zero (db's Options.ReserveCutoff).
+	ReserveCutoff time.Duration
 }
 
 // Store is the booking core on one PostgreSQL database (one schema: the
@@ -77,6 +81,8 @@ type Store struct {
 	halls     map[int64]*booking.Hall
 	seatsByID map[int64]map[int64]booking.Seat
 	shows     map[int64]booking.Show // programme facts, which a sale never changes
+	// programmeGen counts the drops of shows (programme_cache.go).
+	programmeGen uint64
 
 	// The price table last read, and the price generation it was read at
 	// (txPriceTable).
@@ -148,9 +154,10 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	s.channel = "boxoffice_changes:" + schema
 	lctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
-	s.stopped.Add(2)
+	s.stopped.Add(3)
 	go s.listen(lctx)
 	go s.notifier(lctx)
+	go s.listenProgramme(lctx)
 	return s, nil
 }
 

@@ -17,12 +17,14 @@ import (
 // transaction where two statements must agree (the seat map).
 
 // showInfo returns a show's programme facts: film, hall, start and
-// capacity, which no sale changes, cached for the life of the store.
+// capacity, which no sale changes, cached until EditFilm or MoveShow on
+// any server says otherwise (programme_cache.go).
 // What changes in a show's life (cancelled, sales close) a write reads in
 // its own transaction (liveShow).
 func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error) {
 	s.hallsMu.Lock()
 	sh, ok := s.shows[showID]
+	gen := s.programmeGen
 	s.hallsMu.Unlock()
 	if ok {
 		return sh, nil
@@ -39,9 +41,7 @@ func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error
 	}
 	sh.Starts = time.Unix(starts, 0)
 	sh.SalesClose = booking.DefaultSalesClose
-	s.hallsMu.Lock()
-	s.shows[showID] = sh
-	s.hallsMu.Unlock()
+	s.cacheShow(sh, gen)
 	return sh, nil
 }
 
@@ -112,11 +112,11 @@ var _ = [1]struct{}{}[booking.DefaultSalesClose/time.Second-1800]
 // showColumns are a show with its counts, all counted from the claims:
 // sold, and held by unexpired holds ($1 now in ms), each through the
 // show's range of seat_claims_one_live (the IN repeats its condition so
-// the planner may use it), and the seats the layout blocks.
+// the planner may use it), and the seats kept out of sale (blocks.go).
 const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity,
 	(SELECT count(*) FROM seat_claims c WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'sold'),
 	(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'held' AND ho.expires_at > $1 AND ho.created_at <= $1 + ` + clockSlack + `),
-	(SELECT count(*) FROM seats x WHERE x.hall_id = s.hall_id AND x.blocked),
+	` + pqBlockedCount + `,
 	s.price_list, ` + lifeColumns
 
 const showFrom = ` FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id `
@@ -174,8 +174,9 @@ func (s *Store) Show(ctx context.Context, actor booking.Actor, showID int64) (*b
 }
 
 // SeatMap returns every seat of a show with its state as seen by owner;
-// lapsed holds read as free whether or not they were expired yet. The
-// show's life and its claims come from one REPEATABLE READ read-only
+// lapsed holds read as free whether or not they were expired yet, and a
+// seat kept out of sale reads as blocked or a house seat unless sold or
+// held. The show's life, its blocks and its claims come from one REPEATABLE READ read-only
 // transaction, so the map is one moment of the show.
 func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error) {
 	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
@@ -194,6 +195,7 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 	}
 	now := s.opts.Clock().UnixMilli()
 	m := &booking.SeatMap{Hall: hall, States: map[int64]booking.SeatState{}, HoldID: map[int64]int64{}, Blocks: map[int64]booking.SeatBlock{}}
+	var blocks map[int64]booking.SeatBlock
 	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(t pgx.Tx) error {
 		var closeS int64
 		if err := t.QueryRow(ctx, `SELECT price_list, `+lifeColumns+` FROM shows s WHERE s.id = $1`, showID).Scan(
@@ -201,6 +203,9 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 			return err
 		}
 		sh.SalesClose = time.Duration(closeS) * time.Second
+		if blocks, err = s.showBlocks(ctx, t, sh, hall); err != nil {
+			return err
+		}
 		rows, err := t.Query(ctx, `SELECT c.seat_id, c.status = 'sold', h.owner, h.id, h.created_at, h.expires_at
 			FROM seat_claims c JOIN holds h ON h.id = c.hold_id WHERE c.show_id = $1 AND c.status IN ('held', 'sold')`, showID)
 		if err != nil {
@@ -235,14 +240,7 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 	if err != nil {
 		return nil, s.translate("seat map", err)
 	}
-	for _, seat := range hall.Seats {
-		if seat.Blocked {
-			if _, claimed := m.States[seat.ID]; !claimed {
-				sh.Blocked++
-			}
-			m.States[seat.ID] = booking.SeatBlocked
-		}
-	}
+	sh.Blocked = applyBlocks(m, blocks)
 	m.Show = sh
 	return m, nil
 }

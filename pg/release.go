@@ -3,6 +3,7 @@ package pg
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -43,40 +44,56 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 		if _, err := expireStale(t, req.ShowID); err != nil {
 			return nil, err
 		}
-		for try := 0; ; try++ {
-			if _, err := t.Exec(t.ctx, `SAVEPOINT best`); err != nil {
-				return nil, err
-			}
-			busy, err := busySeats(t, req.ShowID, 0, nil)
-			if err != nil {
-				return nil, err
-			}
-			taken := takenSet(hall, busy)
-			blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair, Premium: req.Premium})
-			if !ok {
-				return nil, booking.NotEnoughFree(hall, taken, req)
-			}
-			var seats []booking.Seat
-			for _, b := range blocks {
-				seats = append(seats, b...)
-			}
-			h, err := s.holdSeats(t, hall, booking.HoldRequest{ShowID: req.ShowID, Owner: req.Owner, AddTo: req.AddTo}, ttl, seats)
-			if _, clash := err.(*booking.SeatsTakenError); clash && try < 5 {
-				if _, err := t.Exec(t.ctx, `ROLLBACK TO SAVEPOINT best`); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			if err := s.salesOpen(t, req.ShowID); err != nil {
-				return nil, err
-			}
-			h.Together = together
-			return h, auditHold(t, actor, h)
+		h, err := s.holdBestIn(t, hall, req, ttl)
+		if err != nil {
+			return nil, err
 		}
+		if err := s.salesOpen(t, req.ShowID); err != nil {
+			return nil, err
+		}
+		return h, auditHold(t, actor, h)
 	})
+}
+
+// holdBestIn holds the best block of req.N seats in t (never a seat kept
+// out of sale), with Together saying whether they sit together: a block
+// another counter took since it was chosen is chosen again, from a
+// savepoint, up to five times.
+func (s *Store) holdBestIn(t *tx, hall *booking.Hall, req booking.HoldBestRequest, ttl time.Duration) (*booking.Hold, error) {
+	for try := 0; ; try++ {
+		if _, err := t.Exec(t.ctx, `SAVEPOINT best`); err != nil {
+			return nil, err
+		}
+		busy, err := busySeats(t, req.ShowID, 0, nil)
+		if err != nil {
+			return nil, err
+		}
+		out, err := s.outOfSale(t, req.ShowID)
+		if err != nil {
+			return nil, err
+		}
+		taken := takenOrOut(busy, out)
+		blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair, Premium: req.Premium})
+		if !ok {
+			return nil, booking.NotEnoughFree(hall, taken, req)
+		}
+		var seats []booking.Seat
+		for _, b := range blocks {
+			seats = append(seats, b...)
+		}
+		h, err := s.holdSeats(t, hall, booking.HoldRequest{ShowID: req.ShowID, Owner: req.Owner, AddTo: req.AddTo}, ttl, seats)
+		if _, clash := err.(*booking.SeatsTakenError); clash && try < 5 {
+			if _, err := t.Exec(t.ctx, `ROLLBACK TO SAVEPOINT best`); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		h.Together = together
+		return h, nil
+	}
 }
 
 // Release lets go of some seats of owner's hold, or all of it, in one

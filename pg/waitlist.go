@@ -33,7 +33,7 @@ func unpromised(t *tx, showID, now int64) (int, error) {
 	err := t.QueryRow(t.ctx, `SELECT s.capacity
 		- (SELECT count(*) FROM seat_claims c WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'sold')
 		- (SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'held' AND ho.expires_at > $2)
-		- (SELECT count(*) FROM seats x WHERE x.hall_id = s.hall_id AND x.blocked)
+		- `+pqBlockedCount+`
 		FROM shows s WHERE s.id = $1`, showID, now).Scan(&free)
 	if err != nil {
 		return 0, err

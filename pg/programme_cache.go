@@ -1,0 +1,95 @@
+package pg
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"boxoffice/booking"
+)
+
+// Each store caches a show's programme facts (showInfo: film, running
+// time, hall, start). EditFilm and MoveShow change them: each sends, in
+// its transaction, a notification on the schema's programme channel
+// (notifyProgramme), and every store's programme listener drops the
+// entries it names. A listener that reconnects drops the whole cache,
+// since what was sent while it was away is lost; so does the start.
+//
+// A read that raced the drop must not put the old facts back: showInfo
+// caches what it read only if no drop happened while it read
+// (programmeGen).
+
+// programmeChannel is the LISTEN channel of this schema's programme edits.
+func (s *Store) programmeChannel() string {
+	return "boxoffice_programme:" + strings.TrimPrefix(s.channel, "boxoffice_changes:")
+}
+
+// forgetProgramme drops what the store cached of a film's shows (kind
+// "film") or of one show ("show"); any other kind drops every show.
+func (s *Store) forgetProgramme(kind string, id int64) {
+	s.hallsMu.Lock()
+	defer s.hallsMu.Unlock()
+	s.programmeGen++
+	for showID, sh := range s.shows {
+		if kind == "show" && showID != id || kind == "film" && sh.Film.ID != id {
+			continue
+		}
+		delete(s.shows, showID)
+	}
+}
+
+// cacheShow keeps sh as read when no drop happened since gen was read.
+func (s *Store) cacheShow(sh booking.Show, gen uint64) {
+	s.hallsMu.Lock()
+	if s.programmeGen == gen {
+		s.shows[sh.ID] = sh
+	}
+	s.hallsMu.Unlock()
+}
+
+// listenProgramme listens for programme edits on a connection of its own
+// until ctx ends, reconnecting with a backoff.
+func (s *Store) listenProgramme(ctx context.Context) {
+	defer s.stopped.Done()
+	backoff := 50 * time.Millisecond
+	for ctx.Err() == nil {
+		err := s.listenProgrammeOnce(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		s.log.Warn("listen for programme edits: connection lost", "err", err)
+		select {
+		case <-time.After(backoff):
+		case <-ctx.Done():
+			return
+		}
+		backoff = min(2*backoff, 2*time.Second)
+	}
+}
+
+// listenProgrammeOnce connects, listens, drops the whole cache (edits
+// sent before the LISTEN are not heard) and then what each edit names.
+func (s *Store) listenProgrammeOnce(ctx context.Context) error {
+	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, `LISTEN `+pgx.Identifier{s.programmeChannel()}.Sanitize()); err != nil {
+		return err
+	}
+	s.forgetProgramme("all", 0)
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		kind, id, _ := strings.Cut(n.Payload, " ")
+		if v, err := strconv.ParseInt(id, 10, 64); err == nil {
+			s.forgetProgramme(kind, v)
+		}
+	}
+}
