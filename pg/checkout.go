@@ -35,6 +35,12 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	// A reservation's hold is sold by PayReservation, which also marks
+	// the reservation paid (db's rule and words; the database refuses it
+	// too, 0007's holds_reservation_paid_only).
+	if strings.HasPrefix(req.Owner, reservationOwnerPrefix) {
+		return nil, booking.Errorf(booking.EInvalid, "That is a reservation: take its payment from the reservations screen (ctrl+y) or boxoffice reservation pay.")
+	}
 	key := strings.TrimSpace(req.IdempotencyKey)
 	customer := booking.CleanLine(req.Customer, 80)
 	phone := booking.CleanLine(req.Phone, 32)
@@ -285,13 +291,20 @@ func (s *Store) confirmHold(t *tx, actor booking.Actor, req booking.CheckoutRequ
 func (s *Store) whyNotLive(t *tx, req booking.CheckoutRequest) error {
 	var owner string
 	var status booking.HoldStatus
-	var expires int64
-	err := t.QueryRow(t.ctx, `SELECT owner, status, expires_at FROM holds WHERE id = $1`, req.HoldID).Scan(&owner, &status, &expires)
+	var expires, showID int64
+	err := t.QueryRow(t.ctx, `SELECT owner, status, expires_at, show_id FROM holds WHERE id = $1`, req.HoldID).Scan(&owner, &status, &expires, &showID)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && owner != req.Owner) {
 		return booking.Errorf(booking.ENotFound, "That hold is gone; choose the seats again.")
 	}
 	if err != nil {
 		return err
+	}
+	// A show's life first, as db's: a cancelled show's holds were let go
+	// with it, and the clerk is told the show was cancelled.
+	if sh, err := s.showLife(t, showID); err != nil {
+		return err
+	} else if sh.Cancelled() {
+		return booking.SalesOpen(sh, t.now)
 	}
 	// The seats by name, as db says them: every claim the hold made.
 	what := "the seats"

@@ -181,7 +181,7 @@ func (s *Store) holdSeats(t *tx, hall *booking.Hall, req booking.HoldRequest, tt
 			return nil, err
 		}
 		if len(taken) > 0 {
-			return nil, s.clash(t, hall, req.ShowID, holdID, seats, taken, len(seats))
+			return nil, s.clashOutOfSale(t, hall, req.ShowID, holdID, seats, taken, len(seats))
 		}
 	}
 	held := seats
@@ -341,16 +341,26 @@ func takenSet(hall *booking.Hall, busy map[int64]bool) func(int64) bool {
 // cancellation committed while the claims waited, so a hold never
 // outlives a cancel that committed before it.
 func (s *Store) salesOpen(t *tx, showID int64) error {
-	sh, err := s.showInfo(t.ctx, showID)
+	sh, err := s.showLife(t, showID)
 	if err != nil {
 		return err
 	}
+	return booking.SalesOpen(sh, t.now)
+}
+
+// showLife is show showID with its life (status, cancel reason, sales
+// close) as t reads it now.
+func (s *Store) showLife(t *tx, showID int64) (booking.Show, error) {
+	sh, err := s.showInfo(t.ctx, showID)
+	if err != nil {
+		return booking.Show{}, err
+	}
 	var closeS int64
 	if err := t.QueryRow(t.ctx, `SELECT `+lifeColumns+` FROM shows s WHERE s.id = $1`, showID).Scan(&sh.Status, &sh.CancelReason, &closeS); err != nil {
-		return err
+		return booking.Show{}, err
 	}
 	sh.SalesClose = time.Duration(closeS) * time.Second
-	return booking.SalesOpen(sh, t.now)
+	return sh, nil
 }
 
 // heldSeats lists the seats a hold still holds, in hall order.
