@@ -4,10 +4,10 @@
 //
 // *Store satisfies booking.Store: the sale path, bookings, cancels,
 // refunds and exchanges, shifts, the roster and the door, the programme
-// and prices, the waiting list, upkeep and most reports, and
-// booking.Changes fed by LISTEN/NOTIFY, so a sale on one server repaints
-// the maps on every other. What is not built here yet refuses in words
-// that say so (notyet.go), never with a wrong answer.
+// and prices, blocked seats, reservations and the kiosk, sites, the
+// waiting list, upkeep and every report, and booking.Changes fed by
+// LISTEN/NOTIFY, so a sale on one server repaints the maps on every
+// other. Backup alone refuses (backup.go): PostgreSQL has pg_dump.
 //
 // No row that every sale of a show must lock: a seat is won by the partial
 // unique index on live claims (the loser's INSERT finds the conflict and

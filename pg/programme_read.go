@@ -10,8 +10,8 @@ import (
 )
 
 // The programme's and prices' reads, and the upkeep a server runs, on
-// PostgreSQL. Changing the programme and the prices is not here yet
-// (notyet.go).
+// PostgreSQL (the writes: programme_write.go, programme_edit.go,
+// prices_write.go).
 
 // Halls lists the halls with their seats, by name.
 func (s *Store) Halls(ctx context.Context, actor booking.Actor) ([]booking.Hall, error) {
