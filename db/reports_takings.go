@@ -80,15 +80,14 @@ func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q bookin
 	if err != nil {
 		return nil, s.translate("takings report", err)
 	}
-	return t.report(), nil
+	return t.tally.Report(), nil
 }
 
-// takings adds payments up by one key as they stream past.
+// takings adds payments up by one key as they stream past
+// (booking.TakingsTally), and the tickets they are for.
 type takings struct {
 	q     booking.TakingsQuery
-	rows  map[string]*booking.TakingsRow
-	order []string // keys in the order first seen
-	shows map[int64][]string
+	tally *booking.TakingsTally
 	// counts are the payments whose tickets are still to be counted: a
 	// sale is for all its booking's tickets, a whole booking's refund
 	// for the void ones.
@@ -102,23 +101,7 @@ type ticketCount struct {
 }
 
 func newTakings(q booking.TakingsQuery) *takings {
-	t := &takings{q: q, rows: map[string]*booking.TakingsRow{}, shows: map[int64][]string{}}
-	if q.By == booking.ByDay {
-		for _, d := range q.Days() {
-			t.row(d.Format(time.DateOnly)).Label = d.Format("Mon 2 Jan 2006")
-		}
-	}
-	return t
-}
-
-func (t *takings) row(key string) *booking.TakingsRow {
-	r, ok := t.rows[key]
-	if !ok {
-		r = &booking.TakingsRow{Key: key}
-		t.rows[key] = r
-		t.order = append(t.order, key)
-	}
-	return r
+	return &takings{q: q, tally: booking.NewTakingsTally(q)}
 }
 
 // takingsPayments adds the range's payments up: by day one query a
@@ -154,14 +137,13 @@ func (s *Store) takingsBetween(ctx context.Context, tx *sql.Tx, t *takings, from
 		k := day
 		switch v := key.(type) {
 		case int64:
-			t.shows[v] = nil // named by takingsLabels
-			k = strconv.FormatInt(v, 10)
+			k = strconv.FormatInt(v, 10) // named by takingsLabels
 		case string:
 			k = cmp.Or(day, v)
 		case []byte:
 			k = cmp.Or(day, string(v))
 		}
-		r := t.row(k)
+		r := t.tally.Row(k)
 		r.Sales += sales
 		r.Refunds += refunds
 		r.Refunded += oneTicket
@@ -298,88 +280,24 @@ func (s *Store) takingsTicketsEach(ctx context.Context, tx *sql.Tx, t *takings) 
 }
 
 // takingsLabels names the shows (and their films) of a report by show or
-// film, and folds the shows into their films for one by film.
+// film: the tally labels them and folds them into their films.
 func (s *Store) takingsLabels(ctx context.Context, tx *sql.Tx, t *takings) error {
-	if len(t.shows) == 0 {
+	ids := t.tally.ShowIDs()
+	if len(ids) == 0 {
 		return nil
-	}
-	ids := make([]int64, 0, len(t.shows))
-	for id := range t.shows {
-		ids = append(ids, id)
 	}
 	rows, err := s.txRows(ctx, tx, qReportShows, idList(ids))
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	loc := t.q.From.Location()
-	byFilm := map[string]*booking.TakingsRow{}
-	var films []string
 	for rows.Next() {
 		var show, film, starts int64
 		var title, hall string
 		if err := rows.Scan(&show, &film, &title, &hall, &starts); err != nil {
 			return err
 		}
-		r := t.rows[strconv.FormatInt(show, 10)]
-		r.Label = title + " · " + hall + " · " + time.Unix(starts, 0).In(loc).Format("Mon 2 Jan 15:04")
-		t.shows[show] = []string{time.Unix(starts, 0).UTC().Format(time.RFC3339), title}
-		if t.q.By != booking.ByFilm {
-			continue
-		}
-		key := strconv.FormatInt(film, 10)
-		f, ok := byFilm[key]
-		if !ok {
-			f = &booking.TakingsRow{Key: key, Label: title}
-			byFilm[key] = f
-			films = append(films, key)
-		}
-		f.Add(*r)
-	}
-	if t.q.By == booking.ByFilm {
-		t.rows, t.order = byFilm, films
+		t.tally.NameShow(show, film, title, hall, starts)
 	}
 	return rows.Err()
-}
-
-// report is the rows in order — days by date, films by title, shows by
-// start, methods and clerks by name — with their net and the total.
-func (t *takings) report() *booking.TakingsReport {
-	q := t.q
-	rep := &booking.TakingsReport{From: q.Start(), To: booking.DayStart(q.To.In(q.From.Location())), By: q.By, Rows: []booking.TakingsRow{}}
-	for _, k := range t.order {
-		r := *t.rows[k]
-		r.Net = r.Sales - r.Refunds
-		if r.Label == "" {
-			r.Label = r.Key // a method or a clerk names itself
-		}
-		rep.Rows = append(rep.Rows, r)
-	}
-	switch q.By {
-	case booking.ByFilm:
-		slices.SortFunc(rep.Rows, func(a, b booking.TakingsRow) int { return cmp.Or(cmp.Compare(a.Label, b.Label), cmpKeys(a.Key, b.Key)) })
-	case booking.ByShow:
-		slices.SortFunc(rep.Rows, func(a, b booking.TakingsRow) int {
-			return cmp.Or(cmp.Compare(t.showStart(a.Key), t.showStart(b.Key)), cmp.Compare(a.Label, b.Label), cmpKeys(a.Key, b.Key))
-		})
-	case booking.ByMethod, booking.ByClerk:
-		slices.SortFunc(rep.Rows, func(a, b booking.TakingsRow) int { return cmp.Compare(a.Key, b.Key) })
-	}
-	rep.Totals()
-	return rep
-}
-
-func (t *takings) showStart(key string) string {
-	id, _ := strconv.ParseInt(key, 10, 64)
-	if v := t.shows[id]; len(v) > 0 {
-		return v[0]
-	}
-	return ""
-}
-
-// cmpKeys orders numeric keys as numbers.
-func cmpKeys(a, b string) int {
-	x, _ := strconv.ParseInt(a, 10, 64)
-	y, _ := strconv.ParseInt(b, 10, 64)
-	return cmp.Compare(x, y)
 }

@@ -1,10 +1,8 @@
 package pg
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -63,18 +61,13 @@ func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q bookin
 	if _, err := booking.ParseTakingsBy(string(q.By)); err != nil || q.By == "" {
 		return nil, booking.Errorf(booking.EInvalid, "Takings add up by day, film, show, method or clerk, not %q.", booking.CleanLine(string(q.By), 20))
 	}
-	t := &pgTakings{q: q, rows: map[string]*booking.TakingsRow{}, starts: map[string]int64{}}
+	t := booking.NewTakingsTally(q)
 	days := q.Days()
 	bounds := make([]int64, 0, len(days)+1)
 	for _, d := range days {
 		bounds = append(bounds, d.UnixMilli())
 	}
 	bounds = append(bounds, q.End().UnixMilli())
-	if q.By == booking.ByDay {
-		for _, d := range days {
-			t.row(d.Format(time.DateOnly)).Label = d.Format("Mon 2 Jan 2006")
-		}
-	}
 	err := s.inReport(ctx, func(tx pgx.Tx) error {
 		query, args := takingsSQL(q, bounds)
 		err := eachRow(ctx, tx, query, args, func(rows pgx.Rows) error {
@@ -87,7 +80,7 @@ func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q bookin
 				n, _ := strconv.Atoi(key)
 				key = days[n-1].Format(time.DateOnly)
 			}
-			r := t.row(key)
+			r := t.Row(key)
 			r.Sales, r.Refunds = booking.Money(sales), booking.Money(refunds)
 			r.Tickets, r.Refunded = int(tickets), int(refunded)
 			return nil
@@ -95,12 +88,12 @@ func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q bookin
 		if err != nil || (q.By != booking.ByShow && q.By != booking.ByFilm) {
 			return err
 		}
-		return t.labels(ctx, tx)
+		return nameShows(ctx, tx, t)
 	})
 	if err != nil {
 		return nil, s.translate("takings report", err)
 	}
-	return t.report(), nil
+	return t.Report(), nil
 }
 
 // takingsSQL is q's statement and its arguments.
@@ -112,90 +105,16 @@ func takingsSQL(q booking.TakingsQuery, bounds []int64) (string, []any) {
 	return fmt.Sprintf(pqTakings, takingsKey[q.By]), args
 }
 
-// pgTakings is a takings report being added up.
-type pgTakings struct {
-	q      booking.TakingsQuery
-	rows   map[string]*booking.TakingsRow
-	order  []string
-	starts map[string]int64 // a show's key -> its start, for the order by show
-}
-
-func (t *pgTakings) row(key string) *booking.TakingsRow {
-	r, ok := t.rows[key]
-	if !ok {
-		r = &booking.TakingsRow{Key: key}
-		t.rows[key] = r
-		t.order = append(t.order, key)
-	}
-	return r
-}
-
-// labels names the shows (title · hall · start) and, for a report by
-// film, folds them into their films, as db's takingsLabels.
-func (t *pgTakings) labels(ctx context.Context, tx pgx.Tx) error {
-	ids := make([]int64, 0, len(t.rows))
-	for k := range t.rows {
-		id, _ := strconv.ParseInt(k, 10, 64)
-		ids = append(ids, id)
-	}
-	loc := t.q.From.Location()
-	byFilm := map[string]*booking.TakingsRow{}
-	var films []string
-	err := eachRow(ctx, tx, pqTakingsShows, []any{ids}, func(rows pgx.Rows) error {
+// nameShows names the shows of a report by show or film, and folds them
+// into their films (booking.TakingsTally.NameShow).
+func nameShows(ctx context.Context, tx pgx.Tx, t *booking.TakingsTally) error {
+	return eachRow(ctx, tx, pqTakingsShows, []any{t.ShowIDs()}, func(rows pgx.Rows) error {
 		var show, film, starts int64
 		var title, hall string
 		if err := rows.Scan(&show, &film, &title, &hall, &starts); err != nil {
 			return err
 		}
-		key := strconv.FormatInt(show, 10)
-		r := t.rows[key]
-		r.Label = title + " · " + hall + " · " + time.Unix(starts, 0).In(loc).Format("Mon 2 Jan 15:04")
-		t.starts[key] = starts
-		if t.q.By != booking.ByFilm {
-			return nil
-		}
-		fk := strconv.FormatInt(film, 10)
-		f, ok := byFilm[fk]
-		if !ok {
-			f = &booking.TakingsRow{Key: fk, Label: title}
-			byFilm[fk] = f
-			films = append(films, fk)
-		}
-		f.Add(*r)
+		t.NameShow(show, film, title, hall, starts)
 		return nil
 	})
-	if err == nil && t.q.By == booking.ByFilm {
-		t.rows, t.order = byFilm, films
-	}
-	return err
-}
-
-// report is the rows in db's order — days by date, films by title, shows
-// by start, methods and clerks by name — with their net and the total.
-func (t *pgTakings) report() *booking.TakingsReport {
-	q := t.q
-	rep := &booking.TakingsReport{From: q.Start(), To: booking.DayStart(q.To.In(q.From.Location())), By: q.By, Rows: []booking.TakingsRow{}}
-	for _, k := range t.order {
-		r := *t.rows[k]
-		r.Net = r.Sales - r.Refunds
-		if r.Label == "" {
-			r.Label = r.Key
-		}
-		rep.Rows = append(rep.Rows, r)
-	}
-	keyNum := func(k string) int64 { n, _ := strconv.ParseInt(k, 10, 64); return n }
-	switch q.By {
-	case booking.ByFilm:
-		slices.SortFunc(rep.Rows, func(a, b booking.TakingsRow) int {
-			return cmp.Or(cmp.Compare(a.Label, b.Label), cmp.Compare(keyNum(a.Key), keyNum(b.Key)))
-		})
-	case booking.ByShow:
-		slices.SortFunc(rep.Rows, func(a, b booking.TakingsRow) int {
-			return cmp.Or(cmp.Compare(t.starts[a.Key], t.starts[b.Key]), cmp.Compare(a.Label, b.Label), cmp.Compare(keyNum(a.Key), keyNum(b.Key)))
-		})
-	case booking.ByMethod, booking.ByClerk:
-		slices.SortFunc(rep.Rows, func(a, b booking.TakingsRow) int { return cmp.Compare(a.Key, b.Key) })
-	}
-	rep.Totals()
-	return rep
 }
