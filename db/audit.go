@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // audit appends one row to the audit trail inside the write's own
@@ -23,14 +24,7 @@ import (
 // durable together. A job that fails, or rolls back to its savepoint,
 // drops its row with the rest of its work.
 func (w *wtx) audit(actor booking.Actor, e booking.AuditEntry, bookingID int64) error {
-	role := ""
-	if actor.Role > booking.RoleKiosk {
-		role = actor.Role.String()
-	}
-	w.audits = append(w.audits, auditRow{
-		w.nowMS(), booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), string(e.Action),
-		nullID(e.ShowID), nullID(bookingID), nullID(e.ShiftID), int64(e.Amount), booking.CleanLine(e.Detail, 200)})
-	return nil
+	return store.Audit(w, actor, e, bookingID)
 }
 
 // auditRow is one audit row's column values, in auditInserts' order.

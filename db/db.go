@@ -25,6 +25,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/internal/drain"
+	"boxoffice/store"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -88,11 +89,13 @@ type Store struct {
 	writerDone chan struct{} // closed when the writer goroutine has returned
 	stopped    sync.WaitGroup
 
-	// Caches of what never changes after seeding.
+	// The rules written once (package store), and the programme's facts
+	// they and this driver read (halls, seats, shows' films and starts).
+	*store.Store
+	prog *store.Programme
+
+	// Caches of the prices.
 	hallsMu     sync.Mutex
-	halls       map[int64]*booking.Hall
-	seatsByID   map[int64]map[int64]booking.Seat // hall -> seat id -> seat
-	shows       map[int64]booking.Show
 	ticketTypes []booking.TicketType
 	prices      *booking.PriceTable // see priceTable; dropped with ticketTypes
 	typesGen    uint64              // bumped when prices may have changed; see TicketTypes
@@ -221,7 +224,7 @@ func (opts *Options) fill() (string, error) {
 }
 
 func newStore(path string, opts Options, w *sql.DB) *Store {
-	return &Store{
+	s := &Store{
 		path:       path,
 		opts:       opts,
 		log:        opts.Logger,
@@ -231,14 +234,19 @@ func newStore(path string, opts Options, w *sql.DB) *Store {
 		stop:       make(chan struct{}),
 		giveUp:     make(chan struct{}),
 		writerDone: make(chan struct{}),
-		halls:      make(map[int64]*booking.Hall),
-		seatsByID:  make(map[int64]map[int64]booking.Seat),
-		shows:      make(map[int64]booking.Show),
 
 		snaps:       make(map[int64]*seatSnap),
 		snapVersion: make(map[int64]uint64),
 		ownSeqs:     make(map[int64]struct{}),
 	}
+	d := driver{s}
+	s.prog = store.NewProgramme(d)
+	s.Store = store.New(d, s.prog, store.Options{
+		TicketKeys:    append([]booking.TicketKey{opts.TicketKey}, opts.OldTicketKeys...),
+		ReserveCutoff: opts.ReserveCutoff,
+		Logger:        opts.Logger,
+	})
+	return s
 }
 
 // start opens the read pool and starts the writer, the poller, the

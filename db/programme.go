@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // Cleaning is booking.Cleaning, the gap a hall needs between two shows.
@@ -211,11 +212,11 @@ func (s *Store) forgetTicketTypes() {
 	s.ticketTypes = nil
 	s.prices = nil
 	s.typesGen++
+	s.hallsMu.Unlock()
 	// A moved show or an edited film publishes 0 too (and another
 	// process's commit comes here through the poll): the programme facts
 	// cached by showInfo go with the prices.
-	clear(s.shows)
-	s.hallsMu.Unlock()
+	s.prog.Forget(store.ForgetAll, 0)
 }
 
 // readIDs runs a one-column query on the read pool.

@@ -46,67 +46,53 @@ func (s *Store) readRows(ctx context.Context, query string, args ...any) (*sql.R
 	return st.QueryContext(ctx, args...)
 }
 
-// showInfo returns a show's programme facts: film, hall, start and
-// capacity. They change only when a manager moves the show or edits its
-// film, which publishes 0 and drops the cache (forgetTicketTypes), so
-// they are cached; a read that raced such a drop is not kept. What
-// changes in a show's life — whether it was cancelled, when its sales
-// close — is not in it (SalesClose reads as the cinema's first default):
-// a write asks liveShow in its transaction before SalesOpen.
+// showInfo returns a show's programme facts: film, running time, hall,
+// start, capacity, from the store's cache (store.Programme). What changes
+// in a show's life — whether it was cancelled, when its sales close — is
+// not in it (SalesClose reads as the cinema's first default): a write asks
+// liveShow in its transaction before SalesOpen.
 func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error) {
-	s.hallsMu.Lock()
-	sh, ok := s.shows[showID]
-	gen := s.typesGen
-	s.hallsMu.Unlock()
-	if ok {
-		return sh, nil
-	}
+	return s.prog.Show(ctx, showID)
+}
+
+// seatByID finds a seat of a hall already loaded by hall().
+func (s *Store) seatByID(hallID, seatID int64) (booking.Seat, bool) {
+	return s.prog.Seat(hallID, seatID)
+}
+
+// hallOfShow returns the hall a show plays in.
+func (s *Store) hallOfShow(ctx context.Context, showID int64) (*booking.Hall, error) {
+	return s.prog.HallOfShow(ctx, showID)
+}
+
+// hall returns a hall with its seats; a hall's layout never changes once
+// made, so it is cached for the life of the store.
+func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
+	return s.prog.Hall(ctx, hallID)
+}
+
+// ReadShowFacts reads a show's programme facts for store.Programme.
+func (d driver) ReadShowFacts(ctx context.Context, showID int64) (booking.Show, error) {
+	var sh booking.Show
 	var starts int64
-	err := s.readRow(ctx, `SELECT s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity
+	err := d.s.readRow(ctx, `SELECT s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`, showID).Scan(
 		&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity)
 	if err == sql.ErrNoRows {
 		return sh, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
 	}
 	if err != nil {
-		return sh, s.translate("show", err)
+		return sh, d.s.translate("show", err)
 	}
 	sh.Starts = time.Unix(starts, 0)
 	sh.SalesClose = booking.DefaultSalesClose
-	s.hallsMu.Lock()
-	if s.typesGen == gen {
-		s.shows[showID] = sh
-	}
-	s.hallsMu.Unlock()
 	return sh, nil
 }
 
-// seatByID finds a seat of a hall already loaded by hall().
-func (s *Store) seatByID(hallID, seatID int64) (booking.Seat, bool) {
-	s.hallsMu.Lock()
-	defer s.hallsMu.Unlock()
-	seat, ok := s.seatsByID[hallID][seatID]
-	return seat, ok
-}
-
-// hallOfShow returns the hall a show plays in. Halls never change once
-// seeded, so they are cached for the life of the store.
-func (s *Store) hallOfShow(ctx context.Context, showID int64) (*booking.Hall, error) {
-	sh, err := s.showInfo(ctx, showID)
-	if err != nil {
-		return nil, err
-	}
-	return s.hall(ctx, sh.HallID)
-}
-
-func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
-	s.hallsMu.Lock()
-	h, ok := s.halls[hallID]
-	s.hallsMu.Unlock()
-	if ok {
-		return h, nil
-	}
-	h = &booking.Hall{ID: hallID, Site: booking.MainSite}
+// ReadHall reads a hall with its seats for store.Programme.
+func (d driver) ReadHall(ctx context.Context, hallID int64) (*booking.Hall, error) {
+	s := d.s
+	h := &booking.Hall{ID: hallID, Site: booking.MainSite}
 	var rows string
 	if err := s.readRow(ctx, `SELECT name, rows, width FROM halls WHERE id = ?`, hallID).Scan(&h.Name, &rows, &h.Width); err != nil {
 		return nil, s.translate("hall", err)
@@ -129,14 +115,6 @@ func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
 	if err := rs.Err(); err != nil {
 		return nil, s.translate("hall", err)
 	}
-	byID := make(map[int64]booking.Seat, len(h.Seats))
-	for _, seat := range h.Seats {
-		byID[seat.ID] = seat
-	}
-	s.hallsMu.Lock()
-	s.halls[hallID] = h
-	s.seatsByID[hallID] = byID
-	s.hallsMu.Unlock()
 	return h, nil
 }
 

@@ -335,9 +335,7 @@ func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''
 // forgetCaches drops what the store cached of the programme and prices:
 // Carry wrote them under it.
 func (s *Store) forgetCaches() {
-	s.hallsMu.Lock()
-	s.halls, s.seatsByID, s.shows = map[int64]*booking.Hall{}, map[int64]map[int64]booking.Seat{}, map[int64]booking.Show{}
-	s.hallsMu.Unlock()
+	s.prog.Reset()
 	s.pricesMu.Lock()
 	s.prices, s.pricesGen = nil, ""
 	s.pricesMu.Unlock()

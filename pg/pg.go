@@ -39,6 +39,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // Options configure a Store.
@@ -77,12 +78,11 @@ type Store struct {
 
 	faults *faults // the server going away (errors.go, fault.go)
 
-	hallsMu   sync.Mutex
-	halls     map[int64]*booking.Hall
-	seatsByID map[int64]map[int64]booking.Seat
-	shows     map[int64]booking.Show // programme facts, which a sale never changes
-	// programmeGen counts the drops of shows (programme_cache.go).
-	programmeGen uint64
+	// The rules written once (package store), and the programme's facts
+	// they and this driver read (halls, seats, shows' films and starts),
+	// which every server drops on a programme notification.
+	*store.Store
+	prog *store.Programme
 
 	// The price table last read, and the price generation it was read at
 	// (txPriceTable).
@@ -137,11 +137,17 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	}
 	s := &Store{
 		pool: pool, opts: opts, log: log, broker: booking.NewBroker(), faults: f,
-		id:    strconv.FormatUint(rand.Uint64(), 36),
-		halls: map[int64]*booking.Hall{}, seatsByID: map[int64]map[int64]booking.Seat{}, shows: map[int64]booking.Show{},
+		id:        strconv.FormatUint(rand.Uint64(), 36),
 		listening: make(chan struct{}), pending: map[int64]bool{}, kick: make(chan struct{}, 1),
 		down: newShutdown(),
 	}
+	d := driver{s}
+	s.prog = store.NewProgramme(d)
+	s.Store = store.New(d, s.prog, store.Options{
+		TicketKeys:    append([]booking.TicketKey{opts.TicketKey}, opts.OldTicketKeys...),
+		ReserveCutoff: opts.ReserveCutoff,
+		Logger:        log,
+	})
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -292,51 +298,6 @@ func (s *Store) translate(op string, err error) error {
 	}
 	s.log.Error("internal error", "op", op, "err", err)
 	return &booking.Error{Code: booking.EInternal, Message: "Internal error."}
-}
-
-// checkActor refuses with booking.ErrWithdrawn an actor whose staff row is
-// gone, disabled or now below the role they act with, or whose registered
-// terminal was removed, as db's checkActor does (repeated here: it is a
-// query, not a rule).
-func checkActor(t *tx, actor booking.Actor) error {
-	if actor.StaffID != 0 {
-		var role string
-		var disabled bool
-		err := t.QueryRow(t.ctx, `SELECT role, disabled FROM staff WHERE id = $1`, actor.StaffID).Scan(&role, &disabled)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return booking.ErrWithdrawn
-		}
-		if err != nil {
-			return err
-		}
-		if r, perr := booking.ParseRole(role); disabled || perr != nil || r < actor.Role {
-			return booking.ErrWithdrawn
-		}
-	}
-	if actor.TerminalID != 0 {
-		var n int
-		if err := t.QueryRow(t.ctx, `SELECT count(*) FROM terminals WHERE id = $1`, actor.TerminalID).Scan(&n); err != nil {
-			return err
-		}
-		if n == 0 {
-			return booking.ErrWithdrawn
-		}
-	}
-	return nil
-}
-
-// audit appends one row to the audit trail in t, so a change and its
-// record commit or roll back together.
-func audit(t *tx, actor booking.Actor, e booking.AuditEntry, bookingID int64) error {
-	role := ""
-	if actor.Role > booking.RoleKiosk {
-		role = actor.Role.String()
-	}
-	_, err := t.Exec(t.ctx, `INSERT INTO audit (at, actor, role, terminal, action, show_id, booking_id, shift_id, amount, detail)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		t.nowMS(), booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), string(e.Action),
-		nullID(e.ShowID), nullID(bookingID), nullID(e.ShiftID), int64(e.Amount), booking.CleanLine(e.Detail, 200))
-	return err
 }
 
 // nullID stores a zero id as NULL.

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"boxoffice/booking"
 )
 
 // Each store caches a show's programme facts (showInfo: film, running
@@ -29,26 +27,7 @@ func (s *Store) programmeChannel() string {
 
 // forgetProgramme drops what the store cached of a film's shows (kind
 // "film") or of one show ("show"); any other kind drops every show.
-func (s *Store) forgetProgramme(kind string, id int64) {
-	s.hallsMu.Lock()
-	defer s.hallsMu.Unlock()
-	s.programmeGen++
-	for showID, sh := range s.shows {
-		if kind == "show" && showID != id || kind == "film" && sh.Film.ID != id {
-			continue
-		}
-		delete(s.shows, showID)
-	}
-}
-
-// cacheShow keeps sh as read when no drop happened since gen was read.
-func (s *Store) cacheShow(sh booking.Show, gen uint64) {
-	s.hallsMu.Lock()
-	if s.programmeGen == gen {
-		s.shows[sh.ID] = sh
-	}
-	s.hallsMu.Unlock()
-}
+func (s *Store) forgetProgramme(kind string, id int64) { s.prog.Forget(kind, id) }
 
 // listenProgramme listens for programme edits on a connection of its own
 // until ctx ends, reconnecting with a backoff.

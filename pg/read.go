@@ -16,45 +16,50 @@ import (
 // snapshot, under READ COMMITTED) or one read-only REPEATABLE READ
 // transaction where two statements must agree (the seat map).
 
-// showInfo returns a show's programme facts: film, hall, start and
-// capacity, which no sale changes, cached until EditFilm or MoveShow on
-// any server says otherwise (programme_cache.go).
-// What changes in a show's life (cancelled, sales close) a write reads in
-// its own transaction (liveShow).
+// showInfo returns a show's programme facts (film, running time, hall,
+// start, capacity) from the store's cache (store.Programme); a show's
+// life — status, sales close — is read in each transaction.
 func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error) {
-	s.hallsMu.Lock()
-	sh, ok := s.shows[showID]
-	gen := s.programmeGen
-	s.hallsMu.Unlock()
-	if ok {
-		return sh, nil
-	}
+	return s.prog.Show(ctx, showID)
+}
+
+// hall returns a hall with its seats; a hall's layout never changes once
+// made, so it is cached for the life of the store.
+func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
+	return s.prog.Hall(ctx, hallID)
+}
+
+func (s *Store) hallOfShow(ctx context.Context, showID int64) (*booking.Hall, error) {
+	return s.prog.HallOfShow(ctx, showID)
+}
+
+func (s *Store) seatByID(hallID, seatID int64) (booking.Seat, bool) {
+	return s.prog.Seat(hallID, seatID)
+}
+
+// ReadShowFacts reads a show's programme facts for store.Programme.
+func (d driver) ReadShowFacts(ctx context.Context, showID int64) (booking.Show, error) {
+	var sh booking.Show
 	var starts int64
-	err := s.pool.QueryRow(ctx, `SELECT s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity
+	err := d.s.pool.QueryRow(ctx, `SELECT s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = $1`, showID).Scan(
 		&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return sh, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
 	}
 	if err != nil {
-		return sh, s.translate("show", err)
+		return sh, d.s.translate("show", err)
 	}
 	sh.Starts = time.Unix(starts, 0)
 	sh.SalesClose = booking.DefaultSalesClose
-	s.cacheShow(sh, gen)
 	return sh, nil
 }
 
-// hall returns a hall with its seats; a hall's layout never changes once
-// made, so it is cached for the life of the store.
-func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
-	s.hallsMu.Lock()
-	h, ok := s.halls[hallID]
-	s.hallsMu.Unlock()
-	if ok {
-		return h, nil
-	}
-	h = &booking.Hall{ID: hallID}
+// ReadHall reads a hall with its seats for store.Programme.
+func (d driver) ReadHall(ctx context.Context, hallID int64) (*booking.Hall, error) {
+	s := d.s
+	h := &booking.Hall{ID: hallID}
+
 	var rows string
 	if err := s.pool.QueryRow(ctx, `SELECT name, rows, width, site_id FROM halls WHERE id = $1`, hallID).Scan(&h.Name, &rows, &h.Width, &h.Site); err != nil {
 		return nil, s.translate("hall", err)
@@ -77,30 +82,7 @@ func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
 	if err := rs.Err(); err != nil {
 		return nil, s.translate("hall", err)
 	}
-	byID := make(map[int64]booking.Seat, len(h.Seats))
-	for _, seat := range h.Seats {
-		byID[seat.ID] = seat
-	}
-	s.hallsMu.Lock()
-	s.halls[hallID] = h
-	s.seatsByID[hallID] = byID
-	s.hallsMu.Unlock()
 	return h, nil
-}
-
-func (s *Store) hallOfShow(ctx context.Context, showID int64) (*booking.Hall, error) {
-	sh, err := s.showInfo(ctx, showID)
-	if err != nil {
-		return nil, err
-	}
-	return s.hall(ctx, sh.HallID)
-}
-
-func (s *Store) seatByID(hallID, seatID int64) (booking.Seat, bool) {
-	s.hallsMu.Lock()
-	defer s.hallsMu.Unlock()
-	seat, ok := s.seatsByID[hallID][seatID]
-	return seat, ok
 }
 
 // lifeColumns are what changes in a show's life; the default sales close

@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"sync"
+
+	"boxoffice/booking"
+)
+
+// ProgrammeReads read the programme's facts, which a sale never changes:
+// a show's film, hall and start, a hall's seats.
+type ProgrammeReads interface {
+	// ReadShowFacts reads a show's film, hall, start and capacity, with
+	// SalesClose at booking.DefaultSalesClose (the facts leave a show's
+	// life out). ENotFound "There is no show N.".
+	ReadShowFacts(ctx context.Context, showID int64) (booking.Show, error)
+	// ReadHall reads a hall with its seats in row order. ENotFound.
+	ReadHall(ctx context.Context, hallID int64) (*booking.Hall, error)
+}
+
+// Programme caches the programme's facts for the life of a store: a hall's
+// layout never changes once made, a show's facts only by EditFilm and
+// MoveShow, which drop what they change here (and, on PostgreSQL, on every
+// other server, by a notification) with Forget.
+//
+// A read that raced a drop must not put the old facts back: a show read
+// is kept only if no drop happened while it was read (gen).
+type Programme struct {
+	r     ProgrammeReads
+	mu    sync.Mutex
+	gen   uint64
+	shows map[int64]booking.Show
+	halls map[int64]*booking.Hall
+	seats map[int64]map[int64]booking.Seat // hall -> seat id -> seat
+}
+
+// NewProgramme makes an empty cache that reads through r.
+func NewProgramme(r ProgrammeReads) *Programme {
+	return &Programme{r: r, shows: map[int64]booking.Show{}, halls: map[int64]*booking.Hall{}, seats: map[int64]map[int64]booking.Seat{}}
+}
+
+// Show returns a show's facts (not its life: status, sales close).
+func (p *Programme) Show(ctx context.Context, showID int64) (booking.Show, error) {
+	p.mu.Lock()
+	sh, ok := p.shows[showID]
+	gen := p.gen
+	p.mu.Unlock()
+	if ok {
+		return sh, nil
+	}
+	sh, err := p.r.ReadShowFacts(ctx, showID)
+	if err != nil {
+		return sh, err
+	}
+	p.mu.Lock()
+	if p.gen == gen {
+		p.shows[showID] = sh
+	}
+	p.mu.Unlock()
+	return sh, nil
+}
+
+// Hall returns a hall with its seats.
+func (p *Programme) Hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
+	p.mu.Lock()
+	h, ok := p.halls[hallID]
+	p.mu.Unlock()
+	if ok {
+		return h, nil
+	}
+	h, err := p.r.ReadHall(ctx, hallID)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]booking.Seat, len(h.Seats))
+	for _, seat := range h.Seats {
+		byID[seat.ID] = seat
+	}
+	p.mu.Lock()
+	p.halls[hallID] = h
+	p.seats[hallID] = byID
+	p.mu.Unlock()
+	return h, nil
+}
+
+// HallOfShow returns the hall a show plays in.
+func (p *Programme) HallOfShow(ctx context.Context, showID int64) (*booking.Hall, error) {
+	sh, err := p.Show(ctx, showID)
+	if err != nil {
+		return nil, err
+	}
+	return p.Hall(ctx, sh.HallID)
+}
+
+// Seat returns a seat of a hall read before by its id.
+func (p *Programme) Seat(hallID, seatID int64) (booking.Seat, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	seat, ok := p.seats[hallID][seatID]
+	return seat, ok
+}
+
+// What Forget drops.
+const (
+	ForgetShow = "show" // one show
+	ForgetFilm = "film" // every show of a film
+	ForgetAll  = "all"  // every show
+)
+
+// Forget drops the facts of one show (kind ForgetShow), of a film's shows
+// (ForgetFilm) or of every show (any other kind); halls stay.
+func (p *Programme) Forget(kind string, id int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.gen++
+	for showID, sh := range p.shows {
+		if kind == ForgetShow && showID != id || kind == ForgetFilm && sh.Film.ID != id {
+			continue
+		}
+		delete(p.shows, showID)
+	}
+}
+
+// Reset drops everything, halls too: for a database whose halls were all
+// written anew (a carry from another engine).
+func (p *Programme) Reset() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.gen++
+	clear(p.shows)
+	clear(p.halls)
+	clear(p.seats)
+}
