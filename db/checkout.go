@@ -361,7 +361,7 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 		if err := s.afterStart(w, c.showID, ok); err != nil {
 			return 0, err
 		}
-		return c.id, c.unwind(w, actor, ok.name, number, reason, req.OpenFloat)
+		return c.id, c.unwind(w, actor, ok.Name, number, reason, req.OpenFloat)
 	})
 	if err != nil {
 		return nil, err

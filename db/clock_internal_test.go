@@ -16,14 +16,6 @@ func TestHeldCount_IsTheLiveHoldRule(t *testing.T) {
 	}
 }
 
-// The staff list's lock test spells out lockLive as a constant.
-func TestLockLiveSQL_IsLockLive(t *testing.T) {
-	want := " BETWEEN ?1 + 1 AND ?1 + " + strconv.FormatInt(lockoutMS+clockSlackMS, 10)
-	if lockLiveSQL != want {
-		t.Fatalf("lockLiveSQL = %q, want %q", lockLiveSQL, want)
-	}
-}
-
 // qMadeAhead repeats the condition of the index holds_made_ahead, so
 // SQLite may use it, and says what liveHoldSQL says of a hold made ahead.
 func TestMadeAhead_IsTheIndexAndTheRule(t *testing.T) {

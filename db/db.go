@@ -111,10 +111,6 @@ type Store struct {
 	ownMu   sync.Mutex
 	ownSeqs map[int64]struct{} // change rows this process wrote and published itself
 
-	// dummyHash is compared against when a name is unknown or disabled,
-	// so an unknown name costs the same time as a wrong PIN.
-	dummyHash []byte
-
 	commits, jobsDone, retries atomic.Int64
 	reads                      atomic.Int64 // statements run on the read pool (Collect's equal-work test counts them)
 	pinChecks                  atomic.Int64
@@ -176,10 +172,6 @@ func Open(path string, opts Options) (*Store, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	s := newStore(path, opts, w)
-	if s.dummyHash, err = dummyPINHash(opts.PINCost); err != nil {
-		w.Close()
-		return nil, err
-	}
 	if err := s.migrateWaiting(); err != nil {
 		w.Close()
 		return nil, err
@@ -209,7 +201,7 @@ func (opts *Options) fill() (string, error) {
 		opts.BusyTimeout = 5 * time.Second
 	}
 	if opts.PINCost == 0 {
-		opts.PINCost = pinCost
+		opts.PINCost = bcrypt.DefaultCost
 	}
 	if opts.MaxBatch <= 0 {
 		opts.MaxBatch = 128
@@ -245,6 +237,8 @@ func newStore(path string, opts Options, w *sql.DB) *Store {
 		TicketKeys:    append([]booking.TicketKey{opts.TicketKey}, opts.OldTicketKeys...),
 		ReserveCutoff: opts.ReserveCutoff,
 		Logger:        opts.Logger,
+		PINCost:       opts.PINCost,
+		PINChecks:     &s.pinChecks,
 	})
 	return s
 }
@@ -292,14 +286,6 @@ func (s *Store) start(sync string) error {
 // unknown, so an unknown name costs what a wrong PIN costs. Made once
 // rather than on every Open, where hashing cost every CLI command 70 ms.
 const defaultDummyHash = "$2a$10$98UivpUasEIaZEZ5O9DpR.uRVnI9BP/CcXVdr5CeI8ggZBq2sIY0K"
-
-// dummyPINHash returns a hash at cost that no PIN matches.
-func dummyPINHash(cost int) ([]byte, error) {
-	if cost == bcrypt.DefaultCost {
-		return []byte(defaultDummyHash), nil
-	}
-	return bcrypt.GenerateFromPassword([]byte("not-a-real-pin"), cost)
-}
 
 // closeCheckpointWait bounds Close's last checkpoint.
 const closeCheckpointWait = time.Second

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // Exchanges. The tickets moved are voided on their booking and a new
@@ -31,7 +32,7 @@ func (s *Store) Exchange(ctx context.Context, actor booking.Actor, req booking.E
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	ok := approval{role: actor.Role}
+	ok := store.Approval{Role: actor.Role}
 	if req.Approver != nil {
 		var err error
 		if ok, err = s.approval(ctx, actor, booking.ActionRefund, req.Approver, req.Addr, "exchange of "+normalizeNumber(req.Number)); err != nil {
@@ -60,7 +61,7 @@ type exchange struct {
 	s                   *Store
 	actor               booking.Actor
 	req                 booking.ExchangeRequest
-	ok                  approval
+	ok                  store.Approval
 	number, key, reason string
 
 	old      cancelled
@@ -363,7 +364,7 @@ func (x *exchange) issue(w *wtx, hall *booking.Hall, showID int64, seats []booki
 // back without what a refund needs, or one of a show that has started
 // without a manager.
 func (x *exchange) allowed(w *wtx, diff booking.Money) error {
-	if diff < 0 && x.ok.role < booking.MinRole(booking.ActionRefund) {
+	if diff < 0 && x.ok.Role < booking.MinRole(booking.ActionRefund) {
 		return booking.Errorf(booking.EForbidden, "This exchange pays %s back: a %s must approve it.", (-diff).String(), booking.MinRole(booking.ActionRefund))
 	}
 	return x.s.afterStart(w, x.old.showID, x.ok)
@@ -407,7 +408,7 @@ func (x *exchange) settle(w *wtx, b *booking.Booking, diff booking.Money) (int64
 	}
 	if diff < 0 {
 		if _, err := w.exec(`INSERT INTO payments (booking_id, kind, method, amount, at, staff, terminal, shift_id, approved_by) VALUES (?, 'refund', ?, ?, ?, ?, ?, ?, ?)`,
-			b.ID, string(x.req.Method), -diff, w.nowMS(), x.actor.Name, x.actor.Terminal, nullID(shift), x.ok.name); err != nil {
+			b.ID, string(x.req.Method), -diff, w.nowMS(), x.actor.Name, x.actor.Terminal, nullID(shift), x.ok.Name); err != nil {
 			return 0, err
 		}
 	}
@@ -420,7 +421,7 @@ func (x *exchange) record(w *wtx, b *booking.Booking, credit, diff booking.Money
 	var id int64
 	if err := w.queryRow(`INSERT INTO exchanges (idem_key, from_booking, to_booking, credit, difference, method, at, staff, terminal, approved_by)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, x.key, x.old.id, b.ID, credit, diff, string(x.req.Method), w.nowMS(),
-		x.actor.Name, x.actor.Terminal, x.ok.name).Scan(&id); err != nil {
+		x.actor.Name, x.actor.Terminal, x.ok.Name).Scan(&id); err != nil {
 		return err
 	}
 	for _, t := range x.moved {
@@ -436,7 +437,7 @@ func (x *exchange) record(w *wtx, b *booking.Booking, credit, diff booking.Money
 		return nil
 	}
 	_, err := w.exec(`UPDATE bookings SET status = 'cancelled', cancelled_by = ?, approved_by = ?, reason = ?, cancelled_at = ? WHERE id = ? AND status = 'confirmed'`,
-		x.actor.Name, x.ok.name, "exchanged for "+b.Number, w.nowMS(), x.old.id)
+		x.actor.Name, x.ok.Name, "exchanged for "+b.Number, w.nowMS(), x.old.id)
 	return err
 }
 

@@ -6,48 +6,22 @@ import (
 	"strings"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
-// approval is who authorized a cancel or refund: the approver's name ("" when
-// the actor's own role sufficed) and the higher of the two roles, which
-// decides whether a started show may be refunded.
-type approval struct {
-	name string
-	role booking.Role
-}
-
-// approval authorizes action for actor, or for the supervisor or manager
-// whose name and PIN were typed at the actor's counter. Given an approver,
-// their PIN is checked even when the actor's own role would do: a
-// supervisor asks a manager to refund a show that has started.
-//
-// what names what is approved for the audit trail ("refund of BO-…").
-func (s *Store) approval(ctx context.Context, actor booking.Actor, action booking.Action, approver *booking.Credentials, addr, what string) (approval, error) {
-	own := booking.Authorize(actor, action)
-	if approver == nil {
-		return approval{role: actor.Role}, own
-	}
-	sup, err := s.approve(ctx, actor, approver, addr, what)
-	if err != nil {
-		return approval{}, err
-	}
-	if err := booking.Authorize(booking.Actor{Name: sup.Name, Role: sup.Role}, action); err != nil {
-		if own != nil {
-			return approval{}, booking.Errorf(booking.EForbidden, "%s is a %s; a supervisor or manager must approve.", sup.Name, sup.Role)
-		}
-		return approval{role: actor.Role}, nil // no approval: never recorded as one
-	}
-	return approval{name: sup.Name, role: max(actor.Role, sup.Role)}, nil
+// approval authorizes action for actor or an approver (store.Approve).
+func (s *Store) approval(ctx context.Context, actor booking.Actor, action booking.Action, approver *booking.Credentials, addr, what string) (store.Approval, error) {
+	return store.Approve(s.Store, ctx, actor, action, approver, addr, what)
 }
 
 // afterStart refuses, on the transaction's clock, a refund of a show that
 // has started unless a manager made or approved it.
-func (s *Store) afterStart(w *wtx, showID int64, ok approval) error {
+func (s *Store) afterStart(w *wtx, showID int64, ok store.Approval) error {
 	show, err := s.showInfo(w.ctx, showID)
 	if err != nil {
 		return err
 	}
-	if w.now.Before(show.Starts) || ok.role >= booking.MinRole(booking.ActionCancelStarted) {
+	if w.now.Before(show.Starts) || ok.Role >= booking.MinRole(booking.ActionCancelStarted) {
 		return nil
 	}
 	return booking.Errorf(booking.EForbidden, "The %s show has started: a %s must approve the refund.",
@@ -125,7 +99,7 @@ func (s *Store) RefundTickets(ctx context.Context, actor booking.Actor, req book
 		if err := s.afterStart(w, c.showID, ok); err != nil {
 			return 0, err
 		}
-		return c.id, c.refundSeats(w, actor, ok.name, number, reason, seats, req.OpenFloat)
+		return c.id, c.refundSeats(w, actor, ok.Name, number, reason, seats, req.OpenFloat)
 	})
 	if err != nil {
 		return nil, err

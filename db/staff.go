@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 
 	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/crypto/ssh"
@@ -194,22 +195,12 @@ func (s *Store) updateStaff(ctx context.Context, actor booking.Actor, op, name, 
 			return booking.Errorf(booking.ENotFound, "No staff called %s.", name)
 		}
 		if clearLocks {
-			if err := clearPINLocks(w, name); err != nil {
+			if err := store.ClearPINLocks(w, name); err != nil {
 				return err
 			}
 		}
 		return w.audit(actor, booking.AuditEntry{Action: booking.AuditStaffChange, Detail: name + ": " + op}, 0)
 	})
-}
-
-// clearPINLocks lifts name's lockouts, for sign-in and approvals both.
-func clearPINLocks(w *wtx, name string) error {
-	for _, c := range []pinCounter{signInPINs, approvalPINs} {
-		if _, err := w.exec(`DELETE FROM `+c.table+` WHERE name = ?`, name); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // PINUnchanged reports whether name is an enabled member of staff whose

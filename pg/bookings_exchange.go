@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // Exchanges, as db/exchange.go makes them: the tickets moved are voided
@@ -43,7 +44,7 @@ func (s *Store) Exchange(ctx context.Context, actor booking.Actor, req booking.E
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	ok := approval{role: actor.Role}
+	ok := store.Approval{Role: actor.Role}
 	if req.Approver != nil {
 		var err error
 		if ok, err = s.approval(ctx, actor, booking.ActionRefund, req.Approver, req.Addr, "exchange of "+normalizeNumber(req.Number)); err != nil {
@@ -72,7 +73,7 @@ type exchange struct {
 	s                   *Store
 	actor               booking.Actor
 	req                 booking.ExchangeRequest
-	ok                  approval
+	ok                  store.Approval
 	number, key, reason string
 
 	old             cancelled
@@ -350,7 +351,7 @@ func (x *exchange) issue(t *tx, hall *booking.Hall, showID int64, seats []bookin
 // back without what a refund needs, or one of a show that has started
 // without a manager.
 func (x *exchange) allowed(t *tx, diff booking.Money) error {
-	if diff < 0 && x.ok.role < booking.MinRole(booking.ActionRefund) {
+	if diff < 0 && x.ok.Role < booking.MinRole(booking.ActionRefund) {
 		return booking.Errorf(booking.EForbidden, "This exchange pays %s back: a %s must approve it.", (-diff).String(), booking.MinRole(booking.ActionRefund))
 	}
 	return x.s.afterStart(t, x.old.showID, x.ok)
@@ -407,7 +408,7 @@ func (x *exchange) settle(t *tx, b *booking.Booking, diff booking.Money) (int64,
 	if diff < 0 {
 		if _, err := t.Exec(t.ctx, `INSERT INTO payments (booking_id, kind, method, amount, at, staff, terminal, shift_id, approved_by)
 			VALUES ($1, 'refund', $2, $3, $4, $5, $6, $7, $8)`,
-			b.ID, string(x.req.Method), -diff, t.nowMS(), x.actor.Name, x.actor.Terminal, nullID(shift), x.ok.name); err != nil {
+			b.ID, string(x.req.Method), -diff, t.nowMS(), x.actor.Name, x.actor.Terminal, nullID(shift), x.ok.Name); err != nil {
 			return 0, err
 		}
 	}
@@ -420,7 +421,7 @@ func (x *exchange) record(t *tx, b *booking.Booking, credit, diff booking.Money)
 	var id int64
 	if err := t.QueryRow(t.ctx, `INSERT INTO exchanges (idem_key, from_booking, to_booking, credit, difference, method, at, staff, terminal, approved_by)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`, x.key, x.old.id, b.ID, credit, diff, string(x.req.Method), t.nowMS(),
-		x.actor.Name, x.actor.Terminal, x.ok.name).Scan(&id); err != nil {
+		x.actor.Name, x.actor.Terminal, x.ok.Name).Scan(&id); err != nil {
 		return err
 	}
 	ids := make([]int64, len(x.moved))
@@ -439,7 +440,7 @@ func (x *exchange) record(t *tx, b *booking.Booking, credit, diff booking.Money)
 		return nil
 	}
 	_, err := t.Exec(t.ctx, `UPDATE bookings SET status = 'cancelled', cancelled_by = $1, approved_by = $2, reason = $3, cancelled_at = $4
-		WHERE id = $5 AND status = 'confirmed'`, x.actor.Name, x.ok.name, "exchanged for "+b.Number, t.nowMS(), x.old.id)
+		WHERE id = $5 AND status = 'confirmed'`, x.actor.Name, x.ok.Name, "exchanged for "+b.Number, t.nowMS(), x.old.id)
 	return err
 }
 

@@ -43,7 +43,7 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 		if err := s.afterStart(t, c.showID, ok); err != nil {
 			return 0, err
 		}
-		return c.id, c.unwind(t, actor, ok.name, number, reason, req.OpenFloat)
+		return c.id, c.unwind(t, actor, ok.Name, number, reason, req.OpenFloat)
 	})
 	if err != nil {
 		return nil, err

@@ -32,6 +32,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -103,6 +104,9 @@ type Store struct {
 
 	// A bounded stop (quiesce.go).
 	down *shutdown
+
+	pinChecks atomic.Int64 // PINChecks
+
 }
 
 // Open connects to the database at url (postgres://…), applies the
@@ -147,6 +151,8 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		TicketKeys:    append([]booking.TicketKey{opts.TicketKey}, opts.OldTicketKeys...),
 		ReserveCutoff: opts.ReserveCutoff,
 		Logger:        log,
+		PINCost:       pinCost,
+		PINChecks:     &s.pinChecks,
 	})
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()

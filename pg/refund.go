@@ -10,52 +10,25 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // answerTimeout bounds the read that answers a write already committed.
 const answerTimeout = 5 * time.Second
 
-// approval is who authorized a cancel or refund: the approver's name (""
-// when the actor's own role sufficed) and the higher of the two roles,
-// which decides whether a started show may be refunded.
-type approval struct {
-	name string
-	role booking.Role
-}
-
-// approval authorizes action for actor, or for the supervisor or manager
-// whose name and PIN were typed at the actor's counter, as db's: given an
-// approver, their PIN is checked (against the approval lockout counter,
-// checkPIN) even when the actor's own role would do — a supervisor asks a
-// manager to refund a show that has started.
-func (s *Store) approval(ctx context.Context, actor booking.Actor, action booking.Action, approver *booking.Credentials, addr, what string) (approval, error) {
-	own := booking.Authorize(actor, action)
-	if approver == nil {
-		return approval{role: actor.Role}, own
-	}
-	sup, err := s.checkPIN(ctx, approvalPINs, booking.SignInRequest{
-		Name: approver.Name, PIN: approver.PIN, Terminal: actor.Terminal, TerminalID: actor.TerminalID, Addr: addr,
-	}, what+" by "+actor.Name, booking.ActionCancel)
-	if err != nil {
-		return approval{}, err
-	}
-	if err := booking.Authorize(booking.Actor{Name: sup.Name, Role: sup.Role}, action); err != nil {
-		if own != nil {
-			return approval{}, booking.Errorf(booking.EForbidden, "%s is a %s; a supervisor or manager must approve.", sup.Name, sup.Role)
-		}
-		return approval{role: actor.Role}, nil // no approval: never recorded as one
-	}
-	return approval{name: sup.Name, role: max(actor.Role, sup.Role)}, nil
+// approval authorizes action for actor or an approver (store.Approve).
+func (s *Store) approval(ctx context.Context, actor booking.Actor, action booking.Action, approver *booking.Credentials, addr, what string) (store.Approval, error) {
+	return store.Approve(s.Store, ctx, actor, action, approver, addr, what)
 }
 
 // afterStart refuses, on the transaction's clock, a refund of a show that
 // has started unless a manager made or approved it.
-func (s *Store) afterStart(t *tx, showID int64, ok approval) error {
+func (s *Store) afterStart(t *tx, showID int64, ok store.Approval) error {
 	show, err := s.showInfo(t.ctx, showID)
 	if err != nil {
 		return err
 	}
-	if t.now.Before(show.Starts) || ok.role >= booking.MinRole(booking.ActionCancelStarted) {
+	if t.now.Before(show.Starts) || ok.Role >= booking.MinRole(booking.ActionCancelStarted) {
 		return nil
 	}
 	return booking.Errorf(booking.EForbidden, "The %s show has started: a %s must approve the refund.",
@@ -138,7 +111,7 @@ func (s *Store) RefundTickets(ctx context.Context, actor booking.Actor, req book
 		if err := s.afterStart(t, c.showID, ok); err != nil {
 			return 0, err
 		}
-		return c.id, c.refundSeats(t, actor, ok.name, number, reason, seats, req.OpenFloat)
+		return c.id, c.refundSeats(t, actor, ok.Name, number, reason, seats, req.OpenFloat)
 	})
 	if err != nil {
 		return nil, err

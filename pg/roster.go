@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // The roster (booking.Roster) on PostgreSQL: staff, their PINs and keys,
@@ -132,12 +133,13 @@ func (s *Store) ListStaff(ctx context.Context, actor booking.Actor) ([]booking.S
 	if err := booking.Authorize(actor, booking.ActionManageStaff); err != nil {
 		return nil, err
 	}
-	const live = ` BETWEEN $1::bigint + 1 AND $1::bigint + ` + "%d"
-	q := fmt.Sprintf(`SELECT s.id, s.name, s.role, s.disabled, s.key_fp IS NOT NULL, coalesce(s.site_id, 0),
-		coalesce((SELECT locked_until FROM signin_failures WHERE name = lower(s.name)), 0)`+live+`
-		OR coalesce((SELECT locked_until FROM approval_failures WHERE name = lower(s.name)), 0)`+live+`
-		FROM staff s ORDER BY lower(s.name), s.name`, lockoutMS+clockSlackMS, lockoutMS+clockSlackMS)
-	rows, err := s.pool.Query(ctx, q, s.opts.Clock().UnixMilli())
+	const live = ` BETWEEN $1::bigint + 1 AND $2::bigint`
+	q := `SELECT s.id, s.name, s.role, s.disabled, s.key_fp IS NOT NULL, coalesce(s.site_id, 0),
+		coalesce((SELECT locked_until FROM signin_failures WHERE name = lower(s.name)), 0)` + live + `
+		OR coalesce((SELECT locked_until FROM approval_failures WHERE name = lower(s.name)), 0)` + live + `
+		FROM staff s ORDER BY lower(s.name), s.name`
+	now, upTo := store.LockLiveWindow(s.opts.Clock().UnixMilli())
+	rows, err := s.pool.Query(ctx, q, now, upTo)
 	if err != nil {
 		return nil, s.translate("list staff", err)
 	}
@@ -235,7 +237,7 @@ func (s *Store) updateStaff(ctx context.Context, actor booking.Actor, op, name, 
 			return struct{}{}, booking.Errorf(booking.ENotFound, "No staff called %s.", name)
 		}
 		if clearLocks {
-			if err := clearPINLocks(t, name); err != nil {
+			if err := store.ClearPINLocks(t, name); err != nil {
 				return struct{}{}, err
 			}
 		}

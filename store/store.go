@@ -20,6 +20,8 @@ package store
 import (
 	"context"
 	"log/slog"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"boxoffice/booking"
@@ -79,6 +81,13 @@ type Options struct {
 	ReserveCutoff time.Duration
 	// Logger receives what the rules log; discarded when nil.
 	Logger *slog.Logger
+	// PINCost is the bcrypt cost of the PIN hashes the store makes;
+	// bcrypt.DefaultCost when zero. Tests lower it: the race detector
+	// makes each hash slow.
+	PINCost int
+	// PINChecks, when set, counts every PIN compared: what the lockout
+	// bounds, for the driver's figures.
+	PINChecks *atomic.Int64
 }
 
 // Store implements the capabilities of booking.Store that are rules
@@ -89,6 +98,10 @@ type Store struct {
 	prog *Programme
 	opts Options
 	log  *slog.Logger
+
+	dummyOnce sync.Once // dummyHash
+	dummy     []byte
+	dummyErr  error
 }
 
 // New makes the store of driver d, reading the programme's facts through

@@ -26,6 +26,7 @@ type Tx interface {
 
 	ActorTx
 	DoorTx
+	SignInTx
 }
 
 // Reads are the reads the rules make outside a transaction.
