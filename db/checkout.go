@@ -231,7 +231,7 @@ func insertBooking(w *wtx, b *booking.Booking, holdID int64, key string) error {
 		number := booking.NewBookingNumber()
 		err := w.queryRow(`INSERT INTO bookings (number, show_id, hold_id, status, idem_key, customer, phone, phone_rev, total, sold_by, terminal, created_at)
 			VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			number, b.Show.ID, holdID, key, b.Customer, b.Phone, reverseDigits(b.Phone), b.Total, b.SoldBy, b.Terminal, b.CreatedAt.UnixMilli()).Scan(&b.ID)
+			number, b.Show.ID, holdID, key, b.Customer, b.Phone, booking.ReverseDigits(b.Phone), b.Total, b.SoldBy, b.Terminal, b.CreatedAt.UnixMilli()).Scan(&b.ID)
 		if err == nil {
 			b.Number = number
 			return nil

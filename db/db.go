@@ -281,12 +281,6 @@ func (s *Store) start(sync string) error {
 	return nil
 }
 
-// defaultDummyHash is a bcrypt hash, at the default cost, of 32 random
-// bytes nobody kept: what SignIn compares a PIN against when the name is
-// unknown, so an unknown name costs what a wrong PIN costs. Made once
-// rather than on every Open, where hashing cost every CLI command 70 ms.
-const defaultDummyHash = "$2a$10$98UivpUasEIaZEZ5O9DpR.uRVnI9BP/CcXVdr5CeI8ggZBq2sIY0K"
-
 // closeCheckpointWait bounds Close's last checkpoint.
 const closeCheckpointWait = time.Second
 

@@ -66,8 +66,3 @@ func (w *wtx) TerminalRegistered(terminalID int64) (bool, error) {
 	err := w.queryRow(`SELECT count(*) FROM terminals WHERE id = ?`, terminalID).Scan(&n)
 	return n > 0, err
 }
-
-// LoadBooking reads a whole booking (loadBooking).
-func (d driver) LoadBooking(ctx context.Context, id int64) (*booking.Booking, error) {
-	return d.s.loadBooking(ctx, id)
-}

@@ -32,9 +32,6 @@ func CapturePrepared() (stop func() []string) {
 // them through the writer or the read pool (the poller's connection).
 func OtherStatements() []string { return []string{qLastChange, qChangesAfter} }
 
-// DefaultDummyHash is the built-in hash unknown names are checked against.
-const DefaultDummyHash = defaultDummyHash
-
 // WritesUnderWay is how many writes have passed Quiesce's drain and not
 // yet answered.
 func WritesUnderWay(s *Store) int { return s.quiesce.Len() }

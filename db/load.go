@@ -3,11 +3,13 @@ package db
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // Reading whole bookings, for every method that answers with one.
@@ -26,85 +28,66 @@ func idList(ids []int64) string {
 	return string(append(b, ']'))
 }
 
-// answerTimeout bounds the read that answers a write already committed.
-const answerTimeout = 5 * time.Second
+// jsonStrings is words as a JSON array, for json_each.
+func jsonStrings(words []string) string {
+	b, _ := json.Marshal(words)
+	return string(b)
+}
 
 // committedBooking reads back the booking a committed write made or
-// changed. The write is done whatever the caller's deadline says now, so
-// the answer is read on a context of its own: a clerk whose cancel went
-// through must be told so, not "The request was cancelled" while the
-// database says cancelled.
+// changed (store's committed read: on a context of its own).
 func (s *Store) committedBooking(ctx context.Context, id int64) (*booking.Booking, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerTimeout)
 	defer cancel()
 	return s.loadBooking(ctx, id)
 }
 
-// loadBooking reads a whole booking: show, tickets and payments, through
-// loadBookings, in one read transaction on the read pool.
+// answerTimeout bounds the read that answers a write already committed.
+const answerTimeout = 5 * time.Second
+
+// loadBooking reads a whole booking (store.LoadBooking).
 func (s *Store) loadBooking(ctx context.Context, id int64) (*booking.Booking, error) {
-	out, err := s.loadBookings(ctx, []int64{id})
-	if err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, booking.Errorf(booking.ENotFound, "Not found.")
-	}
-	return &out[0], nil
+	return store.LoadBooking(s.Store, ctx, id)
 }
 
-// loadBookings reads whole bookings in the order of ids, in four queries
-// whatever their number (bookings, their shows, tickets, payments), all
-// in one read transaction so a booking cancelled meanwhile is never seen
-// half cancelled.
+// loadBookings reads whole bookings in the order of ids (store.LoadBookings).
 func (s *Store) loadBookings(ctx context.Context, ids []int64) ([]booking.Booking, error) {
-	if len(ids) == 0 {
-		return []booking.Booking{}, nil
-	}
+	return store.LoadBookings(s.Store, ctx, ids)
+}
+
+// ReadBookings reads the rows of whole bookings in four queries whatever
+// their number (bookings, their shows, tickets, payments), all in one read
+// transaction so a booking cancelled meanwhile is never seen half
+// cancelled.
+func (d driver) ReadBookings(ctx context.Context, ids []int64) (store.BookingRows, error) {
+	s := d.s
+	var out store.BookingRows
 	// Prepare before taking a connection for the transaction: preparing
 	// on the pool while every connection sits in such a transaction
 	// would wait for ever.
 	for _, q := range loadQueries {
 		if _, err := s.readStmt(ctx, q); err != nil {
-			return nil, s.translate("load booking", err)
+			return out, s.translate("load booking", err)
 		}
 	}
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, s.translate("load booking", err)
+		return out, s.translate("load booking", err)
 	}
 	defer tx.Rollback()
 	list := idList(ids)
-	byID, showIDs, err := s.readBookingRows(ctx, tx, list)
-	if err != nil {
-		return nil, s.translate("load booking", err)
+	var showIDs []int64
+	if out.Bookings, showIDs, err = s.readBookingRows(ctx, tx, list); err != nil {
+		return out, s.translate("load booking", err)
 	}
-	shows, err := s.readShowsByID(ctx, tx, showIDs)
-	if err != nil {
-		return nil, s.translate("load booking", err)
+	if out.Shows, err = s.readShowsByID(ctx, tx, showIDs); err != nil {
+		return out, s.translate("load booking", err)
 	}
-	for _, b := range byID {
-		b.Show = shows[b.Show.ID]
+	if out.Tickets, err = s.readTickets(ctx, tx, list); err != nil {
+		return out, s.translate("load booking", err)
 	}
-	for _, sh := range shows {
-		// Halls are cached; load any not seen yet before the ticket rows
-		// need their seats.
-		if _, err := s.hall(ctx, sh.HallID); err != nil {
-			return nil, err
-		}
-	}
-	if err := s.readTickets(ctx, tx, list, byID); err != nil {
-		return nil, err
-	}
-	if err := s.readPayments(ctx, tx, list, byID); err != nil {
-		return nil, s.translate("load booking", err)
-	}
-	out := make([]booking.Booking, 0, len(ids))
-	for _, id := range ids {
-		if b, ok := byID[id]; ok {
-			s.signCodes(b)
-			out = append(out, *b)
-		}
+	if out.Payments, err = s.readPayments(ctx, tx, list); err != nil {
+		return out, s.translate("load booking", err)
 	}
 	return out, nil
 }
@@ -135,16 +118,16 @@ func (s *Store) txRows(ctx context.Context, tx *sql.Tx, query string, args ...an
 	return tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 }
 
-func (s *Store) readBookingRows(ctx context.Context, tx *sql.Tx, list string) (map[int64]*booking.Booking, []int64, error) {
+func (s *Store) readBookingRows(ctx context.Context, tx *sql.Tx, list string) ([]booking.Booking, []int64, error) {
 	rows, err := s.txRows(ctx, tx, qBookingRows, list)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rows.Close()
-	byID := map[int64]*booking.Booking{}
+	var out []booking.Booking
 	var showIDs []int64
 	for rows.Next() {
-		b := &booking.Booking{}
+		var b booking.Booking
 		var created int64
 		var cancelledAt sql.NullInt64
 		if err := rows.Scan(&b.ID, &b.Number, &b.Show.ID, &b.Status, &b.Customer, &b.Phone, &b.Total, &b.SoldBy, &b.Terminal, &created,
@@ -152,12 +135,12 @@ func (s *Store) readBookingRows(ctx context.Context, tx *sql.Tx, list string) (m
 			return nil, nil, err
 		}
 		b.CreatedAt = time.UnixMilli(created)
-		byID[b.ID] = b
+		out = append(out, b)
 		if !slices.Contains(showIDs, b.Show.ID) {
 			showIDs = append(showIDs, b.Show.ID)
 		}
 	}
-	return byID, showIDs, rows.Err()
+	return out, showIDs, rows.Err()
 }
 
 func (s *Store) readShowsByID(ctx context.Context, tx *sql.Tx, ids []int64) (map[int64]booking.Show, error) {
@@ -180,51 +163,45 @@ func (s *Store) readShowsByID(ctx context.Context, tx *sql.Tx, ids []int64) (map
 // readTickets reads the tickets of the bookings in list. A booking's
 // tickets are a range of ticket ids (see ticketsPerBooking), so each
 // booking costs one primary-key range.
-func (s *Store) readTickets(ctx context.Context, tx *sql.Tx, list string, byID map[int64]*booking.Booking) error {
+func (s *Store) readTickets(ctx context.Context, tx *sql.Tx, list string) ([]store.TicketRow, error) {
 	rows, err := s.txRows(ctx, tx, qTickets, list, ticketsPerBooking, ticketsPerBooking, ticketsPerBooking-1)
 	if err != nil {
-		return s.translate("load booking", err)
+		return nil, err
 	}
 	defer rows.Close()
+	var out []store.TicketRow
 	for rows.Next() {
-		var t booking.Ticket
-		var bookingID, seatID int64
+		var t store.TicketRow
 		var admitted sql.NullInt64
-		if err := rows.Scan(&t.ID, &bookingID, &seatID, &t.Type, &t.Price, &t.PriceSource, &t.Status, &admitted, &t.AdmittedBy, &t.ExchangedTo); err != nil {
-			return s.translate("load booking", err)
+		if err := rows.Scan(&t.ID, &t.BookingID, &t.Seat.ID, &t.Type, &t.Price, &t.PriceSource, &t.Status, &admitted, &t.AdmittedBy, &t.ExchangedTo); err != nil {
+			return nil, err
 		}
-		b := byID[bookingID]
-		if b == nil {
-			continue
-		}
-		t.Seat, _ = s.seatByID(b.Show.HallID, seatID)
 		if admitted.Valid {
 			at := time.UnixMilli(admitted.Int64)
 			t.AdmittedAt = &at
 		}
-		b.Tickets = append(b.Tickets, t)
+		out = append(out, t)
 	}
-	return s.translate("load booking", rows.Err())
+	return out, rows.Err()
 }
 
-func (s *Store) readPayments(ctx context.Context, tx *sql.Tx, list string, byID map[int64]*booking.Booking) error {
+func (s *Store) readPayments(ctx context.Context, tx *sql.Tx, list string) ([]store.PaymentRow, error) {
 	rows, err := s.txRows(ctx, tx, qPayments, list)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rows.Close()
+	var out []store.PaymentRow
 	for rows.Next() {
-		var p booking.Payment
-		var bookingID, at int64
+		var p store.PaymentRow
+		var at int64
 		var method string
-		if err := rows.Scan(&bookingID, &p.ID, &p.Kind, &method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff, &p.Terminal, &p.ShiftID, &p.TicketID, &p.ApprovedBy); err != nil {
-			return err
+		if err := rows.Scan(&p.BookingID, &p.ID, &p.Kind, &method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff, &p.Terminal, &p.ShiftID, &p.TicketID, &p.ApprovedBy); err != nil {
+			return nil, err
 		}
 		p.Method = booking.PayMethod(method)
 		p.At = time.UnixMilli(at)
-		if b := byID[bookingID]; b != nil {
-			b.Payments = append(b.Payments, p)
-		}
+		out = append(out, p)
 	}
-	return rows.Err()
+	return out, rows.Err()
 }

@@ -413,46 +413,6 @@ func (s *Store) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
 	return out, nil
 }
 
-// Booking looks a booking up by number.
-func (s *Store) Booking(ctx context.Context, actor booking.Actor, number string) (*booking.Booking, error) {
-	if err := booking.Authorize(actor, booking.ActionViewBooking); err != nil {
-		return nil, err
-	}
-	number = normalizeNumber(number)
-	var id int64
-	if err := s.readRow(ctx, `SELECT id FROM bookings WHERE number = ?`, number).Scan(&id); err != nil {
-		if err == sql.ErrNoRows {
-			return nil, notFoundBooking(number)
-		}
-		return nil, s.translate("booking", err)
-	}
-	return s.loadBooking(ctx, id)
-}
+func notFoundBooking(number string) error { return booking.ErrNoBooking(number) }
 
-// BookingByKey returns the booking an idempotency key made. ENotFound.
-func (s *Store) BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error) {
-	if err := booking.Authorize(actor, booking.ActionSell); err != nil {
-		return nil, err
-	}
-	var id int64
-	if err := s.readRow(ctx, `SELECT id FROM bookings WHERE idem_key = ?`, key).Scan(&id); err != nil {
-		if err == sql.ErrNoRows {
-			return nil, booking.Errorf(booking.ENotFound, "No booking for that key.")
-		}
-		return nil, s.translate("booking by key", err)
-	}
-	return s.loadBooking(ctx, id)
-}
-
-func notFoundBooking(number string) error {
-	return booking.Errorf(booking.ENotFound, "No booking %s.", booking.CleanLine(number, 16))
-}
-
-// normalizeNumber accepts "bo-7kq2x9td", "7KQ2X9TD" and spaces.
-func normalizeNumber(n string) string {
-	n = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(n), " ", ""))
-	if !strings.HasPrefix(n, "BO-") {
-		n = "BO-" + strings.TrimPrefix(n, "BO")
-	}
-	return n
-}
+func normalizeNumber(n string) string { return booking.NormalizeNumber(n) }

@@ -82,7 +82,7 @@ func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text 
 	if text == "" {
 		return nil, booking.Errorf(booking.EInvalid, "Type a reservation number or phone number.")
 	}
-	if number := normalizeNumber(text); isBookingNumber(number) {
+	if number := normalizeNumber(text); booking.IsBookingNumber(number) {
 		r, err := s.Reservation(ctx, actor, number)
 		if err == nil {
 			return []booking.Reservation{*r}, nil

@@ -97,7 +97,7 @@ func (s *Store) AddWaitlist(ctx context.Context, actor booking.Actor, showID int
 		}
 		added := e
 		err = w.queryRow(`INSERT INTO waitlist (show_id, name, phone, phone_rev, seats, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-			showID, e.Name, e.Phone, reverseDigits(e.Phone), seats, w.nowMS()).Scan(&added.ID)
+			showID, e.Name, e.Phone, booking.ReverseDigits(e.Phone), seats, w.nowMS()).Scan(&added.ID)
 		return &added, auditDone(w, actor, booking.AuditEntry{Action: booking.AuditWaitlist, ShowID: showID, Detail: fmt.Sprintf("add entry %d: %s, %d seats", added.ID, e.Name, seats)}, err)
 	})
 }

@@ -367,6 +367,9 @@ func (x *exchange) writeBooking(t *tx, b *booking.Booking, holdID int64, lines [
 		b.Number, b.Show.ID, holdID, "exchange:"+x.key, b.Customer, b.Phone, b.Total, b.SoldBy, b.Terminal, b.CreatedAt.UnixMilli()).Scan(&b.ID); err != nil {
 		return err
 	}
+	if err := indexNames(t, b.ID, b.Customer); err != nil {
+		return err
+	}
 	if _, err := t.Exec(t.ctx, `UPDATE seat_claims SET status = 'sold', booking_id = $1 WHERE hold_id = $2 AND status = 'held'`, b.ID, holdID); err != nil {
 		return err
 	}

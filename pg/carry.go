@@ -47,19 +47,18 @@ type CarryReport struct {
 // foreign keys name. A table not listed goes after them, by name.
 var carryOrder = []string{
 	"meta", "halls", "seats", "films", "ticket_types", "price_lists", "prices", "shows",
-	"staff", "terminals", "holds", "shifts", "shift_events", "shift_money", "bookings", "seat_claims",
+	"staff", "terminals", "holds", "shifts", "shift_events", "shift_money", "bookings", "booking_words", "seat_claims",
 	"exchanges", "tickets", "payments", "reservations", "waitlist", "seat_blocks", "audit",
 	"signin_failures", "approval_failures",
 }
 
 // notCarried are the source's tables and columns PostgreSQL keeps another
 // way, with why: never copied, even where PostgreSQL has a table of the
-// name (its booking_words is written by its own trigger as each booking
-// is copied; its lockout tables start afresh).
+// name (its lockout tables start afresh). booking_words is copied: both
+// stores fold names with booking.NameWords.
 var notCarried = map[string]string{
 	"schema_migrations":    "each database keeps its own schema version",
 	"changes":              "SQLite's change log: PostgreSQL servers tell each other by NOTIFY",
-	"booking_words":        "SQLite's search index of booking names: PostgreSQL indexes each booking's names as it is copied",
 	"shift_money":          "a shift's running totals: PostgreSQL sums the shift's payments",
 	"signin_failures":      "wrong-PIN counts: lockouts start afresh",
 	"approval_failures":    "wrong-PIN counts: lockouts start afresh",
@@ -292,7 +291,7 @@ var lowerCased = map[string]bool{"price_lists.name": true, "prices.list": true, 
 // week's closed shifts hold cash that a trigger wanting an open shift
 // would refuse (or a card payment it would move out of its shift). What
 // they guard is checked on the whole copy before it commits (checkAll).
-// Every other table keeps its triggers (bookings' indexes its names).
+// Every other table keeps its triggers.
 var guardsOfMoves = map[string]bool{"payments": true}
 
 // copyRows COPYs rows into p's table, its own triggers off for the

@@ -147,7 +147,8 @@ func (s *Store) sell(t *tx, actor booking.Actor, req booking.CheckoutRequest, ke
 
 // qSale writes a sale in one statement: the booking, the hold's claims
 // held -> sold (every one of them, or it raises 'claims'), the tickets
-// (ids 32 x booking id + n), the payment and the audit row. The booking
+// (ids 32 x booking id + n), the payment, the audit row and the
+// customer's name words (booking.NameWords). The booking
 // is inserted ON CONFLICT DO NOTHING, so a used key or a number drawn
 // twice writes nothing and raises 'key' (expect). The foreign keys
 // between them are checked at the end of the statement, when the booking
@@ -167,6 +168,8 @@ const qSale = `WITH b AS (
 	), a AS (
 		INSERT INTO audit (at, actor, role, terminal, action, show_id, booking_id, shift_id, amount, detail)
 		SELECT $10, $19, $20, $21, 'sale', $2, b.id, $18, $7, $22 FROM b
+	), w AS (
+		INSERT INTO booking_words (word, booking_id) SELECT x.w, b.id FROM b, unnest($23::text[]) AS x(w)
 	)
 	SELECT expect(EXISTS (SELECT 1 FROM b), 'key'),
 		expect(NOT EXISTS (SELECT 1 FROM b) OR (SELECT count(*) FROM c) = cardinality($11::bigint[]), 'claims'),
@@ -193,7 +196,8 @@ func writeSale(t *tx, actor booking.Actor, b *booking.Booking, req booking.Check
 	batch := &pgx.Batch{}
 	batch.Queue(qSale, number, b.Show.ID, req.HoldID, key, b.Customer, b.Phone, b.Total, b.SoldBy, b.Terminal, b.CreatedAt.UnixMilli(),
 		seatIDs, types, prices, sources, string(req.Method), tendered, change, nullID(shiftID),
-		booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), fmt.Sprintf("%s: %s", req.Method, strings.Join(labels, " ")))
+		booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), fmt.Sprintf("%s: %s", req.Method, strings.Join(labels, " ")),
+		booking.NameWords(b.Customer))
 	batch.Queue(`COMMIT`)
 	br := t.SendBatch(t.ctx, batch)
 	var ok1, ok2 bool

@@ -76,8 +76,3 @@ func (t *tx) TerminalRegistered(terminalID int64) (bool, error) {
 	err := t.QueryRow(t.ctx, `SELECT count(*) FROM terminals WHERE id = $1`, terminalID).Scan(&n)
 	return n > 0, err
 }
-
-// LoadBooking reads a whole booking (wholeBooking).
-func (d driver) LoadBooking(ctx context.Context, id int64) (*booking.Booking, error) {
-	return d.s.wholeBooking(ctx, id)
-}

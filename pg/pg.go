@@ -266,7 +266,7 @@ func (s *Store) migrate(ctx context.Context) error {
 			return s.translate("migrate", err)
 		}
 	}
-	return nil
+	return s.translate("migrate", reindexNames(ctx, conn.Conn()))
 }
 
 // SchemaVersion is the newest migration applied.

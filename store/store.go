@@ -157,5 +157,5 @@ func committed[T any](ctx context.Context, read func(context.Context) (T, error)
 // committedBooking reads the booking a committed write made or changed,
 // as the answer to that write (committed).
 func (s *Store) committedBooking(ctx context.Context, id int64) (*booking.Booking, error) {
-	return committed(ctx, func(ctx context.Context) (*booking.Booking, error) { return s.d.LoadBooking(ctx, id) })
+	return committed(ctx, func(ctx context.Context) (*booking.Booking, error) { return LoadBooking(s, ctx, id) })
 }

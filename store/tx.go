@@ -32,10 +32,7 @@ type Tx interface {
 // Reads are the reads the rules make outside a transaction.
 type Reads interface {
 	ProgrammeReads
-	// LoadBooking reads a whole booking by id: its show, tickets and
-	// payments, and the exchanges it came from or went to, in one
-	// snapshot. ENotFound.
-	LoadBooking(ctx context.Context, id int64) (*booking.Booking, error)
+	BookingReads
 }
 
 // ActorTx reads whether someone may still act.

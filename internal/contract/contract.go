@@ -141,6 +141,7 @@ var groups = []group{
 	{"Changes", changeCases},
 	// issue 14
 	{"Sites", siteCases},
+	{"Find", findCases},
 }
 
 // env is one case's store and its fixture.
