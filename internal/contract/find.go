@@ -138,7 +138,7 @@ func findPhoneAndName(t *testing.T, e *env) {
 		"ДМИТ":             "Дмитрий İstanbul ★Star",
 		"istan":            "Дмитрий İstanbul ★Star",
 		"star":             "Дмитрий İstanbul ★Star", // a symbol separates words
-		"ee":               "", // a name is found by the start of a word
+		"ee":               "",                       // a name is found by the start of a word
 		"%":                "",
 		"_":                "",
 		"zzz":              "",
