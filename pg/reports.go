@@ -8,16 +8,16 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
-// The reports on PostgreSQL (booking.Reports), as SQLite's (db/reports.go):
-// each in one read-only REPEATABLE READ transaction, so its rows and
-// totals are one moment's; every range found through an index on time
-// (payments_by_at, shows_by_start, and the shifts' opened_at). What
-// SQLite keeps as running figures (a show's sold count, a shift's
-// money) is counted here from the claims and the payments. A range's Site
-// keeps a report to one site: a payment or a show by its hall's site, a
-// shift by the site it was opened at (0006_sites.sql).
+// The reports' reads (store.ReportReads) on PostgreSQL: each one
+// statement (its own snapshot under READ COMMITTED) that finds its range
+// through an index on time (payments_by_at, shows_by_start, the shifts'
+// opened_at). What SQLite keeps as running figures (a show's sold count,
+// a shift's money) is counted here from the claims and the payments. A
+// window's Site keeps a report to one site: a payment or a show by its
+// hall's site, a shift by the site it was opened at (0006_sites.sql).
 
 const pqRefunds = `SELECT p.at, b.number, f.title, h.name, s.starts_at, coalesce(se.label, ''), p.amount, p.method, p.staff,
 	CASE WHEN p.approved_by <> '' THEN p.approved_by WHEN p.ticket_id IS NULL THEN b.approved_by ELSE '' END, b.reason
@@ -26,33 +26,15 @@ const pqRefunds = `SELECT p.at, b.number, f.title, h.name, s.starts_at, coalesce
 	LEFT JOIN tickets t ON t.id = p.ticket_id LEFT JOIN seats se ON se.id = t.seat_id
 	WHERE p.kind = 'refund' AND p.at >= $1 AND p.at < $2 AND ($3::bigint = 0 OR h.site_id = $3) ORDER BY p.at, p.id`
 
-// ReportRefunds lists the refunds paid out in the range.
-func (s *Store) ReportRefunds(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.RefundsReport, error) {
-	if err := reportAllowed(actor, r); err != nil {
-		return nil, err
-	}
-	rep := &booking.RefundsReport{From: r.Start(), To: booking.DayStart(r.To.In(r.From.Location())), Rows: []booking.RefundRow{}}
-	loc := r.From.Location()
-	err := s.inReport(ctx, func(tx pgx.Tx) error {
-		return eachRow(ctx, tx, pqRefunds, []any{r.Start().UnixMilli(), r.End().UnixMilli(), r.Site}, func(rows pgx.Rows) error {
-			var row booking.RefundRow
-			var at, starts, amount int64
-			var hall, method string
-			if err := rows.Scan(&at, &row.Booking, &row.Show, &hall, &starts, &row.Seat, &amount, &method, &row.By, &row.ApprovedBy, &row.Reason); err != nil {
-				return err
-			}
-			row.Amount, row.Method = booking.Money(amount), booking.PayMethod(method)
-			row.At, row.Starts = time.UnixMilli(at).In(loc), time.Unix(starts, 0).In(loc)
-			row.Show += " · " + hall
-			rep.Rows = append(rep.Rows, row)
-			return nil
-		})
+// RefundLines reads the refunds of a window.
+func (d driver) RefundLines(ctx context.Context, w store.ReportWindow) ([]store.RefundLine, error) {
+	return reportRows(d, ctx, "refunds report", pqRefunds, []any{w.From.UnixMilli(), w.To.UnixMilli(), w.Site}, func(rows pgx.Rows) (store.RefundLine, error) {
+		var l store.RefundLine
+		var at, starts int64
+		err := rows.Scan(&at, &l.Booking, &l.Show, &l.Hall, &starts, &l.Seat, &l.Amount, &l.Method, &l.By, &l.ApprovedBy, &l.Reason)
+		l.At, l.Starts = time.UnixMilli(at), time.Unix(starts, 0)
+		return l, err
 	})
-	if err != nil {
-		return nil, s.translate("refunds report", err)
-	}
-	rep.Totals()
-	return rep, nil
 }
 
 // soldOf counts a show's sold seats from its claims.
@@ -67,47 +49,26 @@ var (
 		WHERE s.starts_at >= $1 AND s.starts_at < $2 AND ($3::bigint = 0 OR h.site_id = $3) GROUP BY h.id, h.name ORDER BY h.name`
 )
 
-// ReportOccupancy is how full the shows starting in the range are.
-func (s *Store) ReportOccupancy(ctx context.Context, actor booking.Actor, q booking.OccupancyQuery) (*booking.OccupancyReport, error) {
-	if err := reportAllowed(actor, q.ReportRange); err != nil {
-		return nil, err
-	}
-	by, err := booking.ParseOccupancyBy(string(q.By))
-	if err != nil {
-		return nil, err
-	}
-	rep := &booking.OccupancyReport{From: q.Start(), To: booking.DayStart(q.To.In(q.From.Location())), By: by, Rows: []booking.OccupancyRow{}}
-	query := pqOccupancyShows
-	if by == booking.PerHall {
-		query = pqOccupancyHalls
-	}
-	err = s.inReport(ctx, func(tx pgx.Tx) error {
-		return eachRow(ctx, tx, query, []any{q.Start().Unix(), q.End().Unix(), q.Site}, func(rows pgx.Rows) error {
-			var row booking.OccupancyRow
-			var id int64
-			var capacity, sold int64
-			if by == booking.PerHall {
-				var shows int64
-				err := rows.Scan(&id, &row.Label, &shows, &capacity, &sold)
-				row.Key, row.Hall, row.Shows = strconv.FormatInt(id, 10), row.Label, int(shows)
-				row.Capacity, row.Sold = int(capacity), int(sold)
-				rep.Rows = append(rep.Rows, row)
-				return err
-			}
-			var starts int64
-			var capacity32 int
-			err := rows.Scan(&id, &row.Label, &row.Hall, &starts, &capacity32, &sold)
-			row.Key, row.Shows, row.Starts = strconv.FormatInt(id, 10), 1, time.Unix(starts, 0).In(q.From.Location())
-			row.Capacity, row.Sold = capacity32, int(sold)
-			rep.Rows = append(rep.Rows, row)
-			return err
-		})
+// ShowSeats reads the shows of a window with their seats sold.
+func (d driver) ShowSeats(ctx context.Context, w store.ReportWindow) ([]booking.OccupancyRow, error) {
+	return reportRows(d, ctx, "occupancy report", pqOccupancyShows, []any{w.From.Unix(), w.To.Unix(), w.Site}, func(rows pgx.Rows) (booking.OccupancyRow, error) {
+		var row booking.OccupancyRow
+		var id, starts, sold int64
+		err := rows.Scan(&id, &row.Label, &row.Hall, &starts, &row.Capacity, &sold)
+		row.Key, row.Shows, row.Starts, row.Sold = strconv.FormatInt(id, 10), 1, time.Unix(starts, 0), int(sold)
+		return row, err
 	})
-	if err != nil {
-		return nil, s.translate("occupancy report", err)
-	}
-	rep.Totals()
-	return rep, nil
+}
+
+// HallSeats adds a window's shows up per hall.
+func (d driver) HallSeats(ctx context.Context, w store.ReportWindow) ([]booking.OccupancyRow, error) {
+	return reportRows(d, ctx, "occupancy report", pqOccupancyHalls, []any{w.From.Unix(), w.To.Unix(), w.Site}, func(rows pgx.Rows) (booking.OccupancyRow, error) {
+		var row booking.OccupancyRow
+		var id, shows, capacity, sold int64
+		err := rows.Scan(&id, &row.Label, &shows, &capacity, &sold)
+		row.Key, row.Hall, row.Shows, row.Capacity, row.Sold = strconv.FormatInt(id, 10), row.Label, int(shows), int(capacity), int(sold)
+		return row, err
+	})
 }
 
 // pqShifts lists the shifts opened in a range with their cash, summed from
@@ -118,45 +79,24 @@ const pqShifts = `SELECT sh.id, sh.staff, sh.terminal, sh.status, sh.opened_at, 
 	(SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM payments WHERE shift_id = sh.id AND method = 'card')
 	FROM shifts sh WHERE sh.opened_at >= $1 AND sh.opened_at < $2 AND ($3::bigint = 0 OR sh.site_id = $3) ORDER BY sh.opened_at, sh.id`
 
-// ReportShifts lists the shifts opened in the range with their variance.
-func (s *Store) ReportShifts(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ShiftsReport, error) {
-	if err := reportAllowed(actor, r); err != nil {
-		return nil, err
-	}
-	rep := &booking.ShiftsReport{From: r.Start(), To: booking.DayStart(r.To.In(r.From.Location())), Rows: []booking.ShiftRow{}}
-	loc := r.From.Location()
-	err := s.inReport(ctx, func(tx pgx.Tx) error {
-		return eachRow(ctx, tx, pqShifts, []any{r.Start().UnixMilli(), r.End().UnixMilli(), r.Site}, func(rows pgx.Rows) error {
-			var row booking.ShiftRow
-			var status string
-			var opened, float, cashSales, cashRefunds, card int64
-			var closed, counted, expected *int64
-			if err := rows.Scan(&row.ID, &row.Staff, &row.Terminal, &status, &opened, &closed, &float, &counted, &expected,
-				&cashSales, &cashRefunds, &card); err != nil {
-				return err
-			}
-			row.Status = status
-			row.Float, row.CashSales, row.CashRefunds, row.Card = booking.Money(float), booking.Money(cashSales), booking.Money(cashRefunds), booking.Money(card)
-			row.OpenedAt = time.UnixMilli(opened).In(loc)
-			row.Expected = row.Float + row.CashSales - row.CashRefunds
-			if closed != nil {
-				at := time.UnixMilli(*closed).In(loc)
-				row.ClosedAt = &at
-			}
-			if counted != nil && expected != nil {
-				c, e := booking.Money(*counted), booking.Money(*expected)
-				v := c - e
-				row.Counted, row.Expected, row.Variance = &c, e, &v
-			}
-			rep.Rows = append(rep.Rows, row)
-			return nil
-		})
+// ShiftLines reads the shifts of a window with their money.
+func (d driver) ShiftLines(ctx context.Context, w store.ReportWindow) ([]store.ShiftLine, error) {
+	return reportRows(d, ctx, "shifts report", pqShifts, []any{w.From.UnixMilli(), w.To.UnixMilli(), w.Site}, func(rows pgx.Rows) (store.ShiftLine, error) {
+		var l store.ShiftLine
+		var opened int64
+		var closed, counted, expected *int64
+		err := rows.Scan(&l.ID, &l.Staff, &l.Terminal, &l.Status, &opened, &closed, &l.Float, &counted, &expected, &l.CashSales, &l.CashRefunds, &l.Card)
+		l.OpenedAt = time.UnixMilli(opened)
+		if closed != nil {
+			at := time.UnixMilli(*closed)
+			l.ClosedAt = &at
+		}
+		if counted != nil && expected != nil {
+			c, e := booking.Money(*counted), booking.Money(*expected)
+			l.Counted, l.Recorded = &c, &e
+		}
+		return l, err
 	})
-	if err != nil {
-		return nil, s.translate("shifts report", err)
-	}
-	rep.Totals()
-	return rep, nil
 }
 
 const pqNoShows = `SELECT b.number, f.title, h.name, s.starts_at, b.customer, b.total,
@@ -165,33 +105,30 @@ const pqNoShows = `SELECT b.number, f.title, h.name, s.starts_at, b.customer, b.
 	JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id
 	WHERE s.starts_at >= $1 AND s.starts_at < $2 AND ($3::bigint = 0 OR h.site_id = $3) ORDER BY s.starts_at, h.name, b.id`
 
-// ReportNoShows lists the no-shows of the shows starting in the range.
-func (s *Store) ReportNoShows(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.NoShowsReport, error) {
-	if err := reportAllowed(actor, r); err != nil {
-		return nil, err
-	}
-	rep := &booking.NoShowsReport{From: r.Start(), To: booking.DayStart(r.To.In(r.From.Location())), Rows: []booking.NoShowRow{}}
-	err := s.inReport(ctx, func(tx pgx.Tx) error {
-		return eachRow(ctx, tx, pqNoShows, []any{r.Start().Unix(), r.End().Unix(), r.Site}, func(rows pgx.Rows) error {
-			var row booking.NoShowRow
-			var starts, total, tickets int64
-			if err := rows.Scan(&row.Booking, &row.Show, &row.Hall, &starts, &row.Customer, &total, &tickets); err != nil {
-				return err
-			}
-			row.Total, row.Tickets = booking.Money(total), int(tickets)
-			row.Starts = time.Unix(starts, 0).In(r.From.Location())
-			rep.Rows = append(rep.Rows, row)
-			return nil
-		})
+// NoShowLines reads the no-shows of a window's shows.
+func (d driver) NoShowLines(ctx context.Context, w store.ReportWindow) ([]booking.NoShowRow, error) {
+	return reportRows(d, ctx, "no-shows report", pqNoShows, []any{w.From.Unix(), w.To.Unix(), w.Site}, func(rows pgx.Rows) (booking.NoShowRow, error) {
+		var row booking.NoShowRow
+		var starts, tickets int64
+		err := rows.Scan(&row.Booking, &row.Show, &row.Hall, &starts, &row.Customer, &row.Total, &tickets)
+		row.Starts, row.Tickets = time.Unix(starts, 0), int(tickets)
+		return row, err
 	})
-	if err != nil {
-		return nil, s.translate("no-shows report", err)
-	}
-	rep.Totals()
-	return rep, nil
 }
 
-// reportAllowed authorizes a report and validates its range.
+// reportRows runs one report query and scans its rows.
+func reportRows[T any](d driver, ctx context.Context, op, query string, args []any, scan func(pgx.Rows) (T, error)) ([]T, error) {
+	var out []T
+	err := eachRow(ctx, d.s.pool, query, args, func(rows pgx.Rows) error {
+		v, err := scan(rows)
+		out = append(out, v)
+		return err
+	})
+	return out, d.s.translate(op, err)
+}
+
+// reportAllowed authorizes a report and validates its range (the takings
+// report's, which adds up through booking.TakingsTally here).
 func reportAllowed(actor booking.Actor, r booking.ReportRange) error {
 	if err := booking.Authorize(actor, booking.ActionViewReports); err != nil {
 		return err

@@ -380,8 +380,8 @@ func (s *Store) sellReservation(t *tx, actor booking.Actor, req booking.Checkout
 	err = t.QueryRow(t.ctx, qSale, number, show.ID, req.HoldID, req.IdempotencyKey, req.Customer, req.Phone, quote.Total,
 		actor.Name, actor.Terminal, t.nowMS(),
 		seatIDs, types, amounts, sources, string(req.Method), tendered, change, nullID(shiftID),
-		booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), fmt.Sprintf("%s: %s", req.Method, strings.Join(labels, " "))).Scan(
-		&ok1, &ok2, &bookingID, &payID)
+		booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), fmt.Sprintf("%s: %s", req.Method, strings.Join(labels, " ")),
+		booking.NameWords(req.Customer)).Scan(&ok1, &ok2, &bookingID, &payID)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "ZB001" && pe.Message == "key" {
 		return 0, errKeyUsed

@@ -33,6 +33,7 @@ type Tx interface {
 type Reads interface {
 	ProgrammeReads
 	BookingReads
+	ReportReads
 }
 
 // ActorTx reads whether someone may still act.
