@@ -141,6 +141,8 @@ var groups = []group{
 	{"Changes", changeCases},
 	// issue 14
 	{"Sites", siteCases},
+	{"Waitlist", waitlistCases},
+	{"AuditRead", auditReadCases},
 }
 
 // env is one case's store and its fixture.
