@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"boxoffice/booking"
 	"boxoffice/store"
 )
@@ -60,16 +62,12 @@ func (d driver) ReadAudit(ctx context.Context, f store.AuditFilter) ([]booking.A
 	if err != nil {
 		return nil, d.s.translate("audit", err)
 	}
-	defer rows.Close()
-	var out []booking.AuditEntry
-	for rows.Next() {
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (booking.AuditEntry, error) {
 		var e booking.AuditEntry
 		var at int64
-		if err := rows.Scan(&e.ID, &at, &e.Actor, &e.Role, &e.Terminal, &e.Action, &e.ShowID, &e.Booking, &e.ShiftID, &e.Amount, &e.Detail); err != nil {
-			return nil, d.s.translate("audit", err)
-		}
+		err := r.Scan(&e.ID, &at, &e.Actor, &e.Role, &e.Terminal, &e.Action, &e.ShowID, &e.Booking, &e.ShiftID, &e.Amount, &e.Detail)
 		e.At = time.UnixMilli(at)
-		out = append(out, e)
-	}
-	return out, d.s.translate("audit", rows.Err())
+		return e, err
+	})
+	return out, d.s.translate("audit", err)
 }
