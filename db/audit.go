@@ -1,11 +1,9 @@
 package db
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"strings"
-	"time"
 
 	"boxoffice/booking"
 	"boxoffice/store"
@@ -102,75 +100,6 @@ func auditDone(w *wtx, actor booking.Actor, e booking.AuditEntry, err error) err
 		return err
 	}
 	return w.audit(actor, e, 0)
-}
-
-// auditColumns are the audit trail's columns as Audit reads them, with
-// the booking number for the booking id.
-const auditColumns = `SELECT a.id, a.at, a.actor, a.role, a.terminal, a.action, coalesce(a.show_id, 0),
-	coalesce(b.number, ''), coalesce(a.shift_id, 0), coalesce(a.amount, 0), a.detail
-	FROM audit a LEFT JOIN bookings b ON b.id = a.booking_id`
-
-// Audit lists the audit rows matching q, newest first. Each filter is a
-// range of an index (by booking, by time; a person is searched within a
-// day or the last booking.AuditStaffWindow), so a page costs the same on
-// a year of rows as on a day.
-func (s *Store) Audit(ctx context.Context, actor booking.Actor, q booking.AuditQuery) ([]booking.AuditEntry, error) {
-	if err := booking.Authorize(actor, booking.ActionViewAudit); err != nil {
-		return nil, err
-	}
-	var where []string
-	var args []any
-	if strings.TrimSpace(q.Booking) != "" {
-		number := normalizeNumber(q.Booking)
-		var id int64
-		if err := s.readRow(ctx, `SELECT id FROM bookings WHERE number = ?`, number).Scan(&id); err != nil {
-			if isNoRows(err) {
-				return nil, notFoundBooking(number)
-			}
-			return nil, s.translate("audit", err)
-		}
-		where, args = append(where, "a.booking_id = ?"), append(args, id)
-	}
-	name := booking.CleanLine(q.Staff, 40)
-	if name != "" {
-		where, args = append(where, "a.actor = ? COLLATE NOCASE"), append(args, name)
-	}
-	switch {
-	case !q.Day.IsZero():
-		day := booking.DayStart(q.Day)
-		where, args = append(where, "a.at >= ? AND a.at < ?"), append(args, day.UnixMilli(), day.AddDate(0, 0, 1).UnixMilli())
-	case name != "":
-		where, args = append(where, "a.at >= ?"), append(args, s.opts.Clock().Add(-booking.AuditStaffWindow).UnixMilli())
-	}
-	query := auditColumns
-	if len(where) > 0 {
-		query += " WHERE " + strings.Join(where, " AND ")
-	}
-	rows, err := s.readRows(ctx, query+" ORDER BY a.at DESC, a.id DESC LIMIT ?", append(args, q.AuditLimit())...)
-	if err != nil {
-		return nil, s.translate("audit", err)
-	}
-	defer rows.Close()
-	var out []booking.AuditEntry
-	for rows.Next() {
-		var e booking.AuditEntry
-		var at int64
-		if err := rows.Scan(&e.ID, &at, &e.Actor, &e.Role, &e.Terminal, &e.Action, &e.ShowID, &e.Booking, &e.ShiftID, &e.Amount, &e.Detail); err != nil {
-			return nil, s.translate("audit", err)
-		}
-		e.At = time.UnixMilli(at).In(dayLocation(q.Day))
-		out = append(out, e)
-	}
-	return out, s.translate("audit", rows.Err())
-}
-
-// dayLocation is the location rows are shown in: the asked day's, or the
-// cinema's local time.
-func dayLocation(day time.Time) *time.Location {
-	if day.IsZero() {
-		return time.Local
-	}
-	return day.Location()
 }
 
 // releaseDetail names the seats a release let go of, or the whole hold.

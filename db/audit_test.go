@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -695,84 +694,4 @@ func TestAudit_FailedWriteLeavesNoRow(t *testing.T) {
 	if rows := f.rowsAfter(before); won != 1 || len(rows) != 1 || rows[0].action != string(booking.AuditHold) {
 		t.Fatalf("%d winners, rows %+v: want one hold and its one row", won, rows)
 	}
-}
-
-// TestStore_Audit reads the trail back by booking, person and day,
-// newest first, for a manager only.
-func TestStore_Audit(t *testing.T) {
-	f := newAuditFixture(t)
-	sold := mustSell(t, f.s, 1, "a", "A1", "A2")
-	f.clock.Add(time.Minute)
-	if _, err := f.s.Cancel(f.ctx, auditSup, booking.CancelRequest{Number: sold.Number, Reason: "wrong day"}); err != nil {
-		t.Fatal(err)
-	}
-	mustSell(t, f.s, 1, "b", "B1")
-	t.Run("ByBooking", func(t *testing.T) {
-		got, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Booking: strings.ToLower(sold.Number)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != 2 || got[0].Action != booking.AuditCancel || got[1].Action != booking.AuditSale {
-			t.Fatalf("trail of %s: %+v, want the cancel then the sale", sold.Number, got)
-		}
-		c := got[0]
-		if c.Actor != "sue" || c.Role != "supervisor" || c.Terminal != "till-2" || c.Booking != sold.Number || c.Amount != sold.Total ||
-			c.ShowID != 1 || !strings.Contains(c.Detail, "wrong day") || !c.At.Equal(f.clock.Now()) {
-			t.Errorf("cancel row %+v", c)
-		}
-		if got[1].Amount != sold.Total || got[1].Actor != clerk.Name {
-			t.Errorf("sale row %+v", got[1])
-		}
-	})
-	t.Run("ByStaff", func(t *testing.T) {
-		got, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Staff: "SUE"})
-		// Her cancel, then the shift the kit opened for her drawer.
-		if err != nil || len(got) != 2 || got[0].Action != booking.AuditCancel || got[1].Action != booking.AuditShiftOpen {
-			t.Fatalf("sue's trail: %+v, %v", got, err)
-		}
-	})
-	// Without a day a person's search looks back AuditStaffWindow; older
-	// rows are found by their day.
-	t.Run("ByStaffWindow", func(t *testing.T) {
-		then := f.clock.Now()
-		f.clock.Add(booking.AuditStaffWindow + time.Hour)
-		defer f.clock.Set(then)
-		if got, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Staff: "sue"}); err != nil || len(got) != 0 {
-			t.Fatalf("sue's trail a month on: %+v, %v", got, err)
-		}
-		got, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Staff: "sue", Day: then})
-		if err != nil || len(got) != 2 || got[0].Action != booking.AuditCancel {
-			t.Fatalf("sue's trail on the day: %+v, %v", got, err)
-		}
-	})
-	t.Run("ByDay", func(t *testing.T) {
-		today, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Day: f.clock.Now()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		all, _ := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{})
-		if len(today) == 0 || len(today) != len(all) || today[0].ID != all[0].ID || today[0].ID < today[len(today)-1].ID {
-			t.Fatalf("today %d rows, all %d: want the same rows, newest first", len(today), len(all))
-		}
-		tomorrow, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Day: f.clock.Now().AddDate(0, 0, 1)})
-		if err != nil || len(tomorrow) != 0 {
-			t.Fatalf("tomorrow: %+v, %v", tomorrow, err)
-		}
-	})
-	t.Run("Limit", func(t *testing.T) {
-		got, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Limit: 2})
-		if err != nil || len(got) != 2 || got[0].Action != booking.AuditSale || got[0].Actor != "carl" {
-			t.Fatalf("newest two: %+v, %v", got, err)
-		}
-	})
-	t.Run("ErrNotFound", func(t *testing.T) {
-		if _, err := f.s.Audit(f.ctx, auditMgr, booking.AuditQuery{Booking: "BO-23456789"}); booking.ErrorCode(err) != booking.ENotFound {
-			t.Fatalf("unknown booking: %v", err)
-		}
-	})
-	t.Run("ErrForbidden", func(t *testing.T) {
-		if _, err := f.s.Audit(f.ctx, auditSup, booking.AuditQuery{}); booking.ErrorCode(err) != booking.EForbidden {
-			t.Fatalf("a supervisor reads the trail: %v", err)
-		}
-	})
 }

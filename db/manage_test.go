@@ -223,43 +223,6 @@ func showCount(t *testing.T, s *db.Store, clock *storetest.Clock) int {
 	return n
 }
 
-func TestStore_ListStaffLocked(t *testing.T) {
-	ctx := context.Background()
-	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
-	locked := func() bool {
-		t.Helper()
-		staff, err := s.ListStaff(ctx, storetest.Manager)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, st := range staff {
-			if st.Name == "carl" {
-				return st.Locked
-			}
-		}
-		t.Fatal("no carl")
-		return false
-	}
-	if locked() {
-		t.Fatal("carl locked before any wrong PIN")
-	}
-	for range 5 {
-		if _, err := s.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "0000", Terminal: "till-1"}); booking.ErrorCode(err) != booking.EForbidden {
-			t.Fatalf("a wrong PIN: %v", err)
-		}
-	}
-	if !locked() {
-		t.Fatal("carl not locked after five wrong PINs")
-	}
-	if err := s.UnlockStaff(ctx, storetest.Manager, "carl"); err != nil {
-		t.Fatal(err)
-	}
-	if locked() {
-		t.Fatal("carl still locked after an unlock")
-	}
-}
-
 // A show moved by another store on the same file (another process, as
 // far as SQLite is concerned) reaches this one's cached programme: its
 // seat map is the new hall's once the change is heard.

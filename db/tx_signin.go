@@ -2,7 +2,6 @@ package db
 
 import (
 	"database/sql"
-	"strconv"
 
 	"boxoffice/booking"
 	"boxoffice/store"
@@ -13,13 +12,6 @@ var pinTables = map[store.PINCounter]string{
 	store.SignInPINs:   "signin_failures",
 	store.ApprovalPINs: "approval_failures",
 }
-
-// lockLiveSQL is store.LockLive in SQL, for the locked_until of a failure
-// table: its one parameter, ?1, is now in unix ms.
-var lockLiveSQL = func() string {
-	now, upTo := store.LockLiveWindow(0)
-	return " BETWEEN ?1 + 1 AND ?1 + " + strconv.FormatInt(upTo-now, 10)
-}()
 
 // PINFailuresForUpdate reads a name's count; the writer runs one write at
 // a time, so nothing else counts meanwhile.
@@ -63,6 +55,3 @@ func (w *wtx) TerminalSite(terminalID int64) (int64, bool, error) {
 	ok, err := w.TerminalRegistered(terminalID)
 	return booking.MainSite, ok, err
 }
-
-// SiteName names the one site.
-func (w *wtx) SiteName(int64) (string, error) { return mainSiteName, nil }

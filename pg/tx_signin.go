@@ -61,6 +61,3 @@ func (t *tx) TerminalSite(terminalID int64) (int64, bool, error) {
 	}
 	return site, err == nil, err
 }
-
-// SiteName reads a site's name.
-func (t *tx) SiteName(site int64) (string, error) { return siteName(t, site) }

@@ -27,7 +27,8 @@ type SignInTx interface {
 	// TerminalSite reads the site of a registered terminal; found is
 	// false when it was removed.
 	TerminalSite(terminalID int64) (site int64, found bool, err error)
-	// SiteName reads a site's name.
+	// SiteName reads a site's name; booking.ErrNoSite for a site the
+	// engine does not hold.
 	SiteName(site int64) (string, error)
 }
 
@@ -72,11 +73,6 @@ const (
 func LockLive(until, now int64) bool {
 	return until > now && until <= now+lockoutMS+clockSlackMS
 }
-
-// LockLiveWindow is LockLive as a range of locked_until for a query: a
-// lock is live when now < locked_until <= now + the returned bound's
-// offset. Drivers that list locked names use it.
-func LockLiveWindow(now int64) (after, upTo int64) { return now, now + lockoutMS + clockSlackMS }
 
 // StaffPIN is a member of staff as sign-in reads them: Staff.Role is left
 // to the store to parse from Role.

@@ -27,6 +27,9 @@ type Tx interface {
 	ActorTx
 	DoorTx
 	SignInTx
+	RosterTx
+	SitesTx
+	WaitlistTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -34,6 +37,10 @@ type Reads interface {
 	ProgrammeReads
 	BookingReads
 	ReportReads
+	RosterReads
+	SitesReads
+	WaitlistReads
+	AuditReads
 }
 
 // ActorTx reads whether someone may still act.

@@ -142,6 +142,8 @@ var groups = []group{
 	// issue 14
 	{"Sites", siteCases},
 	{"Find", findCases},
+	{"Waitlist", waitlistCases},
+	{"AuditRead", auditReadCases},
 }
 
 // env is one case's store and its fixture.
