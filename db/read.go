@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // readStmt returns a statement prepared on the read pool. database/sql
@@ -444,15 +445,9 @@ func (s *Store) BookingByKey(ctx context.Context, actor booking.Actor, key strin
 	return s.loadBooking(ctx, id)
 }
 
-func notFoundBooking(number string) error {
-	return booking.Errorf(booking.ENotFound, "No booking %s.", booking.CleanLine(number, 16))
-}
+// notFoundBooking is the answer for a number that names no booking
+// (store.NoBooking).
+func notFoundBooking(number string) error { return store.NoBooking(number) }
 
-// normalizeNumber accepts "bo-7kq2x9td", "7KQ2X9TD" and spaces.
-func normalizeNumber(n string) string {
-	n = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(n), " ", ""))
-	if !strings.HasPrefix(n, "BO-") {
-		n = "BO-" + strings.TrimPrefix(n, "BO")
-	}
-	return n
-}
+// normalizeNumber accepts a booking number as typed (store.BookingNumber).
+func normalizeNumber(n string) string { return store.BookingNumber(n) }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // Looking a booking up: by its number, or by what a clerk types to find
@@ -82,19 +84,23 @@ func (s *Store) bookingID(ctx context.Context, number string) (int64, error) {
 	return id, s.translate("booking", err)
 }
 
-// notFoundBooking is db's message for a number that names no booking.
-func notFoundBooking(number string) error {
-	return booking.Errorf(booking.ENotFound, "No booking %s.", booking.CleanLine(number, 16))
-}
+// notFoundBooking is the answer for a number that names no booking
+// (store.NoBooking).
+func notFoundBooking(number string) error { return store.NoBooking(number) }
 
-// normalizeNumber accepts "bo-7kq2x9td", "7KQ2X9TD" and spaces (db's,
-// repeated).
-func normalizeNumber(n string) string {
-	n = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(n), " ", ""))
-	if !strings.HasPrefix(n, "BO-") {
-		n = "BO-" + strings.TrimPrefix(n, "BO")
-	}
-	return n
+// normalizeNumber accepts a booking number as typed (store.BookingNumber).
+func normalizeNumber(n string) string { return store.BookingNumber(n) }
+
+// answerTimeout bounds the read that answers a write already committed.
+const answerTimeout = 5 * time.Second
+
+// committedBooking reads a booking a write just committed, even when the
+// caller's context ended meanwhile: the change is made, and the answer
+// says so.
+func (s *Store) committedBooking(ctx context.Context, id int64) (*booking.Booking, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerTimeout)
+	defer cancel()
+	return s.wholeBooking(ctx, id)
 }
 
 // isBookingNumber reports whether n (normalized) has the shape of a

@@ -27,11 +27,18 @@ type Tx interface {
 	ActorTx
 	DoorTx
 	SignInTx
+	ShiftTx
+	RefundTx
+	CancelTx
+	ShowCancelTx
+	ExchangeTx
 }
 
 // Reads are the reads the rules make outside a transaction.
 type Reads interface {
 	ProgrammeReads
+	ShiftReads
+	ShowCancelReads
 	// LoadBooking reads a whole booking by id: its show, tickets and
 	// payments, and the exchanges it came from or went to, in one
 	// snapshot. ENotFound.
