@@ -102,22 +102,12 @@ func (w *wtx) ReopenShiftRow(shiftID int64) (bool, error) {
 
 // ReadOpenShift reads a person's open shift on the read pool.
 func (d driver) ReadOpenShift(ctx context.Context, staff string) (booking.Shift, bool, error) {
-	return d.s.readShift(ctx, "current shift", qShiftOpenOf, staff)
-}
-
-// ReadShift reads one shift on the read pool.
-func (d driver) ReadShift(ctx context.Context, id int64) (booking.Shift, bool, error) {
-	return d.s.readShift(ctx, "shift", qShiftByID, id)
-}
-
-// readShift reads the one shift of query, if any.
-func (s *Store) readShift(ctx context.Context, op, query string, arg any) (booking.Shift, bool, error) {
-	sh, err := scanShift(s.readRow(ctx, query, arg))
+	sh, err := scanShift(d.s.readRow(ctx, qShiftOpenOf, staff))
 	if isNoRows(err) {
 		return booking.Shift{}, false, nil
 	}
 	if err != nil {
-		return booking.Shift{}, false, s.translate(op, err)
+		return booking.Shift{}, false, d.s.translate("current shift", err)
 	}
 	return *sh, true, nil
 }

@@ -49,8 +49,6 @@ type ShiftReads interface {
 	// ReadOpenShift reads a person's open shift; found is false when
 	// none is open.
 	ReadOpenShift(ctx context.Context, staff string) (sh booking.Shift, found bool, err error)
-	// ReadShift reads one shift; found is false when there is none.
-	ReadShift(ctx context.Context, id int64) (sh booking.Shift, found bool, err error)
 	// ReadShiftRecord reads a shift, the sums of its payments and its
 	// events in one snapshot, so the three agree; found is false when
 	// there is no such shift.
@@ -285,14 +283,11 @@ func (s *Store) ReopenShift(ctx context.Context, actor booking.Actor, req bookin
 		return nil, err
 	}
 	return committed(ctx, func(ctx context.Context) (*booking.Shift, error) {
-		sh, found, err := s.d.ReadShift(ctx, req.ID)
-		switch {
-		case err != nil:
+		r, err := s.shiftReport(ctx, req.ID)
+		if err != nil {
 			return nil, err
-		case !found:
-			return nil, noShift(req.ID)
 		}
-		return &sh, nil
+		return &r.Shift, nil
 	})
 }
 
