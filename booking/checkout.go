@@ -37,6 +37,23 @@ func (r *CheckoutRequest) Validate() error {
 	return nil
 }
 
+// Payment works out, for a sale of total paid as r says, what was
+// tendered and the change due: a card tenders nothing; cash tendered as 0
+// is exact money; cash short of the total is refused.
+func (r CheckoutRequest) Payment(total Money) (tendered, change Money, err error) {
+	if r.Method != Cash {
+		return 0, 0, nil
+	}
+	tendered = r.Tendered
+	if tendered == 0 {
+		tendered = total // exact money
+	}
+	if tendered < total {
+		return 0, 0, Errorf(EInvalid, "%s tendered is less than the total %s.", tendered.String(), total.String())
+	}
+	return tendered, tendered - total, nil
+}
+
 // PriceChangedError refuses a checkout whose total, priced inside the
 // write transaction from the ticket types current then, is not the total
 // the clerk confirmed: a price changed after the counter loaded its

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/db"
+	"boxoffice/store"
 )
 
 // show cancel and show sales-close: a show's life from the command line.
@@ -61,7 +61,7 @@ func (c *env) showCancel(pos []string, reason string) error {
 	}
 	ctx := c.ctx
 	if n, err := strconv.Atoi(os.Getenv(dieAfterRefundsEnv)); err == nil && n > 0 {
-		ctx = db.WithCancelProgress(ctx, func(done int) {
+		ctx = store.WithCancelProgress(ctx, func(done int) {
 			if done >= n {
 				p, _ := os.FindProcess(os.Getpid())
 				p.Kill()

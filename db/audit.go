@@ -119,14 +119,3 @@ func saleDetail(b *booking.Booking, method booking.PayMethod) string {
 	}
 	return fmt.Sprintf("%s: %s", method, strings.Join(labels, " "))
 }
-
-// cancelDetail says why a booking was cancelled and who approved it.
-func cancelDetail(approver, reason string) string {
-	switch {
-	case approver != "" && reason != "":
-		return reason + " (approved by " + approver + ")"
-	case approver != "":
-		return "approved by " + approver
-	}
-	return reason
-}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // sale is what a checkout's transaction returns: the booking it made,
@@ -77,22 +78,6 @@ func checkTypes(types map[string]string, prices *booking.PriceTable) error {
 	return nil
 }
 
-// payment works out what was tendered and the change due, refusing cash
-// short of the total.
-func payment(req booking.CheckoutRequest, total booking.Money) (tendered, change booking.Money, err error) {
-	if req.Method != booking.Cash {
-		return 0, 0, nil
-	}
-	tendered = req.Tendered
-	if tendered == 0 {
-		tendered = total // exact money
-	}
-	if tendered < total {
-		return 0, 0, booking.Errorf(booking.EInvalid, "%s tendered is less than the total %s.", tendered.String(), total.String())
-	}
-	return tendered, tendered - total, nil
-}
-
 // sell turns a live hold into a booking inside the transaction and returns
 // the booking as written, so the caller needs no second read.
 func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, key, customer, phone string) (*booking.Booking, error) {
@@ -118,7 +103,7 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	if req.CheckTotal && total != req.ExpectedTotal {
 		return nil, &booking.PriceChangedError{Expected: req.ExpectedTotal, Total: total}
 	}
-	tendered, change, err := payment(req, total)
+	tendered, change, err := req.Payment(total)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +112,7 @@ func (s *Store) sell(w *wtx, actor booking.Actor, req booking.CheckoutRequest, k
 	// in insertSalePayment's own statement.
 	var shiftID int64
 	if req.Method == booking.Cash {
-		if shiftID, err = shiftFor(w, actor, req.Method, req.OpenFloat); err != nil {
+		if shiftID, err = store.ShiftFor(w, actor, req.Method, req.OpenFloat); err != nil {
 			return nil, err
 		}
 	}
@@ -331,130 +316,4 @@ func roundAgo(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%d min", int(d.Minutes()))
 	}
-}
-
-// Cancel claims confirmed -> cancelled first, then frees the seats, voids
-// the tickets and writes one refund per ticket, so it can run at most
-// once. After the show started it needs a manager, on the transaction's
-// clock.
-func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.CancelRequest) (*booking.Booking, error) {
-	if req.OpenFloat != nil {
-		if err := (booking.OpenShiftRequest{Float: *req.OpenFloat}).Validate(); err != nil {
-			return nil, err
-		}
-	}
-	ok, err := s.approval(ctx, actor, booking.ActionCancel, req.Approver, req.Addr, "cancel of "+normalizeNumber(req.Number))
-	if err != nil {
-		return nil, err
-	}
-	number := normalizeNumber(req.Number)
-	reason := booking.CleanLine(req.Reason, 200)
-	id, err := write(s, ctx, actor, "cancel", func(w *wtx) (int64, error) {
-		var c cancelled
-		err := w.queryRow(`SELECT id, show_id, total, hold_id FROM bookings WHERE number = ?`, number).Scan(&c.id, &c.showID, &c.total, &c.holdID)
-		if isNoRows(err) {
-			return 0, notFoundBooking(number)
-		}
-		if err != nil {
-			return 0, err
-		}
-		if err := s.afterStart(w, c.showID, ok); err != nil {
-			return 0, err
-		}
-		return c.id, c.unwind(w, actor, ok.Name, number, reason, req.OpenFloat)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return s.committedBooking(ctx, id)
-}
-
-// cancelled is the booking a cancel unwinds.
-type cancelled struct {
-	id, showID, total, holdID int64
-}
-
-// firstTicket and lastTicket bound the ticket ids of the booking.
-func (c cancelled) firstTicket() int64 { return c.id * ticketsPerBooking }
-func (c cancelled) lastTicket() int64  { return c.id*ticketsPerBooking + ticketsPerBooking - 1 }
-
-// unwind claims the status first — a second or stale cancel stops there,
-// before any seat or money moves — then frees the seats, voids the
-// tickets and refunds each.
-func (c cancelled) unwind(w *wtx, actor booking.Actor, approver, number, reason string, openFloat *booking.Money) error {
-	var admitted int
-	if err := w.queryRow(`SELECT count(*) FROM tickets WHERE id BETWEEN ? AND ? AND status = 'admitted'`, c.firstTicket(), c.lastTicket()).Scan(&admitted); err != nil {
-		return err
-	}
-	res, err := w.exec(`UPDATE bookings SET status = 'cancelled', cancelled_by = ?, approved_by = ?, reason = ?, cancelled_at = ?
-		WHERE id = ? AND status = 'confirmed'`, actor.Name, approver, reason, w.nowMS(), c.id)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		var current string
-		if err := w.queryRow(`SELECT status FROM bookings WHERE id = ?`, c.id).Scan(&current); err != nil {
-			return err
-		}
-		return &booking.StaleError{What: "Booking " + number, Current: current}
-	}
-	if admitted > 0 {
-		return booking.Errorf(booking.EConflict, "A ticket of %s was already admitted; it cannot be cancelled.", number)
-	}
-	voided, err := c.freeSeats(w)
-	if err != nil {
-		return err
-	}
-	r, err := newRefunder(w, actor, approver, c.id, openFloat)
-	if err != nil {
-		return err
-	}
-	var refunded booking.Money
-	for _, t := range voided {
-		if err := r.refund(w, t); err != nil {
-			return err
-		}
-		refunded += t.price
-	}
-	if err := w.audit(actor, booking.AuditEntry{Action: booking.AuditCancel, ShowID: c.showID, ShiftID: r.shift, Amount: refunded, Detail: cancelDetail(approver, reason)}, c.id); err != nil {
-		return err
-	}
-	w.touch(c.showID)
-	return nil
-}
-
-// freeSeats moves the booking's claims sold -> cancelled, takes them off
-// the show's sold count and voids the tickets still issued, which it
-// returns for their refunds.
-func (c cancelled) freeSeats(w *wtx) ([]refundable, error) {
-	res, err := w.exec(`UPDATE seat_claims SET status = 'cancelled' WHERE hold_id = ? AND booking_id = ? AND status = 'sold'`, c.holdID, c.id)
-	if err != nil {
-		return nil, err
-	}
-	freed, _ := res.RowsAffected()
-	if _, err := w.exec(`UPDATE shows SET sold = sold - ? WHERE id = ?`, freed, c.showID); err != nil {
-		return nil, err
-	}
-	return voidTickets(w, `UPDATE tickets SET status = 'void' WHERE id BETWEEN ? AND ? AND status = 'issued' RETURNING id, price`, c)
-}
-
-// voidTickets runs move, an UPDATE of c's tickets (ids first..last) to
-// void from one status, and returns the tickets it voided for their
-// refunds. The statement stays a literal at each caller, where the status
-// test reads it.
-func voidTickets(w *wtx, move string, c cancelled) ([]refundable, error) {
-	rows, err := w.query(move, c.firstTicket(), c.lastTicket())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []refundable
-	for rows.Next() {
-		var t refundable
-		if err := rows.Scan(&t.id, &t.price); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
 }

@@ -366,14 +366,6 @@ func (s *Store) holdBestIn(w *wtx, hall *booking.Hall, req booking.HoldBestReque
 	return bestHold{hold, together}, err
 }
 
-// plural writes "1 seat" or "3 seats".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
 // saleableHall returns the hall of a show whose sales are open at the
 // transaction's time. The show and its hall never change once made, so
 // they come from the store's cache (or the read pool, once).

@@ -50,11 +50,6 @@ func (s *Store) loadBooking(ctx context.Context, id int64) (*booking.Booking, er
 	return store.LoadBooking(s.Store, ctx, id)
 }
 
-// loadBookings reads whole bookings in the order of ids (store.LoadBookings).
-func (s *Store) loadBookings(ctx context.Context, ids []int64) ([]booking.Booking, error) {
-	return store.LoadBookings(s.Store, ctx, ids)
-}
-
 // ReadBookings reads the rows of whole bookings in four queries whatever
 // their number (bookings, their shows, tickets, payments), all in one read
 // transaction so a booking cancelled meanwhile is never seen half
@@ -163,15 +158,15 @@ func (s *Store) readShowsByID(ctx context.Context, tx *sql.Tx, ids []int64) (map
 // readTickets reads the tickets of the bookings in list. A booking's
 // tickets are a range of ticket ids (see ticketsPerBooking), so each
 // booking costs one primary-key range.
-func (s *Store) readTickets(ctx context.Context, tx *sql.Tx, list string) ([]store.TicketRow, error) {
+func (s *Store) readTickets(ctx context.Context, tx *sql.Tx, list string) ([]store.BookingTicket, error) {
 	rows, err := s.txRows(ctx, tx, qTickets, list, ticketsPerBooking, ticketsPerBooking, ticketsPerBooking-1)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []store.TicketRow
+	var out []store.BookingTicket
 	for rows.Next() {
-		var t store.TicketRow
+		var t store.BookingTicket
 		var admitted sql.NullInt64
 		if err := rows.Scan(&t.ID, &t.BookingID, &t.Seat.ID, &t.Type, &t.Price, &t.PriceSource, &t.Status, &admitted, &t.AdmittedBy, &t.ExchangedTo); err != nil {
 			return nil, err
@@ -185,15 +180,15 @@ func (s *Store) readTickets(ctx context.Context, tx *sql.Tx, list string) ([]sto
 	return out, rows.Err()
 }
 
-func (s *Store) readPayments(ctx context.Context, tx *sql.Tx, list string) ([]store.PaymentRow, error) {
+func (s *Store) readPayments(ctx context.Context, tx *sql.Tx, list string) ([]store.BookingPayment, error) {
 	rows, err := s.txRows(ctx, tx, qPayments, list)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []store.PaymentRow
+	var out []store.BookingPayment
 	for rows.Next() {
-		var p store.PaymentRow
+		var p store.BookingPayment
 		var at int64
 		var method string
 		if err := rows.Scan(&p.BookingID, &p.ID, &p.Kind, &method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff, &p.Terminal, &p.ShiftID, &p.TicketID, &p.ApprovedBy); err != nil {

@@ -413,6 +413,4 @@ func (s *Store) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
 	return out, nil
 }
 
-func notFoundBooking(number string) error { return booking.ErrNoBooking(number) }
-
 func normalizeNumber(n string) string { return booking.NormalizeNumber(n) }

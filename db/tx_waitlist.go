@@ -43,7 +43,7 @@ func (r readQuerier) query(query string, args ...any) (*sql.Rows, error) {
 // WaitlistView is the waiting list's queries on the read pool.
 func (d driver) WaitlistView(ctx context.Context) store.WaitlistQueries { return readQuerier{d.s, ctx} }
 
-func (r readQuerier) FreeSeats(showID, now int64) (int, error) {
+func (r readQuerier) FreeSeatCount(showID, now int64) (int, error) {
 	n, err := freeSeats(r, showID, now)
 	return n, r.s.translate("waitlist", err)
 }
@@ -59,7 +59,7 @@ func (r readQuerier) Waiting(showID int64) ([]booking.WaitlistEntry, error) {
 }
 
 // FreeSeats counts a show's free seats at now.
-func (w *wtx) FreeSeats(showID, now int64) (int, error) { return freeSeats(w, showID, now) }
+func (w *wtx) FreeSeatCount(showID, now int64) (int, error) { return freeSeats(w, showID, now) }
 
 // PromisedSeats sums the seats promised to a show's waiting parties.
 func (w *wtx) PromisedSeats(showID, since int64) (int, error) { return promisedSeats(w, showID, since) }

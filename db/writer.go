@@ -48,6 +48,7 @@ func (c *wconn) close() {
 // the whole transaction, and the shows it changed.
 type wtx struct {
 	ctx     context.Context
+	s       *Store // whose writer runs it: the typed queries of package store read its caches
 	c       *wconn
 	now     time.Time
 	changed []int64
@@ -481,7 +482,7 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 		if _, err := base.exec("SAVEPOINT job"); err != nil {
 			return nil, err
 		}
-		w := &wtx{ctx: ctx, c: c, now: now}
+		w := &wtx{ctx: ctx, s: s, c: c, now: now}
 		val, jerr := j.run(w)
 		if jerr != nil && isBusyBatch(jerr) {
 			return nil, errBusyBatch

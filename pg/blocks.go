@@ -496,9 +496,8 @@ func applyBlocks(m *booking.SeatMap, blocks map[int64]booking.SeatBlock) int {
 // db's: the seats another hold or a sale claims, when any; else the
 // seats kept out of sale among them, saying so (OutOfSale). Either way
 // the suggestions are the free blocks of the party's size nearest the
-// first, never a seat kept out of sale. For holds.go's clash to call
-// (it names the taken seats "just taken" and may suggest a blocked seat
-// until it does).
+// first, never a seat kept out of sale. A hold and an exchange name
+// their clash with it.
 func (s *Store) clashOutOfSale(t *tx, hall *booking.Hall, showID, holdID int64, ours, taken []booking.Seat, party int) error {
 	busy, err := busySeats(t, showID, holdID, ours)
 	if err != nil {

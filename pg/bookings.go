@@ -2,19 +2,11 @@ package pg
 
 import (
 	"context"
+	"time"
 
 	"boxoffice/booking"
 	"boxoffice/store"
 )
-
-// bookingID finds the id of the booking with number (normalized).
-func (s *Store) bookingID(ctx context.Context, number string) (int64, error) {
-	id, found, err := driver{s}.BookingIDByNumber(ctx, number)
-	if err == nil && !found {
-		err = notFoundBooking(number)
-	}
-	return id, err
-}
 
 // wholeBooking reads a whole booking (store.LoadBooking).
 func (s *Store) wholeBooking(ctx context.Context, id int64) (*booking.Booking, error) {
@@ -26,7 +18,14 @@ func (s *Store) loadBooking(ctx context.Context, id int64) (*booking.Booking, er
 	return store.LoadBooking(s.Store, ctx, id)
 }
 
-func notFoundBooking(number string) error { return booking.ErrNoBooking(number) }
+// committedBooking reads back the booking a committed write made, on a
+// context of its own (the write is done whatever the caller's deadline
+// says now).
+func (s *Store) committedBooking(ctx context.Context, id int64) (*booking.Booking, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	return s.wholeBooking(ctx, id)
+}
 
 func normalizeNumber(n string) string { return booking.NormalizeNumber(n) }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // errKeyUsed rolls a checkout back whose key made a booking already; the
@@ -122,15 +123,14 @@ func (s *Store) sell(t *tx, actor booking.Actor, req booking.CheckoutRequest, ke
 	if req.CheckTotal && quote.Total != req.ExpectedTotal {
 		return nil, &booking.PriceChangedError{Expected: req.ExpectedTotal, Total: quote.Total}
 	}
-	tendered, change, err := payment(req, quote.Total)
+	tendered, change, err := req.Payment(quote.Total)
 	if err != nil {
 		return nil, err
 	}
 	if shiftID == 0 && req.Method == booking.Cash {
-		if req.OpenFloat == nil {
-			return nil, booking.ErrNoShift
-		}
-		if shiftID, err = openShift(t, actor, *req.OpenFloat); err != nil {
+		// None open when the hold was confirmed: the one rule opens it
+		// with the float, or refuses (store.ShiftFor).
+		if shiftID, err = store.ShiftFor(t, actor, req.Method, req.OpenFloat); err != nil {
 			return nil, err
 		}
 	}
@@ -400,64 +400,6 @@ func priceTable(t *tx) (*booking.PriceTable, error) {
 	b := &pgx.Batch{}
 	queuePriceTable(b, pt)
 	return pt, t.SendBatch(t.ctx, b).Close()
-}
-
-// payment works out what was tendered and the change due, refusing cash
-// short of the total (db's payment, repeated).
-func payment(req booking.CheckoutRequest, total booking.Money) (tendered, change booking.Money, err error) {
-	if req.Method != booking.Cash {
-		return 0, 0, nil
-	}
-	tendered = req.Tendered
-	if tendered == 0 {
-		tendered = total
-	}
-	if tendered < total {
-		return 0, 0, booking.Errorf(booking.EInvalid, "%s tendered is less than the total %s.", tendered.String(), total.String())
-	}
-	return tendered, tendered - total, nil
-}
-
-// openShift opens actor's shift with float, with its event and audit row.
-func openShift(t *tx, actor booking.Actor, float booking.Money) (int64, error) {
-	// The shift's site: its registered terminal's, else its person's, else
-	// the site a local counter was started for (the trigger shift_site).
-	site := max(actor.Site, booking.MainSite)
-	var id int64
-	err := t.QueryRow(t.ctx, `INSERT INTO shifts (staff, staff_id, terminal, status, opened_at, float, site_id) VALUES ($1, $2, $3, 'open', $4, $5, $6)
-		ON CONFLICT DO NOTHING RETURNING id`, actor.Name, nullID(actor.StaffID), actor.Terminal, t.nowMS(), float, site).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, booking.Errorf(booking.EConflict, "%s has a shift open already; close it first.", actor.Name)
-	}
-	if err != nil {
-		return 0, err
-	}
-	if _, err := t.Exec(t.ctx, `INSERT INTO shift_events (shift_id, kind, at, by, counted) VALUES ($1, 'open', $2, $3, $4)`, id, t.nowMS(), actor.Name, float); err != nil {
-		return 0, err
-	}
-	return id, audit(t, actor, booking.AuditEntry{Action: booking.AuditShiftOpen, ShiftID: id, Amount: float, Detail: "float " + float.String()}, 0)
-}
-
-// OpenShift opens the actor's shift with the float counted into the
-// drawer. READ COMMITTED: the partial unique index shifts_one_open keeps
-// it to one open shift per person.
-func (s *Store) OpenShift(ctx context.Context, actor booking.Actor, req booking.OpenShiftRequest) (*booking.Shift, error) {
-	if err := booking.Authorize(actor, booking.ActionShift); err != nil {
-		return nil, err
-	}
-	if err := req.Validate(); err != nil {
-		return nil, err
-	}
-	return inTx(s, ctx, "open shift", txMode{iso: pgx.ReadCommitted}, func(t *tx) (*booking.Shift, error) {
-		if err := checkActor(t, actor); err != nil {
-			return nil, err
-		}
-		id, err := openShift(t, actor, req.Float)
-		if err != nil {
-			return nil, err
-		}
-		return &booking.Shift{ID: id, Staff: actor.Name, Terminal: actor.Terminal, Status: booking.ShiftOpen, OpenedAt: t.now, Float: req.Float}, nil
-	})
 }
 
 // ticketsPerBooking spaces ticket ids as db does: booking n's tickets are

@@ -313,28 +313,6 @@ func busySeats(t *tx, showID, holdID int64, ours []booking.Seat) (map[int64]bool
 	return busy, rows.Err()
 }
 
-// clash names the taken seats with the free blocks of the party's size
-// nearest the first of them, as the transaction sees the show.
-func (s *Store) clash(t *tx, hall *booking.Hall, showID, holdID int64, ours, taken []booking.Seat, party int) error {
-	busy, err := busySeats(t, showID, holdID, ours)
-	if err != nil {
-		return err
-	}
-	return &booking.SeatsTakenError{Taken: taken, Suggestions: booking.NextTo(hall, takenSet(hall, busy), taken[0], party, 3)}
-}
-
-// takenSet says which seats cannot be offered: a live claim or a seat
-// blocked in the layout.
-func takenSet(hall *booking.Hall, busy map[int64]bool) func(int64) bool {
-	blocked := map[int64]bool{}
-	for _, seat := range hall.Seats {
-		if seat.Blocked {
-			blocked[seat.ID] = true
-		}
-	}
-	return func(id int64) bool { return busy[id] || blocked[id] }
-}
-
 // salesOpen refuses a hold of a show that was cancelled or whose sales
 // closed. It reads the show's life in a statement of its own after the
 // claims were inserted: under READ COMMITTED that statement sees a

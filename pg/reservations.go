@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // Reservations, as db's reservations.go: a hold whose expiry is the
@@ -353,15 +354,14 @@ func (s *Store) sellReservation(t *tx, actor booking.Actor, req booking.Checkout
 	if err != nil {
 		return 0, err
 	}
-	tendered, change, err := payment(req, quote.Total)
+	tendered, change, err := req.Payment(quote.Total)
 	if err != nil {
 		return 0, err
 	}
 	if shiftID == 0 && req.Method == booking.Cash {
-		if req.OpenFloat == nil {
-			return 0, booking.ErrNoShift
-		}
-		if shiftID, err = openShift(t, actor, *req.OpenFloat); err != nil {
+		// None open when the hold was confirmed: the one rule opens it
+		// with the float, or refuses (store.ShiftFor).
+		if shiftID, err = store.ShiftFor(t, actor, req.Method, req.OpenFloat); err != nil {
 			return 0, err
 		}
 	}

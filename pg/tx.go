@@ -20,6 +20,7 @@ import (
 // batch and a COMMIT). Every statement goes through the methods below,
 // which send the BEGIN first when it is still pending.
 type tx struct {
+	s       *Store // whose transaction it is: the typed queries of package store read its caches
 	conn    *pgxpool.Conn
 	ctx     context.Context
 	now     time.Time
@@ -197,7 +198,7 @@ func runTx[T any](s *Store, ctx context.Context, mode txMode, fn func(t *tx) (T,
 	// A connection left inside a transaction (a ROLLBACK that failed) is
 	// closed by the pool on release, never reused.
 	defer conn.Release()
-	t := &tx{conn: conn, ctx: ctx, now: s.opts.Clock(), begin: mode.begin(), async: mode.async}
+	t := &tx{s: s, conn: conn, ctx: ctx, now: s.opts.Clock(), begin: mode.begin(), async: mode.async}
 	out, err := fn(t)
 	if err == nil {
 		if !t.started() || t.committed {

@@ -41,7 +41,7 @@ func (d driver) oneID(ctx context.Context, op, query string, args ...any) (int64
 }
 
 // phoneRev is the expression of the index bookings_by_phone_rev
-// (migration 0009): the phone's digits, last first, so "ends with" is a
+// (migration 0010): the phone's digits, last first, so "ends with" is a
 // range of the index.
 const phoneRev = `reverse(regexp_replace(phone, '[^0-9]', '', 'g')) COLLATE "C"`
 
@@ -159,7 +159,7 @@ func (d driver) ReadBookings(ctx context.Context, ids []int64) (store.BookingRow
 			return err
 		}
 		for rows.Next() {
-			var tk store.TicketRow
+			var tk store.BookingTicket
 			var admitted int64
 			if err := rows.Scan(&tk.ID, &tk.BookingID, &tk.Seat.ID, &tk.Type, &tk.Price, &tk.PriceSource, &tk.Status, &admitted, &tk.AdmittedBy, &tk.ExchangedTo); err != nil {
 				return err
@@ -178,7 +178,7 @@ func (d driver) ReadBookings(ctx context.Context, ids []int64) (store.BookingRow
 			return err
 		}
 		for rows.Next() {
-			var p store.PaymentRow
+			var p store.BookingPayment
 			var at int64
 			if err := rows.Scan(&p.BookingID, &p.ID, &p.Kind, &p.Method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff, &p.Terminal, &p.ShiftID, &p.TicketID, &p.ApprovedBy); err != nil {
 				return err
@@ -206,7 +206,7 @@ func indexNames(t *tx, bookingID int64, customer string) error {
 const reindexChunk = 5000
 
 // reindexNames writes every booking's name words anew, in one
-// transaction, when migration 0010 asked for it (and never again): the
+// transaction, when migration 0011 asked for it (and never again): the
 // words of bookings made before the rule moved to Go.
 func reindexNames(ctx context.Context, conn *pgx.Conn) error {
 	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {

@@ -42,7 +42,7 @@ type poolQueries struct {
 // WaitlistView is the waiting list's queries on the pool.
 func (d driver) WaitlistView(ctx context.Context) store.WaitlistQueries { return poolQueries{d.s, ctx} }
 
-func (p poolQueries) FreeSeats(showID, now int64) (int, error) {
+func (p poolQueries) FreeSeatCount(showID, now int64) (int, error) {
 	n, err := freeSeats(p.ctx, p.s.pool, showID, now)
 	return n, p.s.translate("waitlist", err)
 }
@@ -58,7 +58,7 @@ func (p poolQueries) Waiting(showID int64) ([]booking.WaitlistEntry, error) {
 }
 
 // FreeSeats counts a show's free seats at now.
-func (t *tx) FreeSeats(showID, now int64) (int, error) { return freeSeats(t.ctx, t, showID, now) }
+func (t *tx) FreeSeatCount(showID, now int64) (int, error) { return freeSeats(t.ctx, t, showID, now) }
 
 // PromisedSeats sums the seats promised to a show's waiting parties.
 func (t *tx) PromisedSeats(showID, since int64) (int, error) {

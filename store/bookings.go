@@ -41,18 +41,18 @@ type BookingReads interface {
 type BookingRows struct {
 	Bookings []booking.Booking
 	Shows    map[int64]booking.Show
-	Tickets  []TicketRow
-	Payments []PaymentRow
+	Tickets  []BookingTicket
+	Payments []BookingPayment
 }
 
-// TicketRow is a ticket with the booking it belongs to.
-type TicketRow struct {
+// BookingTicket is a ticket with the booking it belongs to.
+type BookingTicket struct {
 	BookingID int64
 	booking.Ticket
 }
 
-// PaymentRow is a payment with the booking it belongs to.
-type PaymentRow struct {
+// BookingPayment is a payment with the booking it belongs to.
+type BookingPayment struct {
 	BookingID int64
 	booking.Payment
 }

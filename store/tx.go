@@ -30,6 +30,11 @@ type Tx interface {
 	RosterTx
 	SitesTx
 	WaitlistTx
+	ShiftTx
+	RefundTx
+	CancelTx
+	ShowCancelTx
+	ExchangeTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -41,6 +46,8 @@ type Reads interface {
 	SitesReads
 	WaitlistReads
 	AuditReads
+	ShiftReads
+	ShowCancelReads
 }
 
 // ActorTx reads whether someone may still act.

@@ -21,9 +21,9 @@ import (
 // write (Tx), and outside one (WaitlistReads.WaitlistView) to find
 // whether a write is needed at all.
 type WaitlistQueries interface {
-	// FreeSeats counts a show's seats neither sold, nor held by a hold
+	// FreeSeatCount counts a show's seats neither sold, nor held by a hold
 	// live at now (unix ms), nor kept out of sale.
-	FreeSeats(showID, now int64) (int, error)
+	FreeSeatCount(showID, now int64) (int, error)
 	// PromisedSeats sums the seats of a show's waiting parties told or
 	// called after since (unix ms) who have not bought: no booking of the
 	// show with their phone's digits made since they were told.
@@ -131,7 +131,7 @@ func (s *Store) showNow(tx Tx, showID int64) (booking.Show, error) {
 // unpromised is a show's free seats less those promised to waiting
 // customers, at now.
 func unpromised(q WaitlistQueries, showID int64, now time.Time) (int, error) {
-	free, err := q.FreeSeats(showID, now.UnixMilli())
+	free, err := q.FreeSeatCount(showID, now.UnixMilli())
 	if err != nil {
 		return 0, err
 	}

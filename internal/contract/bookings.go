@@ -19,9 +19,13 @@ type canceller interface {
 // copy that still says confirmed is refused and nothing moves.
 var cancelCases = []testCase{
 	{"ConcurrentOnce", cancelConcurrentOnce},
+	{"OnceEachWay", cancelOnceEachWay},
 	{"ErrStaleCopy", cancelErrStaleCopy},
 	{"ErrClerkNeedsSupervisor", cancelErrClerk},
 	{"ErrNotFound", cancelErrNotFound},
+	{"ErrAdmitted", cancelErrAdmitted},
+	{"RacingAdmission", cancelRacingAdmission},
+	{"ErrWithdrawn", cancelErrWithdrawn},
 }
 
 func cancelConcurrentOnce(t *testing.T, e *env) {
@@ -94,6 +98,7 @@ func cancelErrClerk(t *testing.T, e *env) {
 	wantCode(t, "a clerk's cancel", err, booking.EForbidden)
 	_, err = c.Cancel(e.ctx, clerk, booking.CancelRequest{Number: b.Number, Approver: &booking.Credentials{Name: "sue", PIN: "9999"}})
 	wantCode(t, "a wrong supervisor PIN", err, booking.EForbidden)
+	wantMessage(t, "a wrong supervisor PIN", err, "Wrong name or PIN.")
 	got, err := c.Cancel(e.ctx, clerk, booking.CancelRequest{Number: b.Number, Approver: &booking.Credentials{Name: "sue", PIN: "1234"}})
 	if err != nil {
 		t.Fatal(err)
@@ -107,6 +112,7 @@ func cancelErrNotFound(t *testing.T, e *env) {
 	c := need[canceller](t, e, "Booking and Cancel (booking.Bookings)")
 	_, err := c.Cancel(e.ctx, supervisor, booking.CancelRequest{Number: "BO-ZZZZZZZZ"})
 	wantCode(t, "cancel of no booking", err, booking.ENotFound)
+	wantMessage(t, "cancel of no booking", err, "No booking BO-ZZZZZZZZ.")
 	_, err = c.Booking(e.ctx, clerk, "BO-ZZZZZZZZ")
 	wantCode(t, "look-up of no booking", err, booking.ENotFound)
 }

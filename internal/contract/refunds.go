@@ -28,6 +28,9 @@ var refundCases = []testCase{
 	{"AfterStartNeedsAManager", refundAfterStart},
 	{"Refusals", refundRefusals},
 	{"ApproverAndFloatChecked", refundApprover},
+	{"FloatOpensTheDrawer", refundFloatOpensTheDrawer},
+	{"RacingCancel", refundRacingCancel},
+	{"RacingAdmission", refundRacingAdmission},
 }
 
 // sellCash sells seats for cash by actor from the drawer newEnv opened.
@@ -66,6 +69,8 @@ func refundOneOfThree(t *testing.T, e *env) {
 			ok++
 		case !errors.Is(err, booking.ErrStaleStatus):
 			t.Fatal(err)
+		default:
+			wantMessage(t, "a losing refund", err, "The ticket for D2 is already refunded")
 		}
 	}
 	if ok != 1 {
@@ -140,17 +145,22 @@ func refundRefusals(t *testing.T, e *env) {
 		_, err := r.RefundTickets(e.ctx, supervisor, c.req)
 		wantCode(t, c.name, err, booking.EInvalid)
 	}
-	_, err := r.RefundTickets(e.ctx, clerk, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}})
+	_, err := r.RefundTickets(e.ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{"c9"}})
+	wantMessage(t, "a seat not in the booking", err, "C9 is not a seat of "+b.Number+".")
+	_, err = r.RefundTickets(e.ctx, clerk, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}})
 	wantCode(t, "a clerk's refund alone", err, booking.EForbidden)
-	_, err = r.RefundTickets(e.ctx, supervisor, booking.RefundRequest{Number: "BO-23456789", Seats: []string{"A1"}})
+	_, err = r.RefundTickets(e.ctx, supervisor, booking.RefundRequest{Number: "bo-23456789", Seats: []string{"A1"}})
 	wantCode(t, "a refund of no booking", err, booking.ENotFound)
+	wantMessage(t, "a refund of no booking", err, "No booking BO-23456789.")
 	c, err := r.Cancel(e.ctx, supervisor, booking.CancelRequest{Number: b.Number})
 	if err != nil || len(c.Payments) != 3 || c.Payments[1].TicketID == 0 || c.Payments[1].TicketID == c.Payments[2].TicketID {
 		t.Fatalf("cancel, one refund per ticket: %+v %v", c, err)
 	}
-	if _, err := r.RefundTickets(e.ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}}); !errors.Is(err, booking.ErrStaleStatus) {
+	_, err = r.RefundTickets(e.ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}})
+	if !errors.Is(err, booking.ErrStaleStatus) {
 		t.Fatalf("a refund of a cancelled booking: %v", err)
 	}
+	wantMessage(t, "a refund of a cancelled booking", err, "Booking "+b.Number+" is already cancelled")
 	e.whole(t)
 }
 
@@ -193,113 +203,288 @@ func refundApprover(t *testing.T, e *env) {
 	e.whole(t)
 }
 
-const needShifts = "CurrentShift, ShiftReport, CloseShift, ReopenShift and ListShifts (booking.Shifts)"
-
-// shiftCases: every cash movement belongs to one person's shift; a
-// closed shift's expected cash is float + cash sales − cash refunds
-// (invariant 13).
-var shiftCases = []testCase{
-	{"CashNeedsAShift", shiftCashNeedsAShift},
-	{"BlindCountAndReopen", shiftBlindCountAndReopen},
-}
-
-// closeShift closes actor's shift with a count of what it expects.
-func closeShift(t *testing.T, sh booking.Shifts, e *env, actor booking.Actor) {
-	t.Helper()
-	cur, err := sh.CurrentShift(e.ctx, actor)
-	if err != nil {
-		t.Fatalf("%s's shift: %v", actor.Name, err)
-	}
-	x, err := sh.ShiftReport(e.ctx, actor, cur.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sh.CloseShift(e.ctx, actor, booking.CloseShiftRequest{Counted: x.Expected}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// shiftCashNeedsAShift: a cash sale by someone with no shift open is
-// refused with ErrNoShift; with a float it opens the shift in the same
-// transaction; a card sale needs no shift.
-func shiftCashNeedsAShift(t *testing.T, e *env) {
-	sh := need[booking.Shifts](t, e, needShifts)
-	closeShift(t, sh, e, clerk)
-	h := e.hold(t, "a", "A1")
-	_, err := e.s.Checkout(e.ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "a", Method: booking.Cash})
-	if !booking.IsNoShift(err) || booking.ErrorCode(err) != booking.EInvalid {
-		t.Fatalf("cash without a shift: %v", err)
-	}
-	if _, err := sh.CurrentShift(e.ctx, clerk); booking.ErrorCode(err) != booking.ENotFound {
-		t.Fatalf("a refused sale opened a shift: %v", err)
-	}
-	e.noSale(t, "a")
-	// The hold is still live: the same counter sells it once the float is in.
-	float := booking.Money(5000)
-	b, err := e.s.Checkout(e.ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "a", Method: booking.Cash, Tendered: 2000, OpenFloat: &float})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cur, err := sh.CurrentShift(e.ctx, clerk)
-	if err != nil || cur.Float != 5000 || b.Payments[0].ShiftID != cur.ID || b.Payments[0].Terminal != clerk.Terminal {
-		t.Fatalf("shift %+v %v; payment %+v", cur, err, b.Payments[0])
-	}
-	// A float given when a shift is open is not a second shift.
-	float = 7000
-	h2 := e.hold(t, "c", "A3")
-	b2, err := e.s.Checkout(e.ctx, clerk, booking.CheckoutRequest{HoldID: h2.ID, Owner: "c", IdempotencyKey: "c", Method: booking.Cash, OpenFloat: &float})
-	if err != nil || b2.Payments[0].ShiftID != cur.ID {
-		t.Fatalf("second sale: %v %+v", err, b2)
-	}
-	closeShift(t, sh, e, clerk)
-	if card := e.sell(t, "d", "A4"); card.Payments[0].ShiftID != 0 {
-		t.Fatalf("a card sale with no shift open names shift %d", card.Payments[0].ShiftID)
-	}
-	e.whole(t)
-}
-
-func shiftBlindCountAndReopen(t *testing.T, e *env) {
-	sh := need[booking.Shifts](t, e, needShifts)
+// refundFloatOpensTheDrawer: a cash refund by someone with no shift open
+// is refused with ErrNoShift and moves nothing; with a float it opens
+// their drawer in the same transaction and pays out of it; a float given
+// when a shift is open opens no second one; a card refund needs none.
+func refundFloatOpensTheDrawer(t *testing.T, e *env) {
 	r := need[refunder](t, e, needRefund)
-	a := e.sellCash(t, clerk, "a", "A1", "A2") // 25.00
-	e.sellCash(t, clerk, "b", "B1")            // 12.50
-	e.sell(t, "c", "C1")                       // card: not in the drawer
-	if _, err := r.RefundTickets(e.ctx, clerk, booking.RefundRequest{Number: a.Number, Seats: []string{"A2"}, Approver: &booking.Credentials{Name: "sue", PIN: "1234"}}); err != nil {
+	sh := need[booking.Shifts](t, e, needShifts)
+	b := e.sellCash(t, clerk, "a", "A1", "A2", "A3")
+	closeShift(t, sh, e, supervisor)
+	_, err := r.RefundTickets(e.ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}})
+	if !booking.IsNoShift(err) {
+		t.Fatalf("a cash refund without a shift: %v", err)
+	}
+	_, err = r.Cancel(e.ctx, supervisor, booking.CancelRequest{Number: b.Number})
+	if !booking.IsNoShift(err) {
+		t.Fatalf("a cash cancel without a shift: %v", err)
+	}
+	if got, err := r.Booking(e.ctx, clerk, b.Number); err != nil || len(got.Payments) != 1 || got.Status != booking.BookingConfirmed {
+		t.Fatalf("refused refunds moved money: %+v %v", got, err)
+	}
+	float := booking.Money(50_00)
+	got, err := r.RefundTickets(e.ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}, OpenFloat: &float})
+	if err != nil {
 		t.Fatal(err)
 	}
-	cur, _ := sh.CurrentShift(e.ctx, clerk)
-	x, err := sh.ShiftReport(e.ctx, clerk, cur.ID)
-	if err != nil || x.Final || x.Expected != Float+37_50-12_50 || x.CashSales != 37_50 || x.CashRefunds != 12_50 || x.CardSales != 12_50 || x.Counted != 0 {
+	cur, err := sh.CurrentShift(e.ctx, supervisor)
+	if err != nil || cur.Float != float || got.Payments[1].ShiftID != cur.ID {
+		t.Fatalf("the drawer opened by the refund: %+v %v; payment %+v", cur, err, got.Payments[1])
+	}
+	if x, err := sh.ShiftReport(e.ctx, supervisor, cur.ID); err != nil || x.Expected != float-12_50 || x.CashRefunds != 12_50 || x.Refunds != 1 {
 		t.Fatalf("X report %+v %v", x, err)
 	}
-	_, err = sh.ShiftReport(e.ctx, booking.Actor{Name: "other", Role: booking.RoleClerk}, cur.ID)
-	wantCode(t, "another clerk reads carl's shift", err, booking.EForbidden)
-	z, err := sh.CloseShift(e.ctx, clerk, booking.CloseShiftRequest{Counted: 124_00, Breakdown: "50x2 20x1 2x2"})
-	if err != nil || !z.Final || z.Expected != 125_00 || z.Counted != 124_00 || z.Variance != -1_00 || z.Breakdown != "50x2 20x1 2x2" {
-		t.Fatalf("Z report %+v %v", z, err)
+	more := booking.Money(99_00)
+	got, err = r.Cancel(e.ctx, supervisor, booking.CancelRequest{Number: b.Number, OpenFloat: &more})
+	if err != nil || len(got.Payments) != 4 || got.Payments[2].ShiftID != cur.ID || got.Payments[3].ShiftID != cur.ID {
+		t.Fatalf("a cancel with a float while a shift is open: %+v %v", got, err)
 	}
-	_, err = sh.ReopenShift(e.ctx, clerk, booking.ReopenShiftRequest{ID: cur.ID, Reason: "recount"})
-	wantCode(t, "a clerk's reopen", err, booking.EForbidden)
-	_, err = sh.ReopenShift(e.ctx, supervisor, booking.ReopenShiftRequest{ID: cur.ID})
-	wantCode(t, "a reopen without a reason", err, booking.EInvalid)
-	re, err := sh.ReopenShift(e.ctx, supervisor, booking.ReopenShiftRequest{ID: cur.ID, Reason: "a note was under the tray"})
-	if err != nil || re.Status != booking.ShiftOpen {
-		t.Fatalf("reopen: %+v %v", re, err)
+	closeShift(t, sh, e, supervisor)
+	card := e.sell(t, "c", "C1")
+	got, err = r.RefundTickets(e.ctx, supervisor, booking.RefundRequest{Number: card.Number, Seats: []string{"C1"}})
+	if err != nil || got.Payments[1].ShiftID != 0 {
+		t.Fatalf("a card refund with no shift open: %+v %v", got, err)
 	}
-	z2, err := sh.CloseShift(e.ctx, clerk, booking.CloseShiftRequest{Counted: 125_00})
-	if err != nil || z2.Variance != 0 || len(z2.Events) != 4 {
-		t.Fatalf("second close %+v %v", z2, err)
-	}
-	if ev := z2.Events; ev[1].Kind != "close" || ev[1].Counted != 124_00 || ev[1].Expected != 125_00 || ev[2].Reason != "a note was under the tray" || ev[2].By != "sue" {
-		t.Fatalf("events %+v", z2.Events)
-	}
-	_, err = sh.OpenShift(e.ctx, supervisor, booking.OpenShiftRequest{Float: 1})
-	wantCode(t, "a second open shift", err, booking.EConflict)
-	if list, err := sh.ListShifts(e.ctx, clerk, booking.ShiftQuery{}); err != nil || len(list) != 1 || list[0].ID != cur.ID {
-		t.Fatalf("carl's shifts %+v %v", list, err)
-	}
-	if all, _ := sh.ListShifts(e.ctx, supervisor, booking.ShiftQuery{}); len(all) != 4 {
-		t.Fatalf("a supervisor sees %d shifts, want every one", len(all))
+	if _, err := sh.CurrentShift(e.ctx, supervisor); booking.ErrorCode(err) != booking.ENotFound {
+		t.Fatalf("a card refund opened a shift: %v", err)
 	}
 	e.whole(t)
+}
+
+// refundRacingCancel: a cancel racing a part refund of the same booking:
+// whichever goes first, each ticket goes back once, the refunds add up to
+// what was paid, and the seats are all free.
+func refundRacingCancel(t *testing.T, e *env) {
+	r := need[refunder](t, e, needRefund)
+	for round := range 5 {
+		seats := []string{fmt.Sprintf("A%d", 2*round+1), fmt.Sprintf("A%d", 2*round+2)}
+		b := e.sell(t, seats[0], seats...)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		var cancelErr, refundErr error
+		wg.Go(func() {
+			<-start
+			_, cancelErr = r.Cancel(e.ctx, supervisor, booking.CancelRequest{Number: b.Number})
+		})
+		wg.Go(func() {
+			<-start
+			_, refundErr = r.RefundTickets(e.ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: seats[:1]})
+		})
+		close(start)
+		wg.Wait()
+		if cancelErr != nil || (refundErr != nil && !errors.Is(refundErr, booking.ErrStaleStatus)) {
+			t.Fatalf("round %d: cancel %v, refund %v", round, cancelErr, refundErr)
+		}
+		got, err := r.Booking(e.ctx, clerk, b.Number)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tickets := map[int64]bool{}
+		for _, p := range got.Payments {
+			if p.Kind == booking.PaymentRefund {
+				tickets[p.TicketID] = true
+			}
+		}
+		if n, back := refunds(got); got.Status != booking.BookingCancelled || back != b.Total || n != 2 || len(tickets) != 2 {
+			t.Fatalf("round %d: %s, %d refunds of %s for %d tickets; paid %s", round, got.Status, n, back, len(tickets), b.Total)
+		}
+	}
+	e.counts(t, 0, 0)
+}
+
+// refundRacingAdmission: the door scanning a ticket while it is refunded:
+// one of the two wins; the refund that lost says the ticket was admitted,
+// the admission that lost is refused, and nothing is half done.
+func refundRacingAdmission(t *testing.T, e *env) {
+	r := need[refunder](t, e, needRefund)
+	d := need[admitter](t, e, "Admit (booking.Door)")
+	e.clock.Set(e.show.Starts.Add(-5 * time.Minute)) // the doors are open
+	for round := range 6 {
+		seat := fmt.Sprintf("B%d", round+1)
+		b := e.sell(t, seat, seat)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		var admitErr, refundErr error
+		wg.Go(func() {
+			<-start
+			_, admitErr = d.Admit(e.ctx, door, b.Tickets[0].Code)
+		})
+		wg.Go(func() {
+			<-start
+			_, refundErr = r.RefundTickets(e.ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{seat}})
+		})
+		close(start)
+		wg.Wait()
+		got, err := r.Booking(e.ctx, clerk, b.Number)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := refunds(got)
+		switch {
+		case admitErr == nil && refundErr == nil:
+			t.Fatalf("round %d: %s admitted and refunded", round, seat)
+		case admitErr == nil:
+			wantMessage(t, "the refund that lost", refundErr, "The ticket for "+seat+" was already admitted; it cannot be refunded.")
+			if got.Tickets[0].Status != booking.TicketAdmitted || n != 0 || got.Status != booking.BookingConfirmed {
+				t.Fatalf("round %d: admitted, then %+v", round, got)
+			}
+		case refundErr == nil:
+			wantCode(t, "the admission that lost", admitErr, booking.EConflict)
+			if got.Tickets[0].Status != booking.TicketRefunded || n != 1 || got.Status != booking.BookingCancelled {
+				t.Fatalf("round %d: refunded, then %+v", round, got)
+			}
+		default:
+			t.Fatalf("round %d: both lost: %v; %v", round, admitErr, refundErr)
+		}
+	}
+	e.whole(t)
+}
+
+// cancelErrAdmitted: a booking with a ticket admitted is not cancelled,
+// and nothing moves.
+func cancelErrAdmitted(t *testing.T, e *env) {
+	c := need[canceller](t, e, "Booking and Cancel (booking.Bookings)")
+	d := need[admitter](t, e, "Admit (booking.Door)")
+	b := e.sell(t, "a", "A1", "A2")
+	e.clock.Set(e.show.Starts.Add(-5 * time.Minute))
+	if _, err := d.Admit(e.ctx, door, b.Tickets[0].Code); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Cancel(e.ctx, supervisor, booking.CancelRequest{Number: b.Number})
+	wantCode(t, "a cancel with a ticket admitted", err, booking.EConflict)
+	wantMessage(t, "a cancel with a ticket admitted", err, "A ticket of "+b.Number+" was already admitted; it cannot be cancelled.")
+	got, err := c.Booking(e.ctx, clerk, b.Number)
+	if err != nil || got.Status != booking.BookingConfirmed || len(got.Payments) != 1 || got.Tickets[1].Status != booking.TicketIssued {
+		t.Fatalf("after a refused cancel: %+v %v", got, err)
+	}
+	e.counts(t, 2, 0)
+}
+
+// cancelRacingAdmission: the door scanning a ticket while its booking is
+// cancelled: one of the two wins, and the other is refused.
+func cancelRacingAdmission(t *testing.T, e *env) {
+	c := need[canceller](t, e, "Booking and Cancel (booking.Bookings)")
+	d := need[admitter](t, e, "Admit (booking.Door)")
+	e.clock.Set(e.show.Starts.Add(-5 * time.Minute))
+	for round := range 6 {
+		seats := []string{fmt.Sprintf("C%d", 2*round+1), fmt.Sprintf("C%d", 2*round+2)}
+		b := e.sell(t, seats[0], seats...)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		var admitErr, cancelErr error
+		wg.Go(func() {
+			<-start
+			_, admitErr = d.Admit(e.ctx, door, b.Tickets[1].Code)
+		})
+		wg.Go(func() {
+			<-start
+			_, cancelErr = c.Cancel(e.ctx, supervisor, booking.CancelRequest{Number: b.Number})
+		})
+		close(start)
+		wg.Wait()
+		got, err := c.Booking(e.ctx, clerk, b.Number)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := refunds(got)
+		switch {
+		case admitErr == nil && cancelErr == nil:
+			t.Fatalf("round %d: admitted and cancelled", round)
+		case admitErr == nil:
+			wantMessage(t, "the cancel that lost", cancelErr, "A ticket of "+b.Number+" was already admitted; it cannot be cancelled.")
+			if got.Status != booking.BookingConfirmed || n != 0 || got.Tickets[0].Status != booking.TicketIssued {
+				t.Fatalf("round %d: admitted, then %+v", round, got)
+			}
+		case cancelErr == nil:
+			wantMessage(t, "the admission that lost", admitErr, "Ticket "+seats[1]+" of "+b.Number+" was cancelled and refunded.")
+			if got.Status != booking.BookingCancelled || n != 2 {
+				t.Fatalf("round %d: cancelled, then %+v", round, got)
+			}
+		default:
+			t.Fatalf("round %d: both lost: %v; %v", round, admitErr, cancelErr)
+		}
+	}
+	e.whole(t)
+}
+
+// cancelOnceEachWay: two cancels of one booking at the same moment, paid
+// in cash and by card, round after round: one wins and refunds once, in
+// the canceller's shift; the other is told the booking is cancelled
+// already. The number is typed as a clerk types it.
+func cancelOnceEachWay(t *testing.T, e *env) {
+	c := need[canceller](t, e, "Booking and Cancel (booking.Bookings)")
+	sh := need[booking.Shifts](t, e, needShifts)
+	sue, err := sh.CurrentShift(e.ctx, supervisor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cash := booking.Money(0)
+	for round := range 6 {
+		seat := fmt.Sprintf("D%d", round+1)
+		var b *booking.Booking
+		if round%2 == 0 {
+			b = e.sell(t, seat, seat)
+		} else {
+			b = e.sellCash(t, clerk, seat, seat)
+			cash += b.Total
+		}
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		errs := make([]error, 2)
+		for i := range errs {
+			wg.Go(func() {
+				<-start
+				_, errs[i] = c.Cancel(e.ctx, supervisor, booking.CancelRequest{Number: strings.ToLower(strings.TrimPrefix(b.Number, "BO-")), Reason: "ill"})
+			})
+		}
+		close(start)
+		wg.Wait()
+		won := 0
+		for _, err := range errs {
+			if err == nil {
+				won++
+				continue
+			}
+			wantCode(t, "the cancel that lost", err, booking.EConflict)
+			wantMessage(t, "the cancel that lost", err, "Booking "+b.Number+" is already cancelled")
+		}
+		got, err := c.Booking(e.ctx, clerk, b.Number)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, back := refunds(got); won != 1 || n != 1 || back != b.Total || got.Payments[1].ShiftID != sue.ID {
+			t.Fatalf("round %d: %d won; %d refunds of %s; refund %+v", round, won, n, back, got.Payments[1])
+		}
+	}
+	x, err := sh.ShiftReport(e.ctx, supervisor, sue.ID)
+	if err != nil || x.CashRefunds != cash || x.Expected != Float-cash {
+		t.Fatalf("sue's drawer after the cash cancels: %+v %v", x, err)
+	}
+	e.counts(t, 0, 0)
+}
+
+// cancelErrWithdrawn: a supervisor disabled since signing in can neither
+// cancel nor refund, and nothing moves.
+func cancelErrWithdrawn(t *testing.T, e *env) {
+	c := need[refunder](t, e, needRefund)
+	r := need[roster](t, e, "SignIn, DisableStaff and EnableStaff (booking.Roster)")
+	st, err := r.SignIn(e.ctx, booking.SignInRequest{Name: "sue", PIN: "1234"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sue := booking.Actor{StaffID: st.ID, Name: st.Name, Role: st.Role, Terminal: "till-2"}
+	b := e.sell(t, "a", "A6")
+	if err := r.DisableStaff(e.ctx, booking.System, "sue"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Cancel(e.ctx, sue, booking.CancelRequest{Number: b.Number}); !errors.Is(err, booking.ErrWithdrawn) {
+		t.Fatalf("a disabled supervisor's cancel: %v", err)
+	}
+	if _, err := c.RefundTickets(e.ctx, sue, booking.RefundRequest{Number: b.Number, Seats: []string{"A6"}}); !errors.Is(err, booking.ErrWithdrawn) {
+		t.Fatalf("a disabled supervisor's refund: %v", err)
+	}
+	if got, err := c.Booking(e.ctx, clerk, b.Number); err != nil || got.Status != booking.BookingConfirmed || len(got.Payments) != 1 {
+		t.Fatalf("after a disabled supervisor's tries: %+v %v", got, err)
+	}
 }

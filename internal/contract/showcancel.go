@@ -69,6 +69,10 @@ func showCancelRefundsEach(t *testing.T, e *env) {
 	}
 	_, err = d.Admit(e.ctx, door, cash.Tickets[0].Code)
 	wantMessage(t, "the door after the cancel", err, "This show was cancelled.")
+	if w, ok := e.s.(waitlister); ok {
+		_, err := w.AddWaitlist(e.ctx, clerk, e.show.ID, "Bo", "0456", 2)
+		wantCode(t, "the waiting list of a cancelled show", err, booking.EInvalid)
+	}
 	again, err := c.CancelShow(e.ctx, manager, e.show.ID, "something else")
 	if err != nil || again.RefundedNow != 0 || len(again.Contacts) != 3 || again.Reason != res.Reason {
 		t.Errorf("again: %+v %v", again, err)
