@@ -2,10 +2,7 @@ package pg
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
 	"boxoffice/booking"
 )
@@ -87,52 +84,6 @@ func (s *Store) SetShowPriceList(ctx context.Context, actor booking.Actor, showI
 			detail = "show on the " + list + " list"
 		}
 		return struct{}{}, audit(t, actor, booking.AuditEntry{Action: booking.AuditPriceChange, ShowID: showID, Detail: detail}, 0)
-	})
-	return err
-}
-
-// SetSalesClose sets a show's sales close (nil: the cinema's default), or
-// with show 0 the cinema's default.
-func (s *Store) SetSalesClose(ctx context.Context, actor booking.Actor, showID int64, close *time.Duration) error {
-	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
-		return err
-	}
-	if close != nil {
-		if err := booking.ValidateSalesClose(*close); err != nil {
-			return err
-		}
-	}
-	if showID == 0 && close == nil {
-		return booking.Errorf(booking.EInvalid, "The cinema's sales close needs a time, like 30m.")
-	}
-	_, err := inTx(s, ctx, "sales close", txMode{}, func(t *tx) (struct{}, error) {
-		if err := checkActor(t, actor); err != nil {
-			return struct{}{}, err
-		}
-		if showID == 0 {
-			if _, err := t.Exec(t.ctx, `INSERT INTO meta (key, value) VALUES ('sales_close', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-				strconv.Itoa(int(close.Seconds()))); err != nil {
-				return struct{}{}, err
-			}
-			t.touch(0)
-			return struct{}{}, audit(t, actor, booking.AuditEntry{Action: booking.AuditProgramme, Detail: "cinema sales close " + booking.DescribeSalesClose(*close)}, 0)
-		}
-		var secs *int64
-		detail := fmt.Sprintf("show %d: sales close the cinema's default", showID)
-		if close != nil {
-			v := int64(close.Seconds())
-			secs = &v
-			detail = fmt.Sprintf("show %d: sales close %s", showID, booking.DescribeSalesClose(*close))
-		}
-		tag, err := t.Exec(t.ctx, `UPDATE shows SET sales_close = $1 WHERE id = $2`, secs, showID)
-		if err != nil {
-			return struct{}{}, err
-		}
-		if tag.RowsAffected() != 1 {
-			return struct{}{}, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
-		}
-		t.touch(showID)
-		return struct{}{}, audit(t, actor, booking.AuditEntry{Action: booking.AuditProgramme, ShowID: showID, Detail: detail}, 0)
 	})
 	return err
 }

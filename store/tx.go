@@ -27,11 +27,14 @@ type Tx interface {
 	ActorTx
 	DoorTx
 	SignInTx
+	BlocksTx
+	ShowLifeTx
 }
 
 // Reads are the reads the rules make outside a transaction.
 type Reads interface {
 	ProgrammeReads
+	ShowLifeReads
 	// LoadBooking reads a whole booking by id: its show, tickets and
 	// payments, and the exchanges it came from or went to, in one
 	// snapshot. ENotFound.
