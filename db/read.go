@@ -379,40 +379,6 @@ func countBlocked(m *booking.SeatMap) int {
 	return n
 }
 
-// TicketTypes lists the price bands, cached once read.
-func (s *Store) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
-	s.hallsMu.Lock()
-	cached, gen := s.ticketTypes, s.typesGen
-	s.hallsMu.Unlock()
-	if cached != nil {
-		return cached, nil
-	}
-	rows, err := s.readRows(ctx, `SELECT code, name, price FROM ticket_types ORDER BY sort, code`)
-	if err != nil {
-		return nil, s.translate("ticket types", err)
-	}
-	defer rows.Close()
-	var out []booking.TicketType
-	for rows.Next() {
-		var t booking.TicketType
-		if err := rows.Scan(&t.Code, &t.Name, &t.Price); err != nil {
-			return nil, s.translate("ticket types", err)
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.translate("ticket types", err)
-	}
-	if len(out) > 0 {
-		s.hallsMu.Lock()
-		if s.typesGen == gen { // no price change since this read began
-			s.ticketTypes = out
-		}
-		s.hallsMu.Unlock()
-	}
-	return out, nil
-}
-
 // Booking looks a booking up by number.
 func (s *Store) Booking(ctx context.Context, actor booking.Actor, number string) (*booking.Booking, error) {
 	if err := booking.Authorize(actor, booking.ActionViewBooking); err != nil {

@@ -64,5 +64,10 @@ func (w *wtx) TerminalSite(terminalID int64) (int64, bool, error) {
 	return booking.MainSite, ok, err
 }
 
-// SiteName names the one site.
-func (w *wtx) SiteName(int64) (string, error) { return mainSiteName, nil }
+// SiteName names the one site; any other is no site of this cinema.
+func (w *wtx) SiteName(site int64) (string, error) {
+	if site != booking.MainSite && site != booking.AllSites {
+		return "", booking.ErrNoSite(site)
+	}
+	return mainSiteName, nil
+}

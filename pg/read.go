@@ -227,24 +227,6 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 	return m, nil
 }
 
-// TicketTypes lists the price bands, by their sort order.
-func (s *Store) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
-	rows, err := s.pool.Query(ctx, `SELECT code, name, price FROM ticket_types ORDER BY sort, code`)
-	if err != nil {
-		return nil, s.translate("ticket types", err)
-	}
-	defer rows.Close()
-	var out []booking.TicketType
-	for rows.Next() {
-		var t booking.TicketType
-		if err := rows.Scan(&t.Code, &t.Name, &t.Price); err != nil {
-			return nil, s.translate("ticket types", err)
-		}
-		out = append(out, t)
-	}
-	return out, s.translate("ticket types", rows.Err())
-}
-
 // BookingByKey returns the booking a checkout's idempotency key made.
 func (s *Store) BookingByKey(ctx context.Context, actor booking.Actor, key string) (*booking.Booking, error) {
 	if err := booking.Authorize(actor, booking.ActionSell); err != nil {

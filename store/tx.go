@@ -27,6 +27,9 @@ type Tx interface {
 	ActorTx
 	DoorTx
 	SignInTx
+	ProgrammeTx
+	SetupTx
+	PricesTx
 	BlocksTx
 	ShowLifeTx
 }
@@ -34,6 +37,9 @@ type Tx interface {
 // Reads are the reads the rules make outside a transaction.
 type Reads interface {
 	ProgrammeReads
+	CatalogueReads
+	SetupReads
+	PriceReads
 	ShowLifeReads
 	// LoadBooking reads a whole booking by id: its show, tickets and
 	// payments, and the exchanges it came from or went to, in one
