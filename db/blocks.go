@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"time"
 
 	"boxoffice/booking"
 	"boxoffice/store"
@@ -31,31 +30,21 @@ const blockedCount = `((SELECT count(*) FROM seat_blocks b WHERE b.show_id = s.i
 	+ (SELECT count(*) FROM seat_blocks b WHERE b.show_id IS NULL AND b.hall_id = s.hall_id AND b.at < s.starts_at * 1000
 		AND NOT EXISTS (SELECT 1 FROM seat_claims c WHERE c.show_id = s.id AND c.seat_id = b.seat_id AND c.status IN ('held', 'sold') AND c.status = 'sold')))`
 
-// scanBlocks reads qShowBlocks' rows into blocks by seat; where a
-// hall-wide block and the show's own both hold a seat, blocked wins over
-// house and hall-wide over the show's own.
+// scanBlocks reads qShowBlocks' rows into the blocks in force by seat
+// (store.KeepBlock).
 func (s *Store) scanBlocks(rows *sql.Rows, hallID int64) (map[int64]booking.SeatBlock, error) {
 	defer rows.Close()
 	out := map[int64]booking.SeatBlock{}
 	for rows.Next() {
-		var b booking.SeatBlock
 		var seatID, at int64
-		var kind string
-		if err := rows.Scan(&seatID, &kind, &b.Reason, &b.By, &at, &b.HallWide); err != nil {
+		var kind, reason, by string
+		var hallWide bool
+		if err := rows.Scan(&seatID, &kind, &reason, &by, &at, &hallWide); err != nil {
 			return nil, err
 		}
-		b.Kind, _ = booking.ParseBlockKind(kind)
-		b.At = time.UnixMilli(at)
-		b.Reason, b.By = booking.CleanLine(b.Reason, booking.MaxBlockReason), booking.CleanLine(b.By, 40)
-		seat, ok := s.seatByID(hallID, seatID)
-		if !ok {
-			continue
+		if seat, ok := s.seatByID(hallID, seatID); ok {
+			store.KeepBlock(out, seat, kind, reason, by, at, hallWide)
 		}
-		b.Seat = seat
-		if prev, ok := out[seatID]; ok && (prev.Kind == booking.BlockBlocked && b.Kind != booking.BlockBlocked || prev.HallWide) {
-			continue
-		}
-		out[seatID] = b
 	}
 	return out, rows.Err()
 }
@@ -76,11 +65,7 @@ func (s *Store) outOfSale(w *wtx, sh booking.Show) (map[int64]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]bool, len(blocks))
-	for id := range blocks {
-		out[id] = true
-	}
-	return out, nil
+	return store.OutOfSale(blocks), nil
 }
 
 // qBlockedClaims finds live claims made on a seat after it was kept out

@@ -52,9 +52,8 @@ func layoutBlock(seat booking.Seat) booking.SeatBlock {
 	return booking.SeatBlock{Seat: seat, Kind: booking.BlockBlocked, HallWide: true, Reason: "blocked in the hall layout", By: store.LayoutBlocker, At: time.UnixMilli(0)}
 }
 
-// showBlocks is the blocks in force for show sh, read through q: where a
-// hall-wide block and the show's own both hold a seat, blocked wins over
-// house and hall-wide over the show's own, as db's scanBlocks.
+// showBlocks is the blocks in force for show sh, read through q, the
+// layout's first (store.KeepBlock).
 func (s *Store) showBlocks(ctx context.Context, q querier, sh booking.Show, hall *booking.Hall) (map[int64]booking.SeatBlock, error) {
 	out := map[int64]booking.SeatBlock{}
 	for _, seat := range hall.Seats {
@@ -63,24 +62,15 @@ func (s *Store) showBlocks(ctx context.Context, q querier, sh booking.Show, hall
 		}
 	}
 	err := eachRow(ctx, q, pqShowBlocks, []any{sh.ID, sh.HallID, sh.Starts.UnixMilli()}, func(r pgx.Rows) error {
-		var b booking.SeatBlock
 		var seatID, at int64
-		var kind string
-		if err := r.Scan(&seatID, &kind, &b.Reason, &b.By, &at, &b.HallWide); err != nil {
+		var kind, reason, by string
+		var hallWide bool
+		if err := r.Scan(&seatID, &kind, &reason, &by, &at, &hallWide); err != nil {
 			return err
 		}
-		b.Kind, _ = booking.ParseBlockKind(kind)
-		b.At = time.UnixMilli(at)
-		b.Reason, b.By = booking.CleanLine(b.Reason, booking.MaxBlockReason), booking.CleanLine(b.By, 40)
-		seat, ok := s.seatByID(hall.ID, seatID)
-		if !ok {
-			return nil
+		if seat, ok := s.seatByID(hall.ID, seatID); ok {
+			store.KeepBlock(out, seat, kind, reason, by, at, hallWide)
 		}
-		b.Seat = seat
-		if prev, ok := out[seatID]; ok && (prev.Kind == booking.BlockBlocked && b.Kind != booking.BlockBlocked || prev.HallWide) {
-			return nil
-		}
-		out[seatID] = b
 		return nil
 	})
 	return out, err
@@ -102,11 +92,7 @@ func (s *Store) outOfSale(t *tx, showID int64) (map[int64]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]bool, len(blocks))
-	for id := range blocks {
-		out[id] = true
-	}
-	return out, nil
+	return store.OutOfSale(blocks), nil
 }
 
 // takenOrOut says which seats cannot be offered: a live claim (busy) or

@@ -94,6 +94,31 @@ func BlockWords(kind booking.BlockKind) string {
 	return "blocked"
 }
 
+// KeepBlock puts in blocks, by seat, a block of seat in force for a show
+// as a driver read it (kind, reason, maker, time in unix milliseconds),
+// unless the block already there prevails: where a hall-wide block and
+// the show's own both hold a seat, blocked wins over house and hall-wide
+// over the show's own. Its reason and maker are cleaned for a screen.
+func KeepBlock(blocks map[int64]booking.SeatBlock, seat booking.Seat, kind, reason, by string, at int64, hallWide bool) {
+	b := booking.SeatBlock{Seat: seat, HallWide: hallWide, At: time.UnixMilli(at),
+		Reason: booking.CleanLine(reason, booking.MaxBlockReason), By: booking.CleanLine(by, 40)}
+	b.Kind, _ = booking.ParseBlockKind(kind)
+	if prev, ok := blocks[seat.ID]; ok && (prev.Kind == booking.BlockBlocked && b.Kind != booking.BlockBlocked || prev.HallWide) {
+		return
+	}
+	blocks[seat.ID] = b
+}
+
+// OutOfSale is the set of seats blocks keep out of sale, for a hold's
+// taken test and a clash's suggestions.
+func OutOfSale(blocks map[int64]booking.SeatBlock) map[int64]bool {
+	out := make(map[int64]bool, len(blocks))
+	for id := range blocks {
+		out[id] = true
+	}
+	return out
+}
+
 // blockTarget checks a block request and resolves its show, hall and
 // seats, before the transaction: a hall's layout never changes.
 func (s *Store) blockTarget(ctx context.Context, req booking.BlockRequest) (booking.Show, *booking.Hall, []booking.Seat, error) {
