@@ -157,7 +157,7 @@ func (s *Store) SetShowPriceList(ctx context.Context, actor booking.Actor, showI
 			return err
 		}
 		if !found {
-			return errNoShow(showID)
+			return ErrNoShow(showID)
 		}
 		tx.Touch(0) // every counter re-prices: one with this show's checkout open quotes it again
 		detail := "show on the standing list"

@@ -128,7 +128,7 @@ func (s *Store) MoveShow(ctx context.Context, actor booking.Actor, showID int64,
 			return err
 		}
 		if !found {
-			return errNoShow(showID)
+			return ErrNoShow(showID)
 		}
 		to := cmp.Or(hallID, old.HallID)
 		if to != old.HallID {
@@ -140,7 +140,7 @@ func (s *Store) MoveShow(ctx context.Context, actor booking.Actor, showID int64,
 			return err
 		}
 		if !found {
-			return errNoShow(showID)
+			return ErrNoShow(showID)
 		}
 		if to == old.HallID && old.Starts.Unix() == starts.Unix() {
 			return booking.Errorf(booking.EInvalid, "The show is at that time in that hall already.")

@@ -55,8 +55,9 @@ type Life struct {
 	SalesClose   time.Duration
 }
 
-// errNoShow refuses an id that names no show.
-func errNoShow(id int64) error { return booking.Errorf(booking.ENotFound, "There is no show %d.", id) }
+// ErrNoShow refuses an id that names no show: the one message for it, the
+// drivers' reads' too.
+func ErrNoShow(id int64) error { return booking.Errorf(booking.ENotFound, "There is no show %d.", id) }
 
 // LiveShow is show showID's facts (prog) with its life read inside tx:
 // whatever a cached copy says, a hold, a sale or a block decides on what
@@ -71,7 +72,7 @@ func LiveShow(tx Tx, prog *Programme, showID int64) (booking.Show, error) {
 		return sh, err
 	}
 	if !found {
-		return sh, errNoShow(showID)
+		return sh, ErrNoShow(showID)
 	}
 	sh.Status, sh.CancelReason, sh.SalesClose = l.Status, l.CancelReason, l.SalesClose
 	return sh, nil
@@ -109,7 +110,7 @@ func (s *Store) SetSalesClose(ctx context.Context, actor booking.Actor, showID i
 			return err
 		}
 		if !found {
-			return errNoShow(showID)
+			return ErrNoShow(showID)
 		}
 		tx.Touch(showID)
 		return Audit(tx, actor, booking.AuditEntry{Action: booking.AuditProgramme, ShowID: showID, Detail: detail}, 0)
