@@ -53,8 +53,9 @@ type ProgrammeTx interface {
 	// MoveShowTo sets a show's hall, start and capacity.
 	MoveShowTo(showID, hallID int64, starts time.Time, capacity int) error
 	// FilmShowsForUpdate reads the shows of a film that start after
-	// after, in start order, and locks the rows of their halls (as
-	// HallSeatsForUpdate), so a show scheduled meanwhile is seen.
+	// after, in start order (their Minutes unset), and locks the rows of
+	// their halls (as HallSeatsForUpdate), so a show scheduled meanwhile
+	// is seen.
 	FilmShowsForUpdate(filmID int64, after time.Time) ([]ShowSlot, error)
 	// ProgrammeChanged tells every other store on the database, as this
 	// transaction commits, to drop what it cached of a show's facts
