@@ -93,15 +93,6 @@ func auditCount(w *wtx, actor booking.Actor, a booking.AuditAction, n int, err e
 	return w.audit(actor, booking.AuditEntry{Action: a, Detail: fmt.Sprintf(format, args...)}, 0)
 }
 
-// auditDone is the one audit row of a write whose result is only its
-// error: written when fn's work succeeded.
-func auditDone(w *wtx, actor booking.Actor, e booking.AuditEntry, err error) error {
-	if err != nil {
-		return err
-	}
-	return w.audit(actor, e, 0)
-}
-
 // releaseDetail names the seats a release let go of, or the whole hold.
 func releaseDetail(holdID int64, seats []string) string {
 	if len(seats) == 0 {

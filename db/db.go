@@ -94,12 +94,11 @@ type Store struct {
 	*store.Store
 	prog *store.Programme
 
-	// Caches of the prices.
-	hallsMu     sync.Mutex
-	ticketTypes []booking.TicketType
-	prices      *booking.PriceTable // see priceTable; dropped with ticketTypes
-	typesGen    uint64              // bumped when prices may have changed; see TicketTypes
-	readStmts   sync.Map            // query -> *sql.Stmt on the read pool
+	// The price table as last read (see priceTable).
+	hallsMu   sync.Mutex
+	prices    *booking.PriceTable
+	typesGen  uint64   // bumped when prices may have changed (forgetTicketTypes)
+	readStmts sync.Map // query -> *sql.Stmt on the read pool
 
 	// Seat-map snapshots per show, and the versions that say whether a
 	// snapshot is still current (see invalidate).

@@ -120,16 +120,6 @@ func GenerateHistory(ctx context.Context, path string, opts HistoryOptions) (His
 	return g.stats, nil
 }
 
-// HasSales reports whether any booking was ever made: history is only
-// generated into a cinema without sales.
-func (s *Store) HasSales(ctx context.Context) (bool, error) {
-	var sold bool
-	if err := s.readRow(ctx, `SELECT EXISTS (SELECT 1 FROM bookings)`).Scan(&sold); err != nil {
-		return false, s.translate("has sales", err)
-	}
-	return sold, nil
-}
-
 func errHasSales(sold bool) error {
 	if !sold {
 		return nil

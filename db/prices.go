@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // The price table: ticket_types holds each type's own price (a standard
@@ -122,15 +123,6 @@ func (s *Store) priceTable(ctx context.Context) (*booking.PriceTable, error) {
 	return t, nil
 }
 
-// Prices returns the whole price table: ticket types, overrides and price
-// lists.
-func (s *Store) Prices(ctx context.Context, actor booking.Actor) (*booking.PriceTable, error) {
-	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
-		return nil, err
-	}
-	return s.priceTable(ctx)
-}
-
 // Quote prices seats of a show at the ticket types chosen, as a checkout
 // would now.
 func (s *Store) Quote(ctx context.Context, actor booking.Actor, req booking.QuoteRequest) (*booking.Quote, error) {
@@ -170,104 +162,16 @@ func (s *Store) Quote(ctx context.Context, actor booking.Actor, req booking.Quot
 	return q, nil
 }
 
-// SetPriceEntry sets what a ticket type costs on a seat kind and/or a
-// price list, creating the list when it is new.
-func (s *Store) SetPriceEntry(ctx context.Context, actor booking.Actor, e booking.PriceEntry) error {
-	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
-		return err
-	}
-	e.Type = strings.ToLower(strings.TrimSpace(e.Type))
-	e.List = strings.ToLower(strings.TrimSpace(e.List))
-	if err := e.Validate(); err != nil {
-		return err
-	}
-	err := apply(s, ctx, actor, "set price", func(w *wtx) error {
-		var n int
-		if err := w.queryRow(`SELECT count(*) FROM ticket_types WHERE code = ?`, e.Type).Scan(&n); err != nil {
-			return err
-		}
-		if n == 0 {
-			return booking.Errorf(booking.EInvalid, "There is no ticket type %q; add it with its own price first.", booking.CleanLine(e.Type, 20))
-		}
-		if e.List != "" {
-			if _, err := w.exec(`INSERT INTO price_lists (name) VALUES (?) ON CONFLICT (name) DO NOTHING`, e.List); err != nil {
-				return err
-			}
-		}
-		if _, err := w.exec(`INSERT INTO prices (list, type_code, seat_kind, amount) VALUES (?, ?, ?, ?)
-			ON CONFLICT (list, type_code, seat_kind) DO UPDATE SET amount = excluded.amount`, e.List, e.Type, e.Kind.String(), e.Amount); err != nil {
-			return err
-		}
-		w.touch(0) // every open counter, here or in another process, re-prices
-		return w.audit(actor, booking.AuditEntry{Action: booking.AuditPriceChange, Amount: e.Amount, Detail: e.Describe()}, 0)
-	})
-	if err == nil {
-		s.forgetTicketTypes()
-	}
-	return err
-}
-
-// SetShowPriceList puts a show on a price list ("" for the standing one).
-func (s *Store) SetShowPriceList(ctx context.Context, actor booking.Actor, showID int64, list string) error {
-	if err := booking.Authorize(actor, booking.ActionManageHalls); err != nil {
-		return err
-	}
-	list, err := booking.ParseListName(list, true)
-	if err != nil {
-		return err
-	}
-	return apply(s, ctx, actor, "set show price list", func(w *wtx) error {
-		if err := listExists(w, list); err != nil {
-			return err
-		}
-		res, err := w.exec(`UPDATE shows SET price_list = ? WHERE id = ?`, list, showID)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
-		}
-		// Every counter re-prices: one with this show's checkout open
-		// quotes it again.
-		w.touch(0)
-		detail := "show on the standing list"
-		if list != "" {
-			detail = "show on the " + list + " list"
-		}
-		return w.audit(actor, booking.AuditEntry{Action: booking.AuditPriceChange, ShowID: showID, Detail: detail}, 0)
-	})
-}
-
-// listExists refuses a price list nobody has set a price on.
-func listExists(w *wtx, list string) error {
-	if list == "" {
-		return nil
-	}
-	var n int
-	if err := w.queryRow(`SELECT count(*) FROM price_lists WHERE name = ?`, list).Scan(&n); err != nil {
-		return err
-	}
-	if n == 0 {
-		return booking.Errorf(booking.ENotFound, "There is no price list %q: set a price on it first.", list)
-	}
-	return nil
-}
-
-// seedPrices writes a seed's prices by seat kind and list, creating the
-// lists they name; the seed's transaction.
-func seedPrices(w *wtx, entries []booking.PriceEntry) error {
-	for _, e := range entries {
-		if err := e.Validate(); err != nil {
-			return err
-		}
-		if e.List != "" {
-			if _, err := w.exec(`INSERT INTO price_lists (name) VALUES (?) ON CONFLICT (name) DO NOTHING`, e.List); err != nil {
-				return err
-			}
-		}
-		if _, err := w.exec(`INSERT INTO prices (list, type_code, seat_kind, amount) VALUES (?, ?, ?, ?)`, e.List, e.Type, e.Kind.String(), e.Amount); err != nil {
-			return err
-		}
-	}
-	return nil
+// forgetTicketTypes drops the cached price table, after a commit here
+// that changed show 0 (a price change publishes 0) or a commit noticed
+// from another process.
+func (s *Store) forgetTicketTypes() {
+	s.hallsMu.Lock()
+	s.prices = nil
+	s.typesGen++
+	s.hallsMu.Unlock()
+	// A moved show or an edited film publishes 0 too (and another
+	// process's commit comes here through the poll): the programme facts
+	// cached by showInfo go with the prices.
+	s.prog.Forget(store.ForgetAll, 0)
 }

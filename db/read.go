@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // readStmt returns a statement prepared on the read pool. database/sql
@@ -79,7 +80,7 @@ func (d driver) ReadShowFacts(ctx context.Context, showID int64) (booking.Show, 
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`, showID).Scan(
 		&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity)
 	if err == sql.ErrNoRows {
-		return sh, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
+		return sh, store.ErrNoShow(showID)
 	}
 	if err != nil {
 		return sh, d.s.translate("show", err)
@@ -182,7 +183,7 @@ func (s *Store) Show(ctx context.Context, actor booking.Actor, showID int64) (*b
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`,
 		s.opts.Clock().UnixMilli(), showID))
 	if err == sql.ErrNoRows {
-		return nil, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
+		return nil, store.ErrNoShow(showID)
 	}
 	if err != nil {
 		return nil, s.translate("show", err)
@@ -377,40 +378,6 @@ func countBlocked(m *booking.SeatMap) int {
 		}
 	}
 	return n
-}
-
-// TicketTypes lists the price bands, cached once read.
-func (s *Store) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
-	s.hallsMu.Lock()
-	cached, gen := s.ticketTypes, s.typesGen
-	s.hallsMu.Unlock()
-	if cached != nil {
-		return cached, nil
-	}
-	rows, err := s.readRows(ctx, `SELECT code, name, price FROM ticket_types ORDER BY sort, code`)
-	if err != nil {
-		return nil, s.translate("ticket types", err)
-	}
-	defer rows.Close()
-	var out []booking.TicketType
-	for rows.Next() {
-		var t booking.TicketType
-		if err := rows.Scan(&t.Code, &t.Name, &t.Price); err != nil {
-			return nil, s.translate("ticket types", err)
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.translate("ticket types", err)
-	}
-	if len(out) > 0 {
-		s.hallsMu.Lock()
-		if s.typesGen == gen { // no price change since this read began
-			s.ticketTypes = out
-		}
-		s.hallsMu.Unlock()
-	}
-	return out, nil
 }
 
 func normalizeNumber(n string) string { return booking.NormalizeNumber(n) }

@@ -12,9 +12,6 @@ import (
 // time, so no hold is being written while the show is marked cancelled.
 func (w *wtx) HoldOffSales() error { return nil }
 
-// ShowLife reads the show with its life as the file says now (liveShow).
-func (w *wtx) ShowLife(showID int64) (booking.Show, error) { return w.s.liveShow(w, showID) }
-
 // MarkShowCancelled moves a show scheduled -> cancelled and settled, and
 // reads its sold count.
 func (w *wtx) MarkShowCancelled(showID int64, reason, by string) (int, bool, error) {

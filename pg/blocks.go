@@ -2,13 +2,12 @@ package pg
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // Seats kept out of sale: blocked and house seats, as db's blocks.go. A
@@ -48,17 +47,13 @@ const pqBlockedCount = `(SELECT count(*) FROM (SELECT x.id FROM seats x WHERE x.
 // instead of deadlocking as each goes on to write.
 const blockLockSQL = `LOCK TABLE holds, seat_claims IN SHARE ROW EXCLUSIVE MODE`
 
-// layoutBlocker is who a seat blocked in the hall's layout is blocked by.
-const layoutBlocker = "layout"
-
 // layoutBlock is the block a seat the layout blocks reads as.
 func layoutBlock(seat booking.Seat) booking.SeatBlock {
-	return booking.SeatBlock{Seat: seat, Kind: booking.BlockBlocked, HallWide: true, Reason: "blocked in the hall layout", By: layoutBlocker, At: time.UnixMilli(0)}
+	return booking.SeatBlock{Seat: seat, Kind: booking.BlockBlocked, HallWide: true, Reason: "blocked in the hall layout", By: store.LayoutBlocker, At: time.UnixMilli(0)}
 }
 
-// showBlocks is the blocks in force for show sh, read through q: where a
-// hall-wide block and the show's own both hold a seat, blocked wins over
-// house and hall-wide over the show's own, as db's scanBlocks.
+// showBlocks is the blocks in force for show sh, read through q, the
+// layout's first (store.KeepBlock).
 func (s *Store) showBlocks(ctx context.Context, q querier, sh booking.Show, hall *booking.Hall) (map[int64]booking.SeatBlock, error) {
 	out := map[int64]booking.SeatBlock{}
 	for _, seat := range hall.Seats {
@@ -67,24 +62,15 @@ func (s *Store) showBlocks(ctx context.Context, q querier, sh booking.Show, hall
 		}
 	}
 	err := eachRow(ctx, q, pqShowBlocks, []any{sh.ID, sh.HallID, sh.Starts.UnixMilli()}, func(r pgx.Rows) error {
-		var b booking.SeatBlock
 		var seatID, at int64
-		var kind string
-		if err := r.Scan(&seatID, &kind, &b.Reason, &b.By, &at, &b.HallWide); err != nil {
+		var kind, reason, by string
+		var hallWide bool
+		if err := r.Scan(&seatID, &kind, &reason, &by, &at, &hallWide); err != nil {
 			return err
 		}
-		b.Kind, _ = booking.ParseBlockKind(kind)
-		b.At = time.UnixMilli(at)
-		b.Reason, b.By = booking.CleanLine(b.Reason, booking.MaxBlockReason), booking.CleanLine(b.By, 40)
-		seat, ok := s.seatByID(hall.ID, seatID)
-		if !ok {
-			return nil
+		if seat, ok := s.seatByID(hall.ID, seatID); ok {
+			store.KeepBlock(out, seat, kind, reason, by, at, hallWide)
 		}
-		b.Seat = seat
-		if prev, ok := out[seatID]; ok && (prev.Kind == booking.BlockBlocked && b.Kind != booking.BlockBlocked || prev.HallWide) {
-			return nil
-		}
-		out[seatID] = b
 		return nil
 	})
 	return out, err
@@ -106,370 +92,13 @@ func (s *Store) outOfSale(t *tx, showID int64) (map[int64]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]bool, len(blocks))
-	for id := range blocks {
-		out[id] = true
-	}
-	return out, nil
+	return store.OutOfSale(blocks), nil
 }
 
 // takenOrOut says which seats cannot be offered: a live claim (busy) or
 // a seat kept out of sale (out, from outOfSale), as db's takenSet.
 func takenOrOut(busy, out map[int64]bool) func(int64) bool {
 	return func(id int64) bool { return busy[id] || out[id] }
-}
-
-// blockTarget checks a block request and resolves its show, hall and
-// seats, before the transaction.
-func (s *Store) blockTarget(ctx context.Context, req booking.BlockRequest) (booking.Show, *booking.Hall, []booking.Seat, error) {
-	if err := req.Validate(); err != nil {
-		return booking.Show{}, nil, nil, err
-	}
-	sh, err := s.showInfo(ctx, req.ShowID)
-	if err != nil {
-		return sh, nil, nil, err
-	}
-	hall, err := s.hall(ctx, sh.HallID)
-	if err != nil {
-		return sh, nil, nil, err
-	}
-	var seats []booking.Seat
-	seen := map[int64]bool{}
-	for _, l := range req.Seats {
-		seat, ok := hall.SeatByLabel(strings.TrimSpace(l))
-		if !ok {
-			return sh, nil, nil, booking.Errorf(booking.EInvalid, "There is no seat %s in %s.", booking.CleanLine(l, 8), booking.CleanLine(hall.Name, 40))
-		}
-		if !seen[seat.ID] {
-			seen[seat.ID] = true
-			seats = append(seats, seat)
-		}
-	}
-	return sh, hall, seats, nil
-}
-
-// blockRow is a seat_blocks row as a change to blocks meets it.
-type blockRow struct {
-	kind, by string
-	hallWide bool
-}
-
-// blockRowsOf returns, by seat, the show's own block of each and the
-// hall-wide block of each (the layout's among them); a seat may have
-// both.
-func blockRowsOf(t *tx, sh booking.Show, seats []booking.Seat) (own, hallWide map[int64]blockRow, err error) {
-	ids := seatIDs(seats)
-	own, hallWide = map[int64]blockRow{}, map[int64]blockRow{}
-	for _, seat := range seats {
-		if seat.Blocked {
-			hallWide[seat.ID] = blockRow{kind: string(booking.BlockBlocked), by: layoutBlocker, hallWide: true}
-		}
-	}
-	err = eachRow(t.ctx, t, `SELECT seat_id, kind, blocked_by, false FROM seat_blocks WHERE show_id = $1 AND seat_id = ANY($2)
-		UNION ALL SELECT seat_id, kind, blocked_by, true FROM seat_blocks WHERE show_id IS NULL AND hall_id = $3 AND seat_id = ANY($2)`,
-		[]any{sh.ID, ids, sh.HallID}, func(r pgx.Rows) error {
-			var id int64
-			var b blockRow
-			if err := r.Scan(&id, &b.kind, &b.by, &b.hallWide); err != nil {
-				return err
-			}
-			if b.hallWide {
-				hallWide[id] = b
-			} else {
-				own[id] = b
-			}
-			return nil
-		})
-	return own, hallWide, err
-}
-
-func seatIDs(seats []booking.Seat) []int64 {
-	ids := make([]int64, len(seats))
-	for i, seat := range seats {
-		ids[i] = seat.ID
-	}
-	return ids
-}
-
-// blockMode is how blocks and unblocks run. READ COMMITTED: a block
-// reads every decision after blockLockSQL, each statement seeing what
-// committed before it; a stronger level would only fail against the
-// holds that committed meanwhile. Two blocks of one seat meet on the
-// unique indexes of seat_blocks.
-var blockMode = txMode{iso: pgx.ReadCommitted}
-
-// BlockSeats keeps seats of a show out of sale, all or nothing.
-func (s *Store) BlockSeats(ctx context.Context, actor booking.Actor, req booking.BlockRequest) ([]booking.SeatBlock, error) {
-	if err := booking.Authorize(actor, booking.BlockAction(req.Kind, false)); err != nil {
-		return nil, err
-	}
-	sh, hall, seats, err := s.blockTarget(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	reason := booking.CleanLine(req.Reason, booking.MaxBlockReason)
-	return inTx(s, ctx, "block seats", blockMode, func(t *tx) ([]booking.SeatBlock, error) {
-		// The lock first, before any other lock the block takes.
-		if _, err := t.Exec(t.ctx, blockLockSQL); err != nil {
-			return nil, err
-		}
-		if err := checkActor(t, actor); err != nil {
-			return nil, err
-		}
-		if !req.HallWide {
-			if err := s.salesOpen(t, sh.ID); err != nil {
-				return nil, err
-			}
-		}
-		own, hallWide, err := blockRowsOf(t, sh, seats)
-		if err != nil {
-			return nil, err
-		}
-		for _, seat := range seats {
-			if _, ok := hallWide[seat.ID]; ok {
-				return nil, booking.Errorf(booking.EInvalid, "%s is already blocked for every show of %s.", seat.Label, booking.CleanLine(hall.Name, 40))
-			}
-			if r, ok := own[seat.ID]; ok && !req.HallWide {
-				return nil, booking.Errorf(booking.EInvalid, "%s is already %s for this show.", seat.Label, kindWords(r.kind))
-			}
-		}
-		if err := releaseOwn(t, sh, seats, req.Owner); err != nil {
-			return nil, err
-		}
-		if err := s.checkUnclaimed(t, sh, seats, req.HallWide); err != nil {
-			return nil, err
-		}
-		return insertBlocks(t, actor, sh, seats, req, reason)
-	})
-}
-
-// kindWords says what a block of kind makes a seat: "blocked", "a house seat".
-func kindWords(kind string) string {
-	if kind == string(booking.BlockHouse) {
-		return "a house seat"
-	}
-	return "blocked"
-}
-
-// insertBlocks writes the blocks, tells the open maps and writes the one
-// audit row.
-func insertBlocks(t *tx, actor booking.Actor, sh booking.Show, seats []booking.Seat, req booking.BlockRequest, reason string) ([]booking.SeatBlock, error) {
-	var showID *int64
-	if !req.HallWide {
-		showID = &sh.ID
-	}
-	by := booking.CleanLine(actor.Name, 40)
-	out := make([]booking.SeatBlock, 0, len(seats))
-	for _, seat := range seats {
-		out = append(out, booking.SeatBlock{Seat: seat, Kind: req.Kind, HallWide: req.HallWide, Reason: reason, By: by, At: t.now})
-	}
-	if _, err := t.Exec(t.ctx, `INSERT INTO seat_blocks (show_id, hall_id, seat_id, kind, reason, blocked_by, at)
-		SELECT $1, $2, x, $4, $5, $6, $7 FROM unnest($3::bigint[]) AS x`,
-		showID, sh.HallID, seatIDs(seats), string(req.Kind), reason, by, t.nowMS()); err != nil {
-		return nil, err
-	}
-	touchBlocks(t, sh, req.HallWide)
-	return out, audit(t, actor, booking.AuditEntry{Action: booking.AuditSeatBlock, ShowID: sh.ID, Detail: blockDetail(req, seats, reason)}, 0)
-}
-
-// touchBlocks tells every open map the seats changed: the show's, or for
-// a hall-wide change every show's (0), since it reaches every show of the
-// hall to come.
-func touchBlocks(t *tx, sh booking.Show, hallWide bool) {
-	if hallWide {
-		t.touch(0)
-		return
-	}
-	t.touch(sh.ID)
-}
-
-// blockDetail is the audit row's detail: the kind, the seats, hall-wide
-// or not, and the reason.
-func blockDetail(req booking.BlockRequest, seats []booking.Seat, reason string) string {
-	d := fmt.Sprintf("%s %s", req.Kind, strings.Join(booking.Labels(seats), " "))
-	if req.HallWide {
-		d += " (every show of the hall from now on)"
-	}
-	if reason != "" {
-		d += ": " + reason
-	}
-	return d
-}
-
-// liveClaim is a live claim of a seat as a block meets it.
-type liveClaim struct {
-	status, owner string
-	holdID        int64
-}
-
-// liveClaimsOf returns the live claims of seats in a show, by seat.
-func liveClaimsOf(t *tx, showID int64, seats []booking.Seat) (map[int64]liveClaim, error) {
-	out := map[int64]liveClaim{}
-	err := eachRow(t.ctx, t, `SELECT c.seat_id, c.status, h.owner, c.hold_id FROM seat_claims c JOIN holds h ON h.id = c.hold_id
-		WHERE c.show_id = $1 AND c.status IN ('held', 'sold') AND c.seat_id = ANY($2)`, []any{showID, seatIDs(seats)}, func(r pgx.Rows) error {
-		var seat int64
-		var c liveClaim
-		if err := r.Scan(&seat, &c.status, &c.owner, &c.holdID); err != nil {
-			return err
-		}
-		out[seat] = c
-		return nil
-	})
-	return out, err
-}
-
-// releaseOwn lets go of the seats owner holds itself among seats, so a
-// seat map's selection is blocked in one transaction with nothing between
-// the release and the block.
-func releaseOwn(t *tx, sh booking.Show, seats []booking.Seat, owner string) error {
-	if owner == "" {
-		return nil
-	}
-	live, err := liveClaimsOf(t, sh.ID, seats)
-	if err != nil {
-		return err
-	}
-	byHold := map[int64][]int64{}
-	for _, seat := range seats {
-		if c, ok := live[seat.ID]; ok && c.status == "held" && c.owner == owner {
-			byHold[c.holdID] = append(byHold[c.holdID], seat.ID)
-		}
-	}
-	for holdID, ids := range byHold {
-		if _, err := releaseHold(t, holdID, sh.ID, ids); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkUnclaimed refuses, naming each, seats that are sold or held: for
-// the show, or for HallWide in any show of the hall to come. A lapsed
-// hold does not count (the write expires the show's first).
-func (s *Store) checkUnclaimed(t *tx, sh booking.Show, seats []booking.Seat, hallWide bool) error {
-	if !hallWide {
-		if _, err := expireStale(t, sh.ID); err != nil {
-			return err
-		}
-		live, err := liveClaimsOf(t, sh.ID, seats)
-		if err != nil {
-			return err
-		}
-		var sold, held []booking.Seat
-		for _, seat := range seats {
-			if c, ok := live[seat.ID]; ok && c.status == "sold" {
-				sold = append(sold, seat)
-			} else if ok {
-				held = append(held, seat)
-			}
-		}
-		switch {
-		case len(sold) > 0:
-			return claimedError(sold, "sold", "")
-		case len(held) > 0:
-			return claimedError(held, "held", "")
-		}
-		return nil
-	}
-	var starts, seatID int64
-	var status string
-	err := t.QueryRow(t.ctx, `SELECT s.starts_at, c.seat_id, c.status FROM shows s
-		JOIN seat_claims c ON c.show_id = s.id JOIN holds h ON h.id = c.hold_id
-		WHERE s.hall_id = $1 AND s.starts_at > $2 AND c.status IN ('held', 'sold')
-		AND (c.status = 'sold' OR (h.expires_at > $3 AND h.created_at <= $3 + `+clockSlack+`))
-		AND c.seat_id = ANY($4) ORDER BY s.starts_at LIMIT 1`, sh.HallID, t.nowMS()/1000, t.nowMS(), seatIDs(seats)).Scan(&starts, &seatID, &status)
-	if err == pgx.ErrNoRows {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	seat, _ := s.seatByID(sh.HallID, seatID)
-	return claimedError([]booking.Seat{seat}, status, " for the show at "+time.Unix(starts, 0).In(t.now.Location()).Format("Mon 02 Jan 15:04"))
-}
-
-// claimedError is the clerk's message for seats that cannot be kept out
-// of sale because they are sold (or held), naming each.
-func claimedError(seats []booking.Seat, status, when string) error {
-	labels, verb := strings.Join(booking.Labels(seats), ", "), "is"
-	if len(seats) > 1 {
-		verb = "are"
-	}
-	if status == "sold" {
-		return booking.Errorf(booking.EConflict, "%s %s sold%s and cannot be blocked; refund or move the booking first.", labels, verb, when)
-	}
-	return booking.Errorf(booking.EConflict, "%s %s held at a counter%s and cannot be blocked; try again when that sale is done.", labels, verb, when)
-}
-
-// UnblockSeats puts seats of a show back on sale, all or nothing.
-func (s *Store) UnblockSeats(ctx context.Context, actor booking.Actor, req booking.BlockRequest) ([]booking.SeatBlock, error) {
-	if err := booking.Authorize(actor, booking.BlockAction(req.Kind, true)); err != nil {
-		return nil, err
-	}
-	sh, hall, seats, err := s.blockTarget(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return inTx(s, ctx, "unblock seats", blockMode, func(t *tx) ([]booking.SeatBlock, error) {
-		if err := checkActor(t, actor); err != nil {
-			return nil, err
-		}
-		if !req.HallWide {
-			if err := s.salesOpen(t, sh.ID); err != nil {
-				return nil, err
-			}
-		}
-		own, hallWide, err := blockRowsOf(t, sh, seats)
-		if err != nil {
-			return nil, err
-		}
-		for _, seat := range seats {
-			if err := canLift(seat, req, own, hallWide, hall.Name); err != nil {
-				return nil, err
-			}
-		}
-		return deleteBlocks(t, actor, sh, seats, req)
-	})
-}
-
-// canLift says why a seat's block of req.Kind cannot be lifted, if it
-// cannot.
-func canLift(seat booking.Seat, req booking.BlockRequest, own, hallWide map[int64]blockRow, hallName string) error {
-	r, ok := own[seat.ID]
-	if req.HallWide {
-		r, ok = hallWide[seat.ID]
-	}
-	switch {
-	case ok && r.by == layoutBlocker && r.hallWide:
-		return booking.Errorf(booking.EInvalid, "%s is blocked in the layout of %s and cannot be unblocked here.", seat.Label, booking.CleanLine(hallName, 40))
-	case ok && r.kind == string(req.Kind):
-		return nil
-	case !ok && !req.HallWide && hallWide[seat.ID].kind != "":
-		return booking.Errorf(booking.EInvalid, "%s is blocked for every show of %s: unblock it for the whole hall.", seat.Label, booking.CleanLine(hallName, 40))
-	case req.Kind == booking.BlockHouse:
-		return booking.Errorf(booking.EInvalid, "%s is not a house seat of this show.", seat.Label)
-	case req.HallWide:
-		return booking.Errorf(booking.EInvalid, "%s is not blocked for the whole hall.", seat.Label)
-	}
-	return booking.Errorf(booking.EInvalid, "%s is not blocked for this show.", seat.Label)
-}
-
-// deleteBlocks lifts the blocks, tells the open maps and writes the one
-// audit row.
-func deleteBlocks(t *tx, actor booking.Actor, sh booking.Show, seats []booking.Seat, req booking.BlockRequest) ([]booking.SeatBlock, error) {
-	query, key := `DELETE FROM seat_blocks WHERE show_id = $1 AND seat_id = ANY($2)`, sh.ID
-	if req.HallWide {
-		query, key = `DELETE FROM seat_blocks WHERE show_id IS NULL AND hall_id = $1 AND seat_id = ANY($2)`, sh.HallID
-	}
-	out := make([]booking.SeatBlock, 0, len(seats))
-	for _, seat := range seats {
-		out = append(out, booking.SeatBlock{Seat: seat, Kind: req.Kind, HallWide: req.HallWide, By: booking.CleanLine(actor.Name, 40), At: t.now})
-	}
-	if _, err := t.Exec(t.ctx, query, key, seatIDs(seats)); err != nil {
-		return nil, err
-	}
-	touchBlocks(t, sh, req.HallWide)
-	return out, audit(t, actor, booking.AuditEntry{Action: booking.AuditSeatUnblock, ShowID: sh.ID, Detail: blockDetail(req, seats, booking.CleanLine(req.Reason, booking.MaxBlockReason))}, 0)
 }
 
 // applyBlocks puts blocks on map m: each seat kept out of sale reads as

@@ -171,15 +171,3 @@ func (s *Store) WaitListening(ctx context.Context) error {
 		return errors.Join(ctx.Err())
 	}
 }
-
-// notifyProgramme tells every store on the database, this one too, to
-// drop what it cached of a film or a show ("film" or "show", and its
-// id) once t commits (programme_cache.go). Inside the transaction, unlike
-// the repaints: pg_notify is delivered at COMMIT or never, so no store
-// drops its cache for a change that rolled back, nor before the change
-// can be read; a programme edit is rare enough to take the commit lock
-// the comment above describes.
-func notifyProgramme(t *tx, s *Store, kind string, id int64) error {
-	_, err := t.Exec(t.ctx, `SELECT pg_notify($1, $2)`, s.programmeChannel(), kind+" "+strconv.FormatInt(id, 10))
-	return err
-}

@@ -9,20 +9,18 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Each store caches a show's programme facts (showInfo: film, running
-// time, hall, start). EditFilm and MoveShow change them: each sends, in
-// its transaction, a notification on the schema's programme channel
-// (notifyProgramme), and every store's programme listener drops the
-// entries it names. A listener that reconnects drops the whole cache,
-// since what was sent while it was away is lost; so does the start.
-//
-// A read that raced the drop must not put the old facts back: showInfo
-// caches what it read only if no drop happened while it read
-// (programmeGen).
+// Each store caches a show's programme facts (store.Programme: film,
+// running time, hall, start). EditFilm and MoveShow change them: each
+// sends, in its transaction, a notification on the schema's programme
+// channel (ProgrammeChanged, tx_programme.go), and every store's
+// programme listener drops the entries it names. A listener that
+// reconnects drops the whole cache, since what was sent while it was away
+// is lost; so does the start.
 
-// programmeChannel is the LISTEN channel of this schema's programme edits.
+// programmeChannel is the LISTEN channel of this schema's programme edits
+// (ProgrammeChanged sends on it).
 func (s *Store) programmeChannel() string {
-	return "boxoffice_programme:" + strings.TrimPrefix(s.channel, "boxoffice_changes:")
+	return programmePrefix + strings.TrimPrefix(s.channel, "boxoffice_changes:")
 }
 
 // forgetProgramme drops what the store cached of a film's shows (kind

@@ -8,6 +8,8 @@ import (
 	"boxoffice/booking"
 )
 
+var manager = booking.Actor{Name: "mia", Role: booking.RoleManager, Terminal: "office"}
+
 // TestProgramme_TwoStoresForget: two stores (two servers) on one
 // database; each caches a show's programme facts. A move, and then a
 // film's edit, on one are seen by the other's reads, its seat map and

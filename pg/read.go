@@ -9,12 +9,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
-// The reads a counter sells from: the show list, one show, its seat map,
-// the ticket types and a booking. Each is one statement (its own
-// snapshot, under READ COMMITTED) or one read-only REPEATABLE READ
-// transaction where two statements must agree (the seat map).
+// The reads a counter sells from: the show list, one show, its seat map
+// and a booking. Each is one statement (its own snapshot, under READ
+// COMMITTED) or one read-only REPEATABLE READ transaction where two
+// statements must agree (the seat map).
 
 // showInfo returns a show's programme facts (film, running time, hall,
 // start, capacity) from the store's cache (store.Programme); a show's
@@ -45,7 +46,7 @@ func (d driver) ReadShowFacts(ctx context.Context, showID int64) (booking.Show, 
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = $1`, showID).Scan(
 		&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return sh, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
+		return sh, store.ErrNoShow(showID)
 	}
 	if err != nil {
 		return sh, d.s.translate("show", err)
@@ -147,7 +148,7 @@ func (s *Store) Show(ctx context.Context, actor booking.Actor, showID int64) (*b
 	}
 	sh, err := scanShow(s.pool.QueryRow(ctx, `SELECT `+showColumns+showFrom+`WHERE s.id = $2`, s.opts.Clock().UnixMilli(), showID))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, booking.Errorf(booking.ENotFound, "There is no show %d.", showID)
+		return nil, store.ErrNoShow(showID)
 	}
 	if err != nil {
 		return nil, s.translate("show", err)
@@ -225,22 +226,4 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 	sh.Blocked = applyBlocks(m, blocks)
 	m.Show = sh
 	return m, nil
-}
-
-// TicketTypes lists the price bands, by their sort order.
-func (s *Store) TicketTypes(ctx context.Context) ([]booking.TicketType, error) {
-	rows, err := s.pool.Query(ctx, `SELECT code, name, price FROM ticket_types ORDER BY sort, code`)
-	if err != nil {
-		return nil, s.translate("ticket types", err)
-	}
-	defer rows.Close()
-	var out []booking.TicketType
-	for rows.Next() {
-		var t booking.TicketType
-		if err := rows.Scan(&t.Code, &t.Name, &t.Price); err != nil {
-			return nil, s.translate("ticket types", err)
-		}
-		out = append(out, t)
-	}
-	return out, s.translate("ticket types", rows.Err())
 }

@@ -22,9 +22,6 @@ func (t *tx) HoldOffSales() error {
 	return err
 }
 
-// ShowLife reads the show with its life as t reads it now (showLife).
-func (t *tx) ShowLife(showID int64) (booking.Show, error) { return t.s.showLife(t, showID) }
-
 // MarkShowCancelled moves a show scheduled -> cancelled and settled, and
 // counts its sold seats.
 func (t *tx) MarkShowCancelled(showID int64, reason, by string) (int, bool, error) {

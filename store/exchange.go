@@ -183,7 +183,7 @@ func (x *exchange) run(tx Tx) (ExchangeRow, error) {
 // saleable reads the show the new seats are of as the transaction sees
 // it now: not cancelled, its sales still open.
 func (x *exchange) saleable(tx Tx, showID int64) (booking.Show, error) {
-	sh, err := tx.ShowLife(showID)
+	sh, err := LiveShow(tx, x.s.prog, showID)
 	if err != nil {
 		return sh, err
 	}

@@ -25,9 +25,6 @@ type ShowCancelTx interface {
 	// then every hold of the show there is, and a hold that waited reads
 	// the show cancelled.
 	HoldOffSales() error
-	// ShowLife reads the show with its life (status, cancel reason,
-	// sales close) as the transaction sees it now. ENotFound.
-	ShowLife(showID int64) (booking.Show, error)
 	// MarkShowCancelled moves a show scheduled -> cancelled, settled,
 	// at the transaction's time, by compare-and-set, with why and by
 	// whom, and says how many of its seats were sold; ok is false when
@@ -125,7 +122,7 @@ func (s *Store) markCancelled(ctx context.Context, actor booking.Actor, showID i
 		if err := tx.HoldOffSales(); err != nil {
 			return err
 		}
-		sh, err := tx.ShowLife(showID)
+		sh, err := LiveShow(tx, s.prog, showID)
 		if err != nil {
 			return err
 		}
@@ -165,7 +162,7 @@ func (s *Store) refundShow(ctx context.Context, actor booking.Actor, showID int6
 		}
 		for _, id := range ids {
 			done, err := write(s, ctx, actor, Write{Op: "cancel show booking"}, func(tx Tx) (bool, error) {
-				return unwindForShow(tx, actor, showID, id)
+				return unwindForShow(tx, s.prog, actor, showID, id)
 			})
 			if err != nil {
 				return n, err
@@ -185,8 +182,8 @@ func (s *Store) refundShow(ctx context.Context, actor booking.Actor, showID int6
 // nothing is written), then its tickets voided — admitted ones too, since
 // the show they were let into did not happen — its seats freed, and a
 // refund per ticket by the way it was paid, with its audit row.
-func unwindForShow(tx Tx, actor booking.Actor, showID, bookingID int64) (bool, error) {
-	sh, err := tx.ShowLife(showID)
+func unwindForShow(tx Tx, prog *Programme, actor booking.Actor, showID, bookingID int64) (bool, error) {
+	sh, err := LiveShow(tx, prog, showID)
 	if err != nil {
 		return false, err
 	}

@@ -35,6 +35,11 @@ type Tx interface {
 	CancelTx
 	ShowCancelTx
 	ExchangeTx
+	ProgrammeTx
+	SetupTx
+	PricesTx
+	BlocksTx
+	ShowLifeTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -48,6 +53,10 @@ type Reads interface {
 	AuditReads
 	ShiftReads
 	ShowCancelReads
+	CatalogueReads
+	SetupReads
+	PriceReads
+	ShowLifeReads
 }
 
 // ActorTx reads whether someone may still act.

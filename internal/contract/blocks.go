@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"boxoffice/booking"
 )
@@ -23,6 +24,10 @@ var blockCases = []testCase{
 	{"BestAvoids", blocksBestAvoids},
 	{"RaceHold", blocksRaceHold},
 	{"WaitlistCountsThem", blocksWaitlistCountsThem},
+	{"ErrInvalid", blocksErrInvalid},
+	{"Roles", blocksRoles},
+	{"SalesClosed", blocksSalesClosed},
+	{"HallWideRacesHold", blocksHallWideRacesHold},
 }
 
 func init() { groups = append(groups, group{"Blocks", blockCases}) }
@@ -123,6 +128,12 @@ func blocksErrSoldOrHeld(t *testing.T, e *env) {
 func blocksOwnSelection(t *testing.T, e *env) {
 	b := e.blocks(t)
 	e.hold(t, "me", "C3", "C4")
+	e.hold(t, "them", "C5")
+	_, err := b.BlockSeats(e.ctx, manager, booking.BlockRequest{ShowID: e.show.ID, Seats: []string{"C3", "C5"}, Kind: booking.BlockHouse, Owner: "me"})
+	wantMessage(t, "another session's seat", err, "C5 is held at a counter and cannot be blocked; try again when that sale is done.")
+	if st := e.state(t, "me", "C3"); st != booking.SeatHeldByMe {
+		t.Fatalf("C3 is %v after a refused block, want still held: all or nothing", st)
+	}
 	if _, err := b.BlockSeats(e.ctx, manager, booking.BlockRequest{ShowID: e.show.ID, Seats: []string{"C3"}, Kind: booking.BlockHouse, Owner: "me"}); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +143,7 @@ func blocksOwnSelection(t *testing.T, e *env) {
 	if st := e.state(t, "me", "C4"); st != booking.SeatHeldByMe {
 		t.Fatalf("C4 is %v, want still held", st)
 	}
-	e.counts(t, 0, 1)
+	e.counts(t, 0, 2)
 }
 
 // blocksHallWide: a hall-wide block reaches every show of the hall to
@@ -142,7 +153,7 @@ func blocksHallWide(t *testing.T, e *env) {
 	if _, err := b.BlockSeats(e.ctx, manager, booking.BlockRequest{ShowID: e.show.ID, Seats: []string{"J1"}, Kind: booking.BlockBlocked, HallWide: true, Reason: "broken"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []int64{e.show.ID, 2} {
+	for _, id := range []int64{e.show.ID, 2, 3} {
 		m, err := e.s.SeatMap(e.ctx, clerk, id, "")
 		if err != nil {
 			t.Fatal(err)
@@ -151,6 +162,11 @@ func blocksHallWide(t *testing.T, e *env) {
 		if m.State(j1.ID) != booking.SeatBlocked || !m.Blocks[j1.ID].HallWide {
 			t.Fatalf("show %d: J1 is %v (%+v), want blocked hall-wide", id, m.State(j1.ID), m.Blocks[j1.ID])
 		}
+		if n := e.free(t, id); n != 139 {
+			t.Fatalf("show %d: %d free, want 139", id, n)
+		}
+		_, err = e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: id, Seats: []string{"J1"}, Owner: "a"})
+		seatsTaken(t, fmt.Sprint("a hold of J1 for show ", id), err)
 	}
 	_, err := b.BlockSeats(e.ctx, manager, booking.BlockRequest{ShowID: 2, Seats: []string{"J1"}, Kind: booking.BlockHouse})
 	wantCode(t, "house seat of a seat blocked hall-wide", err, booking.EInvalid)
@@ -160,6 +176,8 @@ func blocksHallWide(t *testing.T, e *env) {
 	e.hold(t, "x", "J2")
 	_, err = b.BlockSeats(e.ctx, manager, booking.BlockRequest{ShowID: 2, Seats: []string{"J2"}, Kind: booking.BlockBlocked, HallWide: true})
 	wantCode(t, "hall-wide block of a seat held for a show to come", err, booking.EConflict)
+	wantMessage(t, "hall-wide block of a seat held for a show to come", err,
+		fmt.Sprintf("J2 is held at a counter for the show at %s and cannot be blocked; try again when that sale is done.", when(e.show.Starts)))
 	if _, err := b.UnblockSeats(e.ctx, manager, booking.BlockRequest{ShowID: 2, Seats: []string{"J1"}, Kind: booking.BlockBlocked, HallWide: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -306,4 +324,145 @@ func blocksWaitlistCountsThem(t *testing.T, e *env) {
 	}
 	_, err := w.AddWaitlist(e.ctx, clerk, e.show.ID, "Bo", "0987654321", 2)
 	wantCode(t, "a party of two with two seats free", err, booking.EConflict)
+}
+
+// blocksErrInvalid: a request that names no seat, an unknown one, a seat
+// kept out of sale already, a hall-wide house seat or no kind is refused,
+// and nothing is written.
+func blocksErrInvalid(t *testing.T, e *env) {
+	b := e.blocks(t)
+	for _, req := range []booking.BlockRequest{
+		{ShowID: e.show.ID, Seats: []string{"E7"}, Kind: booking.BlockBlocked},
+		{ShowID: e.show.ID, Seats: []string{"A1"}, Kind: booking.BlockBlocked, HallWide: true},
+	} {
+		if _, err := b.BlockSeats(e.ctx, manager, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := e.free(t, e.show.ID)
+	for _, c := range []struct {
+		req booking.BlockRequest
+		msg string
+	}{
+		{booking.BlockRequest{ShowID: e.show.ID, Seats: []string{"E6", "Z99"}, Kind: booking.BlockBlocked}, "There is no seat Z99 in Test Hall."},
+		{booking.BlockRequest{ShowID: e.show.ID, Seats: []string{"E6", "E7"}, Kind: booking.BlockHouse}, "E7 is already blocked for this show."},
+		{booking.BlockRequest{ShowID: 2, Seats: []string{"A1"}, Kind: booking.BlockHouse}, "A1 is already blocked for every show of Test Hall."},
+		{booking.BlockRequest{ShowID: e.show.ID, Seats: []string{"E6"}, Kind: booking.BlockHouse, HallWide: true}, ""},
+		{booking.BlockRequest{ShowID: e.show.ID, Kind: booking.BlockBlocked}, ""},
+		{booking.BlockRequest{ShowID: e.show.ID, Seats: []string{"E6"}, Kind: "broken"}, ""},
+	} {
+		_, err := b.BlockSeats(e.ctx, manager, c.req)
+		wantCode(t, fmt.Sprintf("block %+v", c.req), err, booking.EInvalid)
+		if c.msg != "" {
+			wantMessage(t, fmt.Sprintf("block %+v", c.req), err, c.msg)
+		}
+	}
+	_, err := b.UnblockSeats(e.ctx, manager, booking.BlockRequest{ShowID: 2, Seats: []string{"E7"}, Kind: booking.BlockBlocked, HallWide: true})
+	wantMessage(t, "a hall-wide unblock of a show's block", err, "E7 is not blocked for the whole hall.")
+	if n := e.free(t, e.show.ID); n != before {
+		t.Fatalf("%d free after refusals, want %d", n, before)
+	}
+}
+
+// blocksRoles: a manager blocks; a supervisor may release a house seat
+// into sale but neither block nor unblock; a clerk may do none of it.
+func blocksRoles(t *testing.T, e *env) {
+	b := e.blocks(t)
+	house := booking.BlockRequest{ShowID: e.show.ID, Seats: []string{"E7"}, Kind: booking.BlockHouse}
+	for _, a := range []booking.Actor{clerk, supervisor} {
+		_, err := b.BlockSeats(e.ctx, a, house)
+		wantCode(t, a.Name+"'s block", err, booking.EForbidden)
+	}
+	if _, err := b.BlockSeats(e.ctx, manager, house); err != nil {
+		t.Fatal(err)
+	}
+	_, err := b.UnblockSeats(e.ctx, clerk, house)
+	wantCode(t, "a clerk releases a house seat", err, booking.EForbidden)
+	if _, err := b.UnblockSeats(e.ctx, supervisor, house); err != nil {
+		t.Fatalf("a supervisor releases a house seat: %v", err)
+	}
+	blocked := booking.BlockRequest{ShowID: e.show.ID, Seats: []string{"E8"}, Kind: booking.BlockBlocked}
+	if _, err := b.BlockSeats(e.ctx, manager, blocked); err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.UnblockSeats(e.ctx, supervisor, blocked)
+	wantCode(t, "a supervisor unblocks", err, booking.EForbidden)
+}
+
+// blocksSalesClosed: a show's seats are not blocked nor unblocked once
+// its sales closed or it was cancelled, as the transaction reads its
+// life; a hall-wide block, for the shows to come, still is.
+func blocksSalesClosed(t *testing.T, e *env) {
+	b := e.blocks(t)
+	req := booking.BlockRequest{ShowID: e.show.ID, Seats: []string{"E7"}, Kind: booking.BlockHouse}
+	if _, err := b.BlockSeats(e.ctx, manager, req); err != nil {
+		t.Fatal(err)
+	}
+	closes := -time.Hour // an hour before the start: two hours from now
+	c := need[salesCloser](t, e, "SetSalesClose (booking.Programme)")
+	if err := c.SetSalesClose(e.ctx, manager, e.show.ID, &closes); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Set(e.show.Starts.Add(closes))
+	closed := e.show
+	closed.SalesClose = closes
+	want := booking.ErrorMessage(booking.SalesOpen(closed, e.clock.Now()))
+	_, err := b.BlockSeats(e.ctx, manager, booking.BlockRequest{ShowID: e.show.ID, Seats: []string{"E8"}, Kind: booking.BlockHouse})
+	wantCode(t, "a block after the show's sales closed", err, booking.EInvalid)
+	wantMessage(t, "a block after the show's sales closed", err, want)
+	_, err = b.UnblockSeats(e.ctx, manager, req)
+	wantMessage(t, "an unblock after the show's sales closed", err, want)
+	if _, err := b.BlockSeats(e.ctx, manager, booking.BlockRequest{ShowID: e.show.ID, Seats: []string{"E9"}, Kind: booking.BlockBlocked, HallWide: true}); err != nil {
+		t.Fatalf("a hall-wide block from a closed show: %v", err)
+	}
+	if x, ok := e.s.(showCanceller); ok {
+		if _, err := x.CancelShow(e.ctx, manager, 2, "flood"); err != nil {
+			t.Fatal(err)
+		}
+		_, err = b.BlockSeats(e.ctx, manager, booking.BlockRequest{ShowID: 2, Seats: []string{"E8"}, Kind: booking.BlockHouse})
+		wantCode(t, "a block of a cancelled show", err, booking.EInvalid)
+	}
+}
+
+// blocksHallWideRacesHold: a hall-wide block of a seat and a hold of it
+// for a show to come, started together, 12 rounds: exactly one wins each
+// round, and no live claim is left on a seat kept out of sale.
+func blocksHallWideRacesHold(t *testing.T, e *env) {
+	b := e.blocks(t)
+	later := mustShow(t, e, 3)
+	blocked, held := 0, 0
+	for i := range 12 {
+		seat := fmt.Sprint("F", i+1)
+		var berr, herr error
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		wg.Go(func() {
+			<-start
+			_, berr = b.BlockSeats(e.ctx, manager, booking.BlockRequest{ShowID: e.show.ID, Seats: []string{seat}, Kind: booking.BlockBlocked, HallWide: true})
+		})
+		wg.Go(func() {
+			<-start
+			_, herr = e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: later.ID, Seats: []string{seat}, Owner: fmt.Sprint("racer-", i)})
+		})
+		close(start)
+		wg.Wait()
+		switch {
+		case berr == nil && herr == nil:
+			t.Fatalf("%s: both the hall-wide block and the hold won", seat)
+		case berr == nil:
+			seatsTaken(t, seat+": the hold that lost", herr)
+			blocked++
+		case herr == nil:
+			wantMessage(t, seat+": the block that lost", berr,
+				fmt.Sprintf("%s is held at a counter for the show at %s and cannot be blocked; try again when that sale is done.", seat, when(later.Starts)))
+			held++
+		default:
+			t.Fatalf("%s: both lost: block %v, hold %v", seat, berr, herr)
+		}
+	}
+	t.Logf("%d rounds to the block, %d to the hold", blocked, held)
+	if sh := mustShow(t, e, later.ID); sh.Held != held {
+		t.Fatalf("show %d: %d held, want %d", later.ID, sh.Held, held)
+	}
+	e.whole(t)
 }

@@ -261,6 +261,9 @@ var showLifeCases = []testCase{
 	{"SalesClosed", showSalesClosed},
 	{"Cancelled", showCancelled},
 	{"SalesCloseMoved", showSalesCloseMoved},
+	{"SalesCloseDefault", showSalesCloseDefault},
+	{"Settle", showSettle},
+	{"SettleRace", showSettleRace},
 }
 
 func showSalesClosed(t *testing.T, e *env) {
@@ -315,6 +318,151 @@ func showSalesCloseMoved(t *testing.T, e *env) {
 	}
 	_, err = e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: 2, Seats: []string{"A1"}, Owner: "a"})
 	wantCode(t, "hold after the sales close moved", err, booking.EInvalid)
+}
+
+// showSalesCloseDefault: the cinema's sales close applies to every show
+// without one of its own; a show's own overrides it until it is set
+// back to the default. A default needs a time; a show must exist.
+func showSalesCloseDefault(t *testing.T, e *env) {
+	c := need[salesCloser](t, e, "SetSalesClose (booking.Programme)")
+	err := c.SetSalesClose(e.ctx, manager, 0, nil)
+	wantCode(t, "a default without a time", err, booking.EInvalid)
+	wantMessage(t, "a default without a time", err, "The cinema's sales close needs a time, like 30m.")
+	late := 2 * time.Hour
+	wantMessage(t, "a close out of bounds", c.SetSalesClose(e.ctx, manager, 0, &late), booking.ErrorMessage(booking.ValidateSalesClose(late)))
+	closes := -3 * time.Hour // the first show's closed an hour ago
+	wantMessage(t, "a close for no show", c.SetSalesClose(e.ctx, manager, 999, &closes), "There is no show 999.")
+	wantCode(t, "a clerk's close", c.SetSalesClose(e.ctx, clerk, 0, &closes), booking.EForbidden)
+	if err := c.SetSalesClose(e.ctx, manager, 0, &closes); err != nil {
+		t.Fatal(err)
+	}
+	hold := func(show int64, seat string) error {
+		_, err := e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: show, Seats: []string{seat}, Owner: "a"})
+		return err
+	}
+	wantCode(t, "a hold after the cinema's close", hold(e.show.ID, "A1"), booking.EInvalid)
+	if err := hold(3, "A1"); err != nil {
+		t.Fatalf("a hold of tomorrow's show: %v", err)
+	}
+	own := 10 * time.Minute
+	if err := c.SetSalesClose(e.ctx, manager, e.show.ID, &own); err != nil {
+		t.Fatal(err)
+	}
+	if err := hold(e.show.ID, "A2"); err != nil {
+		t.Fatalf("a hold under the show's own close: %v", err)
+	}
+	if sh := mustShow(t, e, e.show.ID); sh.SalesClose != own {
+		t.Fatalf("the show's close reads %v, want %v", sh.SalesClose, own)
+	}
+	if err := c.SetSalesClose(e.ctx, manager, e.show.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, "a hold back under the cinema's close", hold(e.show.ID, "A3"), booking.EInvalid)
+}
+
+// settler is booking.Upkeep's SettleShows.
+type settler interface {
+	SettleShows(ctx context.Context) (int, error)
+}
+
+// showSettle: once a show ended SettleGrace ago, its confirmed bookings
+// become completed (a ticket was admitted) or no_show (none was), and a
+// cancelled one stays so; before that nothing moves, and a second sweep
+// moves nothing.
+func showSettle(t *testing.T, e *env) {
+	s := need[settler](t, e, "SettleShows (booking.Upkeep)")
+	came := e.sell(t, "came", "A1", "A2")
+	stayed := e.sell(t, "stayed", "B1")
+	var gone *booking.Booking
+	if c, ok := e.s.(canceller); ok {
+		gone = e.sell(t, "gone", "C1")
+		if _, err := c.Cancel(e.ctx, supervisor, booking.CancelRequest{Number: gone.Number}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d, ok := e.s.(admitter); ok {
+		e.clock.Set(e.show.Starts.Add(-5 * time.Minute))
+		if _, err := d.Admit(e.ctx, door, came.Tickets[0].Code); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, at := range []time.Time{e.show.Starts.Add(time.Minute), e.show.Ends().Add(booking.SettleGrace - time.Second)} {
+		e.clock.Set(at)
+		if n, err := s.SettleShows(e.ctx); err != nil || n != 0 {
+			t.Fatalf("%v after the start: settled %d, %v", at.Sub(e.show.Starts), n, err)
+		}
+	}
+	e.clock.Set(e.show.Ends().Add(booking.SettleGrace))
+	if n, err := s.SettleShows(e.ctx); err != nil || n != 2 {
+		t.Fatalf("settled %d, %v; want 2", n, err)
+	}
+	if n, err := s.SettleShows(e.ctx); err != nil || n != 0 {
+		t.Fatalf("a second sweep settled %d, %v", n, err)
+	}
+	c, ok := e.s.(canceller)
+	if !ok {
+		return
+	}
+	want := []struct {
+		b      *booking.Booking
+		status booking.BookingStatus
+	}{{came, booking.BookingCompleted}, {stayed, booking.BookingNoShow}, {gone, booking.BookingCancelled}}
+	if _, ok := e.s.(admitter); !ok {
+		want[0].status = booking.BookingNoShow
+	}
+	for _, w := range want {
+		got, err := c.Booking(e.ctx, clerk, w.b.Number)
+		if err != nil || got.Status != w.status {
+			t.Errorf("%s: %v, %v; want %s", w.b.Number, got.Status, err, w.status)
+		}
+	}
+}
+
+// showSettleRace: sweepers settling at the same moment (on one server or
+// several) move each booking once between them, with one audit row.
+func showSettleRace(t *testing.T, e *env) {
+	s := need[settler](t, e, "SettleShows (booking.Upkeep)")
+	for i := range 5 {
+		e.sell(t, fmt.Sprint("b", i), fmt.Sprint("D", i+1))
+	}
+	e.clock.Set(e.show.Ends().Add(booking.SettleGrace))
+	moved := make([]int, 6)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range moved {
+		wg.Go(func() {
+			<-start
+			n, err := s.SettleShows(e.ctx)
+			if err != nil {
+				t.Error(err)
+			}
+			moved[i] = n
+		})
+	}
+	close(start)
+	wg.Wait()
+	total := 0
+	for _, n := range moved {
+		total += n
+	}
+	if total != 5 {
+		t.Fatalf("the sweepers moved %v bookings, want 5 in all", moved)
+	}
+	if a, ok := e.s.(auditor); ok {
+		rows, err := a.Audit(e.ctx, manager, booking.AuditQuery{Day: e.clock.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range rows {
+			if r.Action == booking.AuditSettle {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d settle audit rows, want 1", n)
+		}
+	}
 }
 
 // roster is what withdrawnCases need of booking.Roster.
