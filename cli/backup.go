@@ -147,7 +147,7 @@ func (c *env) checkPostgres(url string) error {
 	if err != nil {
 		return err
 	}
-	r := booking.CheckReport{Path: redactPassword(url), Problems: problems}
+	r := booking.CheckReport{Path: booking.RedactDSN(url), Problems: problems}
 	if err := s.CountBookings(c.ctx, &r.Bookings); err != nil {
 		return err
 	}

@@ -111,7 +111,7 @@ type Store struct {
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return nil, booking.Errorf(booking.EInvalid, "That is not a PostgreSQL address: %s", booking.CleanLine(err.Error(), 200))
+		return nil, openError(url, err)
 	}
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = 16
@@ -133,7 +133,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	cfg.ShouldPing = func(_ context.Context, p pgxpool.ShouldPingParams) bool { return f.shouldPing(p.IdleDuration) }
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, booking.Errorf(booking.EInternal, "Cannot reach the database: %s", booking.CleanLine(err.Error(), 200))
+		return nil, openError(url, err)
 	}
 	s := &Store{
 		pool: pool, opts: opts, log: log, broker: booking.NewBroker(), faults: f,
