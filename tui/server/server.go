@@ -112,6 +112,10 @@ type Config struct {
 	PrintTimeout time.Duration
 	// Layout heads every session's printouts (the cinema's name).
 	Layout paper.Layout
+
+	// LayoutsDir is the folder the manager screens add halls from
+	// (tui.Options.LayoutsDir); "" adds none.
+	LayoutsDir string
 }
 
 func (c *Config) setDefaults() {
@@ -534,7 +538,8 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 		// Where the session is, as the server knows it (the address here,
 		// the terminal below): the model joins it to every actor, sign-in
 		// and cancel it sends.
-		Addr: st.remote,
+		Addr:       st.remote,
+		LayoutsDir: s.cfg.LayoutsDir,
 	}
 	if st.staff != nil {
 		opts.Staff = &booking.Actor{StaffID: st.staff.ID, Name: st.staff.Name, Role: st.staff.Role}
