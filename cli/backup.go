@@ -172,7 +172,11 @@ type checkView booking.CheckReport
 
 func (v checkView) writeText(w io.Writer) {
 	r := booking.CheckReport(v)
-	fmt.Fprintf(w, "Checked %s (%s).\n", r.Path, nOf(r.Bookings, "booking"))
+	if r.Unchecked {
+		fmt.Fprintf(w, "Checked %s (its data left unread).\n", r.Path)
+	} else {
+		fmt.Fprintf(w, "Checked %s (%s).\n", r.Path, nOf(r.Bookings, "booking"))
+	}
 	if len(r.Integrity) == 0 {
 		fmt.Fprintf(w, "SQLite integrity: ok\n")
 	}
