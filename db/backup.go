@@ -177,8 +177,11 @@ func Verify(ctx context.Context, path string) (booking.CheckReport, error) {
 	}
 	notOurs := booking.Errorf(booking.EInvalid, "%s is not a boxoffice database.", booking.CleanLine(path, 200))
 	schema, relationsOK, err := checkSchema(ctx, r)
-	if err != nil {
+	if errors.Is(err, errNoSchemaRecord) && ctx.Err() == nil {
 		return report, notOurs
+	}
+	if err != nil {
+		return report, s.translate("check the schema", err)
 	}
 	if schema != nil {
 		report.Schema = schema
@@ -241,11 +244,11 @@ type RestoreInfo struct {
 
 // Restore replaces the database at dst with a checked copy of src. src
 // is checked first (integrity, schema and invariants) and nothing is
-// touched when it fails; the copy is made and synced under a temporary name beside dst
-// and checked again; the database it replaces is kept beside it under a
-// name with the time (its -wal with it), and the copy is renamed into
-// place, so dst is at every moment either the old database or the new
-// one, never half of either. The caller makes sure no process has dst
+// touched when it fails; the copy is made and synced under a temporary
+// name beside dst and checked again; the database it replaces is kept
+// beside it under a name with the time (its -wal with it), and the copy
+// is renamed into place, so dst is at every moment either the old
+// database or the new one, never half of either. The caller makes sure no process has dst
 // open. EInvalid when src fails its check; ENotFound without src.
 func Restore(ctx context.Context, src, dst string, now time.Time) (RestoreInfo, error) {
 	info := RestoreInfo{From: src, Into: dst}

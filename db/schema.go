@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -72,13 +73,18 @@ func wantKey(versions []int) string {
 
 // wantSchema is the schema the embedded migrations of versions (sorted,
 // each one this binary has) make on an empty database, built once per
-// process and set.
-func wantSchema(ctx context.Context, versions []int) (*schemaWant, error) {
+// process and set. It is built without the caller's context: one
+// caller's cancelled check must not leave its error for every later one.
+func wantSchema(versions []int) (*schemaWant, error) {
 	e, _ := wantCache.LoadOrStore(wantKey(versions), &wantEntry{})
 	entry := e.(*wantEntry)
-	entry.once.Do(func() { entry.want, entry.err = buildWant(ctx, versions) })
+	entry.once.Do(func() { entry.want, entry.err = buildWant(context.Background(), versions) })
 	return entry.want, entry.err
 }
+
+// errNoSchemaRecord says a file has no readable record of its migrations
+// or no readable schema: it is not a boxoffice database.
+var errNoSchemaRecord = errors.New("no record of the migrations applied")
 
 // buildWant applies the migrations of versions to an empty in-memory
 // database the way Open applies them (same statements, same Go steps,
@@ -189,11 +195,13 @@ func appliedVersions(ctx context.Context, r *sql.DB) ([]int, error) {
 // missing, not boxoffice's, or not as boxoffice makes it (at most
 // maxProblems, then how many more). relationsOK is false when a table or
 // a view is among them: its data is then not read at all. An error means
-// the file has no record of its migrations (not a boxoffice database).
+// the file has no readable record of its migrations (errNoSchemaRecord:
+// not a boxoffice database), or that the expected schema could not be
+// built.
 func checkSchema(ctx context.Context, r *sql.DB) (problems []string, relationsOK bool, err error) {
 	applied, err := appliedVersions(ctx, r)
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("%w: %w", errNoSchemaRecord, err)
 	}
 	files, err := migrationFiles()
 	if err != nil {
@@ -212,13 +220,13 @@ func checkSchema(ctx context.Context, r *sql.DB) (problems []string, relationsOK
 			found = append(found, fmt.Sprintf("migration %d is recorded as applied, but boxoffice has no such migration", v))
 		}
 	}
-	want, err := wantSchema(ctx, versions)
+	want, err := wantSchema(versions)
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("the schema of the migrations: %w", err)
 	}
 	got, more, err := readSchema(ctx, r)
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("%w: %w", errNoSchemaRecord, err)
 	}
 	relationsOK = !more
 	for _, k := range sortedKeys(want.objects) {
