@@ -54,7 +54,9 @@ func TestRun_HugeTerminal(t *testing.T) {
 	}()
 	wait := func(what string, ok func(string) bool) {
 		t.Helper()
-		deadline := time.After(10 * time.Second)
+		// Long: under the race detector on a loaded machine a 500×300
+		// screen takes seconds to draw.
+		deadline := time.After(60 * time.Second)
 		for {
 			ch := scr.Changed()
 			if ok(scr.Text()) {
@@ -111,7 +113,7 @@ func TestRun_HugeTerminal(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Run: %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second):
 		t.Fatal("Run did not return")
 	}
 }

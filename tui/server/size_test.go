@@ -19,7 +19,12 @@ import (
 )
 
 // These tests are not parallel: they measure what the process allocates,
-// and parallel tests only start once every other test has run.
+// and parallel tests only start once every other test has run. Their
+// waits are long (drawDeadline): under the race detector on a loaded
+// machine a 500×300 screen takes seconds to draw, and what is asserted is
+// what the screen ends up showing, not how fast.
+
+const drawDeadline = 60 * time.Second
 
 // dialPTY opens a session whose PTY asks for ptyW×ptyH, replayed onto a
 // screen a little larger than the bound, so that anything drawn beyond
@@ -37,7 +42,7 @@ func dialPTY(t *testing.T, addr, from string, cfg *gossh.ClientConfig, ptyW, pty
 // waitScreen waits until the screen shows every one of want.
 func waitScreen(t *testing.T, c *sshclient.Client, want ...string) {
 	t.Helper()
-	if !c.WaitFor(10*time.Second, func(s string) bool {
+	if !c.WaitFor(drawDeadline, func(s string) bool {
 		for _, w := range want {
 			if !strings.Contains(s, w) {
 				return false
@@ -52,7 +57,7 @@ func waitScreen(t *testing.T, c *sshclient.Client, want ...string) {
 // waitGone waits until the screen no longer shows s.
 func waitGone(t *testing.T, c *sshclient.Client, s string) {
 	t.Helper()
-	if !c.WaitFor(10*time.Second, func(text string) bool { return !strings.Contains(text, s) }) {
+	if !c.WaitFor(drawDeadline, func(text string) bool { return !strings.Contains(text, s) }) {
 		t.Fatalf("the screen still shows %q:\n%s", s, c.Scr.Top(8))
 	}
 }
@@ -87,7 +92,7 @@ func heapAfterGC() uint64 {
 // session return a moment after the client sees it end.
 func heapSettles(t *testing.T, heap0 uint64) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(drawDeadline)
 	for h := heapAfterGC(); h > heap0+30; h = heapAfterGC() {
 		if time.Now().After(deadline) {
 			t.Fatalf("heap %d MB after the sessions ended, %d MB before", h, heap0)
@@ -99,7 +104,7 @@ func heapSettles(t *testing.T, heap0 uint64) {
 // waitNoSessions waits until the server has no session open.
 func waitNoSessions(t *testing.T, open func() int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(drawDeadline)
 	for open() > 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d sessions still open", open())
