@@ -132,12 +132,13 @@ func NewKioskServer(cfg KioskConfig) (*KioskServer, error) {
 			}
 			return nil
 		},
-		// The last listed runs first: recover, a PTY, a slot under the
-		// limits, then the kiosk program.
+		// The last listed runs first: recover, the terminal size bounded,
+		// a PTY, a slot under the limits, then the kiosk program.
 		wish.WithMiddleware(
 			bm.MiddlewareWithProgramHandler(k.newProgram),
 			k.session,
 			requirePTY,
+			boundTerminal(k.log),
 			recover.MiddlewareWithLogger(printfLogger{k.log}),
 		),
 	)
@@ -183,7 +184,7 @@ func (k *KioskServer) newProgram(sess ssh.Session) *tea.Program {
 	}
 	m := kiosk.New(kiosk.Options{Store: k.cfg.Store, Owner: owner, Terminal: "kiosk-ssh", Addr: hostOf(sess.RemoteAddr()),
 		Now: k.cfg.Now, Context: sess.Context(), Logger: k.log.With("owner", owner)})
-	return tea.NewProgram(m, append(bm.MakeOptions(sess), tea.WithFilter(kiosk.Filter))...)
+	return newSessionProgram(sess, m, kiosk.Filter)
 }
 
 // hostOf is an address without its port: the per-address limits count
