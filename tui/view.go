@@ -99,14 +99,19 @@ func (m *Model) titleBar() string {
 	return spread(left, right, m.width)
 }
 
+// statusLine is the one line every screen tells the clerk through. Its
+// text is built all over the program from stored names and labels ("G7 is
+// sold."), so it is cleaned here, once, on its way to the terminal:
+// whatever a message was built from, no control character of it is drawn.
 func (m *Model) statusLine() string {
-	if m.status == "" {
+	status := booking.Clean(m.status)
+	if status == "" {
 		return ""
 	}
 	if m.statusErr {
-		return m.styles.Error.Render("! " + m.status)
+		return m.styles.Error.Render("! " + status)
 	}
-	return m.styles.Info.Render(m.status)
+	return m.styles.Info.Render(status)
 }
 
 // fullHelp lays the help's columns out side by side while they fit the
