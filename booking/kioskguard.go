@@ -319,6 +319,12 @@ func ReservationsPerHour(addr string) int {
 	return KioskReservationsPerHour
 }
 
+// KioskChordWhy is the audit rows' why of a name and PIN typed after the
+// staff chord of the kiosk at terminal (SignInRequest.Kiosk).
+func KioskChordWhy(terminal string) string {
+	return "at a kiosk's staff chord (" + CleanLine(terminal, 60) + ")"
+}
+
 // DefaultPhoneCountry is the country code a phone number typed with a
 // trunk 0 is taken to be in, unless the store is set up with another
 // (BOXOFFICE_PHONE_COUNTRY): the UK's, where the demo cinema is.
