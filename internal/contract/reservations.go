@@ -27,6 +27,7 @@ var reservationCases = []testCase{
 	{"CollectParallelGuesses", reservationCollectParallel},
 	{"CollectByAddress", reservationCollectByAddress},
 	{"PhoneOneForm", reservationPhoneOneForm},
+	{"PerAddressHour", reservationPerAddressHour},
 }
 
 // kioskCases: a kiosk session holds one block at a time, for the kiosk's
@@ -601,5 +602,33 @@ func kioskChordApart(t *testing.T, e *env) {
 	}
 	if err := chord("sue", "1234"); err != nil {
 		t.Fatalf("sue at the kiosk after the counter's lock: %v", err)
+	}
+}
+
+// reservationPerAddressHour: a network address may make
+// KioskReservationsPerHour reservations an hour and a kiosk in the
+// building (its device) KioskDeviceReservationsPerHour; one more is
+// refused.
+func reservationPerAddressHour(t *testing.T, e *env) {
+	r := e.reserver(t)
+	for _, c := range []struct {
+		addr string
+		show int64
+		n    int
+	}{{"192.0.2.7", e.show.ID, booking.KioskReservationsPerHour}, {booking.DeviceAddr("kiosk foyer"), e.show.ID + 1, booking.KioskDeviceReservationsPerHour}} {
+		for i := range c.n + 1 {
+			owner := fmt.Sprint(c.addr, "-", i)
+			h, err := r.KioskHold(e.ctx, kioskActor, booking.KioskHoldRequest{ShowID: c.show, Owner: owner, N: 1, Addr: c.addr})
+			if err != nil {
+				t.Fatalf("%s: hold %d: %v", c.addr, i+1, err)
+			}
+			_, err = r.Reserve(e.ctx, kioskActor, booking.ReserveRequest{HoldID: h.ID, Owner: owner, Name: "Ann", Phone: fmt.Sprintf("07700 9%05d", i), Addr: c.addr})
+			if i < c.n && err != nil {
+				t.Fatalf("%s: reservation %d: %v", c.addr, i+1, err)
+			}
+			if i == c.n {
+				wantMessage(t, c.addr+": one reservation too many", err, "Too many reservations from here in the last hour; please ask at the counter.")
+			}
+		}
 	}
 }
