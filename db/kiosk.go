@@ -134,11 +134,12 @@ const qKioskTaken = `SELECT coalesce(sum(k.seats), 0) FROM holds h JOIN kiosk_ho
 	WHERE h.show_id = ?1 AND h.status = 'held' AND h.expires_at > ?2`
 
 // nameKioskHold records hold as a kiosk's, from addr, and forgets the
-// kiosk holds of a day ago that can count for nothing any more (all but
-// reservations', whose holds may live until their show).
+// kiosk holds made before booking.KioskLetGoWindow that can count for
+// nothing any more: all but reservations', whose holds may live until
+// their show (a kiosk hold lives KioskHoldTTL).
 func nameKioskHold(w *wtx, hold *booking.Hold, addr string) error {
 	now := w.nowMS()
-	if _, err := w.exec(`DELETE FROM kiosk_holds WHERE created_at < ? AND outcome <> 'reserved'`, now-int64(24*time.Hour/time.Millisecond)); err != nil {
+	if _, err := w.exec(`DELETE FROM kiosk_holds WHERE created_at < ? AND outcome <> 'reserved'`, w.now.Add(-booking.KioskLetGoWindow).UnixMilli()); err != nil {
 		return err
 	}
 	_, err := w.exec(`INSERT INTO kiosk_holds (hold_id, show_id, addr, seats, created_at) VALUES (?, ?, ?, ?, ?)`,

@@ -162,11 +162,12 @@ const qKioskTaken = `SELECT coalesce(sum(k.seats), 0)::integer FROM holds h JOIN
 	WHERE h.show_id = $1 AND h.status = 'held' AND h.expires_at > $2`
 
 // nameKioskHold records hold as a kiosk's, from addr, and forgets the
-// kiosk holds of a day ago that can count for nothing any more (all but
-// reservations', whose holds may live until their show).
+// kiosk holds made before booking.KioskLetGoWindow that can count for
+// nothing any more: all but reservations', whose holds may live until
+// their show (a kiosk hold lives KioskHoldTTL).
 func nameKioskHold(t *tx, hold *booking.Hold, addr string) error {
 	now := t.nowMS()
-	if _, err := t.Exec(t.ctx, `DELETE FROM kiosk_holds WHERE created_at < $1 AND outcome <> 'reserved'`, now-int64(24*time.Hour/time.Millisecond)); err != nil {
+	if _, err := t.Exec(t.ctx, `DELETE FROM kiosk_holds WHERE created_at < $1 AND outcome <> 'reserved'`, t.now.Add(-booking.KioskLetGoWindow).UnixMilli()); err != nil {
 		return err
 	}
 	_, err := t.Exec(t.ctx, `INSERT INTO kiosk_holds (hold_id, show_id, addr, seats, created_at) VALUES ($1, $2, $3, $4, $5)`,
