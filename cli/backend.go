@@ -48,10 +48,15 @@ func pgAddress(flag, value string) (string, error) {
 
 // openBackend opens the store of d: PostgreSQL at url, else the SQLite
 // file, with the ticket keys of the data dir.
+//
+// BOXOFFICE_PHONE_COUNTRY is the country code phone numbers typed with a
+// trunk 0 are in (booking.NormalPhone; docs/kiosk.md): read here, so
+// every command compares phones in the same form.
 func (d dataDir) openBackend(ctx context.Context, url string, opts dataOptions, key booking.TicketKey, oldKeys []booking.TicketKey) (backend, error) {
+	country := os.Getenv("BOXOFFICE_PHONE_COUNTRY")
 	if url != "" {
 		return pg.Open(ctx, url, pg.Options{Clock: opts.now, TicketKey: key, OldTicketKeys: oldKeys, Logger: opts.logger,
-			ReserveCutoff: opts.cutoff})
+			ReserveCutoff: opts.cutoff, PhoneCountry: country})
 	}
 	// Create the file 0600 before SQLite does, so customer data is never
 	// world-readable; SQLite gives its -wal and -shm files the same mode.
@@ -59,7 +64,7 @@ func (d dataDir) openBackend(ctx context.Context, url string, opts dataOptions, 
 		f.Close()
 	}
 	return db.Open(d.dbPath(), db.Options{Sync: opts.sync, Clock: opts.now, TicketKey: key, OldTicketKeys: oldKeys, Logger: opts.logger,
-		ReserveCutoff: opts.cutoff})
+		ReserveCutoff: opts.cutoff, PhoneCountry: country})
 }
 
 // sqlite is the SQLite store of a command that works on the file itself

@@ -74,11 +74,13 @@ func (c *env) kiosk(cutoff time.Duration, pr target) error {
 	})
 }
 
-// managerUnlock checks a name and PIN as a counter's sign-in does (with
-// its lockout) and lets only a manager close the kiosk.
+// managerUnlock checks a name and PIN as a counter's sign-in does, but on
+// the kiosk chord's own lockout (SignInRequest.Kiosk), so a customer
+// cannot lock a name out of the counters from the kiosk; it lets only a
+// manager close the kiosk.
 func managerUnlock(st backend, terminal string) func(ctx context.Context, name, pin string) error {
 	return func(ctx context.Context, name, pin string) error {
-		staff, err := st.SignIn(ctx, booking.SignInRequest{Name: name, PIN: pin, Terminal: terminal})
+		staff, err := st.SignIn(ctx, booking.SignInRequest{Name: name, PIN: pin, Terminal: terminal, Kiosk: true})
 		if err != nil {
 			return err
 		}

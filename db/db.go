@@ -66,6 +66,10 @@ type Options struct {
 	// ReserveCutoff is how long before its show a reservation lapses
 	// unpaid; booking.DefaultReserveCutoff when zero.
 	ReserveCutoff time.Duration
+	// PhoneCountry is the country code a phone number typed with a trunk
+	// 0 is in, for booking.NormalPhone; booking.DefaultPhoneCountry when
+	// empty.
+	PhoneCountry string
 }
 
 // Store implements booking.Store on SQLite. Close, Path and Stats are
@@ -190,6 +194,9 @@ func Open(path string, opts Options) (*Store, error) {
 // fill sets the defaults of the options left zero and returns the
 // synchronous pragma's value.
 func (opts *Options) fill() (string, error) {
+	if err := booking.ValidPhoneCountry(opts.PhoneCountry); err != nil {
+		return "", err
+	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}

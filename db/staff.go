@@ -202,9 +202,10 @@ func (s *Store) updateStaff(ctx context.Context, actor booking.Actor, op, name, 
 	})
 }
 
-// clearPINLocks lifts name's lockouts, for sign-in and approvals both.
+// clearPINLocks lifts name's lockouts: sign-in, approvals and the kiosk's
+// staff chord.
 func clearPINLocks(w *wtx, name string) error {
-	for _, c := range []pinCounter{signInPINs, approvalPINs} {
+	for _, c := range []pinCounter{signInPINs, approvalPINs, kioskPINs} {
 		if _, err := w.exec(`DELETE FROM `+c.table+` WHERE name = ?`, name); err != nil {
 			return err
 		}

@@ -63,6 +63,8 @@ type Options struct {
 	// ReserveCutoff is how long before its show a reservation lapses
 	// unpaid; booking.DefaultReserveCutoff when zero (db's Options.ReserveCutoff).
 	ReserveCutoff time.Duration
+	// PhoneCountry is db's Options.PhoneCountry.
+	PhoneCountry string
 }
 
 // Store is the booking core on one PostgreSQL database (one schema: the
@@ -109,6 +111,9 @@ type Store struct {
 // migrations it has not seen, and starts listening for other servers'
 // changes.
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	if err := booking.ValidPhoneCountry(opts.PhoneCountry); err != nil {
+		return nil, err
+	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, openError(url, err)
