@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +16,9 @@ import (
 type checkJSON struct {
 	Bookings  int64    `json:"bookings"`
 	Integrity []string `json:"integrity"`
+	Schema    []string `json:"schema"`
 	Problems  []string `json:"problems"`
+	Unchecked bool     `json:"invariants_unchecked"`
 	OK        bool     `json:"ok"`
 }
 
@@ -217,5 +220,70 @@ func TestCLI_RestoreErrWhileServing(t *testing.T) {
 	mustRun(t, data, "restore", copyPath)
 	if r := mustCheck(t, data); !r.OK || r.Bookings != 1 {
 		t.Fatalf("after the server stopped: %+v", r)
+	}
+}
+
+// Invariant 17 through the command line: a backup with an append-only
+// trigger dropped and a table and a trigger of someone else's added
+// fails check FILE by name, and restore refuses it with the data dir's
+// database left byte for byte as it was.
+func TestCLI_RestoreErrTamperedSchema(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	show := firstShowID(t, data)
+	mustRun(t, data, "sell", show, "--best", "2", "--pay", "card")
+	path := filepath.Join(t.TempDir(), "tampered.db")
+	mustRun(t, data, "backup", path)
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`DROP TRIGGER audit_no_delete`,
+		`CREATE TABLE x (phone TEXT)`,
+		`CREATE TRIGGER y AFTER INSERT ON bookings BEGIN INSERT INTO x VALUES (NEW.phone); END`,
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	raw.Close()
+	named := []string{"trigger audit_no_delete is missing", "table x is not boxoffice's", "trigger y is not boxoffice's"}
+
+	code, out, _ := runCLI(t, data, "", "check", path)
+	if code != exitInternal || !strings.Contains(out, "Invariants: not checked") {
+		t.Fatalf("check of the tampered copy: exit %d, %q", code, out)
+	}
+	for _, n := range named {
+		if !strings.Contains(out, "Schema: "+n+"\n") {
+			t.Errorf("check does not say %q:\n%s", n, out)
+		}
+	}
+
+	live := filepath.Join(data, "boxoffice.db")
+	before, err := os.ReadFile(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, data, "", "restore", path)
+	if code != exitUsage || !strings.Contains(errOut, strings.Join(named, "; ")) {
+		t.Fatalf("restore of the tampered copy: exit %d, %q", code, errOut)
+	}
+	if after, _ := os.ReadFile(live); string(after) != string(before) {
+		t.Fatal("a refused restore changed the data dir's database")
+	}
+	if kept, _ := filepath.Glob(filepath.Join(data, "*.replaced-*")); len(kept) != 0 {
+		t.Fatalf("a refused restore kept %v", kept)
+	}
+	if r := mustCheck(t, data); !r.OK || r.Bookings != 1 {
+		t.Fatalf("after the refused restore: %+v", r)
+	}
+	// The same file as a data dir's live database: check names the same.
+	other := filepath.Join(t.TempDir(), "data")
+	os.MkdirAll(other, 0o700)
+	if err := os.Rename(path, filepath.Join(other, "boxoffice.db")); err != nil {
+		t.Fatal(err)
+	}
+	if r := mustCheck(t, other); r.OK || !slices.Equal(r.Schema, named) || !r.Unchecked {
+		t.Fatalf("check --json of the tampered data dir: %+v", r)
 	}
 }

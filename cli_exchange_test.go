@@ -146,3 +146,35 @@ func TestCLI_ExchangeRefusals(t *testing.T) {
 		t.Fatalf("refused exchanges wrote: %v -> %v", before, after)
 	}
 }
+
+// An exchange without --pay moves its difference the way the booking was
+// paid: a card booking moved to a cheaper show is paid back to the card,
+// never in cash.
+func TestCLI_ExchangePaysBackTheWayItWasPaid(t *testing.T) {
+	data := t.TempDir()
+	shows := tomorrowShows(t, data)
+	from, to := shows[0], shows[len(shows)-1]
+	for _, args := range [][]string{
+		{"price", "set", "adult", "--list", "gala", "20.00"},
+		{"show", "price-list", jsonNumber(from.ID), "gala"},
+	} {
+		if code, _, errOut := runCLI(t, data, "", args...); code != 0 {
+			t.Fatalf("%v: %s", args, errOut)
+		}
+	}
+	code, out, errOut := runCLI(t, data, "", "sell", jsonNumber(from.ID), "C3", "--pay", "card", "--json")
+	var sold bookingJSON
+	if code != 0 || json.Unmarshal([]byte(out), &sold) != nil {
+		t.Fatalf("sell: %d %s %s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, data, "", "exchange", sold.Number, "--to-show", jsonNumber(to.ID), "--seats", "D5", "--json")
+	var x exchangeJSON
+	if code != 0 || json.Unmarshal([]byte(out), &x) != nil || !strings.HasPrefix(x.Difference, "-") {
+		t.Fatalf("exchange: %d %s %s", code, out, errOut)
+	}
+	for _, p := range x.To.Payments {
+		if p.Method != "card" {
+			t.Fatalf("the difference of a card booking went by %s: %+v", p.Method, x.To.Payments)
+		}
+	}
+}

@@ -112,6 +112,8 @@ func TestE2E_TwoCountersTwoShifts(t *testing.T) {
 	local.send("C-f")
 	local.waitFor("Find a booking")
 	local.send(number, "Enter")
+	local.waitFor("tab work on this booking")
+	local.send("Tab") // into the booking: its letters are keys now
 	local.waitFor("r refund one ticket")
 	local.send("r")
 	local.waitFor("which seat?")
@@ -134,7 +136,11 @@ func TestE2E_TwoCountersTwoShifts(t *testing.T) {
 			t.Fatalf("the blind count shows what is expected:\n%s", s)
 		}
 	}
-	remote.send("Enter", "Enter") // the count, no breakdown: close
+	remote.send("Enter", "Enter") // the count, no breakdown: to the confirmation
+	if s := remote.waitFor("with 110.00 counted?", "[ No, count again ]"); strings.Contains(s, "112.50") {
+		t.Fatalf("the count's confirmation shows what is expected:\n%s", s)
+	}
+	remote.send("Right", "Enter")
 	remote.waitFor("Z report", "Expected", "112.50", "Counted", "110.00", "-2.50 short")
 
 	checkShifts(t, data, cli)

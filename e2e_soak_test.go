@@ -819,7 +819,11 @@ func (s *soakSession) cancel(h *soakHouse, led *soakLedger, st *soakStats) error
 		return err
 	}
 	s.send(number + "\r")
-	if err := s.wait("Booking   "+number, "c cancel/refund"); err != nil {
+	if err := s.wait("Booking   "+number, "tab work on this booking"); err != nil {
+		return err
+	}
+	s.send("\t") // into the booking: its letters are keys now
+	if err := s.wait("c cancel/refund"); err != nil {
 		return err
 	}
 	s.send("c")

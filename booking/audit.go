@@ -46,6 +46,10 @@ const (
 	// Reservations (issue 13): a hold turned into a reservation. Paying
 	// for one is a sale.
 	AuditReserve AuditAction = "reserve"
+	// A kiosk's collect that failed: wrong digits for the number typed
+	// (which may not exist), or refused unseen during a pause. Each try
+	// at guessing someone's digits leaves one.
+	AuditCollectFailed AuditAction = "collect_failed"
 )
 
 // AuditEntry is one row of the audit trail: who (staff name, role and

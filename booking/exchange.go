@@ -121,6 +121,18 @@ func (m Money) Signed() string {
 	return m.String()
 }
 
+// PaidBy is how b was paid: the method of its sale. Its refunds go back
+// by it, and an exchange of it pays or pays back its difference by it
+// unless someone says otherwise. ok is false when no sale is recorded.
+func (b *Booking) PaidBy() (method PayMethod, ok bool) {
+	for _, p := range b.Payments {
+		if p.Kind == PaymentSale {
+			return p.Method, true
+		}
+	}
+	return "", false
+}
+
 // ExchangePayment reports whether p is the difference of the exchange that
 // made b: its sale (the difference paid, 0.00 when none) or the refund
 // without a ticket (the difference paid back).

@@ -15,6 +15,11 @@ const (
 	maxLayoutCols = 120 // columns per row, aisles and gaps included
 	maxHallName   = 60  // characters in a hall's name
 	maxRowLabel   = 3   // letters or digits in a row label
+
+	// MaxLayoutBytes bounds a layout file: 60 rows of 120 columns with a
+	// comment on every line is far less; a file any larger is not a
+	// layout, and is refused before it is read.
+	MaxLayoutBytes = 64 << 10
 )
 
 // Words and phrases of the layout format.
@@ -53,6 +58,45 @@ const (
 func ParseLayout(filename string, src []byte) (*Hall, error) {
 	p := &layoutParser{filename: filename, numbering: numLeftToRight, labels: map[string]layoutSeatOrigin{}, rowLine: map[string]int{}}
 	return p.parse(src)
+}
+
+// ParseLayoutFile is ParseLayout for a file someone named, which may not
+// be a layout at all (a typo, or /etc/passwd typed into a form): unless
+// the file is no larger than MaxLayoutBytes and starts like a layout —
+// clean text whose first line that is not blank or a # comment is a
+// setting (hall: or numbering:) — the error says where it stopped and
+// that this is not a layout, and never repeats a word of what it read.
+// A file that starts like a layout gets ParseLayout's messages.
+func ParseLayoutFile(filename string, src []byte) (*Hall, error) {
+	if len(src) > MaxLayoutBytes {
+		return nil, Errorf(EInvalid, "%s: larger than %d KiB: not a hall layout", filename, MaxLayoutBytes>>10)
+	}
+	p := &layoutParser{filename: filename}
+	for i, raw := range strings.Split(string(src), "\n") {
+		n := i + 1
+		if i == 0 {
+			raw = strings.TrimPrefix(raw, utf8BOM)
+		}
+		raw = strings.TrimSuffix(raw, "\r")
+		if _, err := p.checkChars(n, raw); err != nil {
+			return nil, p.notLayout(n, 1)
+		}
+		at := strings.IndexFunc(raw, func(r rune) bool { return r != ' ' })
+		if at < 0 || raw[at] == '#' {
+			continue
+		}
+		key, _, ok := strings.Cut(raw[at:], ":")
+		if key = strings.ToLower(strings.TrimRight(key, " ")); !ok || key != layoutHall && key != layoutNumbering {
+			return nil, p.notLayout(n, utf8.RuneCountInString(raw[:at])+1)
+		}
+		break
+	}
+	return ParseLayout(filename, src)
+}
+
+// notLayout says a file is not a hall layout, and where that shows.
+func (p *layoutParser) notLayout(line, col int) error {
+	return p.errorf(line, col, "not a hall layout: a layout is text that starts with a %q line", "hall: NAME")
 }
 
 // layoutSeatOrigin remembers where a seat label came from, to explain a clash

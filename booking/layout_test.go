@@ -319,3 +319,26 @@ func seatSummary(h *booking.Hall) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// ParseLayoutFile quotes a file only once it starts like a layout; any
+// other file is refused by line and column alone.
+func TestParseLayoutFile(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"numbering: right-to-left\nhall: X\nA | ss\n", ""},
+		{"# a comment\n\n  hall: X\nA | ss\n", ""},
+		{"hall: X\nA | s?\n", `f:2:6: unexpected "?" in row A`},
+		{"Sekr1t words here\n", "f:1:1: not a hall layout"},
+		{"\n\n   root:x:0:0\n", "f:3:4: not a hall layout"},
+		{"# \x00 Sekr1t\nhall: X\n", "f:1:1: not a hall layout"},
+		{"\xff\xfeSekr1t", "f:1:1: not a hall layout"},
+		{"hall: X\n" + strings.Repeat("# Sekr1t\n", booking.MaxLayoutBytes/8), "f: larger than 64 KiB: not a hall layout"},
+	} {
+		_, err := booking.ParseLayoutFile("f", []byte(c.src))
+		switch msg := booking.ErrorMessage(err); {
+		case c.want == "" && err != nil:
+			t.Errorf("%q: %v", c.src, err)
+		case c.want != "" && (!strings.HasPrefix(msg, c.want) || strings.Contains(msg, "Sekr1t") || strings.Contains(msg, "root")):
+			t.Errorf("%q: %q, want %q", c.src, msg, c.want)
+		}
+	}
+}

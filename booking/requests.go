@@ -109,6 +109,10 @@ type SignInRequest struct {
 	// registered terminal's site is the store's, read from TerminalID.
 	// A member of staff who works at one site is refused at another's.
 	Site int64
+	// Kiosk says the name and PIN were typed at a public kiosk after the
+	// staff chord: their wrong PINs count on a lockout of their own, so
+	// the public cannot lock a name out of the counters from a kiosk.
+	Kiosk bool
 }
 
 // Admission is what the door sees after a scan that let someone in.

@@ -89,18 +89,30 @@ type Reservation struct {
 
 // KioskHoldRequest asks a kiosk for seats: the best N, or the seats named
 // (the customer moved the block). MoveFrom is the session's live hold the
-// new seats replace, in the same transaction.
+// new seats replace, in the same transaction. Addr is where the session
+// is (KioskAddr: its network address, or DeviceAddr for a kiosk in the
+// building), for the kiosk's per-address rules; the session when empty.
 type KioskHoldRequest struct {
 	ShowID   int64
 	Owner    string
 	N        int
 	Seats    []string
 	MoveFrom int64
+	Addr     string
+}
+
+// CollectRequest is a customer collecting at a kiosk: the booking
+// number, the last four digits of its phone, and where the kiosk is (as
+// KioskHoldRequest.Addr), which the guess counters count by.
+type CollectRequest struct {
+	Number string
+	Digits string
+	Addr   string
 }
 
 // ReserveRequest turns Owner's live hold into a reservation for Name and
-// Phone. Addr is where a kiosk session comes from (the per-address limit);
-// empty for a local kiosk or a counter.
+// Phone. Addr is where a kiosk session is (as KioskHoldRequest.Addr), for
+// the per-address limit; a counter's is empty and has none.
 type ReserveRequest struct {
 	HoldID int64
 	Owner  string
@@ -261,8 +273,10 @@ type Kiosk interface {
 	// seats named, for KioskHoldTTL; with MoveFrom it releases that live
 	// hold of the session in the same transaction. Needs ActionKiosk.
 	// EInvalid for more than MaxSeatsPerReservation or a closed sale;
-	// EConflict when the session already has a live hold (one at a time)
-	// or the seats are taken; ENotFound for the show.
+	// EConflict when the session already has a live hold (one at a time),
+	// the seats are taken, the kiosks' share of the show is full
+	// (KioskShareCheck) or the address must wait (KioskHoldWait, not on a
+	// move); ENotFound for the show.
 	KioskHold(ctx context.Context, actor Actor, req KioskHoldRequest) (*Hold, error)
 	// KioskRelease lets go of every live hold of a kiosk session and says
 	// how many. Needs ActionKiosk.
@@ -271,16 +285,21 @@ type Kiosk interface {
 	// the cut-off. Needs ActionReserve. EInvalid for a bad request
 	// (ReserveRequest.Validate), more than MaxSeatsPerReservation, a
 	// cut-off already passed, MaxUnpaidPerPhone unpaid reservations for
-	// the phone already, or KioskReservationsPerHour from the address;
+	// the phone already (NormalPhone's form), or ReservationsPerHour from
+	// the address;
 	// EExpired when the hold lapsed; ENotFound when owner has no such
 	// hold.
 	Reserve(ctx context.Context, actor Actor, req ReserveRequest) (*Reservation, error)
 	// Collect shows a customer their booking or reservation for its
 	// number and the last four digits of its phone. Needs ActionCollect.
-	// ErrNoBookingFound, in the same time, for a wrong pair, another
-	// customer's booking and a number that does not exist; EInvalid when
-	// digits is not four digits.
-	Collect(ctx context.Context, actor Actor, number, digits string) (*Collection, error)
+	// Every try is counted per number and per address (CollectByNumber,
+	// CollectByAddr) before the digits are compared, and every one that
+	// fails leaves an AuditCollectFailed row. ErrNoBookingFound, in the
+	// same time, for a wrong pair, another customer's booking and a
+	// number that does not exist; EForbidden (CollectPaused), without
+	// comparing, while the number or the address is paused; EInvalid when
+	// the digits are not four digits.
+	Collect(ctx context.Context, actor Actor, req CollectRequest) (*Collection, error)
 }
 
 // Reservations is the counter's side of reservations.

@@ -20,25 +20,43 @@ type backend interface {
 }
 
 // resolveDB is --db, else BOXOFFICE_DB: the PostgreSQL server to work
-// on, or "" for the embedded SQLite file. Anything but a postgres:// URL
-// is refused before anything is opened.
+// on, or "" for the embedded SQLite file (see pgAddress).
 func resolveDB(flagValue string) (string, error) {
 	url := flagValue
 	if url == "" {
 		url = os.Getenv("BOXOFFICE_DB")
 	}
-	if url != "" && !strings.HasPrefix(url, "postgres://") && !strings.HasPrefix(url, "postgresql://") {
-		return "", usagef("--db wants a PostgreSQL URL like postgres://user@host/dbname, not %q", booking.CleanLine(url, 80))
+	if url == "" {
+		return "", nil
 	}
-	return url, nil
+	return pgAddress("--db", url)
+}
+
+// pgAddress is value, given as flag, as the postgres:// URL the driver
+// takes: white space around it dropped and its scheme in lower case.
+// Anything else is refused before anything is opened, and the refusal
+// shows the value with its password hidden (booking.RedactDSN), as every
+// message and log line that may show an address does.
+func pgAddress(flag, value string) (string, error) {
+	url := strings.TrimSpace(value)
+	scheme, rest, ok := strings.Cut(url, "://")
+	if scheme = strings.ToLower(scheme); ok && (scheme == "postgres" || scheme == "postgresql") {
+		return scheme + "://" + rest, nil
+	}
+	return "", usagef("%s wants a PostgreSQL URL like postgres://user@host/dbname, not %q", flag, booking.CleanLine(booking.RedactDSN(value), 120))
 }
 
 // openBackend opens the store of d: PostgreSQL at url, else the SQLite
 // file, with the ticket keys of the data dir.
+//
+// BOXOFFICE_PHONE_COUNTRY is the country code phone numbers typed with a
+// trunk 0 are in (booking.NormalPhone; docs/kiosk.md): read here, so
+// every command compares phones in the same form.
 func (d dataDir) openBackend(ctx context.Context, url string, opts dataOptions, key booking.TicketKey, oldKeys []booking.TicketKey) (backend, error) {
+	country := os.Getenv("BOXOFFICE_PHONE_COUNTRY")
 	if url != "" {
 		return pg.Open(ctx, url, pg.Options{Clock: opts.now, TicketKey: key, OldTicketKeys: oldKeys, Logger: opts.logger,
-			ReserveCutoff: opts.cutoff})
+			ReserveCutoff: opts.cutoff, PhoneCountry: country})
 	}
 	// Create the file 0600 before SQLite does, so customer data is never
 	// world-readable; SQLite gives its -wal and -shm files the same mode.
@@ -46,7 +64,7 @@ func (d dataDir) openBackend(ctx context.Context, url string, opts dataOptions, 
 		f.Close()
 	}
 	return db.Open(d.dbPath(), db.Options{Sync: opts.sync, Clock: opts.now, TicketKey: key, OldTicketKeys: oldKeys, Logger: opts.logger,
-		ReserveCutoff: opts.cutoff})
+		ReserveCutoff: opts.cutoff, PhoneCountry: country})
 }
 
 // sqlite is the SQLite store of a command that works on the file itself

@@ -22,22 +22,27 @@ var errLocked = errors.New("data dir locked")
 const (
 	backupLong = `Copies the whole database to FILE while counters go on selling (SQLite's
 VACUUM INTO, a consistent copy of one instant), syncs it, checks the copy
-(SQLite's integrity check and every invariant, as check does) and only
-then puts it in place. FILE must not exist: a backup never overwrites.`
+(SQLite's integrity check, the schema and every invariant, as check does)
+and only then puts it in place. FILE must not exist: a backup never
+overwrites.`
 	checkLong = `Checks the data dir's database, or FILE, opened read-only (safe while
-counters sell): SQLite's integrity check, then every invariant — no seat
-with two live claims, each show's sold count equal to its sold seats, each
-booking's tickets, seats and payments agreeing with its total and status,
-no payment or ticket without a booking, no seat let in twice. Names each
-problem and exits 1 when there is any. With --db, the same invariants on
-PostgreSQL, read in one snapshot (PostgreSQL's own integrity checks are
-pg_amcheck's).`
+counters sell): SQLite's integrity check; the schema, which must be
+exactly the tables, indexes, triggers and views boxoffice's migrations
+make (each one missing, added or changed is named, and the data of a file
+whose tables are not boxoffice's is left unread); then every invariant —
+no seat with two live claims, each show's sold count equal to its sold
+seats, each booking's tickets, seats and payments agreeing with its total
+and status, no payment or ticket without a booking, no seat let in twice.
+Names each problem and exits 1 when there is any. With --db, the same
+invariants on PostgreSQL, read in one snapshot (PostgreSQL's own integrity
+checks are pg_amcheck's).`
 	restoreLong = `Replaces the data dir's database with FILE. Refused while a server or a
 counter has the data dir open (stop them first). FILE is checked first, as
-check does, and nothing is touched if it fails; the database it replaces
-is kept beside it as boxoffice.db.replaced-TIME. The copy is written and
-synced under a temporary name and renamed into place, so the data dir
-never holds half a database.`
+check does (its schema too: a table, index, trigger or view missing, added
+or changed refuses it), and nothing is touched if it fails; the database
+it replaces is kept beside it as boxoffice.db.replaced-TIME. The copy is
+written and synced under a temporary name and renamed into place, so the
+data dir never holds half a database.`
 )
 
 // The command table's rows of this file.
@@ -73,7 +78,7 @@ func (c *env) backup(pos []string) error {
 type backupView booking.BackupInfo
 
 func (v backupView) writeText(w io.Writer) {
-	fmt.Fprintf(w, "Backed up %s to %s (%s) in %s.\nChecked the copy: SQLite integrity ok, every invariant holds.\n",
+	fmt.Fprintf(w, "Backed up %s to %s (%s) in %s.\nChecked the copy: SQLite integrity ok, schema ok, every invariant holds.\n",
 		nOf(v.Bookings, "booking"), v.Path, sizeText(v.Bytes), v.Took.Round(time.Millisecond))
 }
 
@@ -142,7 +147,7 @@ func (c *env) checkPostgres(url string) error {
 	if err != nil {
 		return err
 	}
-	r := booking.CheckReport{Path: redactPassword(url), Problems: problems}
+	r := booking.CheckReport{Path: booking.RedactDSN(url), Problems: problems}
 	if err := s.CountBookings(c.ctx, &r.Bookings); err != nil {
 		return err
 	}
@@ -167,16 +172,30 @@ type checkView booking.CheckReport
 
 func (v checkView) writeText(w io.Writer) {
 	r := booking.CheckReport(v)
-	fmt.Fprintf(w, "Checked %s (%s).\n", r.Path, nOf(r.Bookings, "booking"))
+	if r.Unchecked {
+		fmt.Fprintf(w, "Checked %s (its data left unread).\n", r.Path)
+	} else {
+		fmt.Fprintf(w, "Checked %s (%s).\n", r.Path, nOf(r.Bookings, "booking"))
+	}
 	if len(r.Integrity) == 0 {
 		fmt.Fprintf(w, "SQLite integrity: ok\n")
 	}
 	for _, p := range r.Integrity {
 		fmt.Fprintf(w, "SQLite integrity: %s\n", p)
 	}
-	writeInvariants(w, r.Problems)
-	if !r.OK() {
-		fmt.Fprintf(w, "%s.\n", nOf(int64(len(r.Integrity)+len(r.Problems)), "problem"))
+	if len(r.Schema) == 0 {
+		fmt.Fprintf(w, "Schema: ok\n")
+	}
+	for _, p := range r.Schema {
+		fmt.Fprintf(w, "Schema: %s\n", p)
+	}
+	if r.Unchecked {
+		fmt.Fprintf(w, "Invariants: not checked: its tables are not boxoffice's\n")
+	} else {
+		writeInvariants(w, r.Problems)
+	}
+	if n := len(r.AllProblems()); n > 0 {
+		fmt.Fprintf(w, "%s.\n", nOf(int64(n), "problem"))
 	}
 }
 
@@ -230,7 +249,7 @@ func (c *env) restore(pos []string) error {
 type restoreView db.RestoreInfo
 
 func (v restoreView) writeText(w io.Writer) {
-	fmt.Fprintf(w, "Restored %s from %s into %s (checked: SQLite integrity ok, every invariant holds).\n", nOf(v.Bookings, "booking"), v.From, v.Into)
+	fmt.Fprintf(w, "Restored %s from %s into %s (checked: SQLite integrity ok, schema ok, every invariant holds).\n", nOf(v.Bookings, "booking"), v.From, v.Into)
 	if v.Kept != "" {
 		fmt.Fprintf(w, "The database it replaced is kept as %s.\n", v.Kept)
 	}

@@ -38,7 +38,7 @@ func exchangeFlags(fs *flag.FlagSet) runFunc {
 	fs.StringVar(&f.seats, "seats", "", "the new `SEATS`, comma separated, one for each ticket moved")
 	fs.Int64Var(&f.toShow, "to-show", 0, "the show `ID` to move to (default: the booking's own)")
 	fs.StringVar(&f.tickets, "tickets", "", "the tickets to move, by seat or code, comma separated (default: all)")
-	fs.StringVar(&f.pay, "pay", "cash", "how the difference is paid or paid back: `cash|card`")
+	fs.StringVar(&f.pay, "pay", "", "how the difference is paid or paid back: `cash|card` (default: the way the booking was paid)")
 	fs.StringVar(&f.tendered, "tendered", "", "the cash handed over for a dearer exchange, an `AMOUNT` (default: exact money)")
 	fs.StringVar(&f.key, "key", "", "idempotency `KEY`: the same key again returns the same exchange")
 	fs.StringVar(&f.reason, "reason", "", "why (kept in the audit trail)")
@@ -50,6 +50,18 @@ func exchangeFlags(fs *flag.FlagSet) runFunc {
 		return c.withStore(func(st backend) error {
 			actor := booking.System
 			actor.Terminal = "cli"
+			if req.Method == "" {
+				// Money going back to a card customer goes to the card,
+				// never into cash by default.
+				b, err := st.Booking(c.ctx, actor, req.Number)
+				if err != nil {
+					return err
+				}
+				req.Method = booking.Card
+				if paid, ok := b.PaidBy(); ok {
+					req.Method = paid
+				}
+			}
 			res, err := st.Exchange(c.ctx, actor, req)
 			if err != nil {
 				return err
@@ -67,7 +79,10 @@ func parseExchange(pos []string, f *exchangeInput) (booking.ExchangeRequest, err
 	}
 	req := booking.ExchangeRequest{Number: pos[0], ToShow: f.toShow, Seats: commaList(f.seats), Tickets: commaList(f.tickets),
 		Method: booking.PayMethod(f.pay), IdempotencyKey: f.key, Reason: f.reason}
-	if req.Method != booking.Cash && req.Method != booking.Card {
+	if req.Method == "" && f.tendered != "" {
+		req.Method = booking.Cash // cash handed over is a cash payment
+	}
+	if req.Method != "" && req.Method != booking.Cash && req.Method != booking.Card {
 		return req, usagef("--pay must be cash or card")
 	}
 	if f.tendered != "" {
@@ -80,7 +95,11 @@ func parseExchange(pos []string, f *exchangeInput) (booking.ExchangeRequest, err
 	if req.IdempotencyKey == "" {
 		req.IdempotencyKey = "cli-" + randomID()
 	}
-	if err := req.Validate(); err != nil {
+	check := req
+	if check.Method == "" {
+		check.Method = booking.Card // decided from the booking once the store is open
+	}
+	if err := check.Validate(); err != nil {
 		return req, usagef("%s", booking.ErrorMessage(err))
 	}
 	return req, nil

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
+	"boxoffice/tui"
 	"boxoffice/tui/kiosk"
 )
 
@@ -55,9 +56,12 @@ func (c *env) kiosk(cutoff time.Duration, pr target) error {
 		m := kiosk.New(kiosk.Options{Store: o.store, Owner: "kiosk-" + randomID(), Terminal: "kiosk " + hostTerminal(),
 			Now: c.now, Context: c.ctx, Logger: logger, Unlock: managerUnlock(o.store, "kiosk "+hostTerminal()),
 			Printer: printer, Layout: pr.layout()})
-		p := tea.NewProgram(m, tea.WithContext(c.ctx), tea.WithInput(c.stdin), tea.WithOutput(c.term),
-			tea.WithoutSignalHandler(), tea.WithFilter(kiosk.Filter))
-		_, err := p.Run()
+		p, stop, err := tui.NewLocalProgram(m, c.stdin, c.term, kiosk.Filter, tea.WithContext(c.ctx), tea.WithoutSignalHandler())
+		if err != nil {
+			return err
+		}
+		_, err = p.Run()
+		stop()
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), 5*time.Second)
 		defer cancel()
 		if rerr := m.Release(rctx); rerr != nil {
@@ -70,11 +74,13 @@ func (c *env) kiosk(cutoff time.Duration, pr target) error {
 	})
 }
 
-// managerUnlock checks a name and PIN as a counter's sign-in does (with
-// its lockout) and lets only a manager close the kiosk.
+// managerUnlock checks a name and PIN as a counter's sign-in does, but on
+// the kiosk chord's own lockout (SignInRequest.Kiosk), so a customer
+// cannot lock a name out of the counters from the kiosk; it lets only a
+// manager close the kiosk.
 func managerUnlock(st backend, terminal string) func(ctx context.Context, name, pin string) error {
 	return func(ctx context.Context, name, pin string) error {
-		staff, err := st.SignIn(ctx, booking.SignInRequest{Name: name, PIN: pin, Terminal: terminal})
+		staff, err := st.SignIn(ctx, booking.SignInRequest{Name: name, PIN: pin, Terminal: terminal, Kiosk: true})
 		if err != nil {
 			return err
 		}

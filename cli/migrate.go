@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"boxoffice/booking"
 	"boxoffice/db"
@@ -45,8 +44,9 @@ func (c *env) migrate(to string) error {
 	if to == "" {
 		return usagef("migrate needs --to postgres://… (the empty database to copy into)")
 	}
-	if _, err := resolveDB(to); err != nil {
-		return usagef("--to wants a PostgreSQL URL like postgres://user@host/dbname, not %q", booking.CleanLine(to, 80))
+	to, err := pgAddress("--to", to)
+	if err != nil {
+		return err
 	}
 	if from, _ := resolveDB(c.dbFlag); from != "" {
 		return usagef("migrate copies the data dir's SQLite file: leave --db (and BOXOFFICE_DB) out")
@@ -97,7 +97,7 @@ func (c *env) migrate(to string) error {
 	if len(after) > 0 {
 		return c.problems("PostgreSQL's check after the commit", after, "the copy is in PostgreSQL: do not use it")
 	}
-	c.print(migrateView{report: report, into: redactPassword(to)})
+	c.print(migrateView{report: report, into: booking.RedactDSN(to)})
 	return nil
 }
 
@@ -125,20 +125,6 @@ func (c *env) problems(what string, found []string, outcome string) error {
 		fmt.Fprintf(c.stderr, "  %s\n", p)
 	}
 	return booking.Errorf(booking.EInvalid, "%s found %d problems: %s.", what, len(found), outcome)
-}
-
-// redactPassword hides a URL's password, for printing.
-func redactPassword(u string) string {
-	scheme, rest, ok := strings.Cut(u, "://")
-	at := strings.LastIndex(rest, "@")
-	if !ok || at < 0 {
-		return u
-	}
-	user, _, hasPass := strings.Cut(rest[:at], ":")
-	if !hasPass {
-		return u
-	}
-	return scheme + "://" + user + ":****" + rest[at:]
 }
 
 type migrateView struct {

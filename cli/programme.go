@@ -1,17 +1,15 @@
 package cli
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"boxoffice/assets"
 	"boxoffice/booking"
 )
 
@@ -64,13 +62,7 @@ func (c *env) parseHalls(paths []string) ([]booking.Hall, error) {
 		// The name as printed: a file name can hold anything but '/' and
 		// NUL, escape sequences included.
 		name := booking.CleanLine(path, 200)
-		src, err := os.ReadFile(path)
-		if err != nil {
-			fmt.Fprintf(c.stderr, "%s: %s\n", name, readError(err))
-			failed = shown(usagef("%s: %s", name, readError(err)))
-			continue
-		}
-		h, err := booking.ParseLayout(name, src)
+		h, err := assets.ReadLayoutFile(path)
 		if err != nil {
 			fmt.Fprintln(c.stderr, booking.ErrorMessage(err))
 			failed = shown(usagef("%s", booking.ErrorMessage(err)))
@@ -85,15 +77,6 @@ func (c *env) parseHalls(paths []string) ([]booking.Hall, error) {
 		halls = append(halls, *h)
 	}
 	return halls, failed
-}
-
-// readError says why a file could not be read without repeating its name.
-func readError(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 func (c *env) hallList(_ []string) error {

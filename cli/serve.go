@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -25,7 +26,28 @@ func counterFlags(fs *flag.FlagSet) runFunc {
 	var pr target
 	fs.StringVar(&pr.url, "printer", "", "print tickets and receipts on the printer `URL` (tcp://HOST[:PORT] or /dev/usb/lp0)")
 	cinemaFlag(fs, &pr.cinema)
-	return func(c *env, pos []string) error { return c.counter(*idle, pr) }
+	var layouts string
+	layoutsFlag(fs, &layouts)
+	return func(c *env, pos []string) error { return c.counter(*idle, pr, layouts) }
+}
+
+// layoutsFlag is --layouts, the folder the manager screens add halls
+// from.
+func layoutsFlag(fs *flag.FlagSet, dir *string) {
+	fs.StringVar(dir, "layouts", "", "the folder (`DIR`) the manager screens add halls from, and nowhere else (layouts/ in the data dir by default)")
+}
+
+// layoutsDirIn is --layouts, or layouts/ in the data dir, made absolute
+// so the form names the folder whatever directory the server was started
+// in.
+func layoutsDirIn(flagValue string, dir dataDir) string {
+	if flagValue == "" {
+		return dir.file("layouts")
+	}
+	if abs, err := filepath.Abs(flagValue); err == nil {
+		return abs
+	}
+	return flagValue
 }
 
 // openTerminal prepares a screen run in this terminal (the counter, the
@@ -51,7 +73,7 @@ func (c *env) openTerminal() (logger *slog.Logger, done func(), err error) {
 
 // counter opens the counter in this terminal, logging to the data dir's
 // log file so nothing is written over its screen.
-func (c *env) counter(idle time.Duration, pr target) error {
+func (c *env) counter(idle time.Duration, pr target, layouts string) error {
 	if idle < 0 {
 		return usagef("--idle-signout must not be negative")
 	}
@@ -85,6 +107,7 @@ func (c *env) counter(idle time.Duration, pr target) error {
 			Now:             c.now,
 			Printer:         printer,
 			Layout:          pr.layout(),
+			LayoutsDir:      layoutsDirIn(layouts, o.dir),
 		}, c.stdin, c.term)
 		if err != nil {
 			logger.Error("counter", "err", err)
@@ -183,6 +206,7 @@ type serveConfig struct {
 	grace, idle time.Duration
 	house       houseConfig // backups and metrics (house.go)
 	pdfDir      string      // where sessions without a printer get PDF tickets (issue 12)
+	layouts     string      // the folder the manager screens add halls from
 	cinema      string      // the name heading printouts (issue 12)
 
 	// The kiosk over SSH (issue 13): its own address, user kiosk.
@@ -199,6 +223,7 @@ func serveFlags(fs *flag.FlagSet) runFunc {
 	sc.house.bind(fs)
 	fs.StringVar(&sc.pdfDir, "pdf-dir", "", "where SSH sessions without a printer get PDF tickets (`DIR`; tickets/ in the data dir by default)")
 	cinemaFlag(fs, &sc.cinema)
+	layoutsFlag(fs, &sc.layouts)
 	fs.BoolVar(&sc.kiosk, "kiosk", false, "also serve the self-service kiosk to SSH user kiosk (any key or none) on --kiosk-listen")
 	fs.StringVar(&sc.kioskListen, "kiosk-listen", ":2223", "the kiosk's address (`ADDR`), apart from the staff one")
 	fs.DurationVar(&sc.cutoff, "reserve-cutoff", booking.DefaultReserveCutoff, "a reservation lapses unpaid this long before its show")
@@ -253,6 +278,7 @@ func (c *env) serve(sc serveConfig) error {
 			IdleSignOut:     sc.idle,
 			PDFDir:          sc.pdfDirIn(o.dir),
 			Layout:          paper.Layout{Cinema: sc.cinema},
+			LayoutsDir:      layoutsDirIn(sc.layouts, o.dir),
 		})
 		if err != nil {
 			return err

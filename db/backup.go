@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"boxoffice/booking"
@@ -50,7 +51,7 @@ func (s *Store) Backup(ctx context.Context, path string) (booking.BackupInfo, er
 		return info, err
 	}
 	if !report.OK() {
-		return info, booking.Errorf(booking.EInvalid, "The copy failed its check, so no backup was written: %s", firstProblem(report))
+		return info, booking.Errorf(booking.EInvalid, "The copy failed its check, so no backup was written: %s", problemsText(report))
 	}
 	if err := linkNew(tmp, path); err != nil {
 		return info, err
@@ -132,22 +133,30 @@ func syncDir(dir string) error {
 	return errors.Join(err, d.Close())
 }
 
-// firstProblem is the first thing a report found wrong, and how many more.
-func firstProblem(r booking.CheckReport) string {
-	all := append(append([]string{}, r.Integrity...), r.Problems...)
-	if len(all) == 1 {
-		return all[0]
+// problemsText names what a report found wrong: the first few problems,
+// and how many more.
+func problemsText(r booking.CheckReport) string {
+	const shown = 5
+	all := r.AllProblems()
+	if len(all) == 0 && r.Unchecked {
+		return "its invariants could not be checked"
 	}
-	return fmt.Sprintf("%s (and %d more)", all[0], len(all)-1)
+	text := strings.Join(all[:min(len(all), shown)], "; ")
+	if len(all) > shown {
+		text += fmt.Sprintf(" (and %d more)", len(all)-shown)
+	}
+	return text
 }
 
 // Verify checks the database file at path, opened read-only (nothing is
 // migrated or written, so it is safe on a live file, a backup or a copy
-// damaged by hand): SQLite's integrity check, then CheckInvariants.
-// ENotFound when there is no file; EInvalid when it is not a boxoffice
-// database.
+// damaged by hand): SQLite's integrity check, then its schema against
+// the one the migrations it records make (checkSchema), then
+// CheckInvariants, unless a table or a view is not boxoffice's: its data
+// is then not read at all (Unchecked). ENotFound when there is no file;
+// EInvalid when it is not a boxoffice database.
 func Verify(ctx context.Context, path string) (booking.CheckReport, error) {
-	report := booking.CheckReport{Path: path, Integrity: []string{}, Problems: []string{}}
+	report := booking.CheckReport{Path: path, Integrity: []string{}, Schema: []string{}, Problems: []string{}}
 	if _, err := os.Stat(path); err != nil {
 		return report, booking.Errorf(booking.ENotFound, "No database at %s.", booking.CleanLine(path, 200))
 	}
@@ -166,8 +175,23 @@ func Verify(ctx context.Context, path string) (booking.CheckReport, error) {
 	if report.Integrity, err = integrity(ctx, r); err != nil {
 		return report, booking.Errorf(booking.EInvalid, "%s is not a database SQLite can read: %v", booking.CleanLine(path, 200), err)
 	}
+	notOurs := booking.Errorf(booking.EInvalid, "%s is not a boxoffice database.", booking.CleanLine(path, 200))
+	schema, relationsOK, err := checkSchema(ctx, r)
+	if errors.Is(err, errNoSchemaRecord) && ctx.Err() == nil {
+		return report, notOurs
+	}
+	if err != nil {
+		return report, s.translate("check the schema", err)
+	}
+	if schema != nil {
+		report.Schema = schema
+	}
+	if !relationsOK {
+		report.Unchecked = true
+		return report, nil
+	}
 	if err := r.QueryRowContext(ctx, `SELECT count(*) FROM bookings`).Scan(&report.Bookings); err != nil {
-		return report, booking.Errorf(booking.EInvalid, "%s is not a boxoffice database.", booking.CleanLine(path, 200))
+		return report, notOurs
 	}
 	if report.Problems, err = s.CheckInvariants(ctx); err != nil {
 		return report, err
@@ -219,12 +243,12 @@ type RestoreInfo struct {
 }
 
 // Restore replaces the database at dst with a checked copy of src. src
-// is checked first (integrity and invariants) and nothing is touched when
-// it fails; the copy is made and synced under a temporary name beside dst
-// and checked again; the database it replaces is kept beside it under a
-// name with the time (its -wal with it), and the copy is renamed into
-// place, so dst is at every moment either the old database or the new
-// one, never half of either. The caller makes sure no process has dst
+// is checked first (integrity, schema and invariants) and nothing is
+// touched when it fails; the copy is made and synced under a temporary
+// name beside dst and checked again; the database it replaces is kept
+// beside it under a name with the time (its -wal with it), and the copy
+// is renamed into place, so dst is at every moment either the old
+// database or the new one, never half of either. The caller makes sure no process has dst
 // open. EInvalid when src fails its check; ENotFound without src.
 func Restore(ctx context.Context, src, dst string, now time.Time) (RestoreInfo, error) {
 	info := RestoreInfo{From: src, Into: dst}
@@ -233,7 +257,7 @@ func Restore(ctx context.Context, src, dst string, now time.Time) (RestoreInfo, 
 		return info, err
 	}
 	if !report.OK() {
-		return info, booking.Errorf(booking.EInvalid, "%s failed its check, so nothing was restored: %s", booking.CleanLine(src, 200), firstProblem(report))
+		return info, booking.Errorf(booking.EInvalid, "%s failed its check, so nothing was restored: %s", booking.CleanLine(src, 200), problemsText(report))
 	}
 	tmp, err := copyDatabase(ctx, src, dst)
 	if err != nil {

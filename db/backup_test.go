@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"boxoffice/booking"
 	"boxoffice/db"
@@ -130,5 +131,88 @@ func TestStore_CheckInvariants_AdmittedTwice(t *testing.T) {
 	got, err := s.CheckInvariants(ctx)
 	if err != nil || !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, "seat F3 was admitted on 2 tickets") }) {
 		t.Fatalf("problems %q %v", got, err)
+	}
+}
+
+// tamper is the hostile backup of invariant 17: an append-only trigger
+// dropped, and a table and a trigger of someone else's that copy every
+// new booking's phone number.
+var tamper = []string{
+	`DROP TRIGGER audit_no_delete`,
+	`CREATE TABLE x (phone TEXT)`,
+	`CREATE TRIGGER y AFTER INSERT ON bookings BEGIN INSERT INTO x VALUES (NEW.phone); END`,
+}
+
+// Invariant 17: a backup whose schema is not the one boxoffice's
+// migrations make fails its check by name, and a restore of it is
+// refused with the database it would replace left byte for byte as it
+// was.
+func TestVerify_TamperedSchema(t *testing.T) {
+	ctx := context.Background()
+	s, live := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	show := firstShow(t, s)
+	mustSell(t, s, show.ID, "a", "D4", "D5")
+	path := filepath.Join(t.TempDir(), "copy.db")
+	if _, err := s.Backup(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	if report, err := db.Verify(ctx, path); err != nil || !report.OK() || len(report.Schema) != 0 {
+		t.Fatalf("the untouched copy: %+v %v", report, err)
+	}
+	raw := openRaw(t, path)
+	for _, q := range tamper {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	raw.Close()
+
+	report, err := db.Verify(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"trigger audit_no_delete is missing", "table x is not boxoffice's", "trigger y is not boxoffice's"}
+	if report.OK() || !slices.Equal(report.Schema, want) || !report.Unchecked {
+		t.Fatalf("the tampered copy: %+v", report)
+	}
+
+	s.Close()
+	before := fileHash(t, live)
+	_, err = db.Restore(ctx, path, live, time.Now())
+	if booking.ErrorCode(err) != booking.EInvalid || !strings.Contains(booking.ErrorMessage(err), strings.Join(want, "; ")) {
+		t.Fatalf("restore of the tampered copy: %v", err)
+	}
+	if fileHash(t, live) != before {
+		t.Fatal("a refused restore changed the live database")
+	}
+	if kept, _ := filepath.Glob(live + ".replaced-*"); len(kept) != 0 {
+		t.Fatalf("a refused restore kept %v", kept)
+	}
+}
+
+// A trigger of boxoffice's name that does something else is named too;
+// the tables being boxoffice's, the invariants are still checked.
+func TestVerify_ChangedTrigger(t *testing.T) {
+	ctx := context.Background()
+	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	path := filepath.Join(t.TempDir(), "copy.db")
+	if _, err := s.Backup(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	raw := openRaw(t, path)
+	for _, q := range []string{
+		`DROP TRIGGER payments_no_update`,
+		`CREATE TRIGGER payments_no_update BEFORE UPDATE ON payments WHEN 0 BEGIN SELECT 1; END`,
+		`DROP INDEX seat_claims_one_live`,
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	raw.Close()
+	report, err := db.Verify(ctx, path)
+	want := []string{"index seat_claims_one_live is missing", "trigger payments_no_update is not as boxoffice makes it"}
+	if err != nil || report.OK() || !slices.Equal(report.Schema, want) || report.Unchecked || len(report.Problems) != 0 {
+		t.Fatalf("the changed copy: %+v %v", report, err)
 	}
 }

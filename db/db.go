@@ -67,6 +67,10 @@ type Options struct {
 	// ReserveCutoff is how long before its show a reservation lapses
 	// unpaid; booking.DefaultReserveCutoff when zero.
 	ReserveCutoff time.Duration
+	// PhoneCountry is the country code a phone number typed with a trunk
+	// 0 is in, for booking.NormalPhone; booking.DefaultPhoneCountry when
+	// empty.
+	PhoneCountry string
 }
 
 // Store implements booking.Store on SQLite. Close, Path and Stats are
@@ -184,6 +188,9 @@ func Open(path string, opts Options) (*Store, error) {
 // fill sets the defaults of the options left zero and returns the
 // synchronous pragma's value.
 func (opts *Options) fill() (string, error) {
+	if err := booking.ValidPhoneCountry(opts.PhoneCountry); err != nil {
+		return "", err
+	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
@@ -342,32 +349,52 @@ func (s *Store) migrate() error {
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	entries, err := migrations.ReadDir("migrations")
+	files, err := migrationFiles()
 	if err != nil {
 		return err
+	}
+	for _, m := range files {
+		if applied[m.version] {
+			continue
+		}
+		if err := s.applyMigration(ctx, m.version, m.body); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
+	return nil
+}
+
+// migrationFile is one embedded migration.
+type migrationFile struct {
+	version int
+	name    string
+	body    string
+}
+
+// migrationFiles are the embedded migrations in file-name order.
+func migrationFiles() ([]migrationFile, error) {
+	entries, err := migrations.ReadDir("migrations")
+	if err != nil {
+		return nil, err
 	}
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
 	sort.Strings(names)
+	out := make([]migrationFile, 0, len(names))
 	for _, name := range names {
 		version, err := strconv.Atoi(strings.SplitN(name, "_", 2)[0])
 		if err != nil {
-			return fmt.Errorf("migration %s: name must start with a number", name)
-		}
-		if applied[version] {
-			continue
+			return nil, fmt.Errorf("migration %s: name must start with a number", name)
 		}
 		body, err := migrations.ReadFile("migrations/" + name)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := s.applyMigration(ctx, version, string(body)); err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
+		out = append(out, migrationFile{version: version, name: name, body: string(body)})
 	}
-	return nil
+	return out, nil
 }
 
 // appliedMigrations reads which versions are applied, creating the table

@@ -3,13 +3,18 @@ package db
 import (
 	"context"
 	"strings"
+	"time"
 
 	"boxoffice/booking"
 )
 
 // The kiosk's holds: short, at most booking.MaxSeatsPerReservation seats,
-// and one live hold per session, all decided inside the transaction
-// whatever the kiosk's screen sends.
+// one live hold per session, the kiosks' share of a show
+// (booking.KioskShareCheck) and the slowing of an address that lets holds
+// go (booking.KioskHoldWait), all decided inside the transaction whatever
+// the kiosk's screen sends. Each kiosk hold is named in kiosk_holds
+// (migration 0029) with its address and seats; its outcome says how it
+// ended.
 
 // kioskOwner refuses an owner a kiosk session may not use: none, or a
 // reservation's, which only paying or the cut-off may end.
@@ -50,6 +55,7 @@ func (s *Store) KioskHold(ctx context.Context, actor booking.Actor, req booking.
 			return nil, err
 		}
 	}
+	addr := booking.KioskAddr(req.Addr, req.Owner)
 	best, err := write(s, ctx, actor, "kiosk hold", func(w *wtx) (bestHold, error) {
 		if _, err := s.saleableHall(w, req.ShowID); err != nil {
 			return bestHold{}, err
@@ -62,6 +68,9 @@ func (s *Store) KioskHold(ctx context.Context, actor booking.Actor, req booking.
 		if err := s.kioskMove(w, req); err != nil {
 			return bestHold{}, err
 		}
+		if err := s.kioskLimits(w, req, hall, addr, n); err != nil {
+			return bestHold{}, err
+		}
 		var best bestHold
 		var err error
 		if len(seats) > 0 {
@@ -70,6 +79,9 @@ func (s *Store) KioskHold(ctx context.Context, actor booking.Actor, req booking.
 		} else {
 			best, err = s.holdBestIn(w, hall, booking.HoldBestRequest{ShowID: req.ShowID, N: n, Owner: req.Owner}, booking.KioskHoldTTL)
 		}
+		if err == nil {
+			err = nameKioskHold(w, best.hold, addr)
+		}
 		return best, auditHold(w, actor, booking.AuditHold, best.hold, err)
 	})
 	if err != nil {
@@ -77,6 +89,69 @@ func (s *Store) KioskHold(ctx context.Context, actor booking.Actor, req booking.
 	}
 	best.hold.Together = best.together
 	return best.hold, nil
+}
+
+// kioskLimits refuses a kiosk hold of n seats past the kiosks' share of
+// the show, and a new hold (not a move) from an address that must wait
+// after letting holds go. Each count reads kiosk_holds; the rules are
+// booking's.
+func (s *Store) kioskLimits(w *wtx, req booking.KioskHoldRequest, hall *booking.Hall, addr string, n int) error {
+	now := w.nowMS()
+	if req.MoveFrom == 0 {
+		var letGo int
+		var lastEnd int64
+		if err := w.queryRow(qLetGo, addr, w.now.Add(-booking.KioskLetGoWindow).UnixMilli(), now).Scan(&letGo, &lastEnd); err != nil {
+			return err
+		}
+		if wait := booking.KioskHoldWait(letGo, time.UnixMilli(lastEnd), w.now); wait > 0 {
+			s.log.Warn("kiosk hold refused", "addr", addr, "show", req.ShowID, "reason", "slowed", "let_go", letGo, "wait", wait)
+			return booking.KioskSlowed(wait)
+		}
+	}
+	var taken int
+	if err := w.queryRow(qKioskTaken, req.ShowID, now).Scan(&taken); err != nil {
+		return err
+	}
+	if err := booking.KioskShareCheck(len(hall.Seats), taken, n); err != nil {
+		s.log.Warn("kiosk hold refused", "addr", addr, "show", req.ShowID, "reason", "kiosks' share", "taken", taken, "seats", n)
+		return err
+	}
+	return nil
+}
+
+// qLetGo counts an address's kiosk holds let go unbooked since ?2 (the
+// customer started again, or the kiosk reset, or the hold lapsed: ?3 is
+// now) and when the latest of them ended.
+const qLetGo = `SELECT count(*), coalesce(max(coalesce(k.ended_at, h.expires_at)), 0)
+	FROM kiosk_holds k JOIN holds h ON h.id = k.hold_id
+	WHERE k.addr = ?1 AND k.created_at > ?2
+	AND (k.outcome = 'let go' OR (k.outcome = '' AND (h.status <> 'held' OR h.expires_at <= ?3)))`
+
+// qKioskTaken is the kiosks' share of show ?1 taken at ?2: the seats of
+// its live holds a kiosk made, its unpaid kiosk reservations among them
+// (a reservation keeps its hold). One probe of holds_live_by_show.
+const qKioskTaken = `SELECT coalesce(sum(k.seats), 0) FROM holds h JOIN kiosk_holds k ON k.hold_id = h.id
+	WHERE h.show_id = ?1 AND h.status = 'held' AND h.expires_at > ?2`
+
+// nameKioskHold records hold as a kiosk's, from addr, and forgets the
+// kiosk holds made before booking.KioskLetGoWindow that can count for
+// nothing any more: all but reservations', whose holds may live until
+// their show (a kiosk hold lives KioskHoldTTL).
+func nameKioskHold(w *wtx, hold *booking.Hold, addr string) error {
+	now := w.nowMS()
+	if _, err := w.exec(`DELETE FROM kiosk_holds WHERE created_at < ? AND outcome <> 'reserved'`, w.now.Add(-booking.KioskLetGoWindow).UnixMilli()); err != nil {
+		return err
+	}
+	_, err := w.exec(`INSERT INTO kiosk_holds (hold_id, show_id, addr, seats, created_at) VALUES (?, ?, ?, ?, ?)`,
+		hold.ID, hold.ShowID, addr, len(hold.Seats), now)
+	return err
+}
+
+// endKioskHold says how a kiosk hold ended: moved, reserved or let go.
+// A hold no kiosk made has no row, and nothing changes.
+func endKioskHold(w *wtx, holdID int64, outcome string) error {
+	_, err := w.exec(`UPDATE kiosk_holds SET outcome = ?, ended_at = ? WHERE hold_id = ? AND outcome = ''`, outcome, w.nowMS(), holdID)
+	return err
 }
 
 // kioskMove releases the session's hold req.MoveFrom, then refuses a
@@ -88,6 +163,9 @@ func (s *Store) kioskMove(w *wtx, req booking.KioskHoldRequest) error {
 			return err
 		}
 		if _, err := releaseHold(w, req.MoveFrom, showID, nil); err != nil {
+			return err
+		}
+		if err := endKioskHold(w, req.MoveFrom, "moved"); err != nil {
 			return err
 		}
 	}
@@ -130,6 +208,9 @@ func (s *Store) KioskRelease(ctx context.Context, actor booking.Actor, owner str
 		}
 		for _, h := range holds {
 			if _, err := releaseHold(w, h[0], h[1], nil); err != nil {
+				return 0, err
+			}
+			if err := endKioskHold(w, h[0], "let go"); err != nil {
 				return 0, err
 			}
 		}

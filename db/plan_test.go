@@ -305,6 +305,8 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	for range 6 {
 		stepV("SignIn")(s.SignIn(ctx, booking.SignInRequest{Name: "maria", PIN: "0000"}))
 	}
+	stepV("SignIn")(s.SignIn(ctx, booking.SignInRequest{Name: "mgr", PIN: "0000", Kiosk: true}))
+	stepV("SignIn")(s.SignIn(ctx, booking.SignInRequest{Name: "mgr", PIN: "1234", Kiosk: true}))
 	step("DisableStaff", s.DisableStaff(ctx, mgr, "Maria"))
 	step("EnableStaff", s.EnableStaff(ctx, mgr, "Maria"))
 	step("SetRole", s.SetRole(ctx, mgr, "Maria", booking.RoleSupervisor))
@@ -420,13 +422,16 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	stepV("Reservation")(s.Reservation(ctx, clerk, resv.Number))
 	stepV("FindReservations")(s.FindReservations(ctx, clerk, resv.Number))
 	stepV("FindReservations")(s.FindReservations(ctx, clerk, "020 7946 0018"))
-	stepV("Collect")(s.Collect(ctx, kiosk, resv.Number, "0018"))
-	stepV("Collect")(s.Collect(ctx, kiosk, resv.Number, "9999"))
-	stepV("Collect")(s.Collect(ctx, kiosk, "BO-ZZZZ2222", "0018"))
+	collect := func(number, digits string) (*booking.Collection, error) {
+		return s.Collect(ctx, kiosk, booking.CollectRequest{Number: number, Digits: digits, Addr: "192.0.2.1"})
+	}
+	stepV("Collect")(collect(resv.Number, "0018"))
+	stepV("Collect")(collect(resv.Number, "9999"))
+	stepV("Collect")(collect("BO-ZZZZ2222", "0018"))
 	payReq := booking.PayReservationRequest{Number: resv.Number, Method: booking.Card, IdempotencyKey: "plan-resv"}
 	stepV("PayReservation")(s.PayReservation(ctx, clerk, payReq))
 	stepV("PayReservation")(s.PayReservation(ctx, clerk, payReq))
-	stepV("Collect")(s.Collect(ctx, kiosk, resv.Number, "0018"))
+	stepV("Collect")(collect(resv.Number, "0018"))
 	lh, err := s.KioskHold(ctx, kiosk, booking.KioskHoldRequest{ShowID: 2, Owner: "kiosk-c", N: 1})
 	step("KioskHold", err)
 	lapsing, err := s.Reserve(ctx, kiosk, booking.ReserveRequest{HoldID: lh.ID, Owner: "kiosk-c", Name: "Bo", Phone: "07700 900123"})

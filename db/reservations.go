@@ -73,11 +73,14 @@ func (s *Store) reserveInput(ctx context.Context, actor booking.Actor, req booki
 	if strings.HasPrefix(req.Owner, reservationOwnerPrefix) {
 		return reserveInput{}, booking.Errorf(booking.EInvalid, "Those seats are reserved already.")
 	}
-	digits, _ := booking.PhoneDigits(req.Phone)
+	digits, err := booking.NormalPhone(req.Phone, s.opts.PhoneCountry)
+	if err != nil {
+		return reserveInput{}, err
+	}
 	in := reserveInput{req: req, name: booking.CleanLine(req.Name, booking.MaxNameLen), phone: booking.CleanLine(req.Phone, 32),
 		digits: digits, addr: booking.CleanLine(req.Addr, 64), source: string(booking.SourceCounter)}
 	if actor.Role == booking.RoleKiosk {
-		in.source = string(booking.SourceKiosk)
+		in.source, in.addr = string(booking.SourceKiosk), booking.KioskAddr(req.Addr, req.Owner)
 	}
 	if len(req.Types) > 0 {
 		types, err := s.TicketTypes(ctx)
@@ -148,14 +151,17 @@ func (s *Store) reserve(w *wtx, actor booking.Actor, in reserveInput) (int64, er
 	if n, _ := res.RowsAffected(); n != 1 {
 		return 0, fmt.Errorf("reserve: hold %d moved %d rows", in.req.HoldID, n)
 	}
+	if err := endKioskHold(w, in.req.HoldID, "reserved"); err != nil {
+		return 0, err
+	}
 	w.touch(showID)
 	return id, w.audit(actor, booking.AuditEntry{Action: booking.AuditReserve, ShowID: showID,
 		Detail: fmt.Sprintf("%s: %s (%s)", number, seatLabels(seats), in.source)}, 0)
 }
 
 // reserveLimits refuses a reservation past a cap: MaxUnpaidPerPhone
-// unpaid ones for the phone for this show or this show's day, and
-// KioskReservationsPerHour from the address.
+// unpaid ones for the phone (in booking.NormalPhone's form) for this show
+// or this show's day, and booking.ReservationsPerHour from the address.
 func reserveLimits(w *wtx, in reserveInput, showID int64, day string) error {
 	var sameDay, sameShow int
 	if err := w.queryRow(`SELECT count(*), coalesce(sum(show_id = ?), 0) FROM reservations WHERE phone_digits = ? AND show_day = ? AND status = 'reserved' AND cutoff_at > ?`,
@@ -175,7 +181,7 @@ func reserveLimits(w *wtx, in reserveInput, showID int64, day string) error {
 	if err := w.queryRow(`SELECT count(*) FROM reservations WHERE addr = ? AND created_at > ?`, in.addr, w.now.Add(-time.Hour).UnixMilli()).Scan(&lastHour); err != nil {
 		return err
 	}
-	if lastHour >= booking.KioskReservationsPerHour {
+	if lastHour >= booking.ReservationsPerHour(in.addr) {
 		return booking.Errorf(booking.EInvalid, "Too many reservations from here in the last hour; please ask at the counter.")
 	}
 	return nil

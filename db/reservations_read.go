@@ -95,7 +95,13 @@ func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text 
 	if err != nil {
 		return nil, nil // neither a reservation's number nor a phone number
 	}
-	rows, err := s.readRows(ctx, `SELECT id FROM reservations WHERE phone_digits = ? ORDER BY created_at DESC LIMIT 20`, digits)
+	// The phone's one form, and its digits as typed, which is how
+	// reservations made before the form was kept are stored.
+	normal, err := booking.NormalPhone(text, s.opts.PhoneCountry)
+	if err != nil {
+		normal = digits
+	}
+	rows, err := s.readRows(ctx, `SELECT id FROM reservations WHERE phone_digits IN (?, ?) ORDER BY created_at DESC LIMIT 20`, normal, digits)
 	if err != nil {
 		return nil, s.translate("find reservations", err)
 	}
@@ -132,23 +138,117 @@ const qCollect = `WITH b(id) AS (SELECT id FROM bookings WHERE number = ?1 UNION
 	SELECT b.id, coalesce((SELECT phone FROM bookings WHERE id = max(b.id, 1)), ''),
 	r.id, coalesce((SELECT phone_digits FROM reservations WHERE id = max(r.id, 1)), '') FROM b, r`
 
-// Collect shows a customer their own booking or reservation. A wrong
-// pair, another customer's booking and a made-up number take the same
-// path: the one read of qCollect, a constant-time compare of four
-// digits, and ErrNoBookingFound; only a match reads more.
-func (s *Store) Collect(ctx context.Context, actor booking.Actor, number, digits string) (*booking.Collection, error) {
+// Statements of collect's guess counters (collect_guesses, 0029): the
+// standings of a number's key and an address's, and writing both back.
+const (
+	qGuesses    = `SELECT key, tries, pauses, paused_until, last_at FROM collect_guesses WHERE key IN (?1, ?2)`
+	qPutGuesses = `INSERT INTO collect_guesses (key, tries, pauses, paused_until, last_at, keep_until) VALUES (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)
+	ON CONFLICT (key) DO UPDATE SET tries = excluded.tries, pauses = excluded.pauses, paused_until = excluded.paused_until,
+		last_at = excluded.last_at, keep_until = excluded.keep_until`
+	qForgetGuesses = `DELETE FROM collect_guesses WHERE keep_until < ?`
+)
+
+// collected is what collect's transaction found: the booking or
+// reservation whose digits were right, or neither, or the try refused
+// unseen (count.Wait).
+type collected struct {
+	count                    booking.CollectCount
+	bookingID, reservationID int64
+}
+
+// Collect shows a customer their own booking or reservation. Each try is
+// counted on its number's and its address's guess counters (booking's
+// CollectTry) in one write transaction, which compares the digits only
+// after the count is written, so tries at once are counted one after the
+// other and at most the allowance is ever compared before a pause. The
+// comparison is four bytes, not a PIN's hash, so unlike sign-in it runs
+// inside that transaction, and a right answer takes its try back exactly.
+// A wrong pair, another customer's booking and a made-up number take the
+// same path (the counts, the one read of qCollect, a constant-time
+// compare of four digits, the audit row) and read ErrNoBookingFound; only
+// a match reads more.
+func (s *Store) Collect(ctx context.Context, actor booking.Actor, req booking.CollectRequest) (*booking.Collection, error) {
 	if err := booking.Authorize(actor, booking.ActionCollect); err != nil {
 		return nil, err
 	}
-	digits = strings.TrimSpace(digits)
+	digits := strings.TrimSpace(req.Digits)
 	if len(digits) != 4 || strings.ContainsFunc(digits, func(r rune) bool { return r < '0' || r > '9' }) {
 		return nil, booking.Errorf(booking.EInvalid, "Type the last four digits of your phone number.")
 	}
-	number = normalizeNumber(booking.CleanLine(number, 16))
-	var bookingID, reservationID int64
+	number := normalizeNumber(booking.CleanLine(req.Number, 16))
+	addr := booking.KioskAddr(req.Addr, "")
+	got, err := write(s, ctx, actor, "collect", func(w *wtx) (collected, error) {
+		return collectIn(w, actor, number, digits, addr)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if got.bookingID == 0 && got.reservationID == 0 {
+		reason := "wrong digits"
+		if got.count.Wait > 0 {
+			reason = "paused"
+		}
+		s.log.Warn("collect failed", "number", number, "addr", addr, "terminal", booking.CleanLine(actor.Terminal, 60), "reason", reason,
+			"number_tries", got.count.Number.Tries, "addr_tries", got.count.Addr.Tries, "wait", got.count.Wait)
+		if err := got.count.Refused(); err != nil {
+			return nil, err
+		}
+		return nil, booking.ErrNoBookingFound
+	}
+	if got.bookingID != 0 {
+		b, err := s.loadBooking(ctx, got.bookingID)
+		if err != nil {
+			return nil, err
+		}
+		s.signCodes(b)
+		return &booking.Collection{Booking: b}, nil
+	}
+	r, err := s.loadReservation(ctx, got.reservationID)
+	if err != nil {
+		return nil, err
+	}
+	return &booking.Collection{Reservation: r}, nil
+}
+
+// collectIn is Collect's transaction: count, then (unless paused)
+// compare, then the audit row of a failure or the count of a success put
+// right.
+func collectIn(w *wtx, actor booking.Actor, number, digits, addr string) (collected, error) {
+	numberKey, addrKey := booking.CollectKeys(number, addr)
+	// Counters whose time is up go first: a key among them reads as new.
+	if _, err := w.exec(qForgetGuesses, w.nowMS()); err != nil {
+		return collected{}, err
+	}
+	before := map[string]booking.Guesses{}
+	rows, err := w.query(qGuesses, numberKey, addrKey)
+	if err != nil {
+		return collected{}, err
+	}
+	for rows.Next() {
+		var key string
+		var tries, pauses int
+		var until, last int64
+		if err := rows.Scan(&key, &tries, &pauses, &until, &last); err != nil {
+			rows.Close()
+			return collected{}, err
+		}
+		before[key] = booking.GuessesMS(tries, pauses, until, last)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return collected{}, err
+	}
+	got := collected{count: booking.CollectTry(before[numberKey], before[addrKey], w.now)}
+	if err := putGuesses(w, numberKey, got.count.Number, addrKey, got.count.Addr); err != nil {
+		return collected{}, err
+	}
+	if got.count.Wait > 0 {
+		return got, w.audit(actor, got.count.Failed(number, addr), 0)
+	}
 	var bookingPhone, reservationDigits string
-	if err := s.readRow(ctx, qCollect, number).Scan(&bookingID, &bookingPhone, &reservationID, &reservationDigits); err != nil {
-		return nil, s.translate("collect", err)
+	var bookingID, reservationID int64
+	if err := w.queryRow(qCollect, number).Scan(&bookingID, &bookingPhone, &reservationID, &reservationDigits); err != nil {
+		return collected{}, err
 	}
 	want, found := lastFour(reservationDigits), reservationID != 0
 	if bookingID != 0 {
@@ -156,21 +256,29 @@ func (s *Store) Collect(ctx context.Context, actor booking.Actor, number, digits
 	}
 	same := subtle.ConstantTimeCompare([]byte(want), []byte(digits))
 	if same != 1 || !found {
-		return nil, booking.ErrNoBookingFound
+		return got, w.audit(actor, got.count.Failed(number, addr), 0)
 	}
+	n, a := booking.CollectRight(before[addrKey])
+	got.bookingID, got.reservationID = bookingID, reservationID
 	if bookingID != 0 {
-		b, err := s.loadBooking(ctx, bookingID)
-		if err != nil {
-			return nil, err
-		}
-		s.signCodes(b)
-		return &booking.Collection{Booking: b}, nil
+		got.reservationID = 0
 	}
-	r, err := s.loadReservation(ctx, reservationID)
-	if err != nil {
-		return nil, err
+	return got, putGuesses(w, numberKey, n, addrKey, a)
+}
+
+// putGuesses writes both standings back.
+func putGuesses(w *wtx, numberKey string, number booking.Guesses, addrKey string, addr booking.Guesses) error {
+	args := make([]any, 0, 12)
+	for _, g := range []struct {
+		key string
+		g   booking.Guesses
+		l   booking.GuessLimit
+	}{{numberKey, number, booking.CollectByNumber}, {addrKey, addr, booking.CollectByAddr}} {
+		until, last := g.g.MS()
+		args = append(args, g.key, g.g.Tries, g.g.Pauses, until, last, g.l.Keep(g.g).UnixMilli())
 	}
-	return &booking.Collection{Reservation: r}, nil
+	_, err := w.exec(qPutGuesses, args...)
+	return err
 }
 
 // lastFour is the last four digits of a phone number, or four characters

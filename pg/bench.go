@@ -21,11 +21,11 @@ import (
 func BenchSchema(ctx context.Context, dbURL string) (string, func(), error) {
 	u, err := url.Parse(dbURL)
 	if err != nil {
-		return "", nil, fmt.Errorf("--db: %w", err)
+		return "", nil, openError(dbURL, err)
 	}
 	conn, err := pgx.Connect(ctx, dbURL)
 	if err != nil {
-		return "", nil, err
+		return "", nil, openError(dbURL, err)
 	}
 	defer conn.Close(ctx)
 	schema := fmt.Sprintf("boxoffice_bench_%d_%d", time.Now().Unix(), rand.IntN(1e6))
@@ -59,12 +59,12 @@ type SeedShape struct {
 func OpenSeedShape(ctx context.Context, schemaURL string, shows, capacity int, conns int32) (*SeedShape, error) {
 	cfg, err := pgxpool.ParseConfig(schemaURL)
 	if err != nil {
-		return nil, err
+		return nil, openError(schemaURL, err)
 	}
 	cfg.MaxConns = conns
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, err
+		return nil, openError(schemaURL, err)
 	}
 	_, err = pool.Exec(ctx, `CREATE TABLE seed_shows (id bigint PRIMARY KEY, capacity integer NOT NULL, sold integer NOT NULL DEFAULT 0);
 		CREATE TABLE seed_bookings (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, show_id bigint NOT NULL REFERENCES seed_shows(id), seat text NOT NULL);
@@ -136,7 +136,7 @@ func AuditSales(ctx context.Context, schemaURL string) (SalesAudit, error) {
 	var a SalesAudit
 	conn, err := pgx.Connect(ctx, schemaURL)
 	if err != nil {
-		return a, err
+		return a, openError(schemaURL, err)
 	}
 	defer conn.Close(ctx)
 	err = conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM bookings),
@@ -154,7 +154,7 @@ func AuditSales(ctx context.Context, schemaURL string) (SalesAudit, error) {
 func RawCommitRate(ctx context.Context, schemaURL string, dur time.Duration) (float64, error) {
 	conn, err := pgx.Connect(ctx, schemaURL)
 	if err != nil {
-		return 0, err
+		return 0, openError(schemaURL, err)
 	}
 	defer conn.Close(ctx)
 	if _, err := conn.Exec(ctx, `CREATE TABLE raw_commits (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v text)`); err != nil {

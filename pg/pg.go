@@ -65,6 +65,8 @@ type Options struct {
 	// ReserveCutoff is how long before its show a reservation lapses
 	// unpaid; booking.DefaultReserveCutoff when zero (db's Options.ReserveCutoff).
 	ReserveCutoff time.Duration
+	// PhoneCountry is db's Options.PhoneCountry.
+	PhoneCountry string
 }
 
 // Store is the booking core on one PostgreSQL database (one schema: the
@@ -113,9 +115,12 @@ type Store struct {
 // migrations it has not seen, and starts listening for other servers'
 // changes.
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	if err := booking.ValidPhoneCountry(opts.PhoneCountry); err != nil {
+		return nil, err
+	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return nil, booking.Errorf(booking.EInvalid, "That is not a PostgreSQL address: %s", booking.CleanLine(err.Error(), 200))
+		return nil, openError(url, err)
 	}
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = 16
@@ -137,7 +142,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	cfg.ShouldPing = func(_ context.Context, p pgxpool.ShouldPingParams) bool { return f.shouldPing(p.IdleDuration) }
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, booking.Errorf(booking.EInternal, "Cannot reach the database: %s", booking.CleanLine(err.Error(), 200))
+		return nil, openError(url, err)
 	}
 	s := &Store{
 		pool: pool, opts: opts, log: log, broker: booking.NewBroker(), faults: f,

@@ -85,11 +85,14 @@ func (s *Store) reserveInput(ctx context.Context, actor booking.Actor, req booki
 	if strings.HasPrefix(req.Owner, reservationOwnerPrefix) {
 		return reserveInput{}, booking.Errorf(booking.EInvalid, "Those seats are reserved already.")
 	}
-	digits, _ := booking.PhoneDigits(req.Phone)
+	digits, err := booking.NormalPhone(req.Phone, s.opts.PhoneCountry)
+	if err != nil {
+		return reserveInput{}, err
+	}
 	in := reserveInput{req: req, name: booking.CleanLine(req.Name, booking.MaxNameLen), phone: booking.CleanLine(req.Phone, 32),
 		digits: digits, addr: booking.CleanLine(req.Addr, 64), source: string(booking.SourceCounter)}
 	if actor.Role == booking.RoleKiosk {
-		in.source = string(booking.SourceKiosk)
+		in.source, in.addr = string(booking.SourceKiosk), booking.KioskAddr(req.Addr, req.Owner)
 	}
 	if len(req.Types) > 0 {
 		types, err := s.TicketTypes(ctx)
@@ -161,6 +164,9 @@ func (s *Store) reserve(t *tx, actor booking.Actor, in reserveInput) (int64, err
 	if tag.RowsAffected() != 1 {
 		return 0, fmt.Errorf("reserve: hold %d moved %d rows", in.req.HoldID, tag.RowsAffected())
 	}
+	if err := endKioskHold(t, in.req.HoldID, "reserved"); err != nil {
+		return 0, err
+	}
 	t.touch(showID)
 	return id, audit(t, actor, booking.AuditEntry{Action: booking.AuditReserve, ShowID: showID,
 		Detail: fmt.Sprintf("%s: %s (%s)", number, strings.Join(booking.Labels(seats), " "), in.source)}, 0)
@@ -183,8 +189,8 @@ func limitLocks(t *tx, in reserveInput) error {
 }
 
 // reserveLimits refuses a reservation past a cap: MaxUnpaidPerPhone
-// unpaid ones for the phone for this show or this show's day, and
-// KioskReservationsPerHour from the address.
+// unpaid ones for the phone (in booking.NormalPhone's form) for this show
+// or this show's day, and booking.ReservationsPerHour from the address.
 func reserveLimits(t *tx, in reserveInput, showID int64, day string) error {
 	if err := limitLocks(t, in); err != nil {
 		return err
@@ -208,7 +214,7 @@ func reserveLimits(t *tx, in reserveInput, showID int64, day string) error {
 	if err := t.QueryRow(t.ctx, `SELECT count(*) FROM reservations WHERE addr = $1 AND created_at > $2`, in.addr, t.now.Add(-time.Hour).UnixMilli()).Scan(&lastHour); err != nil {
 		return err
 	}
-	if lastHour >= booking.KioskReservationsPerHour {
+	if lastHour >= booking.ReservationsPerHour(in.addr) {
 		return booking.Errorf(booking.EInvalid, "Too many reservations from here in the last hour; please ask at the counter.")
 	}
 	return nil

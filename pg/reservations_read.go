@@ -94,7 +94,13 @@ func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text 
 	if err != nil {
 		return nil, nil // neither a reservation's number nor a phone number
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id FROM reservations WHERE phone_digits = $1 ORDER BY created_at DESC, id DESC LIMIT 20`, digits)
+	// The phone's one form, and its digits as typed, which is how
+	// reservations made before the form was kept are stored.
+	normal, err := booking.NormalPhone(text, s.opts.PhoneCountry)
+	if err != nil {
+		normal = digits
+	}
+	rows, err := s.pool.Query(ctx, `SELECT id FROM reservations WHERE phone_digits IN ($1, $2) ORDER BY created_at DESC, id DESC LIMIT 20`, normal, digits)
 	if err != nil {
 		return nil, s.translate("find reservations", err)
 	}
@@ -125,23 +131,118 @@ const pqCollect = `WITH b(id) AS (SELECT id FROM bookings WHERE number = $1 UNIO
 	SELECT b.id, coalesce((SELECT phone FROM bookings WHERE id = greatest(b.id, 1)), ''),
 	r.id, coalesce((SELECT phone_digits FROM reservations WHERE id = greatest(r.id, 1)), '') FROM b, r`
 
-// Collect shows a customer their own booking or reservation. A wrong
-// pair, another customer's booking and a made-up number take the same
-// path: the one read of pqCollect, a constant-time compare of four
-// digits, and ErrNoBookingFound; only a match reads more.
-func (s *Store) Collect(ctx context.Context, actor booking.Actor, number, digits string) (*booking.Collection, error) {
+// Statements of collect's guess counters (collect_guesses, 0012). qLockGuesses
+// makes sure both keys have a row and locks them, the number's first, in
+// one statement (a no-op update of each), returning where they stand: a
+// try waits there for the one before it on either key to commit. Every
+// collect locks its number before its address, so two never wait on each
+// other in a cycle. qForgetGuesses skips rows another try holds.
+const (
+	qLockGuesses = `INSERT INTO collect_guesses AS g (key) VALUES ($1), ($2)
+	ON CONFLICT (key) DO UPDATE SET key = g.key RETURNING key, tries, pauses, paused_until, last_at`
+	qPutGuesses = `UPDATE collect_guesses AS g SET tries = v.tries, pauses = v.pauses, paused_until = v.until, last_at = v.last, keep_until = v.keep
+	FROM (VALUES ($1::text, $2::integer, $3::integer, $4::bigint, $5::bigint, $6::bigint), ($7, $8, $9, $10, $11, $12))
+		AS v(key, tries, pauses, until, last, keep) WHERE g.key = v.key`
+	qForgetGuesses = `DELETE FROM collect_guesses WHERE key IN
+	(SELECT key FROM collect_guesses WHERE keep_until < $1 ORDER BY keep_until LIMIT 100 FOR UPDATE SKIP LOCKED)`
+)
+
+// collected is what collect's transaction found: the booking or
+// reservation whose digits were right, or neither, or the try refused
+// unseen (count.Wait).
+type collected struct {
+	count                    booking.CollectCount
+	bookingID, reservationID int64
+}
+
+// Collect shows a customer their own booking or reservation, as db's
+// Collect: each try counted on its number's and its address's guess
+// counters (booking's CollectTry) in one READ COMMITTED transaction that
+// holds both counters' rows, on whichever server, from before the count
+// until after the compare; a wrong pair, another customer's booking and a
+// made-up number take the same path (the counts, the one read of
+// pqCollect, a constant-time compare of four digits, the audit row) and
+// read ErrNoBookingFound; only a match reads more.
+func (s *Store) Collect(ctx context.Context, actor booking.Actor, req booking.CollectRequest) (*booking.Collection, error) {
 	if err := booking.Authorize(actor, booking.ActionCollect); err != nil {
 		return nil, err
 	}
-	digits = strings.TrimSpace(digits)
+	digits := strings.TrimSpace(req.Digits)
 	if len(digits) != 4 || strings.ContainsFunc(digits, func(r rune) bool { return r < '0' || r > '9' }) {
 		return nil, booking.Errorf(booking.EInvalid, "Type the last four digits of your phone number.")
 	}
-	number = normalizeNumber(booking.CleanLine(number, 16))
-	var bookingID, reservationID int64
+	number := normalizeNumber(booking.CleanLine(req.Number, 16))
+	addr := booking.KioskAddr(req.Addr, "")
+	got, err := inTx(s, ctx, "collect", txMode{iso: pgx.ReadCommitted}, func(t *tx) (collected, error) {
+		if err := checkActor(t, actor); err != nil {
+			return collected{}, err
+		}
+		return collectIn(t, actor, number, digits, addr)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if got.bookingID == 0 && got.reservationID == 0 {
+		reason := "wrong digits"
+		if got.count.Wait > 0 {
+			reason = "paused"
+		}
+		s.log.Warn("collect failed", "number", number, "addr", addr, "terminal", booking.CleanLine(actor.Terminal, 60), "reason", reason,
+			"number_tries", got.count.Number.Tries, "addr_tries", got.count.Addr.Tries, "wait", got.count.Wait)
+		if err := got.count.Refused(); err != nil {
+			return nil, err
+		}
+		return nil, booking.ErrNoBookingFound
+	}
+	if got.bookingID != 0 {
+		b, err := s.wholeBooking(ctx, got.bookingID)
+		if err != nil {
+			return nil, err
+		}
+		return &booking.Collection{Booking: b}, nil
+	}
+	r, err := s.loadReservation(ctx, got.reservationID)
+	if err != nil {
+		return nil, err
+	}
+	return &booking.Collection{Reservation: r}, nil
+}
+
+// collectIn is Collect's transaction: count, then (unless paused)
+// compare, then the audit row of a failure or the count of a success put
+// right.
+func collectIn(t *tx, actor booking.Actor, number, digits, addr string) (collected, error) {
+	numberKey, addrKey := booking.CollectKeys(number, addr)
+	// Counters whose time is up go first (the two locked below are
+	// made afresh when they were among them).
+	if _, err := t.Exec(t.ctx, qForgetGuesses, t.nowMS()); err != nil {
+		return collected{}, err
+	}
+	before := map[string]booking.Guesses{}
+	err := eachRow(t.ctx, t, qLockGuesses, []any{numberKey, addrKey}, func(rows pgx.Rows) error {
+		var key string
+		var tries, pauses int
+		var until, last int64
+		if err := rows.Scan(&key, &tries, &pauses, &until, &last); err != nil {
+			return err
+		}
+		before[key] = booking.GuessesMS(tries, pauses, until, last)
+		return nil
+	})
+	if err != nil {
+		return collected{}, err
+	}
+	got := collected{count: booking.CollectTry(before[numberKey], before[addrKey], t.now)}
+	if err := putGuesses(t, numberKey, got.count.Number, addrKey, got.count.Addr); err != nil {
+		return collected{}, err
+	}
+	if got.count.Wait > 0 {
+		return got, audit(t, actor, got.count.Failed(number, addr), 0)
+	}
 	var bookingPhone, reservationDigits string
-	if err := s.pool.QueryRow(ctx, pqCollect, number).Scan(&bookingID, &bookingPhone, &reservationID, &reservationDigits); err != nil {
-		return nil, s.translate("collect", err)
+	var bookingID, reservationID int64
+	if err := t.QueryRow(t.ctx, pqCollect, number).Scan(&bookingID, &bookingPhone, &reservationID, &reservationDigits); err != nil {
+		return collected{}, err
 	}
 	want, found := lastFour(reservationDigits), reservationID != 0
 	if bookingID != 0 {
@@ -149,20 +250,29 @@ func (s *Store) Collect(ctx context.Context, actor booking.Actor, number, digits
 	}
 	same := subtle.ConstantTimeCompare([]byte(want), []byte(digits))
 	if same != 1 || !found {
-		return nil, booking.ErrNoBookingFound
+		return got, audit(t, actor, got.count.Failed(number, addr), 0)
 	}
+	n, a := booking.CollectRight(before[addrKey])
+	got.bookingID, got.reservationID = bookingID, reservationID
 	if bookingID != 0 {
-		b, err := s.wholeBooking(ctx, bookingID)
-		if err != nil {
-			return nil, err
-		}
-		return &booking.Collection{Booking: b}, nil
+		got.reservationID = 0
 	}
-	r, err := s.loadReservation(ctx, reservationID)
-	if err != nil {
-		return nil, err
+	return got, putGuesses(t, numberKey, n, addrKey, a)
+}
+
+// putGuesses writes both standings back.
+func putGuesses(t *tx, numberKey string, number booking.Guesses, addrKey string, addr booking.Guesses) error {
+	args := make([]any, 0, 12)
+	for _, g := range []struct {
+		key string
+		g   booking.Guesses
+		l   booking.GuessLimit
+	}{{numberKey, number, booking.CollectByNumber}, {addrKey, addr, booking.CollectByAddr}} {
+		until, last := g.g.MS()
+		args = append(args, g.key, g.g.Tries, g.g.Pauses, until, last, g.l.Keep(g.g).UnixMilli())
 	}
-	return &booking.Collection{Reservation: r}, nil
+	_, err := t.Exec(t.ctx, qPutGuesses, args...)
+	return err
 }
 
 // lastFour is the last four digits of a phone number, or four characters

@@ -13,6 +13,7 @@ import (
 var pinTables = map[store.PINCounter]string{
 	store.SignInPINs:   "signin_failures",
 	store.ApprovalPINs: "approval_failures",
+	store.KioskPINs:    "kiosk_unlock_failures",
 }
 
 // PINFailuresForUpdate reads a name's count with its row locked, making

@@ -42,10 +42,17 @@ const (
 	// ApprovalPINs counts a supervisor's PIN typed to approve at a
 	// clerk's counter.
 	ApprovalPINs PINCounter = "approval"
+	// KioskPINs counts the PINs typed after a public kiosk's staff chord
+	// apart from a counter's sign-in, so a customer at a kiosk who types
+	// a name and wrong PINs locks that name out of the kiosk's chord
+	// only, never out of the counters. (Letting only the names allowed
+	// to close a kiosk try would not do: a manager's name is the one a
+	// mischief-maker would type, and the manager works a counter too.)
+	KioskPINs PINCounter = "kiosk unlock"
 )
 
 // PINCounters are every kind, for lifting a person's lockouts.
-var PINCounters = []PINCounter{SignInPINs, ApprovalPINs}
+var PINCounters = []PINCounter{SignInPINs, ApprovalPINs, KioskPINs}
 
 // audits are a counter's audit actions: one row for every attempt,
 // refused (failed) or accepted (ok).
@@ -91,8 +98,12 @@ type pinAttempt struct {
 	n      int           // this attempt's number since the count began
 }
 
-// SignIn checks a name and PIN typed at a counter.
+// SignIn checks a name and PIN typed at a counter, or after a kiosk's
+// staff chord (req.Kiosk), each on its own lockout.
 func (s *Store) SignIn(ctx context.Context, req booking.SignInRequest) (*booking.Staff, error) {
+	if req.Kiosk {
+		return s.checkPIN(ctx, KioskPINs, req, booking.KioskChordWhy(req.Terminal), "")
+	}
 	return s.checkPIN(ctx, SignInPINs, req, "", "")
 }
 

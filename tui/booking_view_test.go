@@ -95,7 +95,7 @@ func findBooking(t *testing.T, m *Model, number string) {
 	t.Helper()
 	press(t, m, "ctrl+f")
 	typeText(t, m, number)
-	press(t, m, "enter")
+	press(t, m, "enter", "tab")
 	if m.screen != screenFind || m.find.mode != findView || m.find.booking == nil {
 		t.Fatalf("the booking view did not open: %v %v %q", m.screen, m.find.mode, m.status)
 	}
@@ -197,7 +197,11 @@ func TestBookingView_ExchangeToAnotherShow(t *testing.T) {
 	if n := storeMap(t, s, second.ID, "").States; len(n) != 2 {
 		t.Fatalf("before confirming, the second show has %d seats taken, want the 2 held", len(n))
 	}
-	press(t, m, "space", "enter") // card
+	press(t, m, "enter") // the last question, No chosen
+	if text := screenText(m); m.screen != screenExchange || !strings.Contains(text, "Exchange "+b.Number+" to M1 M2: no money moves?") {
+		t.Fatalf("no last question:\n%s", text)
+	}
+	press(t, m, "right", "enter")
 	if m.screen != screenFind || m.find.booking == nil || m.find.booking.ExchangedFrom != b.Number {
 		t.Fatalf("after the exchange: %v %q", m.screen, m.status)
 	}
@@ -207,6 +211,9 @@ func TestBookingView_ExchangeToAnotherShow(t *testing.T) {
 	}
 	if sm := storeMap(t, s, second.ID, ""); stateOf(t, sm, "M1") != booking.SeatSold || stateOf(t, sm, "M2") != booking.SeatSold {
 		t.Fatalf("new seats not sold")
+	}
+	if p := m.find.booking.Payments[0]; p.Method != booking.Card {
+		t.Fatalf("the difference of a card booking went by %s", p.Method)
 	}
 	if p, _ := s.CheckInvariants(ctx); len(p) > 0 {
 		t.Fatalf("broken: %v", p)
@@ -310,7 +317,7 @@ func TestBookingView_ExchangeSomeTickets(t *testing.T) {
 		t.Fatalf("exchange of %+v", m.exch)
 	}
 	goTo(t, m, "E9")
-	press(t, m, "enter", "enter")
+	press(t, m, "enter", "enter", "right", "enter")
 	got, err := s.Booking(context.Background(), booking.System, b.Number)
 	if err != nil || got.Status != booking.BookingConfirmed || got.Tickets[0].Status != booking.TicketIssued || got.Tickets[2].Status != booking.TicketVoid {
 		t.Fatalf("after: %+v %v (%q)", got, err, m.status)
@@ -348,7 +355,7 @@ func TestBookingView_ExchangeAsksForTheFloat(t *testing.T) {
 	}
 	press(t, m, "enter")
 	goTo(t, m, "D9")
-	press(t, m, "enter", "enter")
+	press(t, m, "enter", "space", "enter", "right", "enter") // in cash, though it was paid by card
 	if m.screen != screenShift {
 		t.Fatalf("no float asked: %v %q", m.screen, m.status)
 	}

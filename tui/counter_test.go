@@ -129,7 +129,7 @@ func TestModel_RefundNeedsConfirmation(t *testing.T) {
 		t.Helper()
 		press(t, m, "ctrl+f")
 		typeText(t, m, "carol")
-		press(t, m, "enter")
+		press(t, m, "enter", "tab")
 		if m.find.mode != findView || m.find.booking.Number != carol.Number {
 			t.Fatalf("find carol: mode %v status %q", m.find.mode, m.status)
 		}

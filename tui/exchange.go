@@ -19,8 +19,12 @@ import (
 // on another show's; enter then opens the confirmation instead of a
 // checkout. It shows the difference at the new show's prices before
 // anything moves, and asks for a supervisor's PIN when money goes back
-// or the show has started, like a refund. The exchange takes the seats
-// from the counter's hold in its own transaction.
+// or the show has started, like a refund. The difference is paid or paid
+// back the way the booking was paid unless the clerk changes it, and
+// nothing moves until the clerk presses Yes on a last question that
+// names the difference and the method, with No chosen (as a refund
+// asks). The exchange takes the seats from the counter's hold in its own
+// transaction.
 
 // exchangeState is an exchange under way, from the booking view until it
 // is done or the clerk opens find again.
@@ -38,6 +42,10 @@ type exchangeState struct {
 	supName field
 	supPIN  field
 	busy    bool
+	// confirming is the last question on screen; yes is its focused
+	// button, false (No) until the clerk moves to Yes with an arrow or
+	// tab, so no typing ever exchanges.
+	confirming, yes bool
 	// openFloat is the float typed when the exchange met ErrNoShift: it
 	// goes again carrying it, and the shift opens in its transaction.
 	openFloat *booking.Money
@@ -93,12 +101,23 @@ func (m *Model) startExchange() tea.Cmd {
 // seats for tickets.
 func (m *Model) exchangeTickets(tickets []booking.Ticket) tea.Cmd {
 	b := m.find.booking
-	x := &exchangeState{from: b, tickets: tickets, method: booking.Cash, supName: newField(40), supPIN: newField(32)}
+	x := &exchangeState{from: b, tickets: tickets, method: exchangeMethod(b), supName: newField(40), supPIN: newField(32)}
 	x.supPIN.mask = true
 	m.exch = x
 	cmd := m.openSeatMap(b.Show)
 	m.setInfo(m.exchangeHint())
 	return cmd
+}
+
+// exchangeMethod is how an exchange of b pays or pays back its difference
+// unless the clerk changes it: the way b was paid, card when no sale of
+// it is recorded, never cash by default (a card customer's money going
+// back as cash would leave the drawer over and the card account short).
+func exchangeMethod(b *booking.Booking) booking.PayMethod {
+	if p, ok := b.PaidBy(); ok {
+		return p
+	}
+	return booking.Card
 }
 
 // exchangeHint says what the seat map is for while exchanging.
@@ -120,7 +139,7 @@ func (m *Model) exchangeEnter() tea.Cmd {
 	if hold == 0 && m.seats.sm != nil {
 		hold = m.seats.sm.HoldID[mine[0].ID]
 	}
-	x.seats, x.holdID, x.quote, x.focus, x.busy = mine, hold, nil, 0, false
+	x.seats, x.holdID, x.quote, x.focus, x.busy, x.confirming = mine, hold, nil, 0, false, false
 	x.key = fmt.Sprintf("%s-x%d", m.opts.Owner, hold)
 	x.supName.Reset()
 	x.supPIN.Reset()
@@ -153,6 +172,7 @@ func (m *Model) onExchangeQuote(msg exchangeQuoteMsg) tea.Cmd {
 		return nil
 	}
 	m.exch.quote = msg.quote
+	m.exch.confirming = false // a new figure is asked about again
 	m.setInfo("")
 	return nil
 }
@@ -200,6 +220,9 @@ func (exchangeScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	if x == nil || x.busy {
 		return nil
 	}
+	if x.confirming {
+		return m.exchangeConfirmKey(msg)
+	}
 	last := 0
 	if m.exchangeApprover() != 0 {
 		last = 2
@@ -239,16 +262,15 @@ func (m *Model) exchangeField() *field {
 	return nil
 }
 
-// submitExchange sends the exchange once the quote is in and, when one is
-// needed, the approval typed.
+// submitExchange is enter on the exchange: once the quote is in and,
+// when one is needed, the approval typed, the last question (see
+// exchangeConfirmKey). It never exchanges by itself.
 func (m *Model) submitExchange(last int) tea.Cmd {
 	x := m.exch
-	diff, ok := x.difference()
-	if !ok {
+	if _, ok := x.difference(); !ok {
 		m.setError("Still pricing the new seats.")
 		return nil
 	}
-	var approver *booking.Credentials
 	if role := m.exchangeApprover(); role != 0 {
 		if x.focus < last && (x.supName.String() == "" || x.supPIN.Empty()) {
 			x.focus++
@@ -259,6 +281,44 @@ func (m *Model) submitExchange(last int) tea.Cmd {
 			x.focus = 1
 			return nil
 		}
+	}
+	x.confirming, x.yes = true, false
+	m.setInfo("")
+	return nil
+}
+
+// exchangeConfirmKey is the exchange's last question: No is focused and
+// enter on it goes back to the exchange with nothing moved. Only an
+// arrow (or tab) moves to Yes, so no typing — letters, space, enter,
+// however many — can ever exchange.
+func (m *Model) exchangeConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
+	x, k := m.exch, m.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		x.confirming = false
+	case key.Matches(msg, k.Choose):
+		x.yes = !x.yes
+	case key.Matches(msg, k.Submit) && x.yes:
+		x.confirming = false
+		return m.sendExchange()
+	case key.Matches(msg, k.Submit):
+		x.confirming = false
+		m.setInfo("Not exchanged: nothing moved.")
+	}
+	return nil
+}
+
+// sendExchange sends the exchange the clerk confirmed, with the approval
+// typed when one is needed.
+func (m *Model) sendExchange() tea.Cmd {
+	x := m.exch
+	diff, ok := x.difference()
+	if !ok {
+		m.setError("Still pricing the new seats.")
+		return nil
+	}
+	var approver *booking.Credentials
+	if m.exchangeApprover() != 0 {
 		approver = &booking.Credentials{Name: x.supName.String(), PIN: string(x.supPIN.value)}
 	}
 	req := booking.ExchangeRequest{Number: x.from.Number, ToShow: m.seats.show.ID, IdempotencyKey: x.key, Method: x.method,
@@ -311,6 +371,7 @@ func (m *Model) onExchanged(msg exchangedMsg) tea.Cmd {
 // exchangeFailed shows why the exchange did not happen: a seat gone goes
 // back to the map with its clash, a price changed prices again.
 func (m *Model) exchangeFailed(err error) tea.Cmd {
+	m.exch.confirming = false
 	var taken *booking.SeatsTakenError
 	switch {
 	case errors.As(err, &taken):
@@ -336,8 +397,12 @@ func (exchangeScreen) back(*Model) screen { return screenExchange }
 
 func (exchangeScreen) help(m *Model) helpKeys {
 	k := m.keys
-	short := []key.Binding{says(k.Submit, "exchange"), k.Method, k.NextField, says(k.Back, "back to the map"), k.Help}
-	return helpKeys{short: short, full: [][]key.Binding{{says(k.Submit, "exchange"), k.Method, k.NextField, k.PrevField, says(k.Back, "back to the map")}, k.global()}}
+	if m.exch != nil && m.exch.confirming {
+		short := []key.Binding{k.Choose, says(k.Submit, "press the button"), says(k.Back, "back to the exchange"), k.Help}
+		return helpKeys{short: short, full: [][]key.Binding{short, k.global()}}
+	}
+	short := []key.Binding{says(k.Submit, "confirm"), k.Method, k.NextField, says(k.Back, "back to the map"), k.Help}
+	return helpKeys{short: short, full: [][]key.Binding{{says(k.Submit, "confirm"), k.Method, k.NextField, k.PrevField, says(k.Back, "back to the map")}, k.global()}}
 }
 
 func (exchangeScreen) view(m *Model, height int) string {
@@ -383,8 +448,11 @@ func (exchangeScreen) view(m *Model, height int) string {
 		card = "[card]"
 	}
 	method := cash + " " + card
-	if x.focus == 0 && !x.busy {
+	if x.focus == 0 && !x.busy && !x.confirming {
 		method = st.Selected.Render(method)
+	}
+	if p, ok := x.from.PaidBy(); ok {
+		method += st.Subtle.Render("  the booking was paid by " + string(p))
 	}
 	row("Pay by", method)
 	if role := m.exchangeApprover(); role != 0 {
@@ -392,12 +460,39 @@ func (exchangeScreen) view(m *Model, height int) string {
 		row("Supervisor", x.supName.view(st, x.focus == 1 && !x.busy, 30))
 		row("PIN", x.supPIN.view(st, x.focus == 2 && !x.busy, 30))
 	}
-	if x.busy {
+	switch {
+	case x.busy:
 		b.WriteString(st.Subtle.Render("  Exchanging…"))
-	} else {
-		b.WriteString(st.Subtle.Render("  enter exchanges · space cash/card · esc back to the map"))
+	case x.confirming:
+		b.WriteString("\n" + st.Warn.Render("  "+m.exchangeQuestion()) + "\n\n")
+		no, yes := "[ No, keep the booking ]", "[ Yes, exchange ]"
+		if x.yes {
+			b.WriteString("  " + st.Label.Render(no) + "  " + st.Selected.Render(yes) + "\n")
+		} else {
+			b.WriteString("  " + st.Selected.Render(no) + "  " + st.Label.Render(yes) + "\n")
+		}
+		b.WriteString(st.Subtle.Render("  ← → choose · enter presses the chosen button · esc back to the exchange"))
+	default:
+		b.WriteString(st.Subtle.Render("  enter goes on to confirm · space cash/card · esc back to the map"))
 	}
 	return b.String()
+}
+
+// exchangeQuestion is the last question of an exchange: the booking, the
+// seats, the difference and the method it moves by.
+func (m *Model) exchangeQuestion() string {
+	x := m.exch
+	q := "Exchange " + cut(x.from.Number, 20) + " to " + strings.Join(seatLabels(x.seats), " ") + ": "
+	diff, _ := x.difference()
+	switch {
+	case diff > 0:
+		q += "the customer pays " + diff.String() + " by " + string(x.method)
+	case diff < 0:
+		q += (-diff).String() + " paid back by " + string(x.method)
+	default:
+		q += "no money moves"
+	}
+	return q + "?"
 }
 
 // exchangeWithFloat sends the exchange on screen again with the float
@@ -413,5 +508,5 @@ func (m *Model) exchangeWithFloat(float booking.Money) tea.Cmd {
 		last = 2
 	}
 	m.exch.focus = last
-	return m.submitExchange(last)
+	return m.sendExchange() // the clerk said Yes before the float was asked for
 }

@@ -46,6 +46,13 @@ type findState struct {
 	// ErrNoShift (see refund.go).
 	refundSeat string
 	openFloat  *booking.Money
+	// typing is true while a booking a search opened is on screen under
+	// the search field, which keeps the keys: letters typed there are a
+	// new search, never the booking's commands (e exchange, c cancel…).
+	// tab or ↓ moves into the booking; esc or ↑ from it back to the
+	// field. A booking opened from the done screen or an exchange is
+	// entered at once: the clerk asked for that one booking.
+	typing bool
 }
 
 func newFindState() findState {
@@ -61,6 +68,10 @@ func (f *findState) focusedField() *field {
 	switch f.mode {
 	case findSearch:
 		return &f.query
+	case findView:
+		if f.typing {
+			return &f.query
+		}
 	case findCancel:
 		switch f.cfocus {
 		case 0:
@@ -155,23 +166,15 @@ func (findScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			if f.mode == findList && len(f.results) > 0 {
 				return m.viewBookingCmd(f.results[f.cursor].Number)
 			}
-			q := f.query.String()
-			if q == "" {
-				m.setError("Type a booking number, a phone number or a name.")
-				return nil
-			}
-			f.busy = true
-			m.setInfo("Searching…")
-			store, actor := m.store, m.actor()
-			return m.call(func(ctx context.Context) (tea.Msg, error) {
-				res, err := store.FindBookings(ctx, actor, booking.BookingQuery{Text: q, Limit: 50})
-				return findMsg{query: q, results: res, err: err}, err
-			})
+			return m.searchCmd()
 		}
 		if f.mode == findSearch {
 			f.query.key(msg, &m.keys)
 		}
 	case findView:
+		if f.typing {
+			return m.searchOverKey(msg)
+		}
 		return m.findViewKey(msg)
 	case findPick:
 		return m.pickKey(msg)
@@ -183,16 +186,68 @@ func (findScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// searchCmd searches for what the search field holds.
+func (m *Model) searchCmd() tea.Cmd {
+	f := &m.find
+	q := f.query.String()
+	if q == "" {
+		m.setError("Type a booking number, a phone number or a name.")
+		return nil
+	}
+	f.busy = true
+	m.setInfo("Searching…")
+	store, actor := m.store, m.actor()
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
+		res, err := store.FindBookings(ctx, actor, booking.BookingQuery{Text: q, Limit: 50})
+		return findMsg{query: q, results: res, err: err}, err
+	})
+}
+
+// searchOverKey answers the keys of a booking a search opened while the
+// search field has them (see findState.typing): tab or ↓ moves into the
+// booking, enter searches again, esc goes back to the results, anything
+// else is typed into the search.
+func (m *Model) searchOverKey(msg tea.KeyPressMsg) tea.Cmd {
+	f := &m.find
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.IntoBooking):
+		f.typing = false
+		m.setInfo("")
+	case key.Matches(msg, k.Back):
+		m.leaveBooking()
+	case key.Matches(msg, k.Open):
+		return m.searchCmd()
+	default:
+		f.query.key(msg, &m.keys)
+	}
+	return nil
+}
+
+// leaveBooking goes from the booking on screen back to the results, or to
+// the search when there were none to choose from.
+func (m *Model) leaveBooking() {
+	f := &m.find
+	f.mode, f.typing = findList, false
+	if len(f.results) < 2 {
+		f.mode = findSearch
+	}
+}
+
 // findViewKey answers the keys of one booking on screen: the booking
-// view's actions (booking_view.go), esc back to the results.
+// view's actions (booking_view.go); esc, or ↑ for a booking a search
+// opened, back to the search field.
 func (m *Model) findViewKey(msg tea.KeyPressMsg) tea.Cmd {
 	f := &m.find
-	if key.Matches(msg, m.keys.Back) && !m.bview.codes && !m.bview.picking {
-		f.mode = findList
-		if len(f.results) == 0 {
-			f.mode = findSearch
+	if !m.bview.codes && !m.bview.picking {
+		switch {
+		case f.searched && key.Matches(msg, m.keys.OutOfBooking):
+			f.typing = true
+			return nil
+		case key.Matches(msg, m.keys.Back):
+			m.leaveBooking()
+			return nil
 		}
-		return nil
 	}
 	return m.bookingActionKey(msg)
 }
@@ -257,10 +312,8 @@ func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
 // refundLine says what the refund pays back and how: "25.00 cash".
 func refundLine(b *booking.Booking) string {
 	method := "the way it was paid"
-	for _, p := range b.Payments {
-		if p.Kind == booking.PaymentSale {
-			method = string(p.Method)
-		}
+	if p, ok := b.PaidBy(); ok {
+		method = string(p)
 	}
 	return b.Total.String() + " " + method
 }
@@ -304,11 +357,12 @@ func (m *Model) onFind(msg findMsg) tea.Cmd {
 	f.results, f.searched, f.cursor = msg.results, true, 0
 	switch len(msg.results) {
 	case 0:
+		f.mode, f.typing = findSearch, false
 		m.setInfo("No booking matches.")
 	case 1:
 		return m.viewBookingCmd(msg.results[0].Number)
 	default:
-		f.mode = findList
+		f.mode, f.typing = findList, false
 		m.setInfo(fmt.Sprintf("%d bookings match.", len(msg.results)))
 	}
 	return nil
@@ -323,6 +377,10 @@ func (m *Model) onBooking(msg bookingMsg) tea.Cmd {
 	}
 	f.booking = msg.booking
 	f.mode = findView
+	// A search opened it: the search field keeps the keys, emptied for
+	// the next search, until the clerk moves into the booking.
+	f.typing = true
+	f.query.Reset()
 	m.bview = bookingViewState{}
 	m.setInfo("")
 	return nil
@@ -372,7 +430,22 @@ func (findScreen) help(m *Model) helpKeys {
 	k := m.keys
 	switch m.find.mode {
 	case findView:
-		return m.bookingViewHelp()
+		back := says(k.Back, "back to the search")
+		if len(m.find.results) > 1 {
+			back = says(k.Back, "back to the results")
+		}
+		if m.find.typing {
+			return helpKeys{
+				short: []key.Binding{k.IntoBooking, says(k.Open, "search again"), back, k.Help},
+				full:  [][]key.Binding{{k.IntoBooking, says(k.Open, "search again"), back}, {k.Find, k.Door, k.SignOut, k.Quit}},
+			}
+		}
+		h := m.bookingViewHelp()
+		if m.find.searched && !m.bview.codes && !m.bview.picking && len(h.full) > 0 {
+			// The bar has no room for it: the line under the title says it.
+			h.full[0] = append(h.full[0], k.OutOfBooking)
+		}
+		return h
 	case findPick:
 		return helpKeys{short: []key.Binding{relabel(k.SeatLeft, "← →", "choose"), says(k.Submit, "go on"), k.Back}}
 	case findCancel:
@@ -396,12 +469,28 @@ func (findScreen) view(m *Model, height int) string {
 	st := &m.styles
 	f := &m.find
 	var b strings.Builder
-	b.WriteString(st.Title.Render("Find a booking") + st.Subtle.Render(" · by number, phone or name"))
-	b.WriteString("\n\n")
 	if f.mode == findView || f.mode == findCancel || f.mode == findConfirm || f.mode == findPick {
-		b.WriteString(m.viewBooking(height - 2))
+		// The booking's own title: the screen is one booking now, not
+		// the search, whatever opened it.
+		title := st.Title.Render("Booking " + cut(f.booking.Number, 20))
+		if f.searched {
+			title += st.Subtle.Render(" · found by a search")
+		}
+		b.WriteString(title + "\n\n")
+		used := 2
+		if f.mode == findView && f.searched && !m.bview.codes { // the codes need every line
+			hint := "tab: work on this booking"
+			if !f.typing {
+				hint = "↑ or esc: search again"
+			}
+			b.WriteString(st.Label.Render("  Search ") + f.query.view(st, f.typing && !f.busy, 40) + "  " + st.Subtle.Render(hint) + "\n\n")
+			used += 2
+		}
+		b.WriteString(m.viewBooking(height - used))
 		return b.String()
 	}
+	b.WriteString(st.Title.Render("Find a booking") + st.Subtle.Render(" · by number, phone or name"))
+	b.WriteString("\n\n")
 	b.WriteString(st.Label.Render("  Search ") + f.query.view(st, f.mode == findSearch && !f.busy, 40))
 	b.WriteString("\n\n")
 	rows := height - 5

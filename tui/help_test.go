@@ -90,6 +90,8 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 		{"find", func(t *testing.T, m *Model) { press(t, m, "ctrl+f") }},
 		{"find typing", func(t *testing.T, m *Model) { typeText(t, m, m.done.booking.Number) }},
 		{"find booking", func(t *testing.T, m *Model) { press(t, m, "enter") }},
+		{"find booking typing a new search", func(t *testing.T, m *Model) { typeText(t, m, "ec") }},
+		{"find booking, moved into", func(t *testing.T, m *Model) { press(t, m, "ctrl+u", "tab") }},
 		{"find cancel form", func(t *testing.T, m *Model) { press(t, m, "c") }},
 		{"find refund confirmation", func(t *testing.T, m *Model) { press(t, m, "enter") }},
 		{"find list", func(t *testing.T, m *Model) {
@@ -108,15 +110,16 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 		{"find refund pick", func(t *testing.T, m *Model) {
 			press(t, m, "ctrl+f")
 			typeText(t, m, m.done.booking.Number)
-			press(t, m, "enter", "r")
+			press(t, m, "enter", "tab", "r")
 		}},
 		{"my shift", func(t *testing.T, m *Model) { press(t, m, "ctrl+t") }},
 		{"my shift X report", func(t *testing.T, m *Model) { press(t, m, "x") }},
 		{"my shift count", func(t *testing.T, m *Model) { press(t, m, "esc", "c") }},
-		{"my shift Z report", func(t *testing.T, m *Model) {
+		{"my shift count confirmation", func(t *testing.T, m *Model) {
 			typeText(t, m, "100")
 			press(t, m, "enter", "enter")
 		}},
+		{"my shift Z report", func(t *testing.T, m *Model) { press(t, m, "right", "enter") }},
 		{"my shift none", func(t *testing.T, m *Model) { press(t, m, "esc", "ctrl+t") }},
 
 		// Manager screens (issue 11).
@@ -133,7 +136,7 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 		{"booking view codes", func(t *testing.T, m *Model) {
 			press(t, m, "esc", "ctrl+f")
 			typeText(t, m, m.done.booking.Number)
-			press(t, m, "enter", "t")
+			press(t, m, "enter", "tab", "t")
 		}},
 		{"exchange pick", func(t *testing.T, m *Model) { press(t, m, "esc", "e") }},
 		{"exchange seat map", func(t *testing.T, m *Model) { press(t, m, "enter") }},
@@ -141,6 +144,7 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 			goTo(t, m, "A1-2")
 			press(t, m, "enter")
 		}},
+		{"exchange last question", func(t *testing.T, m *Model) { press(t, m, "enter") }},
 	}
 }
 

@@ -184,7 +184,7 @@ func TestModel_IdentityReachesStore(t *testing.T) {
 
 	press(t, m, "ctrl+f")
 	typeText(t, m, sold.Number)
-	press(t, m, "enter", "c")
+	press(t, m, "enter", "tab", "c")
 	typeText(t, m, "changed plans")
 	press(t, m, "enter")
 	typeText(t, m, assets.DemoUser)

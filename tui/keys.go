@@ -66,7 +66,11 @@ type KeyMap struct {
 	PrevTicket key.Binding
 	NextTicket key.Binding
 
-	// Find booking.
+	// Find booking. IntoBooking moves from the search field into the
+	// booking a search opened, whose letter keys (e, r, c…) work only
+	// from then on; OutOfBooking goes back to the search field.
+	IntoBooking   key.Binding
+	OutOfBooking  key.Binding
 	CancelBooking key.Binding
 	// Choose is ← → on a pair of buttons (the refund's No and Yes).
 	Choose key.Binding
@@ -200,6 +204,8 @@ func DefaultKeyMap() KeyMap {
 		PrevTicket: b(k("left"), h("←", "previous tickets")),
 		NextTicket: b(k("right"), h("→", "more tickets")),
 
+		IntoBooking:   b(k("tab", "down"), h("tab", "work on this booking")),
+		OutOfBooking:  b(k("up", "shift+tab"), h("↑", "search again")),
 		CancelBooking: b(k("c"), h("c", "cancel/refund")),
 		Choose:        b(k("left", "right", "tab", "shift+tab"), h("←/→", "choose")),
 

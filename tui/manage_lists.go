@@ -3,13 +3,13 @@ package tui
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"boxoffice/assets"
 	"boxoffice/booking"
 )
 
@@ -114,38 +114,32 @@ func (m *Model) hallsKey(msg tea.KeyPressMsg) tea.Cmd {
 	if !key.Matches(msg, m.keys.MgrAdd) {
 		return nil
 	}
-	m.openForm("Add a hall from a layout file", "The file is read on the machine the box office runs on (see the README for the layout).",
+	dir := m.opts.LayoutsDir
+	if dir == "" {
+		m.setInfo("Halls are added from a layouts folder, and this counter has none: add them with boxoffice hall add FILE.")
+		return nil
+	}
+	m.openForm("Add a hall from a layout file", "The name of a layout file in "+booking.CleanLine(dir, 200)+" (see the README for the layout).",
 		func(m *Model, v []string) (tea.Cmd, string, error) {
-			path := v[0]
-			if path == "" {
-				return nil, "", booking.Errorf(booking.EInvalid, "Type the path of a layout file.")
+			name := strings.TrimSpace(v[0])
+			if name == "" {
+				return nil, "", booking.Errorf(booking.EInvalid, "Type the name of a layout file in %s.", booking.CleanLine(dir, 200))
 			}
-			return m.mgrDo("Added the hall from "+cut(filepath.Base(path), 40)+".", func(ctx context.Context, s Backend, a booking.Actor) error {
-				return addHallFile(ctx, s, a, path)
+			return m.mgrDo("Added the hall from "+cut(booking.CleanLine(name, 80), 40)+".", func(ctx context.Context, s Backend, a booking.Actor) error {
+				return addHallFile(ctx, s, a, dir, name)
 			}), "", nil
 		}, textField("Layout file", 200, ""))
 	return nil
 }
 
-// addHallFile reads and parses a layout file and adds its hall; it runs
-// in a command, never in Update.
-func addHallFile(ctx context.Context, s Backend, a booking.Actor, path string) error {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return booking.Errorf(booking.EInvalid, "%s: %s", booking.CleanLine(path, 80), readErr(err))
-	}
-	h, err := booking.ParseLayout(booking.CleanLine(filepath.Base(path), 80), src)
+// addHallFile reads and parses the layout file name in the folder dir
+// (assets.ReadLayoutIn: that folder only, bounded) and adds its hall; it
+// runs in a command, never in Update.
+func addHallFile(ctx context.Context, s Backend, a booking.Actor, dir, name string) error {
+	h, err := assets.ReadLayoutIn(dir, name)
 	if err != nil {
 		return err
 	}
 	_, err = s.AddHall(ctx, a, *h)
 	return err
-}
-
-// readErr says why a file could not be read, without its path again.
-func readErr(err error) string {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }

@@ -148,6 +148,7 @@ func TestManage_Halls(t *testing.T) {
 	s := MustOpenStore(t, clock)
 	m := newTestModel(t, s, clock, "mgr-halls", 80, 24)
 	dir := t.TempDir()
+	m.opts.LayoutsDir = dir
 	good := filepath.Join(dir, "annex.hall")
 	if err := os.WriteFile(good, []byte("hall: Annex\nnumbering: left-to-right\n\nA | ssss..ssss\nB | sssscwssss\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -158,8 +159,9 @@ func TestManage_Halls(t *testing.T) {
 	}
 	openManager(t, m, "2")
 	for _, c := range []struct{ path, says string }{
-		{filepath.Join(dir, "missing.hall"), "no such file"},
-		{bad, "bad.hall:"},
+		{"missing.hall", "no such file"},
+		{"bad.hall", "bad.hall:3:7: unexpected"},
+		{good, "Only a file in the layouts folder is read"},
 	} {
 		press(t, m, "a")
 		typeText(t, m, c.path)
@@ -168,7 +170,7 @@ func TestManage_Halls(t *testing.T) {
 		press(t, m, "esc")
 	}
 	press(t, m, "a")
-	typeText(t, m, good)
+	typeText(t, m, "annex.hall")
 	press(t, m, "enter")
 	halls, err := s.Halls(context.Background(), booking.System)
 	if err != nil {
@@ -466,6 +468,7 @@ func TestManage_StoreRefusesNonManagers(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newTestModel(t, s, clock, "mgr-sue", 80, 24)
+	m.opts.LayoutsDir = dir
 	signIn(t, m, "sue", "2222")
 	force := func(section string) {
 		t.Helper()
@@ -475,7 +478,7 @@ func TestManage_StoreRefusesNonManagers(t *testing.T) {
 
 	force("2") // halls: add from a file
 	press(t, m, "a")
-	typeText(t, m, layout)
+	typeText(t, m, filepath.Base(layout))
 	press(t, m, "enter")
 	onScreen(t, m, "needs a manager")
 	if halls, _ := s.Halls(ctx, booking.System); len(halls) != 3 {

@@ -111,7 +111,7 @@ func TestModel_PrintStalledPrinter(t *testing.T) {
 	// And from the find result.
 	press(t, m, "ctrl+f")
 	typeText(t, m, sold.Number)
-	press(t, m, "enter")
+	press(t, m, "enter", "tab")
 	if m.find.mode != findView {
 		t.Fatalf("find: mode %v status %q", m.find.mode, m.status)
 	}
@@ -182,7 +182,7 @@ func TestModel_PrintRefundAndZReport(t *testing.T) {
 
 	press(t, m, "ctrl+f")
 	typeText(t, m, sold.Number)
-	press(t, m, "enter", "c", "enter", "right", "enter")
+	press(t, m, "enter", "tab", "c", "enter", "right", "enter")
 	if b, err := s.Booking(context.Background(), booking.System, sold.Number); err != nil || b.Status != booking.BookingCancelled {
 		t.Fatalf("cancel: %v, status %q", err, m.status)
 	}
@@ -201,7 +201,7 @@ func TestModel_PrintRefundAndZReport(t *testing.T) {
 
 	press(t, m, "ctrl+t", "c")
 	typeText(t, m, "100")
-	press(t, m, "enter", "enter")
+	press(t, m, "enter", "enter", "right", "enter")
 	if m.shift.mode != shiftZ {
 		t.Fatalf("shift mode %v status %q", m.shift.mode, m.status)
 	}

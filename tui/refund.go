@@ -100,8 +100,9 @@ func (m *Model) refundWhat() refundWords {
 		return refundWords{"Cancel " + number + " and refund " + line + "?", "Refund " + line + " and cancel " + number + "?", "cancel and refund " + line}
 	}
 	amount := ticketPrice(bk, f.refundSeat).String() + line[strings.LastIndexByte(line, ' '):]
-	of := "seat " + f.refundSeat + " of " + number
-	return refundWords{"Refund " + of + ": " + amount + "?", "Refund " + amount + " for " + of + "?", "refund " + amount + " for " + f.refundSeat}
+	seat := cut(f.refundSeat, 8)
+	of := "seat " + seat + " of " + number
+	return refundWords{"Refund " + of + ": " + amount + "?", "Refund " + amount + " for " + of + "?", "refund " + amount + " for " + seat}
 }
 
 // viewPick draws the seats to choose from.
@@ -110,7 +111,7 @@ func (m *Model) viewPick(b *strings.Builder) {
 	f := &m.find
 	b.WriteString("\n" + st.Warn.Render("  Refund one ticket: which seat?") + "\n  ")
 	for i, seat := range refundable(f.booking) {
-		label := " " + seat + " " + ticketPrice(f.booking, seat).String() + " "
+		label := " " + cut(seat, 8) + " " + ticketPrice(f.booking, seat).String() + " "
 		if i == f.cursor {
 			b.WriteString(st.Selected.Render(label))
 		} else {

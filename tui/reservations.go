@@ -296,12 +296,8 @@ func (reservationsScreen) view(m *Model, height int) string {
 		if i == r.cursor {
 			mark = "▶ "
 		}
-		labels := make([]string, len(res.Seats))
-		for j, s := range res.Seats {
-			labels[j] = s.Label
-		}
-		fmt.Fprintf(&b, "%s%s  %-8s %s %s  %s  %s %s  pay by %s\n", mark, res.Number, res.Status,
-			booking.CleanLine(res.Show.Film.Title, 24), res.Show.Starts.Format("Mon 15:04"), strings.Join(labels, " "),
+		fmt.Fprintf(&b, "%s%s  %-8s %s %s  %s  %s %s  pay by %s\n", mark, cut(res.Number, 20), cut(string(res.Status), 8),
+			booking.CleanLine(res.Show.Film.Title, 24), res.Show.Starts.Format("Mon 15:04"), strings.Join(seatLabels(res.Seats), " "),
 			booking.CleanLine(res.Name, 24), booking.CleanLine(res.Phone, 20), res.CutOff.Format("15:04"))
 	}
 	method := "cash (exact money)"

@@ -11,10 +11,13 @@ import (
 	"boxoffice/booking"
 )
 
-// The clerk's own shift (ctrl+t): open it with a float, see the X report,
-// close it with a blind count. The count is typed before the screen shows
-// any expected figure; the Z report that answers the close shows expected,
-// counted and the variance.
+// The clerk's own shift (ctrl+t): open it with a float, close it with a
+// blind count. The count is typed, and confirmed on a question whose
+// default is No, before the screen shows any expected figure; the Z
+// report that answers the close shows expected, counted and the variance.
+// The X report (what the drawer should hold now) is for a supervisor or
+// a manager: shown to a clerk before their count it would make the count
+// not blind.
 
 type shiftMode int
 
@@ -24,6 +27,7 @@ const (
 	shiftOpen              // the shift, without figures; x shows the X report
 	shiftX                 // the X report: what the drawer should hold now
 	shiftCount             // the blind count: counted and a breakdown
+	shiftConfirm           // the count's confirmation, No chosen
 	shiftZ                 // the Z report of the close
 )
 
@@ -39,6 +43,10 @@ type shiftState struct {
 	breakdown field
 	cfocus    int // 0 counted, 1 breakdown
 	forWhat   floatFor
+	// closing is the count being confirmed; yes the confirmation's
+	// focused button, false (No) until an arrow or tab moves it.
+	closing booking.CloseShiftRequest
+	yes     bool
 }
 
 type (
@@ -117,9 +125,14 @@ func (shiftScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			m.setInfo("No shift opened: nothing was sold or refunded.")
 			return nil
 		}
-		if s.mode == shiftX || s.mode == shiftCount {
+		switch s.mode {
+		case shiftX, shiftCount:
 			s.mode = shiftOpen
 			m.setInfo("")
+			return nil
+		case shiftConfirm:
+			s.mode = shiftCount
+			m.setInfo("Not closed: the count is still open to change.")
 			return nil
 		}
 		return m.goBack(s.back)
@@ -132,6 +145,8 @@ func (shiftScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		s.float.key(msg, &m.keys)
 	case shiftOpen:
 		switch {
+		case key.Matches(msg, k.XReport) && !m.seesExpected():
+			m.setError("The X report is for a supervisor: count the drawer first (c); the Z report then shows what was expected.")
 		case key.Matches(msg, k.XReport):
 			return m.shiftReportCmd(s.shift.ID)
 		case key.Matches(msg, k.CloseShift):
@@ -141,6 +156,33 @@ func (shiftScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case shiftCount:
 		return m.countKey(msg)
+	case shiftConfirm:
+		return m.closeConfirmKey(msg)
+	}
+	return nil
+}
+
+// seesExpected reports whether the one signed in may see what their
+// drawer should hold before counting it: a supervisor or a manager, who
+// may see anyone's shift. A clerk sees it in the Z report, once their
+// count is in.
+func (m *Model) seesExpected() bool {
+	return m.clerk != nil && m.clerk.role >= booking.MinRole(booking.ActionReopenShift)
+}
+
+// closeConfirmKey is the count's confirmation: No is focused and enter on
+// it goes back to the count. Only an arrow (or tab) moves to Yes.
+func (m *Model) closeConfirmKey(msg tea.KeyPressMsg) tea.Cmd {
+	s := &m.shift
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Choose):
+		s.yes = !s.yes
+	case key.Matches(msg, k.Submit) && s.yes:
+		return m.closeShiftCmd()
+	case key.Matches(msg, k.Submit):
+		s.mode = shiftCount
+		m.setInfo("Not closed: the count is still open to change.")
 	}
 	return nil
 }
@@ -153,7 +195,13 @@ func (m *Model) countKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Submit) && s.cfocus == 0:
 		s.cfocus = 1
 	case key.Matches(msg, k.Submit):
-		return m.closeShiftCmd()
+		req, err := s.closeRequest()
+		if err != nil {
+			m.fail(err)
+			return nil
+		}
+		s.closing, s.mode, s.yes = req, shiftConfirm, false
+		m.setInfo("")
 	case key.Matches(msg, k.NextField), key.Matches(msg, k.PrevField):
 		s.cfocus = 1 - s.cfocus
 	default:
@@ -266,15 +314,12 @@ func (m *Model) shiftReportCmd(id int64) tea.Cmd {
 	})
 }
 
-// closeShiftCmd sends the blind count. Nothing on screen said what was
-// expected: the answer is the first figure the clerk sees.
+// closeShiftCmd sends the blind count the clerk confirmed. Nothing on
+// screen said what was expected: the answer is the first figure the
+// clerk sees.
 func (m *Model) closeShiftCmd() tea.Cmd {
 	s := &m.shift
-	req, err := s.closeRequest()
-	if err != nil {
-		m.fail(err)
-		return nil
-	}
+	req := s.closing
 	s.busy = true
 	m.setInfo("Closing the shift…")
 	store, actor := m.store, m.actor()
@@ -307,6 +352,9 @@ func (m *Model) onShiftReport(msg shiftReportMsg) tea.Cmd {
 	s.busy = false
 	if msg.err != nil {
 		m.fail(msg.err)
+		if s.mode == shiftConfirm {
+			s.mode = shiftCount
+		}
 		return nil
 	}
 	s.report = msg.report
@@ -326,9 +374,15 @@ func (shiftScreen) help(m *Model) helpKeys {
 	case shiftNone:
 		short = []key.Binding{says(k.Submit, "open the shift")}
 	case shiftOpen:
-		short = []key.Binding{k.XReport, k.CloseShift}
+		short = []key.Binding{k.CloseShift}
+		if m.seesExpected() {
+			short = []key.Binding{k.XReport, k.CloseShift}
+		}
 	case shiftCount:
-		short = []key.Binding{says(k.Submit, "next field, then close"), k.NextField}
+		short = []key.Binding{says(k.Submit, "next field, then confirm"), k.NextField}
+	case shiftConfirm:
+		short = []key.Binding{k.Choose, says(k.Submit, "press the button"), says(k.Back, "back to the count"), k.Help}
+		return helpKeys{short: short, full: [][]key.Binding{short, {k.Find, k.SignOut, k.Quit}}}
 	}
 	short = append(short, k.Back, k.Help)
 	return helpKeys{short: short, full: [][]key.Binding{short, {k.Find, k.SignOut, k.Quit}}}
@@ -348,7 +402,7 @@ func (shiftScreen) view(m *Model, height int) string {
 	case shiftNone:
 		b.WriteString("  No shift open. Count the float into the drawer.\n\n")
 		row("Float", s.float.view(st, !s.busy, 12))
-	case shiftOpen, shiftCount:
+	case shiftOpen, shiftCount, shiftConfirm:
 		sh := s.shift
 		row("Shift", fmt.Sprintf("%d · opened %s", sh.ID, sh.OpenedAt.In(m.now().Location()).Format("Mon 2 Jan 15:04")))
 		row("Float", st.Money.Render(sh.Float.String()))
@@ -357,10 +411,35 @@ func (shiftScreen) view(m *Model, height int) string {
 			row("Counted", s.counted.view(st, !s.busy && s.cfocus == 0, 12))
 			row("Breakdown", s.breakdown.view(st, !s.busy && s.cfocus == 1, 30)+st.Subtle.Render("  optional, e.g. 50x2 20x10"))
 		}
+		if s.mode == shiftConfirm {
+			m.viewCloseConfirm(&b)
+		}
 	case shiftX, shiftZ:
 		m.viewShiftReport(&b, row)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// viewCloseConfirm asks whether to close the shift with the count typed.
+func (m *Model) viewCloseConfirm(b *strings.Builder) {
+	st := &m.styles
+	s := &m.shift
+	b.WriteString("\n  Counted      " + st.Money.Render(s.closing.Counted.String()))
+	if s.closing.Breakdown != "" {
+		b.WriteString(st.Subtle.Render("  (" + cut(s.closing.Breakdown, 40) + ")"))
+	}
+	b.WriteString("\n\n" + st.Warn.Render(fmt.Sprintf("  Close shift %d with %s counted? Once closed, only a supervisor can reopen it.", s.shift.ID, s.closing.Counted.String())) + "\n\n")
+	if s.busy {
+		b.WriteString(st.Subtle.Render("  Closing…"))
+		return
+	}
+	no, yes := "[ No, count again ]", "[ Yes, close the shift ]"
+	if s.yes {
+		b.WriteString("  " + st.Label.Render(no) + "  " + st.Selected.Render(yes) + "\n")
+	} else {
+		b.WriteString("  " + st.Selected.Render(no) + "  " + st.Label.Render(yes) + "\n")
+	}
+	b.WriteString(st.Subtle.Render("  ← → choose · enter presses the chosen button · esc back to the count"))
 }
 
 // viewShiftReport is an X or a Z report.

@@ -58,6 +58,8 @@ func TestShift_FloatThenBlindCount(t *testing.T) {
 	typeText(t, m, "20x1 10x1")
 	golden(t, m, "shift-count-100x30-Ascii", colorprofile.Ascii)
 	press(t, m, "enter")
+	golden(t, m, "shift-confirm-100x30-Ascii", colorprofile.Ascii)
+	press(t, m, "right", "enter")
 	golden(t, m, "shift-z-100x30-Ascii", colorprofile.Ascii)
 	out := screenText(m)
 	if m.shift.mode != shiftZ || !strings.Contains(out, "Z report") || !strings.Contains(out, "35.00") || !strings.Contains(out, "-5.00 short") {
@@ -83,7 +85,7 @@ func TestShift_RefundOneTicket(t *testing.T) {
 	b := m.done.booking
 	press(t, m, "ctrl+f")
 	typeText(t, m, b.Number)
-	press(t, m, "enter", "r", "right", "enter")
+	press(t, m, "enter", "tab", "r", "right", "enter")
 	if m.find.mode != findCancel || m.find.refundSeat != b.Tickets[1].Seat.Label {
 		t.Fatalf("refund form: mode %v seat %q", m.find.mode, m.find.refundSeat)
 	}
@@ -131,7 +133,7 @@ func TestShift_FloatForARefund(t *testing.T) {
 	}
 	press(t, m, "ctrl+f")
 	typeText(t, m, b.Number)
-	press(t, m, "enter", "c", "enter", "right", "enter")
+	press(t, m, "enter", "tab", "c", "enter", "right", "enter")
 	if m.screen != screenShift || !strings.Contains(m.status, "Open a shift first") {
 		t.Fatalf("no float asked: screen %v status %q", m.screen, m.status)
 	}
@@ -170,7 +172,7 @@ func TestShift_StartedShowNeedsAManager(t *testing.T) {
 	clock.Set(sh.Starts.Add(time.Minute))
 	press(t, m, "ctrl+f")
 	typeText(t, m, b.Number)
-	press(t, m, "enter", "c")
+	press(t, m, "enter", "tab", "c")
 	if !strings.Contains(screenText(m), "A manager approves") {
 		t.Fatalf("no manager asked for:\n%s", screenText(m))
 	}
@@ -202,6 +204,10 @@ func TestShift_CountByDenomination(t *testing.T) {
 		t.Fatalf("a count that disagrees: mode %v status %q", m.shift.mode, m.status)
 	}
 	press(t, m, "ctrl+u", "enter", "enter") // the refusal put the focus on the total: clear it
+	if m.shift.mode != shiftConfirm || !strings.Contains(screenText(m), "Close shift") || !strings.Contains(screenText(m), "with 100.00 counted?") {
+		t.Fatalf("no confirmation of the count: mode %v\n%s", m.shift.mode, screenText(m))
+	}
+	press(t, m, "right", "enter")
 	if m.shift.mode != shiftZ || m.shift.report.Counted != 100_00 || m.shift.report.Variance != 0 {
 		t.Fatalf("the breakdown alone: mode %v report %+v status %q", m.shift.mode, m.shift.report, m.status)
 	}

@@ -112,6 +112,11 @@ type Options struct {
 	PrintTimeout time.Duration
 	// Layout is what heads the printouts (the cinema's name, its zone).
 	Layout paper.Layout
+
+	// LayoutsDir is the folder the manager screens add halls from: a
+	// layout file is named inside it and read nowhere else (a manager
+	// over SSH must not read whatever the server can). "" adds none.
+	LayoutsDir string
 }
 
 // Model is one counter session. *Model implements tea.Model.

@@ -496,7 +496,7 @@ func TestModel_FindAndCancel(t *testing.T) {
 		t.Fatalf("ctrl+f went to %v", m.screen)
 	}
 	typeText(t, m, "grace")
-	press(t, m, "enter")
+	press(t, m, "enter", "tab")
 	if m.find.mode != findView || m.find.booking.Number != number {
 		t.Fatalf("find by name: mode %v status %q", m.find.mode, m.status)
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -17,7 +18,7 @@ import (
 // drawing per change.
 func (m *Model) View() tea.View {
 	if !m.drawn {
-		m.frame = m.render()
+		m.frame = drawable(m.render())
 		m.drawn = true
 	}
 	v := tea.NewView(m.frame)
@@ -25,6 +26,81 @@ func (m *Model) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "boxoffice"
 	return v
+}
+
+// drawable is the one boundary between the session's frame and the
+// terminal: it keeps the text, the newlines and the colours and
+// attributes the styles draw with (SGR: ESC [ digits and semicolons m),
+// and drops everything else that could steer a terminal — other escape
+// sequences whole (cursor moves, screen clears, titles, the clipboard,
+// hyperlinks, device strings), C0 and C1 controls, carriage returns,
+// bidi and other invisible formatting characters, bytes that are not
+// UTF-8. Strings from the store are cleaned where they are drawn too
+// (cut, fit, the status line), which is what keeps a stored colour out;
+// this pass is what keeps anything a screen forgot to clean from moving
+// the cursor, rewriting the title or reordering the text.
+func drawable(frame string) string {
+	var b strings.Builder
+	b.Grow(len(frame))
+	for i := 0; i < len(frame); {
+		if frame[i] == 0x1b {
+			n, keep := escapeLen(frame[i:])
+			if keep {
+				b.WriteString(frame[i : i+n])
+			}
+			i += n
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(frame[i:])
+		if r == '\n' || !booking.Unsafe(r) && !(r == utf8.RuneError && size == 1) {
+			b.WriteString(frame[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// escapeLen is how long the escape sequence at the start of s is, and
+// whether it is an SGR (ESC [ params m) that drawable keeps. A control
+// string (OSC, DCS, APC, PM, SOS) runs to its ST or BEL, or to the end.
+func escapeLen(s string) (n int, sgr bool) {
+	if len(s) < 2 {
+		return len(s), false
+	}
+	switch s[1] {
+	case '[':
+		params := true
+		for i := 2; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case c >= 0x40 && c <= 0x7e:
+				return i + 1, c == 'm' && params
+			case c >= '0' && c <= '9', c == ';', c == ':':
+			case c >= 0x20 && c <= 0x3f: // other parameter and intermediate bytes
+				params = false
+			default: // not a CSI byte: the sequence ends here, unkept
+				return i, false
+			}
+		}
+		return len(s), false
+	case ']', 'P', '_', '^', 'X':
+		for i := 2; i < len(s); i++ {
+			switch {
+			case s[i] == 0x07:
+				return i + 1, false
+			case s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\':
+				return i + 2, false
+			case s[i] == 0x1b:
+				return i, false
+			}
+		}
+		return len(s), false
+	}
+	r, size := utf8.DecodeRuneInString(s[1:])
+	if r == utf8.RuneError && size <= 1 {
+		size = 1
+	}
+	return 1 + size, false
 }
 
 // render draws the whole screen as exactly height lines of at most width
@@ -99,14 +175,19 @@ func (m *Model) titleBar() string {
 	return spread(left, right, m.width)
 }
 
+// statusLine is the one line every screen tells the clerk through. Its
+// text is built all over the program from stored names and labels ("G7 is
+// sold."), so it is cleaned here, once, on its way to the terminal:
+// whatever a message was built from, no control character of it is drawn.
 func (m *Model) statusLine() string {
-	if m.status == "" {
+	status := booking.Clean(m.status)
+	if status == "" {
 		return ""
 	}
 	if m.statusErr {
-		return m.styles.Error.Render("! " + m.status)
+		return m.styles.Error.Render("! " + status)
 	}
-	return m.styles.Info.Render(m.status)
+	return m.styles.Info.Render(status)
 }
 
 // fullHelp lays the help's columns out side by side while they fit the

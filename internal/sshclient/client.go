@@ -14,6 +14,7 @@ import (
 type Client struct {
 	Scr   *Screen
 	conn  *gossh.Client
+	sess  *gossh.Session
 	stdin io.WriteCloser
 	done  chan struct{} // closed when the session's output ends
 }
@@ -23,6 +24,13 @@ type Client struct {
 // against the server's per-address limits; "" for any), opens a w×h PTY
 // and starts the counter.
 func Dial(ctx context.Context, addr, from string, cfg *gossh.ClientConfig, w, h int) (*Client, error) {
+	return DialPTY(ctx, addr, from, cfg, w, h, w, h)
+}
+
+// DialPTY is Dial with the PTY asked for at ptyW×ptyH, which may be far
+// larger than the w×h screen the output is replayed onto: a client that
+// claims a huge terminal.
+func DialPTY(ctx context.Context, addr, from string, cfg *gossh.ClientConfig, w, h, ptyW, ptyH int) (*Client, error) {
 	d := net.Dialer{Timeout: cfg.Timeout}
 	if from != "" {
 		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(from)}
@@ -37,7 +45,7 @@ func Dial(ctx context.Context, addr, from string, cfg *gossh.ClientConfig, w, h 
 		return nil, err
 	}
 	c := &Client{Scr: NewScreen(w, h), conn: gossh.NewClient(cc, chans, reqs), done: make(chan struct{})}
-	if err := c.open(w, h); err != nil {
+	if err := c.open(ptyW, ptyH); err != nil {
 		c.conn.Close()
 		return nil, err
 	}
@@ -63,6 +71,7 @@ func (c *Client) open(w, h int) error {
 	if err := sess.Shell(); err != nil {
 		return err
 	}
+	c.sess = sess
 	go func() {
 		defer close(c.done)
 		_, _ = io.Copy(c.Scr, stdout)
@@ -75,6 +84,10 @@ func (c *Client) Send(keys string) error {
 	_, err := io.WriteString(c.stdin, keys)
 	return err
 }
+
+// WindowChange tells the server the terminal is now w×h; the screen keeps
+// its size.
+func (c *Client) WindowChange(w, h int) error { return c.sess.WindowChange(h, w) }
 
 // WaitFor waits up to d until ok(screen text) holds and reports whether
 // it did; it gives up early when the session ends.

@@ -114,6 +114,23 @@ func (s *Screen) Lines() [][]rune {
 	return out
 }
 
+// Extent is the size of what is drawn: one past the rightmost column and
+// the lowest row that hold anything but a space, so a test can tell a
+// program drew within a bound on a screen larger than it.
+func (s *Screen) Extent() (w, h int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for y, l := range s.cells {
+		for x := len(l) - 1; x >= 0; x-- {
+			if l[x] != ' ' && l[x] != 0 {
+				w, h = max(w, x+1), y+1
+				break
+			}
+		}
+	}
+	return w, h
+}
+
 // Write replays p onto the screen and wakes whoever waits on Changed.
 func (s *Screen) Write(p []byte) (int, error) {
 	s.mu.Lock()

@@ -76,7 +76,7 @@ func (m *Model) keyCount(s string) tea.Cmd {
 			return nil
 		}
 		m.busy = true
-		return m.holdCmd(booking.KioskHoldRequest{ShowID: m.show.ID, Owner: m.opts.Owner, N: m.total()})
+		return m.holdCmd(booking.KioskHoldRequest{ShowID: m.show.ID, Owner: m.opts.Owner, N: m.total(), Addr: m.opts.Addr})
 	}
 	return nil
 }
@@ -121,7 +121,7 @@ func (m *Model) keySeats(s string) tea.Cmd {
 		return nil
 	}
 	m.busy = true
-	return m.holdCmd(booking.KioskHoldRequest{ShowID: m.show.ID, Owner: m.opts.Owner, Seats: labels, MoveFrom: m.hold.ID})
+	return m.holdCmd(booking.KioskHoldRequest{ShowID: m.show.ID, Owner: m.opts.Owner, Seats: labels, MoveFrom: m.hold.ID, Addr: m.opts.Addr})
 }
 
 // movedBlock is the held block moved one seat along its row (dx) or one
@@ -185,12 +185,12 @@ func (m *Model) keyForm(k tea.KeyPressMsg) tea.Cmd {
 
 // submitCmd sends the form of the current screen.
 func (m *Model) submitCmd() tea.Cmd {
-	ctx, store, actor := m.ctx, m.opts.Store, m.actor
+	ctx, store, actor, addr := m.ctx, m.opts.Store, m.actor, m.opts.Addr
 	a, b := m.fields[0].String(), m.fields[1].String()
 	switch m.screen {
 	case kCollect:
 		return func() tea.Msg {
-			c, err := store.Collect(ctx, actor, a, b)
+			c, err := store.Collect(ctx, actor, booking.CollectRequest{Number: a, Digits: b, Addr: addr})
 			return kCollectMsg{c, err}
 		}
 	case kUnlock:

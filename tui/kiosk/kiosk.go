@@ -45,7 +45,9 @@ type Options struct {
 	// Terminal names the kiosk in the audit trail ("kiosk", "kiosk-ssh").
 	Terminal string
 	// Addr is where an SSH kiosk session comes from, for the store's
-	// per-address limit; "" for the local kiosk.
+	// per-address limits (reservations an hour, collect's tries, the
+	// slowing of let-go holds); "" for a kiosk in the building, whose
+	// address is then its device (booking.DeviceAddr of Terminal).
 	Addr string
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
@@ -161,6 +163,9 @@ func New(opts Options) *Model {
 	}
 	if opts.Terminal == "" {
 		opts.Terminal = "kiosk"
+	}
+	if opts.Addr == "" {
+		opts.Addr = booking.DeviceAddr(opts.Terminal)
 	}
 	return &Model{opts: opts, ctx: opts.Context, now: opts.Now, log: opts.Logger,
 		actor: booking.Actor{Name: "kiosk", Role: booking.RoleKiosk, Terminal: opts.Terminal}}

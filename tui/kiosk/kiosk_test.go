@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"boxoffice/booking"
 	"boxoffice/db"
@@ -284,5 +285,31 @@ func TestKiosk_NoWayOut(t *testing.T) {
 	}
 	if m.total() != booking.MaxSeatsPerReservation || !strings.Contains(m.note, "At most 10") {
 		t.Fatalf("counted %d seats, note %q", m.total(), m.note)
+	}
+}
+
+// TestKiosk_LocalKioskCountsByDevice: a kiosk in the building (no
+// network address) counts against the per-address limits as its device.
+func TestKiosk_LocalKioskCountsByDevice(t *testing.T) {
+	m := New(Options{Store: MustOpenStore(t, newClock()), Owner: "kiosk-local", Terminal: "kiosk foyer"})
+	if m.opts.Addr != booking.DeviceAddr("kiosk foyer") {
+		t.Fatalf("a local kiosk's address is %q", m.opts.Addr)
+	}
+}
+
+// TestKiosk_NoteWraps: a long note (the kiosks' share, with what to do
+// about it) wraps inside the window instead of losing its end.
+func TestKiosk_NoteWraps(t *testing.T) {
+	m := newTestKiosk(MustOpenStore(t, newClock()), "kiosk-w")
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 40})
+	m.note = booking.ErrorMessage(booking.KioskShareCheck(404, 130, 10))
+	screen := ansi.Strip(m.Render())
+	for _, l := range strings.Split(screen, "\n") {
+		if ansi.StringWidth(l) > 60 {
+			t.Errorf("a line wider than the window: %q", l)
+		}
+	}
+	if flat := strings.Join(strings.Fields(screen), " "); !strings.Contains(flat, "Choose fewer, or buy at the counter.") {
+		t.Fatalf("the note lost its end:\n%s", screen)
 	}
 }

@@ -47,7 +47,13 @@ func (m *Model) Render() string {
 	b.WriteString(m.body())
 	b.WriteString("\n\n")
 	if m.note != "" {
-		b.WriteString(kNote.Render(kioskTrim(m.note, 200)))
+		// The note wraps rather than being cut at the window's edge: it
+		// is often what the customer must do next ("buy at the counter").
+		note := kNote
+		if w := m.width - kFrame.GetHorizontalFrameSize(); m.width > 0 && w > 0 {
+			note = note.Width(w)
+		}
+		b.WriteString(note.Render(kioskTrim(m.note, 200)))
 		b.WriteString("\n")
 	}
 	b.WriteString(kSubtle.Render(m.hint()))

@@ -196,7 +196,9 @@ func TestServer_Roles(t *testing.T) {
 		c.send("\x06") // ctrl+f
 		c.waitText("Find a booking")
 		c.send(bk.Number + "\r")
-		c.waitText("c cancel/refund") // the booking, not the results list
+		c.waitText("tab work on this booking") // the booking, not the results list
+		c.send("\t")                           // into the booking: its letters are keys now
+		c.waitText("c cancel/refund")
 		c.send("c")
 		c.waitText("A supervisor approves")
 		c.send("changed plans\r") // reason

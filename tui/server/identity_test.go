@@ -55,6 +55,8 @@ func TestServer_SessionIdentity(t *testing.T) {
 	c.send("k")
 	c.waitText("Find a booking")
 	c.send(number + "\r")
+	c.waitText("tab work on this booking")
+	c.send("\t") // into the booking: its letters are keys now
 	c.waitText("c cancel/refund")
 	c.send("c")
 	c.waitText("A supervisor approves")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/netip"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -132,12 +133,13 @@ func NewKioskServer(cfg KioskConfig) (*KioskServer, error) {
 			}
 			return nil
 		},
-		// The last listed runs first: recover, a PTY, a slot under the
-		// limits, then the kiosk program.
+		// The last listed runs first: recover, the terminal size bounded,
+		// a PTY, a slot under the limits, then the kiosk program.
 		wish.WithMiddleware(
 			bm.MiddlewareWithProgramHandler(k.newProgram),
 			k.session,
 			requirePTY,
+			boundTerminal(k.log),
 			recover.MiddlewareWithLogger(printfLogger{k.log}),
 		),
 	)
@@ -147,14 +149,19 @@ func NewKioskServer(cfg KioskConfig) (*KioskServer, error) {
 	return k, nil
 }
 
-// kioskOwnerKey is where a session's hold owner waits for newProgram.
-type kioskOwnerKey struct{}
+// kioskOwnerKey is where a session's hold owner waits for newProgram,
+// and kioskAddrKey its address.
+type (
+	kioskOwnerKey struct{}
+	kioskAddrKey  struct{}
+)
 
 // session takes a slot for the session's address, names its hold owner,
 // and lets its hold go when it ends.
 func (k *KioskServer) session(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		addr := hostOf(sess.RemoteAddr())
+		sess.Context().SetValue(kioskAddrKey{}, addr)
 		if why := k.slots.acquire(addr); why != "" {
 			k.log.Warn("kiosk session refused", "addr", addr, "reason", why)
 			wish.Fatalln(sess, why+"\r")
@@ -178,16 +185,21 @@ func (k *KioskServer) session(next ssh.Handler) ssh.Handler {
 // nil), interrupt and suspend filtered out.
 func (k *KioskServer) newProgram(sess ssh.Session) *tea.Program {
 	owner, _ := sess.Context().Value(kioskOwnerKey{}).(string)
-	if owner == "" {
+	addr, _ := sess.Context().Value(kioskAddrKey{}).(string)
+	if owner == "" || addr == "" {
 		return nil
 	}
-	m := kiosk.New(kiosk.Options{Store: k.cfg.Store, Owner: owner, Terminal: "kiosk-ssh", Addr: hostOf(sess.RemoteAddr()),
+	m := kiosk.New(kiosk.Options{Store: k.cfg.Store, Owner: owner, Terminal: "kiosk-ssh", Addr: addr,
 		Now: k.cfg.Now, Context: sess.Context(), Logger: k.log.With("owner", owner)})
-	return tea.NewProgram(m, append(bm.MakeOptions(sess), tea.WithFilter(kiosk.Filter))...)
+	return newSessionProgram(sess, m, kiosk.Filter)
 }
 
-// hostOf is an address without its port: the per-address limits count
-// hosts.
+// hostOf is where a kiosk session comes from, as the per-address limits
+// count it (the sessions per address here, and the store's reservations
+// an hour, collect's tries and the slowing of let-go holds): an IPv4
+// host, or the /64 network of an IPv6 one, since one IPv6 customer line
+// is given a whole /64 and could otherwise come from a new address for
+// every try.
 func hostOf(a net.Addr) string {
 	if a == nil {
 		return ""
@@ -196,7 +208,18 @@ func hostOf(a net.Addr) string {
 	if err != nil {
 		return a.String()
 	}
-	return host
+	ip, err := netip.ParseAddr(host)
+	switch {
+	case err != nil:
+		return host
+	case ip.Unmap().Is4():
+		return ip.Unmap().String()
+	}
+	p, err := ip.WithZone("").Prefix(64)
+	if err != nil {
+		return host
+	}
+	return p.String()
 }
 
 func itoa(n uint64) string {

@@ -9,6 +9,8 @@ import (
 
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"boxoffice/tui"
 )
 
 // addrOf is the host part of a remote address: the unit every per-address
@@ -324,4 +326,119 @@ func (s *slots) count() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.total
+}
+
+// boundTerminal bounds the session's terminal size where it enters, the
+// PTY request and every window change, before anything is made for it:
+// wish's bubbletea middleware starts the program at the PTY's size, and
+// Bubble Tea's renderer makes a cell for every column × row of it at once
+// (a 60000×60000 request asked for 400 GB). Every size the session's
+// handlers see is cut to tui.MaxWidth×tui.MaxHeight and the session goes
+// on at that size; what is typed into the program is bounded by its
+// filter (tui.BoundSizeFilter). The first size cut in a session is
+// logged, not every one: a client may send window changes without end.
+// It runs before anything keeps the session, so all see the one value.
+func boundTerminal(log *slog.Logger) func(ssh.Handler) ssh.Handler {
+	return func(next ssh.Handler) ssh.Handler {
+		return func(sess ssh.Session) {
+			pty, winch, ok := sess.Pty()
+			if !ok {
+				next(sess)
+				return
+			}
+			b := &boundedSession{Session: sess, pty: pty, asked: pty.Window, winch: make(chan ssh.Window, 1), done: make(chan struct{})}
+			b.pty.Window = boundWindow(pty.Window)
+			defer close(b.done)
+			go b.follow(winch, log)
+			next(b)
+		}
+	}
+}
+
+// boundWindow is w cut to the bound; the pixel sizes are dropped with it,
+// since they no longer describe it.
+func boundWindow(w ssh.Window) ssh.Window {
+	bw, bh, cut := tui.BoundSize(w.Width, w.Height)
+	if !cut {
+		return w
+	}
+	return ssh.Window{Width: bw, Height: bh}
+}
+
+// boundedSession is a session whose Pty reports its size bounded
+// (boundTerminal).
+type boundedSession struct {
+	ssh.Session
+	winch chan ssh.Window // bounded sizes, the newest only
+	// done is closed when the session's handlers have returned, its
+	// program among them: the end releasingModel waits for. The
+	// connection's context may outlive it, with other sessions on it.
+	done chan struct{}
+
+	mu     sync.Mutex
+	pty    ssh.Pty    // its Window bounded
+	asked  ssh.Window // the latest size asked for, unbounded
+	onSize func(asked ssh.Window)
+}
+
+// Pty is the session's PTY with its size bounded, and the window changes,
+// bounded.
+func (b *boundedSession) Pty() (ssh.Pty, <-chan ssh.Window, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.pty, b.winch, true
+}
+
+// follow passes every size from the client's window changes (and the PTY
+// request's, which the ssh package sends first) on to b.winch bounded,
+// until the session's requests or handlers end. Only the newest is kept
+// for a reader that has not taken the last, so a reader behind never holds
+// up the ssh package's request loop; and a size that bounds to the one
+// passed last is not passed again, since each one repaints the screen.
+func (b *boundedSession) follow(src <-chan ssh.Window, log *slog.Logger) {
+	logged, passed := false, false
+	var last ssh.Window
+	for {
+		var w ssh.Window
+		select {
+		case <-b.done:
+			return
+		case win, ok := <-src:
+			if !ok {
+				return
+			}
+			w = win
+		}
+		bounded := boundWindow(w)
+		if bounded != w && !logged {
+			logged = true
+			log.Warn("terminal size bounded", "addr", b.RemoteAddr().String(),
+				"asked", fmt.Sprintf("%d×%d", w.Width, w.Height), "drawn", fmt.Sprintf("%d×%d", bounded.Width, bounded.Height))
+		}
+		b.mu.Lock()
+		b.pty.Window, b.asked = bounded, w
+		if b.onSize != nil {
+			b.onSize(w)
+		}
+		b.mu.Unlock()
+		if passed && bounded == last {
+			continue
+		}
+		passed, last = true, bounded
+		select {
+		case <-b.winch: // not read yet: the newer size replaces it
+		default:
+		}
+		b.winch <- bounded // follow is the only sender, so there is room
+	}
+}
+
+// watch calls fn with the size the client asks for now, then with every
+// size it asks for after, unbounded, so that a screen can say it draws in
+// part of the terminal. fn runs under b's lock and must not wait.
+func (b *boundedSession) watch(fn func(asked ssh.Window)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.onSize = fn
+	fn(b.asked)
 }

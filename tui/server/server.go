@@ -112,6 +112,10 @@ type Config struct {
 	PrintTimeout time.Duration
 	// Layout heads every session's printouts (the cinema's name).
 	Layout paper.Layout
+
+	// LayoutsDir is the folder the manager screens add halls from
+	// (tui.Options.LayoutsDir); "" adds none.
+	LayoutsDir string
 }
 
 func (c *Config) setDefaults() {
@@ -247,14 +251,16 @@ func New(cfg Config) (*Server, error) {
 			return nil
 		},
 		// The last listed runs first: recover wraps everything, then the
-		// key is checked again, the session is logged, a PTY is required,
-		// limits and the hold owner are set up, and last the program runs.
+		// terminal size is bounded, the key is checked again, the session
+		// is logged, a PTY is required, limits and the hold owner are set
+		// up, and last the program runs.
 		wish.WithMiddleware(
 			bm.MiddlewareWithProgramHandler(s.newProgram), // one tea.Program per session
-			s.counter,    // session limits, hold owner, lifetime, shutdown message
-			requirePTY,   // no PTY: say to use ssh -t, exit
-			s.logSession, // one line at connect and at disconnect
-			s.identify,   // the key that signed is the session's key; look it up again
+			s.counter,            // session limits, hold owner, lifetime, shutdown message
+			requirePTY,           // no PTY: say to use ssh -t, exit
+			s.logSession,         // one line at connect and at disconnect
+			s.identify,           // the key that signed is the session's key; look it up again
+			boundTerminal(s.log), // the PTY's size and every window change, before anything is made for them
 			recover.MiddlewareWithLogger(printfLogger{s.log}), // a panic ends this session only
 		),
 	)
@@ -435,6 +441,16 @@ func (s *Server) counter(next ssh.Handler) ssh.Handler {
 			return
 		}
 		defer s.slots.release(st.addr)
+		if b, ok := sess.(*boundedSession); ok {
+			// A terminal larger than the bound gets a banner saying the
+			// counter uses part of it, for as long as it is.
+			var banner tui.SizeBanner
+			b.watch(func(asked ssh.Window) {
+				if msg := banner.Update(asked.Width, asked.Height); msg != nil {
+					st.showBanner(msg)
+				}
+			})
+		}
 		st.owner, st.takeover = s.owners.take(st.ident())
 		if t := st.takeover; t != nil && t.settled != nil {
 			// A sale the dropped session sent may still be running: let
@@ -534,7 +550,8 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 		// Where the session is, as the server knows it (the address here,
 		// the terminal below): the model joins it to every actor, sign-in
 		// and cancel it sends.
-		Addr: st.remote,
+		Addr:       st.remote,
+		LayoutsDir: s.cfg.LayoutsDir,
 	}
 	if st.staff != nil {
 		opts.Staff = &booking.Actor{StaffID: st.staff.ID, Name: st.staff.Name, Role: st.staff.Role}
@@ -551,7 +568,7 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 	// No tea.WithContext: the middleware quits the program when the
 	// connection ends, which is a clean exit rather than a kill logged as
 	// an error for every dropped counter.
-	p := tea.NewProgram(m, bm.MakeOptions(sess)...)
+	p := newSessionProgram(sess, m, resumeForSuspend)
 	if !st.setProgram(p, m) {
 		m.Close()
 		return nil
@@ -560,6 +577,17 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 		st.send(tui.ServerNoticeMsg{Text: resumeNotice})
 	}
 	return p
+}
+
+// resumeForSuspend turns a suspend into a resume, as the filter of
+// bm.MakeOptions does, which newSessionProgram's replaces (a program keeps
+// one filter): suspending would stop the whole server process, not the
+// session.
+func resumeForSuspend(_ tea.Model, msg tea.Msg) tea.Msg {
+	if _, ok := msg.(tea.SuspendMsg); ok {
+		return tea.ResumeMsg{}
+	}
+	return msg
 }
 
 // printfLogger adapts slog to the Printf logger wish's recover wants.

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	bm "charm.land/wish/v2/bubbletea"
 
 	"boxoffice/booking"
 	"boxoffice/tui"
@@ -33,6 +35,11 @@ type session struct {
 	model   *tui.Model
 	stopped bool      // quit asked for; a program not yet made is not run
 	pending []tea.Msg // sent before the program was made
+
+	// banner is the newest size banner not yet delivered (showBanner);
+	// bannerBusy is set while a goroutine delivers them.
+	banner     tea.Msg
+	bannerBusy bool
 }
 
 // ident names the identity holds are kept for across a reconnect.
@@ -69,6 +76,41 @@ func (s *session) send(msg tea.Msg) {
 	}
 }
 
+// showBanner delivers the size banner msg to the session's program, once
+// it is made, without waiting on it. Unlike send it keeps only the newest:
+// a client may change its window size without end, and that costs one
+// goroutine and one message waiting, not one of each per change.
+func (s *session) showBanner(msg tea.Msg) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.banner = msg
+	s.deliverBannerLocked()
+}
+
+// deliverBannerLocked starts the goroutine that delivers the banner, when
+// there is one to deliver, a program to take it and none under way.
+func (s *session) deliverBannerLocked() {
+	if s.banner == nil || s.program == nil || s.bannerBusy {
+		return
+	}
+	s.bannerBusy = true
+	p := s.program
+	go func() {
+		for {
+			s.mu.Lock()
+			msg := s.banner
+			s.banner = nil
+			if msg == nil {
+				s.bannerBusy = false
+				s.mu.Unlock()
+				return
+			}
+			s.mu.Unlock()
+			p.Send(msg) // returns at once once the program has ended
+		}
+	}()
+}
+
 // stop asks the program to quit, or keeps it from running when it is not
 // made yet.
 func (s *session) stop() {
@@ -101,6 +143,7 @@ func (s *session) setProgram(p *tea.Program, m *tui.Model) bool {
 		return false
 	}
 	s.program, s.model = p, m
+	s.deliverBannerLocked()
 	if pending := s.pending; len(pending) > 0 {
 		s.pending = nil
 		go func() {
@@ -110,4 +153,77 @@ func (s *session) setProgram(p *tea.Program, m *tui.Model) bool {
 		}()
 	}
 	return true
+}
+
+// newSessionProgram makes the program of an SSH session: its input and
+// output are the session's (wish's MakeOptions); every size it is given
+// is bounded, the PTY's and window changes by boundTerminal, any other by
+// its filter, which then runs filter; and the model's commands are cut
+// loose from it when the session ends (releasingModel).
+func newSessionProgram(sess ssh.Session, m tea.Model, filter tui.Filter) *tea.Program {
+	end := sess.Context().Done()
+	if b, ok := sess.(*boundedSession); ok {
+		end = b.done
+	}
+	return tea.NewProgram(releasingModel{Model: m, end: end}, append(bm.MakeOptions(sess), tea.WithFilter(tui.BoundSizeFilter(filter)))...)
+}
+
+// releasingModel runs a session's model with every command it returns
+// released from the program once the session has ended. Bubble Tea runs
+// each command on a goroutine that holds the program, renderer buffers
+// and all, until the command returns, and a timer (the counter's idle
+// sign-out, the kiosk's restart) returns minutes after the session ended:
+// every session would keep its screen's memory that long after it went.
+// So each command runs on a goroutine of its own, which holds only the
+// command, and the program's goroutine waits for it or for the session's
+// end, whichever comes first. (The commands of a tea.Sequence are the
+// program's to run; the kiosk's one is short.)
+type releasingModel struct {
+	tea.Model
+	end <-chan struct{}
+}
+
+func (r releasingModel) Init() tea.Cmd { return r.release(r.Model.Init()) }
+
+func (r releasingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := r.Model.Update(msg)
+	r.Model = m
+	return r, r.release(cmd)
+}
+
+// cmdPanic carries a command's panic to the program's goroutine, where
+// Bubble Tea recovers it and ends this session only.
+type cmdPanic struct{ v any }
+
+func (r releasingModel) release(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		out := make(chan tea.Msg, 1) // the command never waits to hand over
+		go func() {
+			defer func() {
+				if v := recover(); v != nil {
+					out <- cmdPanic{v}
+				}
+			}()
+			out <- cmd()
+		}()
+		select {
+		case msg := <-out:
+			switch msg := msg.(type) {
+			case cmdPanic:
+				panic(msg.v)
+			case tea.BatchMsg:
+				batch := make(tea.BatchMsg, len(msg))
+				for i, c := range msg {
+					batch[i] = r.release(c)
+				}
+				return batch
+			}
+			return msg
+		case <-r.end:
+			return nil
+		}
+	}
 }
