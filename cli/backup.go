@@ -40,9 +40,11 @@ checks are pg_amcheck's).`
 counter has the data dir open (stop them first). FILE is checked first, as
 check does (its schema too: a table, index, trigger or view missing, added
 or changed refuses it), and nothing is touched if it fails; the database
-it replaces is kept beside it as boxoffice.db.replaced-TIME. The copy is
-written and synced under a temporary name and renamed into place, so the
-data dir never holds half a database.`
+it replaces is kept beside it as boxoffice.db.replaced-TIME, a copy of its
+own. A journal written first names each step, so a restore killed at any
+step (or a power cut) leaves the old database with every sale, or the new
+one: the next command run on the data dir rolls it back or finishes it and
+says which.`
 )
 
 // The command table's rows of this file.
@@ -116,6 +118,7 @@ func (c *env) check(pos []string) error {
 		return c.checkPostgres(url)
 	}
 	path := ""
+	var rec *db.Recovery
 	if len(pos) == 1 {
 		path = pos[0]
 	} else {
@@ -124,12 +127,18 @@ func (c *env) check(pos []string) error {
 			return err
 		}
 		path = dir.dbPath()
+		if rec, err = c.recoverRestore(dir); err != nil {
+			return err
+		}
 	}
 	report, err := db.Verify(c.ctx, path)
 	if err != nil {
+		if rec != nil {
+			fmt.Fprintf(c.stderr, "boxoffice: %s\n", recoveryText(rec))
+		}
 		return err
 	}
-	c.print(checkView(report))
+	c.print(checkView{report, rec})
 	if !report.OK() {
 		return shown(booking.Errorf(booking.EInternal, "%s failed its check.", path))
 	}
@@ -166,12 +175,20 @@ func (v pgCheckView) writeText(w io.Writer) {
 	writeInvariants(w, v.Problems)
 }
 
-func (v pgCheckView) jsonValue() any { return checkView(v).jsonValue() }
+func (v pgCheckView) jsonValue() any { return checkView{report: booking.CheckReport(v)}.jsonValue() }
 
-type checkView booking.CheckReport
+// checkView is what check found, and what it did first with a restore
+// that was killed (nil when there was none): which database is live.
+type checkView struct {
+	report  booking.CheckReport
+	restore *db.Recovery
+}
 
 func (v checkView) writeText(w io.Writer) {
-	r := booking.CheckReport(v)
+	r := v.report
+	if v.restore != nil {
+		fmt.Fprintf(w, "%s\n", recoveryText(v.restore))
+	}
 	if r.Unchecked {
 		fmt.Fprintf(w, "Checked %s (its data left unread).\n", r.Path)
 	} else {
@@ -209,11 +226,12 @@ func writeInvariants(w io.Writer, problems []string) {
 }
 
 func (v checkView) jsonValue() any {
-	r := booking.CheckReport(v)
+	r := v.report
 	return struct {
 		booking.CheckReport
-		OK bool `json:"ok"`
-	}{r, r.OK()}
+		OK      bool         `json:"ok"`
+		Restore *db.Recovery `json:"interrupted_restore,omitempty"`
+	}{r, r.OK(), v.restore}
 }
 
 // restore replaces the data dir's database with a checked copy of FILE,
@@ -238,7 +256,12 @@ func (c *env) restore(pos []string) error {
 		return err
 	}
 	defer release()
-	info, err := db.Restore(c.ctx, pos[0], dir.dbPath(), c.now())
+	if rec, err := db.RecoverRestore(dir.dbPath()); err != nil {
+		return err
+	} else if rec != nil {
+		fmt.Fprintf(c.stderr, "boxoffice: %s\n", recoveryText(rec))
+	}
+	info, err := db.Restore(c.ctx, pos[0], dir.dbPath(), db.RestoreOptions{Now: c.now()})
 	if err != nil {
 		return err
 	}
@@ -255,12 +278,53 @@ func (v restoreView) writeText(w io.Writer) {
 	}
 }
 
-// holdShared takes the data dir's lock shared for a process that keeps
-// the database open (serve, the counter), so restore refuses meanwhile.
-func holdShared(dataFlag string) (func(), error) {
-	dir, err := resolveDataDir(dataFlag)
+// recoverRestore finishes or rolls back a restore into dir that was
+// killed, before anything opens its database: nil when there was none.
+// It holds the data dir's lock exclusively for as long as that takes.
+func (c *env) recoverRestore(dir dataDir) (*db.Recovery, error) {
+	if !db.RestorePending(dir.dbPath()) {
+		return nil, nil
+	}
+	release, err := dir.lock(true)
+	if errors.Is(err, errLocked) {
+		return nil, booking.Errorf(booking.EConflict, "A restore is under way in %s; run the command again when it has finished.", string(dir))
+	}
 	if err != nil {
 		return nil, err
+	}
+	defer release()
+	return db.RecoverRestore(dir.dbPath())
+}
+
+// recoveryText says what became of a restore that was killed, and so
+// which database is live.
+func recoveryText(rec *db.Recovery) string {
+	from := booking.CleanLine(rec.From, 200)
+	if rec.Finished {
+		kept := ""
+		if rec.Kept != "" {
+			kept = "; the one it replaced is kept as " + rec.Kept
+		}
+		return fmt.Sprintf("A restore of %s was interrupted after its point of no return and has now been finished: the live database is the copy of %s%s.", from, from, kept)
+	}
+	return fmt.Sprintf("A restore of %s was interrupted and has been rolled back: the live database is the one it was replacing, with every sale it held.", from)
+}
+
+// holdShared takes the data dir's lock shared for a process that keeps
+// the database open (serve, the counter, every command that opens the
+// store), so restore refuses meanwhile. A restore that was killed is
+// finished or rolled back first, and said so on stderr.
+func (c *env) holdShared() (func(), error) {
+	dir, err := resolveDataDir(c.dataFlag)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := c.recoverRestore(dir)
+	if err != nil {
+		return nil, err
+	}
+	if rec != nil {
+		fmt.Fprintf(c.stderr, "boxoffice: %s\n", recoveryText(rec))
 	}
 	release, err := dir.lock(false)
 	if errors.Is(err, errLocked) {
