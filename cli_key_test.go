@@ -95,6 +95,11 @@ func TestCLI_RestoreWithKeyElsewhere(t *testing.T) {
 		t.Fatalf("the same ticket again: exit %d, %q", code, errOut)
 	}
 
+	// Restored where the keys already are, it asks for nothing.
+	if out := mustRun(t, data, "restore", backup); !strings.Contains(out, "already holds the ticket keys") {
+		t.Fatalf("restore into the data dir it came from said %q", out)
+	}
+
 	// What the docs warn of: restored without the key, the ticket is unknown.
 	keyless := filepath.Join(t.TempDir(), "keyless")
 	if out := mustRun(t, keyless, "restore", backup, "--without-key"); !strings.Contains(out, "were left out") {

@@ -137,7 +137,11 @@ func Restore(ctx context.Context, src, dst string, opts RestoreOptions) (Restore
 			return info, err
 		}
 	}
-	j := restoreJournal{From: src, Step: journalCopying}
+	from, err := filepath.Abs(src) // the next command may run elsewhere
+	if err != nil {
+		from = src
+	}
+	j := restoreJournal{From: from, Step: journalCopying}
 	if kept != "" {
 		j.Kept = filepath.Base(kept)
 	}
