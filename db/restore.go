@@ -122,31 +122,9 @@ func Restore(ctx context.Context, src, dst string, opts RestoreOptions) (Restore
 	if !report.OK() {
 		return info, booking.Errorf(booking.EInvalid, "%s failed its check, so nothing was restored: %s", booking.CleanLine(src, 200), problemsText(report))
 	}
-	if j, err := readJournal(dst); err != nil || j != nil {
-		return info, errors.Join(err, booking.Errorf(booking.EConflict, "An interrupted restore into %s has not been finished or rolled back yet.", booking.CleanLine(dst, 200)))
-	}
-	replacing := true
-	if _, err := os.Stat(dst); errors.Is(err, fs.ErrNotExist) {
-		replacing = false
-	} else if err != nil {
-		return info, booking.Errorf(booking.EInternal, "Cannot read %s: %v", booking.CleanLine(dst, 200), err)
-	}
-	kept := ""
-	if replacing {
-		if kept, err = freeKeptName(dst, opts.Now); err != nil {
-			return info, err
-		}
-	}
-	from, err := filepath.Abs(src) // the next command may run elsewhere
+	j, kept, err := beginRestore(src, dst, opts.Now)
 	if err != nil {
-		from = src
-	}
-	j := restoreJournal{From: from, Step: journalCopying}
-	if kept != "" {
-		j.Kept = filepath.Base(kept)
-	}
-	if err := writeJournal(dst, j); err != nil {
-		return info, booking.Errorf(booking.EInternal, "Cannot write the restore's journal beside %s, so nothing was restored: %v", booking.CleanLine(dst, 200), err)
+		return info, err
 	}
 	reached("journal")
 	keptMine := "" // the kept copy once this process has created it
@@ -157,51 +135,13 @@ func Restore(ctx context.Context, src, dst string, opts RestoreOptions) (Restore
 		}
 		return info, err
 	}
-
-	cp := copyPath(dst)
-	if err := removeCopy(dst); err != nil {
+	if err := prepareCopy(ctx, src, dst); err != nil {
 		return undo(err)
 	}
-	// The copy is made 0600 before SQLite writes into it: it holds
-	// customers' names.
-	f, err := os.OpenFile(cp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return undo(booking.Errorf(booking.EInternal, "Cannot write beside %s: %v", booking.CleanLine(dst, 200), err))
-	}
-	f.Close()
-	if err := vacuumInto(ctx, src, cp); err != nil {
-		return undo(err)
-	}
-	reached("copied")
-	if err := dropSealedKeys(ctx, cp); err != nil {
-		return undo(booking.Errorf(booking.EInternal, "Preparing the copy failed: %v", err))
-	}
-	if again, err := Verify(ctx, cp); err != nil || !again.OK() {
-		return undo(booking.Errorf(booking.EInternal, "The copy of %s failed its check, so nothing was restored.", booking.CleanLine(src, 200)))
-	}
-	reached("checked")
-
-	if replacing {
-		walLeft, err := checkpoint(ctx, dst)
-		if err != nil {
+	if kept != "" {
+		if err := keepLive(ctx, dst, kept, &keptMine); err != nil {
 			return undo(err)
 		}
-		reached("checkpointed")
-		err = copyFile(dst, kept, func() { keptMine = kept }, func() { reached("keeping") })
-		if err != nil {
-			return undo(booking.Errorf(booking.EInternal, "Cannot keep the database being replaced: %v", err))
-		}
-		if walLeft {
-			// A database that is not sound keeps its log as it is,
-			// beside the kept copy.
-			if err := copyFile(dst+"-wal", kept+"-wal", nil, nil); err != nil {
-				return undo(booking.Errorf(booking.EInternal, "Cannot keep the database being replaced: %v", err))
-			}
-		}
-		if err := syncDir(filepath.Dir(dst)); err != nil {
-			return undo(booking.Errorf(booking.EInternal, "Cannot keep the database being replaced: %v", err))
-		}
-		reached("kept")
 	}
 	if opts.BeforeSwap != nil {
 		if err := opts.BeforeSwap(); err != nil {
@@ -224,6 +164,84 @@ func Restore(ctx context.Context, src, dst string, opts RestoreOptions) (Restore
 	reached("done")
 	info.Kept, info.Bookings = kept, report.Bookings
 	return info, nil
+}
+
+// beginRestore writes the journal of a restore of src into dst, naming
+// the kept copy ("" when there is no database to replace).
+func beginRestore(src, dst string, now time.Time) (restoreJournal, string, error) {
+	if j, err := readJournal(dst); err != nil || j != nil {
+		return restoreJournal{}, "", errors.Join(err, booking.Errorf(booking.EConflict, "An interrupted restore into %s has not been finished or rolled back yet.", booking.CleanLine(dst, 200)))
+	}
+	from, err := filepath.Abs(src) // the next command may run elsewhere
+	if err != nil {
+		from = src
+	}
+	j := restoreJournal{From: from, Step: journalCopying}
+	kept := ""
+	if _, err := os.Stat(dst); err == nil {
+		if kept, err = freeKeptName(dst, now); err != nil {
+			return j, "", err
+		}
+		j.Kept = filepath.Base(kept)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return j, "", booking.Errorf(booking.EInternal, "Cannot read %s: %v", booking.CleanLine(dst, 200), err)
+	}
+	if err := writeJournal(dst, j); err != nil {
+		return j, "", booking.Errorf(booking.EInternal, "Cannot write the restore's journal beside %s, so nothing was restored: %v", booking.CleanLine(dst, 200), err)
+	}
+	return j, kept, nil
+}
+
+// prepareCopy copies src beside dst, takes any sealed ticket keys out of
+// the copy, syncs it and checks it again.
+func prepareCopy(ctx context.Context, src, dst string) error {
+	cp := copyPath(dst)
+	if err := removeCopy(dst); err != nil {
+		return err
+	}
+	// The copy is made 0600 before SQLite writes into it: it holds
+	// customers' names.
+	f, err := os.OpenFile(cp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return booking.Errorf(booking.EInternal, "Cannot write beside %s: %v", booking.CleanLine(dst, 200), err)
+	}
+	f.Close()
+	if err := vacuumInto(ctx, src, cp); err != nil {
+		return err
+	}
+	reached("copied")
+	if err := dropSealedKeys(ctx, cp); err != nil {
+		return booking.Errorf(booking.EInternal, "Preparing the copy failed: %v", err)
+	}
+	if again, err := Verify(ctx, cp); err != nil || !again.OK() {
+		return booking.Errorf(booking.EInternal, "The copy of %s failed its check, so nothing was restored.", booking.CleanLine(src, 200))
+	}
+	reached("checked")
+	return nil
+}
+
+// keepLive folds the live database's log into it and copies it to kept,
+// synced; *mine is set once kept is this restore's to remove.
+func keepLive(ctx context.Context, dst, kept string, mine *string) error {
+	walLeft, err := checkpoint(ctx, dst)
+	if err != nil {
+		return err
+	}
+	reached("checkpointed")
+	err = copyFile(dst, kept, func() { *mine = kept }, func() { reached("keeping") })
+	if err == nil && walLeft {
+		// A database that is not sound keeps its log as it is, beside
+		// the kept copy.
+		err = copyFile(dst+"-wal", kept+"-wal", nil, nil)
+	}
+	if err == nil {
+		err = syncDir(filepath.Dir(dst))
+	}
+	if err != nil {
+		return booking.Errorf(booking.EInternal, "Cannot keep the database being replaced: %v", err)
+	}
+	reached("kept")
+	return nil
 }
 
 // Recovery is what RecoverRestore did with a restore that was killed:
