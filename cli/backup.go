@@ -120,7 +120,7 @@ func (c *env) backup(pos []string, withKey bool, passFile string) error {
 		if err != nil {
 			return err
 		}
-		info, err := s.BackupWithKeys(c.ctx, pos[0], sealed)
+		info, err := db.BackupWithKeys(c.ctx, s, pos[0], sealed)
 		if err != nil {
 			return err
 		}

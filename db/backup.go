@@ -36,15 +36,20 @@ func roDSN(path string) string {
 // The copy is made beside path under a temporary name, synced, checked,
 // and linked to path only if path still does not exist.
 func (s *Store) Backup(ctx context.Context, path string) (booking.BackupInfo, error) {
-	return s.BackupWithKeys(ctx, path, "")
+	return s.backup(ctx, path, "")
 }
 
-// BackupWithKeys is Backup with sealed, the data dir's ticket keys sealed
-// with a passphrase (opaque here), written into the copy before it is
-// checked, so the backup carries them (SealedTicketKeys reads them back).
-// The live database never holds them: Restore takes them out of the copy
-// it puts in place.
-func (s *Store) BackupWithKeys(ctx context.Context, path, sealed string) (booking.BackupInfo, error) {
+// BackupWithKeys is s.Backup with sealed, the data dir's ticket keys
+// sealed with a passphrase (opaque here), written into the copy before it
+// is checked, so the backup carries them (SealedTicketKeys reads them
+// back). The live database never holds them: Restore takes them out of
+// the copy it puts in place. (A function, not a method: the keys are the
+// command line's, not a capability of the store.)
+func BackupWithKeys(ctx context.Context, s *Store, path, sealed string) (booking.BackupInfo, error) {
+	return s.backup(ctx, path, sealed)
+}
+
+func (s *Store) backup(ctx context.Context, path, sealed string) (booking.BackupInfo, error) {
 	start := time.Now()
 	info := booking.BackupInfo{Path: path}
 	if err := refuseExisting(path); err != nil {

@@ -58,7 +58,7 @@ func TestStore_BackupWithKeys(t *testing.T) {
 	s, live := storetest.MustOpen(t, db.Options{SweepInterval: -1})
 	dir := t.TempDir()
 	with, plain := filepath.Join(dir, "with.db"), filepath.Join(dir, "plain.db")
-	if _, err := s.BackupWithKeys(ctx, with, "sealed keys"); err != nil {
+	if _, err := db.BackupWithKeys(ctx, s, with, "sealed keys"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Backup(ctx, plain); err != nil {
