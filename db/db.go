@@ -247,6 +247,7 @@ func newStore(path string, opts Options, w *sql.DB) *Store {
 	s.Store = store.New(d, s.prog, store.Options{
 		TicketKeys:    append([]booking.TicketKey{opts.TicketKey}, opts.OldTicketKeys...),
 		ReserveCutoff: opts.ReserveCutoff,
+		PhoneCountry:  opts.PhoneCountry,
 		Logger:        opts.Logger,
 		PINCost:       opts.PINCost,
 		PINChecks:     &s.pinChecks,

@@ -28,6 +28,8 @@ var reservationCases = []testCase{
 	{"CollectByAddress", reservationCollectByAddress},
 	{"PhoneOneForm", reservationPhoneOneForm},
 	{"PerAddressHour", reservationPerAddressHour},
+	{"AtTheCounter", reservationAtTheCounter},
+	{"ErrHostile", reservationErrHostile},
 }
 
 // kioskCases: a kiosk session holds one block at a time, for the kiosk's
@@ -39,6 +41,7 @@ var kioskCases = []testCase{
 	{"ShareOfShow", kioskShareOfShow},
 	{"LetGoSlows", kioskLetGoSlows},
 	{"ChordApart", kioskChordApart},
+	{"RoleForbidden", kioskRoleForbidden},
 }
 
 func init() {
@@ -124,6 +127,11 @@ func reservationReserveAndPay(t *testing.T, e *env) {
 	if err != nil || got.Status != booking.ReservationPaid || got.BookingID != b.ID {
 		t.Fatalf("paid reservation %+v, %v", got, err)
 	}
+	if f, ok := e.s.(finder); ok {
+		if viaNumber, err := f.Booking(e.ctx, clerk, res.Number); err != nil || viaNumber.ID != b.ID {
+			t.Fatalf("the booking by the reservation's number: %+v, %v", viaNumber, err)
+		}
+	}
 	rep, err := r.ReportReservations(e.ctx, manager, booking.ReportRange{From: e.clock.Now(), To: e.clock.Now().AddDate(0, 0, 1)})
 	if err != nil || rep.Total.Taken != 1 || rep.Total.Paid != 1 || rep.Rows[0].Taken != 1 || rep.Rows[1].Taken != 0 {
 		t.Fatalf("report %+v, %v", rep, err)
@@ -179,7 +187,20 @@ func reservationErrLimits(t *testing.T, e *env) {
 		t.Fatal(err)
 	}
 	_, err = r.Reserve(e.ctx, kioskActor, booking.ReserveRequest{HoldID: h.ID, Owner: "k-later", Name: "Ann", Phone: "0999999999"})
-	wantCode(t, "a reservation after the cut-off", err, booking.EInvalid)
+	cut := e.show.Starts.Add(-booking.DefaultReserveCutoff).In(e.clock.Now().Location()).Format("15:04")
+	wantMessage(t, "a reservation after the cut-off", err, "Reservations for this show closed at "+cut+"; buy tickets at the counter.")
+	// A counter's hold of more seats than a reservation may have (a
+	// sale's) cannot be reserved.
+	big := make([]string, booking.MaxSeatsPerReservation+1)
+	for i := range big {
+		big[i] = fmt.Sprint("C", i+1)
+	}
+	bh, err := e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: e.show.ID + 1, Seats: big, Owner: "till"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Reserve(e.ctx, clerk, booking.ReserveRequest{HoldID: bh.ID, Owner: "till", Name: "Ann", Phone: "0999999999"})
+	wantMessage(t, "reserving a sale's hold", err, fmt.Sprintf("A reservation is for 1 to %d seats.", booking.MaxSeatsPerReservation))
 }
 
 // reservationPayRace: two counters pay one reservation at once with
@@ -227,7 +248,7 @@ func reservationCheckoutRefused(t *testing.T, e *env) {
 	r := e.reserver(t)
 	res := e.reserve(t, r, "k1", 2, "0123456789")
 	_, err := e.s.Checkout(e.ctx, clerk, booking.CheckoutRequest{HoldID: res.HoldID, Owner: "reservation:" + res.Number, IdempotencyKey: "bypass", Method: booking.Card})
-	wantCode(t, "checkout of a reservation's hold", err, booking.EInvalid)
+	wantMessage(t, "checkout of a reservation's hold", err, "That is a reservation: take its payment from the reservations screen (ctrl+y) or boxoffice reservation pay.")
 	if _, err := r.PayReservation(e.ctx, clerk, booking.PayReservationRequest{Number: res.Number, Method: booking.Card, IdempotencyKey: "pay"}); err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +269,8 @@ func reservationCollect(t *testing.T, e *env) {
 	if err != nil || c.Booking == nil || c.Booking.ID != b.ID || c.Booking.Tickets[0].Code == "" || c.Reservation != nil {
 		t.Fatalf("collect a booking: %+v, %v", c, err)
 	}
-	if c, err = r.Collect(e.ctx, kioskActor, booking.CollectRequest{Number: res.Number, Digits: "6789", Addr: "192.0.2.1"}); err != nil || c.Reservation == nil || c.Reservation.ID != res.ID {
+	typed := " " + strings.TrimPrefix(res.Number, "BO-") + " " // as a customer types it
+	if c, err = r.Collect(e.ctx, kioskActor, booking.CollectRequest{Number: typed, Digits: "6789", Addr: "192.0.2.1"}); err != nil || c.Reservation == nil || c.Reservation.ID != res.ID {
 		t.Fatalf("collect a reservation: %+v, %v", c, err)
 	}
 	for _, k := range [][2]string{{b.Number, "0124"}, {res.Number, "0123"}, {"BO-ZZZZZZZZ", "0123"}} {
@@ -273,6 +295,8 @@ func kioskHoldMoveRelease(t *testing.T, e *env) {
 	_, err = r.KioskHold(e.ctx, kioskActor, booking.KioskHoldRequest{ShowID: e.show.ID, Owner: "k1", N: 1})
 	wantCode(t, "a second hold in one session", err, booking.EConflict)
 	wantMessage(t, "a second hold in one session", err, "You have seats held already: reserve them or start again.")
+	_, err = r.KioskHold(e.ctx, kioskActor, booking.KioskHoldRequest{ShowID: e.show.ID, Owner: "k2", N: 1, MoveFrom: h.ID})
+	wantMessage(t, "a move from another session's hold", err, "That hold is gone.")
 	moved, err := r.KioskHold(e.ctx, kioskActor, booking.KioskHoldRequest{ShowID: e.show.ID, Owner: "k1", Seats: []string{"A1", "A2", "A3"}, MoveFrom: h.ID})
 	if err != nil {
 		t.Fatal(err)
@@ -638,4 +662,107 @@ func reservationPerAddressHour(t *testing.T, e *env) {
 			}
 		}
 	}
+}
+
+// reservationAtTheCounter: a clerk reserves a counter's hold for a
+// customer on the phone; it is the counter's, in the clerk's name, and
+// none of the kiosks' share.
+func reservationAtTheCounter(t *testing.T, e *env) {
+	r := e.reserver(t)
+	h := e.hold(t, "till-1", "E5", "E6")
+	res, err := r.Reserve(e.ctx, clerk, booking.ReserveRequest{HoldID: h.ID, Owner: "till-1", Name: "Bo Phone", Phone: "07700 900123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Source != booking.SourceCounter || res.CreatedBy != clerk.Name || strings.Join(booking.Labels(res.Seats), " ") != "E5 E6" {
+		t.Fatalf("counter reservation %+v", res)
+	}
+	rep, err := r.ReportReservations(e.ctx, manager, booking.ReportRange{From: e.clock.Now(), To: e.clock.Now()})
+	if err != nil || rep.Rows[1].Taken != 1 || rep.Rows[0].Taken != 0 {
+		t.Fatalf("report %+v, %v", rep, err)
+	}
+	limit := booking.KioskShowCap(e.show.Capacity)
+	if h, err := r.KioskHold(e.ctx, kioskActor, booking.KioskHoldRequest{ShowID: e.show.ID, Owner: "k1", N: min(limit, booking.MaxSeatsPerReservation)}); err != nil {
+		t.Fatalf("a kiosk hold beside a counter's reservation: %+v, %v", h, err)
+	}
+	e.counts(t, 0, 2+min(limit, booking.MaxSeatsPerReservation))
+}
+
+// reservationErrHostile: every field a customer types, at its worst,
+// gets a clear refusal, and nothing is written.
+func reservationErrHostile(t *testing.T, e *env) {
+	r := e.reserver(t)
+	h, err := r.KioskHold(e.ctx, kioskActor, booking.KioskHoldRequest{ShowID: e.show.ID, Owner: "k1", N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, phone, want string }{
+		{strings.Repeat("A", 10000), "0123456789", "at most 60"},
+		{"Ann\x1b[2J\x1b]0;pwned\x07", "0123456789", "cannot be printed"},
+		{"\x1b[31m\x1b[0m", "0123456789", "cannot be printed"},
+		{"Ann\u202eeL", "0123456789", "cannot be printed"},
+		{"   ", "0123456789", "Type your name"},
+		{"1234", "0123456789", "in letters"},
+		{"Ann", "", "phone number"},
+		{"Ann", "0123\x00456789", "in digits"},
+		{"Ann", strings.Repeat("9", 5000), "6 to 15 digits"},
+		{"Ann", "12345", "6 to 15 digits"},
+		{"Ann", "'; DROP TABLE reservations; --", "in digits"},
+	} {
+		_, err := r.Reserve(e.ctx, kioskActor, booking.ReserveRequest{HoldID: h.ID, Owner: "k1", Name: c.name, Phone: c.phone})
+		if booking.ErrorCode(err) != booking.EInvalid || !strings.Contains(booking.ErrorMessage(err), c.want) {
+			t.Errorf("name %.20q phone %.20q: %v, want EInvalid saying %q", c.name, c.phone, err, c.want)
+		}
+	}
+	_, err = r.Reserve(e.ctx, kioskActor, booking.ReserveRequest{HoldID: h.ID, Owner: "k1", Name: "Ann", Phone: "0123456789", Types: map[string]string{h.Seats[0].Label: "free\x1b"}})
+	wantMessage(t, "a made-up ticket type", err, "Choose a ticket type for each seat.")
+	rep, err := r.ReportReservations(e.ctx, manager, booking.ReportRange{From: e.clock.Now(), To: e.clock.Now()})
+	if err != nil || rep.Total.Taken != 0 {
+		t.Fatalf("hostile input wrote %d reservations (%v)", rep.Total.Taken, err)
+	}
+	e.counts(t, 0, 2)
+}
+
+// kioskRoleForbidden: the kiosk role may view the programme, hold as a
+// kiosk, reserve and collect; the store refuses it every other action,
+// whatever the kiosk's screen sends.
+func kioskRoleForbidden(t *testing.T, e *env) {
+	allowed := map[booking.Action]bool{booking.ActionViewShows: true, booking.ActionKiosk: true, booking.ActionReserve: true, booking.ActionCollect: true}
+	for _, a := range booking.Actions() {
+		if err := booking.Authorize(kioskActor, a); (err == nil) != allowed[a] {
+			t.Errorf("kiosk %s: %v", a, err)
+		}
+	}
+	s := need[booking.Store](t, e, "every capability (booking.Store)")
+	res := e.reserve(t, e.reserver(t), "k1", 2, "0123456789")
+	sold := e.sell(t, "till", "J10")
+	a, ctx := kioskActor, e.ctx
+	refused := map[string]error{}
+	_, refused["Hold"] = s.Hold(ctx, a, booking.HoldRequest{ShowID: e.show.ID, Seats: []string{"C1"}, Owner: "x"})
+	_, refused["HoldBest"] = s.HoldBest(ctx, a, booking.HoldBestRequest{ShowID: e.show.ID, N: 1, Owner: "x"})
+	refused["Release"] = s.Release(ctx, a, res.HoldID, "reservation:"+res.Number)
+	_, refused["Checkout"] = s.Checkout(ctx, a, booking.CheckoutRequest{HoldID: res.HoldID, Owner: "reservation:" + res.Number, IdempotencyKey: "x", Method: booking.Card})
+	_, refused["PayReservation"] = s.PayReservation(ctx, a, booking.PayReservationRequest{Number: res.Number, Method: booking.Card, IdempotencyKey: "x"})
+	_, refused["Reservation"] = s.Reservation(ctx, a, res.Number)
+	_, refused["FindReservations"] = s.FindReservations(ctx, a, "0123456789")
+	_, refused["Booking"] = s.Booking(ctx, a, sold.Number)
+	_, refused["FindBookings"] = s.FindBookings(ctx, a, booking.BookingQuery{Text: "ann"})
+	_, refused["Cancel"] = s.Cancel(ctx, a, booking.CancelRequest{Number: sold.Number})
+	_, refused["RefundTickets"] = s.RefundTickets(ctx, a, booking.RefundRequest{Number: sold.Number, Seats: []string{"J10"}})
+	_, refused["Admit"] = s.Admit(ctx, a, sold.Tickets[0].Code)
+	_, refused["AddWaitlist"] = s.AddWaitlist(ctx, a, e.show.ID, "Ann", "0123", 1)
+	_, refused["AddStaff"] = s.AddStaff(ctx, a, "eve", booking.RoleManager, "1234", nil)
+	_, refused["ListStaff"] = s.ListStaff(ctx, a)
+	refused["SetPrice"] = s.SetPrice(ctx, a, booking.TicketType{Code: "adult", Name: "Adult", Price: 1})
+	_, refused["OpenShift"] = s.OpenShift(ctx, a, booking.OpenShiftRequest{Float: 100})
+	_, refused["Audit"] = s.Audit(ctx, a, booking.AuditQuery{})
+	_, refused["ReportTakings"] = s.ReportTakings(ctx, a, booking.TakingsQuery{})
+	_, refused["ReportReservations"] = s.ReportReservations(ctx, a, booking.ReportRange{From: e.clock.Now(), To: e.clock.Now()})
+	_, refused["Quote"] = s.Quote(ctx, a, booking.QuoteRequest{ShowID: e.show.ID, SeatIDs: []int64{1}})
+	for name, err := range refused {
+		if booking.ErrorCode(err) != booking.EForbidden {
+			t.Errorf("kiosk %s: %v, want EForbidden", name, err)
+		}
+	}
+	e.counts(t, 1, 2)
 }
