@@ -14,6 +14,7 @@ import (
 
 	"boxoffice/assets"
 	"boxoffice/booking"
+	"boxoffice/internal/sdnotify"
 	"boxoffice/paper"
 	"boxoffice/tui"
 	"boxoffice/tui/server"
@@ -261,7 +262,7 @@ func (c *env) serve(sc serveConfig) error {
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
+	logger := serveLogger(c.stderr)
 	err = c.withData(openOptions{logger: logger, cutoff: sc.cutoff}, func(o *opened) error {
 		if err := hs.fits(o); err != nil {
 			return err
@@ -294,14 +295,20 @@ func (c *env) serve(sc serveConfig) error {
 		if o.demo {
 			fmt.Fprintf(c.stdout, "Demo cinema: add a key with `boxoffice staff add NAME --role clerk --key-file KEY.pub` (PIN on stdin)\n")
 		}
+		// Under systemd (Type=notify): ready once both servers accept
+		// connections, then alive while the store answers.
+		notifyService(sdnotify.Ready+"\nSTATUS=Serving the counter on "+booking.CleanLine(sc.listen, 100), logger)
+		defer startWatchdog(o.store, logger)() // stopped before the store closes
 		select {
 		case err := <-served:
+			notifyService(sdnotify.Stopping, logger)
 			ctx, cancel := stopContext()
 			defer cancel()
 			stopKiosk(ctx)
 			return err
 		case <-c.ctx.Done():
 		}
+		notifyService(sdnotify.Stopping, logger)
 		stopServers(srv, stopKiosk, served, logger)
 		return nil
 	})
