@@ -17,6 +17,7 @@ import (
 
 	"boxoffice/assets"
 	"boxoffice/booking"
+	"boxoffice/tui"
 )
 
 // dataDir is the directory that holds one cinema: its database, the
@@ -160,10 +161,11 @@ func writeSynced(f *os.File, text string) error {
 
 // openLog appends to the data dir's log file, so nothing is ever written
 // over the counter's screen; when the file cannot be opened or written
-// (a full disk), the lines go to stderr instead (see fallbackLog).
-func (d dataDir) openLog(stderr io.Writer) (*slog.Logger, io.Closer, error) {
+// (a full disk), the lines go to ring and to stderr (nil: stderr is the
+// screen) instead (see fallbackLog).
+func (d dataDir) openLog(stderr io.Writer, ring *tui.LogRing) (*slog.Logger, *fallbackLog, io.Closer, error) {
 	if err := d.ensure(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	path := d.file(logFile)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
@@ -171,7 +173,8 @@ func (d dataDir) openLog(stderr io.Writer) (*slog.Logger, io.Closer, error) {
 	if err == nil {
 		closer = f
 	}
-	return slog.New(slog.NewTextHandler(newFallbackLog(f, path, stderr, err), nil)), closer, nil
+	fl := newFallbackLog(f, path, stderr, ring, err)
+	return slog.New(slog.NewTextHandler(fl, nil)), fl, closer, nil
 }
 
 // dataOptions say how to open a data dir's store.

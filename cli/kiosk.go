@@ -45,7 +45,9 @@ func (c *env) kiosk(cutoff time.Duration, pr target) error {
 	if err != nil {
 		return err
 	}
-	logger, done, err := c.openTerminal()
+	// The kiosk's screen is the public's: the lines the log file misses
+	// are kept unshown, for stderr once it closes.
+	logger, _, done, err := c.openTerminal()
 	if err != nil {
 		return err
 	}

@@ -53,23 +53,30 @@ func layoutsDirIn(flagValue string, dir dataDir) string {
 
 // openTerminal prepares a screen run in this terminal (the counter, the
 // kiosk): the data dir's log, so nothing is written over the screen, and
-// its shared lock, so restore refuses while the screen is open. done
-// lets both go.
-func (c *env) openTerminal() (logger *slog.Logger, done func(), err error) {
+// its shared lock, so restore refuses while the screen is open. ring
+// keeps the lines the log file could not take (the counter shows them on
+// ctrl+l); when stderr is the screen, they go there only once the screen
+// has closed. done lets the log and the lock go.
+func (c *env) openTerminal() (logger *slog.Logger, ring *tui.LogRing, done func(), err error) {
 	dir, err := resolveDataDir(c.dataFlag)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	logger, closer, err := dir.openLog(c.stderr)
+	ring = tui.NewLogRing()
+	stderr := c.stderr
+	if screenIsStderr(c.term, c.stderr) {
+		stderr = nil
+	}
+	logger, fl, closer, err := dir.openLog(stderr, ring)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	release, err := holdShared(c.dataFlag)
 	if err != nil {
 		closer.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return logger, func() { release(); closer.Close() }, nil
+	return logger, ring, func() { release(); closer.Close(); fl.flush(c.stderr) }, nil
 }
 
 // counter opens the counter in this terminal, logging to the data dir's
@@ -82,7 +89,7 @@ func (c *env) counter(idle time.Duration, pr target, layouts string) error {
 	if err != nil {
 		return err
 	}
-	logger, done, err := c.openTerminal()
+	logger, ring, done, err := c.openTerminal()
 	if err != nil {
 		return err
 	}
@@ -109,6 +116,7 @@ func (c *env) counter(idle time.Duration, pr target, layouts string) error {
 			Printer:         printer,
 			Layout:          pr.layout(),
 			LayoutsDir:      layoutsDirIn(layouts, o.dir),
+			LogRing:         ring,
 		}, c.stdin, c.term)
 		if err != nil {
 			logger.Error("counter", "err", err)
