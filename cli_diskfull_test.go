@@ -210,3 +210,74 @@ func TestE2E_CounterDiskFull(t *testing.T) {
 		t.Fatalf("check: %v %s", err, out)
 	}
 }
+
+// At 0 bytes free SQLite cannot even make the WAL index it opens a file
+// with. Every command names the full disk (before: "Internal error.",
+// exit 1): the reads still answer, from the file opened read-only, and
+// say after it that the disk is full; check and a backup to another disk
+// work; the writes and init exit 5 with the disk_full words, init in a
+// new data dir too. Once space is freed, everything works again.
+func TestCLI_DiskFullZeroBytes(t *testing.T) {
+	disk := smallDisk(t)
+	data := filepath.Join(disk, "data")
+	if code, _, stderr := runCLI(t, data, "", "init"); code != 0 {
+		t.Fatalf("init: %s", stderr)
+	}
+	show := grandShowID(t, data)
+	code, out, stderr := runCLI(t, data, "", "sell", show, "--best", "2", "--pay", "card", "--json")
+	var sale struct {
+		Number string `json:"booking"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &sale) != nil {
+		t.Fatalf("sell: exit %d %s %s", code, out, stderr)
+	}
+	fillDisk(t, filepath.Join(disk, "filler"), 0)
+	named := "boxoffice: The disk is full: no room left for " + data + ". Free space and try again."
+
+	// Reads: the answer, then the full disk named.
+	code, out, stderr = runCLI(t, data, "", "shows", "--json")
+	var shows []showJSON
+	if code != 0 || json.Unmarshal([]byte(out), &shows) != nil || len(shows) == 0 || !strings.Contains(stderr, named) {
+		t.Fatalf("shows at 0 bytes free: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = runCLI(t, data, "", "booking", sale.Number)
+	if code != 0 || !strings.Contains(out, sale.Number) || !strings.Contains(stderr, named) {
+		t.Fatalf("booking at 0 bytes free: exit %d\n%s%s", code, out, stderr)
+	}
+
+	// check reads the file as it is, and a backup to another disk copies
+	// it: what to do before freeing space.
+	if code, out, stderr := runCLI(t, data, "", "check"); code != 0 || !strings.Contains(out, "Invariants: every one holds") {
+		t.Fatalf("check at 0 bytes free: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := runCLI(t, data, "", "backup", filepath.Join(t.TempDir(), "copy.db")); code != 0 || !strings.Contains(out, "every invariant holds") {
+		t.Fatalf("backup to another disk at 0 bytes free: exit %d\n%s%s", code, out, stderr)
+	}
+
+	// Writes and init: exit 5, the disk named.
+	var answer struct{ Error, Message string }
+	code, out, _ = runCLI(t, data, "", "sell", show, "--best", "1", "--pay", "card", "--json")
+	if json.Unmarshal([]byte(out), &answer); code != exitDiskFull || answer.Error != "disk_full" || answer.Message != "The disk is full: nothing was saved. Free space and try again." {
+		t.Fatalf("sell at 0 bytes free: exit %d %s", code, out)
+	}
+	for _, args := range [][]string{{"init"}, {"staff", "unlock", "demo"}} {
+		code, out, stderr := runCLI(t, data, "", args...)
+		if code != exitDiskFull || !strings.Contains(stderr, "boxoffice: The disk is full: ") || strings.Contains(stderr, "Internal error") {
+			t.Errorf("%v at 0 bytes free: exit %d\n%s%s", args, code, out, stderr)
+		}
+	}
+	code, _, stderr = runCLI(t, filepath.Join(disk, "new"), "", "init")
+	if code != exitDiskFull || !strings.Contains(stderr, "boxoffice: The disk is full: no room left for "+filepath.Join(disk, "new")) {
+		t.Errorf("init of a new data dir at 0 bytes free: exit %d %s", code, stderr)
+	}
+
+	if err := os.Remove(filepath.Join(disk, "filler")); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := runCLI(t, data, "", "sell", show, "--best", "1", "--pay", "card"); code != 0 || strings.Contains(stderr, "disk is full") {
+		t.Fatalf("sell once space was freed: exit %d %s %s", code, out, stderr)
+	}
+	if code, out, stderr := runCLI(t, data, "", "check"); code != 0 {
+		t.Fatalf("check: exit %d %s %s", code, out, stderr)
+	}
+}

@@ -54,7 +54,7 @@ func (c *env) kiosk(cutoff time.Duration, pr target) error {
 	defer done()
 	restore := ignoreStopSignals()
 	defer restore()
-	return c.withData(openOptions{logger: logger, cutoff: cutoff}, func(o *opened) error {
+	return c.withData(openOptions{logger: logger, cutoff: cutoff, live: true}, func(o *opened) error {
 		m := kiosk.New(kiosk.Options{Store: o.store, Owner: "kiosk-" + randomID(), Terminal: "kiosk " + hostTerminal(),
 			Now: c.now, Context: c.ctx, Logger: logger, Unlock: managerUnlock(o.store, "kiosk "+hostTerminal()),
 			Printer: printer, Layout: pr.layout()})

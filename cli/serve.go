@@ -94,7 +94,7 @@ func (c *env) counter(idle time.Duration, pr target, layouts string) error {
 		return err
 	}
 	defer done()
-	return c.withData(openOptions{logger: logger}, func(o *opened) error {
+	return c.withData(openOptions{logger: logger, live: true}, func(o *opened) error {
 		site, _, serr := c.site(o.store) // --site: where this counter sells
 		if serr != nil {
 			return serr
@@ -271,7 +271,7 @@ func (c *env) serve(sc serveConfig) error {
 		return err
 	}
 	logger := serveLogger(c.stderr)
-	err = c.withData(openOptions{logger: logger, cutoff: sc.cutoff}, func(o *opened) error {
+	err = c.withData(openOptions{logger: logger, cutoff: sc.cutoff, live: true}, func(o *opened) error {
 		if err := hs.fits(o); err != nil {
 			return err
 		}
