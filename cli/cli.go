@@ -155,7 +155,7 @@ type openOptions struct {
 	logger *slog.Logger  // the store's logger; warnings to stderr when nil
 	cutoff time.Duration // a reservation's cut-off (serve, kiosk); the default when zero
 	// live is a screen or a server: on a full disk it refuses to start
-	// rather than stay read-only once space is freed (dataOptions.readOnly).
+	// rather than stay read-only once space is freed (dataOptions.readOnlyOK).
 	live bool
 }
 
@@ -176,7 +176,7 @@ func (c *env) withData(opts openOptions, fn func(*opened) error) error {
 		opts.logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	o, err := dir.open(c.ctx, dataOptions{sync: c.syncFlag, noDemo: opts.noDemo, now: c.now, logger: opts.logger, cutoff: opts.cutoff, dbURL: url,
-		readOnly: !opts.live})
+		readOnlyOK: !opts.live})
 	if err != nil {
 		return err
 	}

@@ -188,12 +188,12 @@ type dataOptions struct {
 	cutoff time.Duration // a reservation's cut-off before its show; the default when zero
 	dbURL  string        // the PostgreSQL server (--db), or "" for the SQLite file
 
-	// readOnly lets a disk too full to open the SQLite file the usual way
-	// open it for reading only: a command's reads still work (withData
-	// says the disk is full after them), its writes say the disk is full.
-	// A screen or a server, which would stay read-only after space is
-	// freed, refuses instead.
-	readOnly bool
+	// readOnlyOK lets a disk too full to open the SQLite file the usual
+	// way open it for reading only: a command's reads still work
+	// (withData says the disk is full after them), its writes say the
+	// disk is full. A screen or a server, which would stay read-only after
+	// space is freed, refuses instead.
+	readOnlyOK bool
 }
 
 // opened is an open data directory.
@@ -224,8 +224,9 @@ func (d dataDir) diskFull() error {
 
 // nameFullDisk gives an error that is no domain error (an I/O error, a
 // file that could not be made) the full disk's name and code when that is
-// what it is: ENOSPC, or the data dir's disk full. Every command's error
-// passes here, so none says "Internal error." for a full disk.
+// what it is: ENOSPC, or, on the SQLite file, the data dir's disk full.
+// Every command's error passes here, so none says "Internal error." for a
+// full disk.
 func (c *env) nameFullDisk(err error) error {
 	var usage *UsageError
 	var already *shownError
@@ -233,10 +234,16 @@ func (c *env) nameFullDisk(err error) error {
 		return err
 	}
 	dir, derr := resolveDataDir(c.dataFlag)
-	if derr != nil || !(errors.Is(err, syscall.ENOSPC) || dir.full()) {
+	if derr != nil {
 		return err
 	}
-	return dir.diskFull()
+	if errors.Is(err, syscall.ENOSPC) {
+		return dir.diskFull()
+	}
+	if url, _ := resolveDB(c.dbFlag); url == "" && dir.full() {
+		return dir.diskFull()
+	}
+	return err
 }
 
 // open opens the database, creating the dir, keys and database when
@@ -267,10 +274,10 @@ func (d dataDir) open(ctx context.Context, opts dataOptions) (*opened, error) {
 }
 
 // openReadOnly opens the SQLite file for reading only on a disk too full
-// to open it the usual way (see dataOptions.readOnly), or names the full
-// disk.
+// to open it the usual way (see dataOptions.readOnlyOK), or names the
+// full disk.
 func (d dataDir) openReadOnly(opts dataOptions, key booking.TicketKey, oldKeys []booking.TicketKey) (backend, error) {
-	if !opts.readOnly {
+	if !opts.readOnlyOK {
 		return nil, d.diskFull()
 	}
 	store, err := db.OpenReadOnly(d.dbPath(), db.Options{Clock: opts.now, TicketKey: key, OldTicketKeys: oldKeys, Logger: opts.logger,
