@@ -47,7 +47,7 @@ type env struct {
 // has only to map it to an exit code.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	c := &env{ctx: ctx, stdin: stdin, stdout: newCleanWriter(stdout), stderr: newCleanWriter(stderr), term: stdout, now: time.Now}
-	err := c.run(args)
+	err := c.nameFullDisk(c.run(args))
 	c.report(err)
 	return err
 }
@@ -154,6 +154,9 @@ type openOptions struct {
 	noDemo bool          // an empty cinema instead of the demo one
 	logger *slog.Logger  // the store's logger; warnings to stderr when nil
 	cutoff time.Duration // a reservation's cut-off (serve, kiosk); the default when zero
+	// live is a screen or a server: on a full disk it refuses to start
+	// rather than stay read-only once space is freed (dataOptions.readOnlyOK).
+	live bool
 }
 
 // withData opens the data dir for one command (creating it, its keys and
@@ -181,13 +184,17 @@ func (c *env) withData(opts openOptions, fn func(*opened) error) error {
 		}
 		defer release()
 	}
-	o, err := dir.open(c.ctx, dataOptions{sync: c.syncFlag, noDemo: opts.noDemo, now: c.now, logger: opts.logger, cutoff: opts.cutoff, dbURL: url})
+	o, err := dir.open(c.ctx, dataOptions{sync: c.syncFlag, noDemo: opts.noDemo, now: c.now, logger: opts.logger, cutoff: opts.cutoff, dbURL: url,
+		readOnlyOK: !opts.live})
 	if err != nil {
 		return err
 	}
 	err = fn(o)
 	if cerr := o.store.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && o.readOnly {
+		c.warnReadOnly(dir)
 	}
 	return err
 }

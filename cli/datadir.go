@@ -13,10 +13,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"boxoffice/assets"
 	"boxoffice/booking"
+	"boxoffice/db"
+	"boxoffice/tui"
 )
 
 // dataDir is the directory that holds one cinema: its database, the
@@ -222,10 +225,11 @@ func writeSynced(f *os.File, text string) error {
 
 // openLog appends to the data dir's log file, so nothing is ever written
 // over the counter's screen; when the file cannot be opened or written
-// (a full disk), the lines go to stderr instead (see fallbackLog).
-func (d dataDir) openLog(stderr io.Writer) (*slog.Logger, io.Closer, error) {
+// (a full disk), the lines go to ring and to stderr (nil: stderr is the
+// screen) instead (see fallbackLog).
+func (d dataDir) openLog(stderr io.Writer, ring *tui.LogRing) (*slog.Logger, *fallbackLog, io.Closer, error) {
 	if err := d.ensure(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	path := d.file(logFile)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
@@ -233,7 +237,8 @@ func (d dataDir) openLog(stderr io.Writer) (*slog.Logger, io.Closer, error) {
 	if err == nil {
 		closer = f
 	}
-	return slog.New(slog.NewTextHandler(newFallbackLog(f, path, stderr, err), nil)), closer, nil
+	fl := newFallbackLog(f, path, stderr, ring, err)
+	return slog.New(slog.NewTextHandler(fl, nil)), fl, closer, nil
 }
 
 // dataOptions say how to open a data dir's store.
@@ -244,14 +249,63 @@ type dataOptions struct {
 	logger *slog.Logger
 	cutoff time.Duration // a reservation's cut-off before its show; the default when zero
 	dbURL  string        // the PostgreSQL server (--db), or "" for the SQLite file
+
+	// readOnlyOK lets a disk too full to open the SQLite file the usual
+	// way open it for reading only: a command's reads still work
+	// (withData says the disk is full after them), its writes say the
+	// disk is full. A screen or a server, which would stay read-only after
+	// space is freed, refuses instead.
+	readOnlyOK bool
 }
 
 // opened is an open data directory.
 type opened struct {
-	dir    dataDir
-	store  backend
-	demo   bool
-	seeded bool // this call created the cinema
+	dir      dataDir
+	store    backend
+	demo     bool
+	seeded   bool // this call created the cinema
+	readOnly bool // opened for reading only: the disk is full
+}
+
+// nearlyFull is the room under which the data dir's disk counts as full
+// when opening the database fails: SQLite needs 32 KiB for the WAL index
+// before it reads a page, and a sale some pages more.
+const nearlyFull = 1 << 20
+
+// full reports whether the disk holding d has less room than nearlyFull.
+func (d dataDir) full() bool {
+	free, ok := freeBytes(string(d))
+	return ok && free < nearlyFull
+}
+
+// diskFull names the full disk, in the words every full-disk refusal
+// starts with.
+func (d dataDir) diskFull() error {
+	return booking.Errorf(booking.EDiskFull, "The disk is full: no room left for %s. Free space and try again.", booking.CleanLine(string(d), 200))
+}
+
+// nameFullDisk gives an error that is no domain error (an I/O error, a
+// file that could not be made) the full disk's name and code when that is
+// what it is: ENOSPC, or, on the SQLite file, the data dir's disk full.
+// Every command's error passes here, so none says "Internal error." for a
+// full disk.
+func (c *env) nameFullDisk(err error) error {
+	var usage *UsageError
+	var already *shownError
+	if err == nil || booking.ErrorCode(err) != booking.EInternal || errors.As(err, &usage) || errors.As(err, &already) {
+		return err
+	}
+	dir, derr := resolveDataDir(c.dataFlag)
+	if derr != nil {
+		return err
+	}
+	if errors.Is(err, syscall.ENOSPC) {
+		return dir.diskFull()
+	}
+	if url, _ := resolveDB(c.dbFlag); url == "" && dir.full() {
+		return dir.diskFull()
+	}
+	return err
 }
 
 // open opens the database, creating the dir, keys and database when
@@ -265,15 +319,44 @@ func (d dataDir) open(ctx context.Context, opts dataOptions) (*opened, error) {
 		return nil, err
 	}
 	store, err := d.openBackend(ctx, opts.dbURL, opts, key, oldKeys)
+	readOnly := false
+	if err != nil && opts.dbURL == "" && d.full() {
+		store, err = d.openReadOnly(opts, key, oldKeys)
+		readOnly = err == nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	o := &opened{dir: d, store: store}
+	o := &opened{dir: d, store: store, readOnly: readOnly}
 	if err := o.prepare(ctx, opts); err != nil {
 		store.Close()
 		return nil, err
 	}
 	return o, nil
+}
+
+// openReadOnly opens the SQLite file for reading only on a disk too full
+// to open it the usual way (see dataOptions.readOnlyOK), or names the
+// full disk.
+func (d dataDir) openReadOnly(opts dataOptions, key booking.TicketKey, oldKeys []booking.TicketKey) (backend, error) {
+	if !opts.readOnlyOK {
+		return nil, d.diskFull()
+	}
+	store, err := db.OpenReadOnly(d.dbPath(), db.Options{Clock: opts.now, TicketKey: key, OldTicketKeys: oldKeys, Logger: opts.logger,
+		ReserveCutoff: opts.cutoff, PhoneCountry: os.Getenv("BOXOFFICE_PHONE_COUNTRY")})
+	if err != nil {
+		if booking.ErrorCode(err) == booking.EInvalid {
+			return nil, err // not a database it can use, full disk or not
+		}
+		return nil, d.diskFull()
+	}
+	return store, nil
+}
+
+// warnReadOnly says, after a command's reads worked on a full disk,
+// that nothing could have been saved.
+func (c *env) warnReadOnly(d dataDir) {
+	fmt.Fprintf(c.stderr, "boxoffice: %s Read only until then: nothing can be saved.\n", booking.ErrorMessage(d.diskFull()))
 }
 
 // prepare seeds an empty database (the demo cinema unless noDemo) and
@@ -282,6 +365,9 @@ func (o *opened) prepare(ctx context.Context, opts dataOptions) error {
 	empty, err := o.store.Empty(ctx)
 	if err != nil {
 		return err
+	}
+	if empty && o.readOnly {
+		return o.dir.diskFull() // a new cinema needs room
 	}
 	if empty {
 		seed, err := assets.Demo(opts.now())
@@ -300,7 +386,7 @@ func (o *opened) prepare(ctx context.Context, opts dataOptions) error {
 	if o.demo, err = o.store.IsDemo(ctx); err != nil {
 		return err
 	}
-	if o.demo && !o.seeded {
+	if o.demo && !o.seeded && !o.readOnly {
 		// Keep a week of demo shows ahead however long ago it was made.
 		if seed, err := assets.Demo(opts.now()); err == nil {
 			if _, err := o.store.TopUpDemo(ctx, seed); err != nil {

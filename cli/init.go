@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"time"
 
 	"boxoffice/assets"
@@ -20,9 +21,10 @@ const maxHistoryDays = 3660
 
 const initLong = `Creates the data directory (0700), its ticket key and its database (0600),
 and loads the demo cinema into an empty database, or nothing with --no-demo.
-Run again, it changes nothing. --demo-history DAYS plays DAYS of past sales,
-cancellations and waiting lists through the store into a new demo cinema and
-checks every invariant afterwards.`
+Run again, it changes nothing; on a database it finds, it runs SQLite's
+quick check first and refuses a damaged one. --demo-history DAYS plays DAYS
+of past sales, cancellations and waiting lists through the store into a new
+demo cinema and checks every invariant afterwards.`
 
 func initFlags(fs *flag.FlagSet) runFunc {
 	noDemo := fs.Bool("no-demo", false, "create an empty cinema")
@@ -38,10 +40,16 @@ func (c *env) initData(pos []string, noDemo bool, history int) error {
 	if history < 0 || history > maxHistoryDays || (history > 0 && noDemo) {
 		return usagef("--demo-history takes 1 to %d days of the demo cinema (not with --no-demo)", maxHistoryDays)
 	}
+	if err := c.checkBeforeInit(); err != nil {
+		return err
+	}
 	if history > 0 {
 		return c.initHistory(history)
 	}
 	return c.withData(openOptions{noDemo: noDemo}, func(o *opened) error {
+		if o.readOnly {
+			return o.dir.diskFull() // nothing init would make or check can be written
+		}
 		c.say("Data directory: %s", o.dir)
 		hint := ""
 		if h := o.demoHint(c.ctx); h.Name != "" {
@@ -60,6 +68,27 @@ func (c *env) initData(pos []string, noDemo bool, history int) error {
 		}
 		return nil
 	})
+}
+
+// checkBeforeInit runs SQLite's quick check on a database file init finds
+// in the data dir, and refuses a damaged one (EDamaged, in the check's
+// words) before anything opens it to write: init is what an operator runs
+// to see that a data dir is ready, and "ready" must not be said of a file
+// with corrupt pages. The file is read-only to it, so it runs on a full
+// disk where SQLite can read.
+func (c *env) checkBeforeInit() error {
+	url, err := resolveDB(c.dbFlag)
+	if err != nil || url != "" {
+		return err
+	}
+	dir, err := resolveDataDir(c.dataFlag)
+	if err != nil {
+		return err
+	}
+	if info, err := os.Stat(dir.dbPath()); err != nil || info.Size() == 0 {
+		return nil // nothing there yet: init makes it
+	}
+	return db.QuickCheck(c.ctx, dir.dbPath())
 }
 
 // initHistory gives a new demo cinema days of past business: the demo

@@ -45,14 +45,16 @@ func (c *env) kiosk(cutoff time.Duration, pr target) error {
 	if err != nil {
 		return err
 	}
-	logger, done, err := c.openTerminal()
+	// The kiosk's screen is the public's: the lines the log file misses
+	// are kept unshown, for stderr once it closes.
+	logger, _, done, err := c.openTerminal()
 	if err != nil {
 		return err
 	}
 	defer done()
 	restore := ignoreStopSignals()
 	defer restore()
-	return c.withData(openOptions{logger: logger, cutoff: cutoff}, func(o *opened) error {
+	return c.withData(openOptions{logger: logger, cutoff: cutoff, live: true}, func(o *opened) error {
 		m := kiosk.New(kiosk.Options{Store: o.store, Owner: "kiosk-" + randomID(), Terminal: "kiosk " + hostTerminal(),
 			Now: c.now, Context: c.ctx, Logger: logger, Unlock: managerUnlock(o.store, "kiosk "+hostTerminal()),
 			Printer: printer, Layout: pr.layout()})

@@ -14,6 +14,7 @@ import (
 
 	"boxoffice/assets"
 	"boxoffice/booking"
+	"boxoffice/internal/sdnotify"
 	"boxoffice/paper"
 	"boxoffice/tui"
 	"boxoffice/tui/server"
@@ -52,23 +53,30 @@ func layoutsDirIn(flagValue string, dir dataDir) string {
 
 // openTerminal prepares a screen run in this terminal (the counter, the
 // kiosk): the data dir's log, so nothing is written over the screen, and
-// its shared lock, so restore refuses while the screen is open. done
-// lets both go.
-func (c *env) openTerminal() (logger *slog.Logger, done func(), err error) {
+// its shared lock, so restore refuses while the screen is open. ring
+// keeps the lines the log file could not take (the counter shows them on
+// ctrl+l); when stderr is the screen, they go there only once the screen
+// has closed. done lets the log and the lock go.
+func (c *env) openTerminal() (logger *slog.Logger, ring *tui.LogRing, done func(), err error) {
 	dir, err := resolveDataDir(c.dataFlag)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	logger, closer, err := dir.openLog(c.stderr)
+	ring = tui.NewLogRing()
+	stderr := c.stderr
+	if screenIsStderr(c.term, c.stderr) {
+		stderr = nil
+	}
+	logger, fl, closer, err := dir.openLog(stderr, ring)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	release, err := c.holdShared()
 	if err != nil {
 		closer.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return logger, func() { release(); closer.Close() }, nil
+	return logger, ring, func() { release(); closer.Close(); fl.flush(c.stderr) }, nil
 }
 
 // counter opens the counter in this terminal, logging to the data dir's
@@ -81,12 +89,12 @@ func (c *env) counter(idle time.Duration, pr target, layouts string) error {
 	if err != nil {
 		return err
 	}
-	logger, done, err := c.openTerminal()
+	logger, ring, done, err := c.openTerminal()
 	if err != nil {
 		return err
 	}
 	defer done()
-	return c.withData(openOptions{logger: logger}, func(o *opened) error {
+	return c.withData(openOptions{logger: logger, live: true}, func(o *opened) error {
 		site, _, serr := c.site(o.store) // --site: where this counter sells
 		if serr != nil {
 			return serr
@@ -108,6 +116,7 @@ func (c *env) counter(idle time.Duration, pr target, layouts string) error {
 			Printer:         printer,
 			Layout:          pr.layout(),
 			LayoutsDir:      layoutsDirIn(layouts, o.dir),
+			LogRing:         ring,
 		}, c.stdin, c.term)
 		if err != nil {
 			logger.Error("counter", "err", err)
@@ -261,8 +270,8 @@ func (c *env) serve(sc serveConfig) error {
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
-	err = c.withData(openOptions{logger: logger, cutoff: sc.cutoff}, func(o *opened) error {
+	logger := serveLogger(c.stderr)
+	err = c.withData(openOptions{logger: logger, cutoff: sc.cutoff, live: true}, func(o *opened) error {
 		if err := hs.fits(o); err != nil {
 			return err
 		}
@@ -294,14 +303,20 @@ func (c *env) serve(sc serveConfig) error {
 		if o.demo {
 			fmt.Fprintf(c.stdout, "Demo cinema: add a key with `boxoffice staff add NAME --role clerk --key-file KEY.pub` (PIN on stdin)\n")
 		}
+		// Under systemd (Type=notify): ready once both servers accept
+		// connections, then alive while the store answers.
+		notifyService(sdnotify.Ready+"\nSTATUS=Serving the counter on "+booking.CleanLine(sc.listen, 100), logger)
+		defer startWatchdog(o.store, logger)() // stopped before the store closes
 		select {
 		case err := <-served:
+			notifyService(sdnotify.Stopping, logger)
 			ctx, cancel := stopContext()
 			defer cancel()
 			stopKiosk(ctx)
 			return err
 		case <-c.ctx.Done():
 		}
+		notifyService(sdnotify.Stopping, logger)
 		stopServers(srv, stopKiosk, served, logger)
 		return nil
 	})

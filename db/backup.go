@@ -115,7 +115,8 @@ func copyDatabase(ctx context.Context, src, dst string) (string, error) {
 // vacuumInto copies the database at src into dst, which must be missing
 // or empty, with VACUUM INTO, and syncs it.
 func vacuumInto(ctx context.Context, src, dst string) error {
-	conn, err := sql.Open("sqlite", roDSN(src))
+	// openReader reads src on a full disk too, so it can be copied away.
+	conn, err := openReader(ctx, src)
 	if err == nil {
 		_, err = conn.ExecContext(ctx, "VACUUM INTO ?", dst)
 		err = errors.Join(err, conn.Close())
@@ -189,13 +190,16 @@ func Verify(ctx context.Context, path string) (booking.CheckReport, error) {
 		return report, booking.Errorf(booking.ENotFound, "No database at %s.", booking.CleanLine(path, 200))
 	}
 	// Another program's file or a newer boxoffice's is named as such; a
-	// damaged one is what the integrity check below reports on.
-	if err := identify(path, 5*time.Second); err != nil && booking.ErrorCode(err) != booking.EDamaged {
+	// damaged one is what the integrity check below reports on. A file
+	// identify could not read at all (a disk too full for its WAL index)
+	// is read by openReader where SQLite can.
+	var refused *booking.Error
+	if err := identify(path, 5*time.Second); errors.As(err, &refused) && refused.Code != booking.EDamaged {
 		return report, err
 	}
-	r, err := sql.Open("sqlite", roDSN(path))
+	r, err := openReader(ctx, path)
 	if err != nil {
-		return report, err
+		return report, unreadable(nil, path, err)
 	}
 	r.SetMaxOpenConns(2) // CheckInvariants prepares on the pool, then reads in one transaction
 	s := &Store{path: path, log: slog.New(slog.NewTextHandler(io.Discard, nil)), read: r}

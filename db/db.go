@@ -529,7 +529,7 @@ func (s *Store) translate(op string, err error) error {
 		return booking.Errorf(booking.EConflict, "That was changed at another counter; try again.")
 	case sqliteCode(err)&0xff == sqliteFull:
 		s.log.Error("disk full", "op", op, "path", s.path, "err", err)
-		return booking.Errorf(booking.EDiskFull, "The disk is full: nothing was saved. Free space and try again.")
+		return errDiskFull()
 	case sqliteCode(err)&0xff == sqliteCorrupt:
 		s.log.Error("database damaged", "op", op, "path", s.path, "err", err)
 		return booking.Errorf(booking.EDamaged, "The database file is damaged (%s): run boxoffice check, and restore a backup.", errText(err))

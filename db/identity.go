@@ -166,21 +166,29 @@ func writable(probe string) error {
 
 // unreadable says why SQLite could not read path: not a database at
 // all, or damaged (with what the integrity check says, where it can say
-// anything).
+// anything: r is nil when no connection could be opened).
 func unreadable(r *sql.DB, path string, err error) error {
 	switch sqliteCode(err) & 0xff {
 	case sqliteNotADB:
 		return booking.Errorf(booking.EInvalid, "%s is not a database: SQLite says %q. Point --data at the cinema's directory, or restore a backup.", cleanPath(path), errText(err))
 	case sqliteCorrupt:
 		words := errText(err)
+		if r == nil {
+			return damaged(path, words)
+		}
 		if lines, cerr := queryStrings(r, `PRAGMA integrity_check(5)`); cerr == nil && len(lines) > 0 {
 			words = strings.Join(lines, "; ")
 		}
-		return booking.Errorf(booking.EDamaged, "%s is damaged: %s. Restore a backup (boxoffice restore FILE).", cleanPath(path), booking.CleanLine(words, 400))
+		return damaged(path, words)
 	case sqliteCantOpen, sqliteReadOnly:
 		return booking.Errorf(booking.EInvalid, "Cannot open %s: %s.", cleanPath(path), errText(err))
 	}
 	return fmt.Errorf("inspect %s: %w", path, err)
+}
+
+// damaged says path is damaged, in SQLite's words.
+func damaged(path, words string) error {
+	return booking.Errorf(booking.EDamaged, "%s is damaged: %s. Restore a backup (boxoffice restore FILE).", cleanPath(path), booking.CleanLine(words, 400))
 }
 
 // foreign refuses a SQLite file that is some other program's.

@@ -89,6 +89,8 @@ type KeyMap struct {
 
 	// audit: the trail, for managers.
 	Audit key.Binding
+	// LogLines shows the log lines a local counter's log file missed.
+	LogLines key.Binding
 
 	// Reports (issue 10): Reports opens them, for managers only;
 	// ReportNext and ReportPrev change the report, ReportBy what it adds
@@ -218,6 +220,8 @@ func DefaultKeyMap() KeyMap {
 		BestPremium: b(k("p"), h("p", "best incl. premium")),
 
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
+
+		LogLines: logLinesKey, // a local counter's missed log lines (logring.go)
 	}
 	return withReservationKeys(withBlockKeys(withBookingView(managerKeys(moneyKeys(km)))))
 }

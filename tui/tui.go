@@ -117,6 +117,10 @@ type Options struct {
 	// layout file is named inside it and read nowhere else (a manager
 	// over SSH must not read whatever the server can). "" adds none.
 	LayoutsDir string
+
+	// LogRing, for a local counter, holds the log lines its log file could
+	// not take; ctrl+l shows them (logring.go). nil: no such key.
+	LogRing *LogRing
 }
 
 // Model is one counter session. *Model implements tea.Model.
@@ -169,6 +173,8 @@ type Model struct {
 	exch  *exchangeState
 
 	resv reservationsState // kiosk: the counter's reservations screen
+
+	logs logsState // the log lines over the screen (ctrl+l; logring.go)
 
 	resume *Resume // still to reopen; cleared once tried
 
@@ -435,6 +441,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.closing || m.Withdrawn() || m.tooSmall() {
 		return nil
+	}
+	if m.logs.open {
+		return m.logKeys(msg)
+	}
+	if key.Matches(msg, k.LogLines) && m.opts.LogRing != nil {
+		return m.openLogs()
 	}
 	if m.help.ShowAll {
 		if key.Matches(msg, k.Help) || key.Matches(msg, k.Back) {

@@ -118,7 +118,9 @@ func (m *Model) render() string {
 	bottom := m.bottomLines()
 	bodyH := m.height - len(top) - len(bottom)
 	var body string
-	if m.help.ShowAll {
+	if m.logs.open {
+		body = m.logsView(bodyH)
+	} else if m.help.ShowAll {
 		body = st.Title.Render("Keys") + "\n\n" + m.fullHelp(m.helpFor().FullHelp())
 	} else {
 		body = m.active().view(m, bodyH)
@@ -155,7 +157,11 @@ func (m *Model) bottomLines() []string {
 		}
 		bottom = append(bottom, m.statusLine())
 	}
-	return append(bottom, m.help.ShortHelpView(m.helpFor().ShortHelp()))
+	hints := m.helpFor().ShortHelp()
+	if m.logs.open {
+		hints = m.logsHelp()
+	}
+	return append(bottom, m.help.ShortHelpView(hints))
 }
 
 // titleBar is the first line: who is signed in where, and when.
