@@ -1,6 +1,11 @@
 package server
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -8,7 +13,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
+	"charm.land/wish/v2"
 	bm "charm.land/wish/v2/bubbletea"
+	"github.com/charmbracelet/colorprofile"
 
 	"boxoffice/booking"
 	"boxoffice/tui"
@@ -155,17 +162,105 @@ func (s *session) setProgram(p *tea.Program, m *tui.Model) bool {
 	return true
 }
 
+// sessionProgram is an SSH session's program and the renderer it draws
+// through.
+type sessionProgram struct {
+	*tea.Program
+	draw *frameRenderer
+}
+
 // newSessionProgram makes the program of an SSH session: its input and
-// output are the session's (wish's MakeOptions); every size it is given
-// is bounded, the PTY's and window changes by boundTerminal, any other by
-// its filter, which then runs filter; and the model's commands are cut
-// loose from it when the session ends (releasingModel).
-func newSessionProgram(sess ssh.Session, m tea.Model, filter tui.Filter) *tea.Program {
+// output are the session's (wish's MakeOptions); it draws through a
+// frameRenderer rather than Bubble Tea's renderer, at the session's colour
+// profile; every size it is given is bounded, the PTY's and window changes
+// by boundTerminal, any other by its filter, which then runs filter; and
+// the model's commands are cut loose from it when the session ends
+// (releasingModel).
+//
+// No signal handler: Bubble Tea's would quit every session's program at
+// the server's SIGTERM, before the graceful shutdown could tell the
+// counters. Bubble Tea's frame ticker has only its own queued sequences
+// (clipboard and the like, which the screens do not use) to flush once its
+// renderer is off, so it ticks once a second rather than sixty times, for
+// every idle session.
+func newSessionProgram(sess ssh.Session, m tea.Model, filter tui.Filter) *sessionProgram {
 	end := sess.Context().Done()
 	if b, ok := sess.(*boundedSession); ok {
 		end = b.done
 	}
-	return tea.NewProgram(releasingModel{Model: m, end: end}, append(bm.MakeOptions(sess), tea.WithFilter(tui.BoundSizeFilter(filter)))...)
+	pty, _, _ := sess.Pty()
+	r := newFrameRenderer(sess, colorprofile.Env(append(sess.Environ(), "TERM="+pty.Term)), pty.Window.Width, pty.Window.Height)
+	opts := append(bm.MakeOptions(sess), tea.WithoutRenderer(), tea.WithoutSignalHandler(), tea.WithFPS(1),
+		tea.WithFilter(tui.BoundSizeFilter(filter)))
+	return &sessionProgram{Program: tea.NewProgram(drawnModel{Model: releasingModel{Model: m, end: end}, draw: r}, opts...), draw: r}
+}
+
+// drawnModel draws every frame its model's View returns through draw, and
+// tells it every size the program is given.
+type drawnModel struct {
+	tea.Model
+	draw *frameRenderer
+}
+
+func (d drawnModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if size, ok := msg.(tea.WindowSizeMsg); ok {
+		d.draw.resize(size.Width, size.Height)
+	}
+	m, cmd := d.Model.Update(msg)
+	d.Model = m
+	return d, cmd
+}
+
+func (d drawnModel) View() tea.View {
+	v := d.Model.View()
+	d.draw.draw(v)
+	return v
+}
+
+// serveProgram is the middleware that runs each session's program, made by
+// handler (nil: no program, the session goes on to next). It stands in for
+// wish's bubbletea middleware, which it follows, to hand the terminal back
+// (frameRenderer.close) once the program has stopped and before anything
+// else is written on the session. Window changes are passed to the program
+// from a goroutine of its own, which quits it when the session ends.
+func serveProgram(handler func(ssh.Session) *sessionProgram, log *slog.Logger) wish.Middleware {
+	return func(next ssh.Handler) ssh.Handler {
+		return func(sess ssh.Session) {
+			p := handler(sess)
+			if p == nil {
+				next(sess)
+				return
+			}
+			_, windowChanges, _ := sess.Pty()
+			ctx, cancel := context.WithCancel(sess.Context())
+			go func() {
+				// The recover middleware cannot see this goroutine: a
+				// panic here would end the server, not the session.
+				defer func() {
+					if v := recover(); v != nil {
+						log.Error("session panic", "detail", fmt.Sprint(v), "stack", string(debug.Stack()))
+						p.Quit()
+					}
+				}()
+				for {
+					select {
+					case <-ctx.Done():
+						p.Quit()
+						return
+					case w := <-windowChanges:
+						p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+					}
+				}
+			}()
+			if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+				log.Error("session program", "err", err)
+			}
+			p.Kill()
+			cancel()
+			p.draw.close()
+			next(sess)
+		}
+	}
 }
 
 // releasingModel runs a session's model with every command it returns
