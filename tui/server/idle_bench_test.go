@@ -40,17 +40,25 @@ import (
 //	go test -run '^$' -bench IdleSessionRSS -benchtime 1x ./tui/server/
 //
 // opens 100 sessions from 10 addresses (127.0.0.2 to 127.0.0.11, all
-// loopback on Linux), at 80×24 and at 120×40. BOXOFFICE_BENCH_SESSIONS
-// and BOXOFFICE_BENCH_ADDRS change those; BOXOFFICE_BENCH_HEAPPROFILE=dir
-// writes heap profiles of the second round, before the sessions, with
-// them open and after they closed, to compare with go tool pprof
-// -sample_index=inuse_space -base.
+// loopback on Linux), at 80×24 and at 120×40. BOXOFFICE_BENCH_SESSIONS,
+// BOXOFFICE_BENCH_ADDRS and BOXOFFICE_BENCH_SIZES (120x40,500x300 …)
+// change those; BOXOFFICE_BENCH_HEAPPROFILE=dir writes heap profiles of
+// the second round, before the sessions, with them open and after they
+// closed, to compare with go tool pprof -sample_index=inuse_space -base.
 func BenchmarkServer_IdleSessionRSS(b *testing.B) {
 	n := benchEnvInt(b, "BOXOFFICE_BENCH_SESSIONS", 100, 1, 250)
 	addrs := benchEnvInt(b, "BOXOFFICE_BENCH_ADDRS", 10, 1, 200)
-	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		b.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(b *testing.B) {
-			benchIdle(b, n, addrs, size.w, size.h)
+	sizes := "80x24,120x40"
+	if v := os.Getenv("BOXOFFICE_BENCH_SIZES"); v != "" {
+		sizes = v
+	}
+	for size := range strings.SplitSeq(sizes, ",") {
+		var w, h int
+		if _, err := fmt.Sscanf(size, "%dx%d", &w, &h); err != nil || w < 80 || h < 24 || w > 1000 || h > 1000 {
+			b.Fatalf("BOXOFFICE_BENCH_SIZES: %q is not a size from 80x24 to 1000x1000", size)
+		}
+		b.Run(fmt.Sprintf("%dx%d", w, h), func(b *testing.B) {
+			benchIdle(b, n, addrs, w, h)
 		})
 	}
 }
