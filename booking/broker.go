@@ -26,18 +26,19 @@ func NewBroker() *Broker {
 }
 
 // Subscribe returns a channel of changes that is closed when ctx ends.
+// Every open seat map subscribes, so ending the subscription is left to
+// context.AfterFunc rather than to a goroutine of its own per subscriber.
 func (b *Broker) Subscribe(ctx context.Context) <-chan ShowChanged {
 	ch := make(chan ShowChanged, 16)
 	b.mu.Lock()
 	b.subs[ch] = struct{}{}
 	b.mu.Unlock()
-	go func() {
-		<-ctx.Done()
+	context.AfterFunc(ctx, func() {
 		b.mu.Lock()
 		delete(b.subs, ch)
 		close(ch)
 		b.mu.Unlock()
-	}()
+	})
 	return ch
 }
 

@@ -41,7 +41,7 @@ func (m *Model) loadCallsCmd() tea.Cmd {
 // so an old timer does not keep a second loop going.
 func (m *Model) callsTick() tea.Cmd {
 	gen := m.callsGen
-	return m.park(parkCalls, tea.Tick(callsEvery, func(time.Time) tea.Msg { return callsTickMsg{gen: gen} }))
+	return m.park(parkCalls, m.tick(callsEvery, func(time.Time) tea.Msg { return callsTickMsg{gen: gen} }))
 }
 
 func (m *Model) onCallsTick(msg callsTickMsg) tea.Cmd {

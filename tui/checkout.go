@@ -394,7 +394,7 @@ func (m *Model) onCheckout(msg checkoutMsg) tea.Cmd {
 			// made twice). The store's words say what is known.
 			m.setError(booking.ErrorMessage(msg.err))
 			key := c.key
-			return m.park(parkRetry, tea.Tick(unavailableRetry, func(time.Time) tea.Msg { return checkoutRetryMsg{key: key} }))
+			return m.park(parkRetry, m.tick(unavailableRetry, func(time.Time) tea.Msg { return checkoutRetryMsg{key: key} }))
 		}
 		m.fail(msg.err)
 		return m.loadSeatMapCmd()

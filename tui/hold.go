@@ -261,7 +261,7 @@ func (m *Model) ensureTick() tea.Cmd {
 		return nil
 	}
 	m.ticking = true
-	return m.park(parkTick, tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} }))
+	return m.park(parkTick, m.tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} }))
 }
 
 // onTick notices the countdown reaching zero, on whatever screen the

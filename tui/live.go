@@ -150,7 +150,7 @@ func (m *Model) armIdleAfter(d time.Duration) tea.Cmd {
 		return nil
 	}
 	m.idleArmed = true
-	return m.park(parkIdle, tea.Tick(d, func(time.Time) tea.Msg { return idleMsg{} }))
+	return m.park(parkIdle, m.tick(d, func(time.Time) tea.Msg { return idleMsg{} }))
 }
 
 // onIdle signs the clerk out when no key came for IdleSignOut, else waits

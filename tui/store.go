@@ -85,7 +85,7 @@ func (m *Model) onWithdrawn() tea.Cmd {
 	m.leaving = nil
 	m.help.ShowAll = false
 	m.setError(booking.ErrorMessage(booking.ErrWithdrawn))
-	return m.park(parkWithdrawn, tea.Tick(withdrawnGrace, func(time.Time) tea.Msg { return withdrawnEndMsg{} }))
+	return m.park(parkWithdrawn, m.tick(withdrawnGrace, func(time.Time) tea.Msg { return withdrawnEndMsg{} }))
 }
 
 // Withdrawn reports whether the store refused this session because its

@@ -250,6 +250,23 @@ func New(opts Options) *Model {
 // calls it on quit; a server calls it when the session ends.
 func (m *Model) Close() { m.cancel() }
 
+// tick is tea.Tick that gives up when the session ends (Close): otherwise
+// each of a session's timers, the idle sign-out's ten minutes among them,
+// keeps a goroutine waiting that long after the session has gone.
+func (m *Model) tick(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	ctx := m.ctx
+	return func() tea.Msg {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case now := <-t.C:
+			return fn(now)
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
 // Init subscribes to live changes and, when the session opens signed in,
 // loads the day's shows.
 func (m *Model) Init() tea.Cmd {

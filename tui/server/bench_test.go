@@ -1,18 +1,17 @@
 package server_test
 
 import (
-	"bufio"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +38,10 @@ import (
 // benchSessions is how many counters the repaint benchmark opens.
 const benchSessions = 200
 
+// benchKeyFile is where openDemo leaves the private key of "bench" in its
+// dir, for a child process to sign in with.
+const benchKeyFile = "bench_key"
+
 // openDemo opens the demo cinema in dir with the staff key "bench" added.
 func openDemo(tb testing.TB, dir string) (*db.Store, gossh.Signer) {
 	tb.Helper()
@@ -48,7 +51,22 @@ func openDemo(tb testing.TB, dir string) (*db.Store, gossh.Signer) {
 		tb.Fatal(err)
 	}
 	storetest.MustSeed(tb, store, seed, true)
-	signer, pub := newKey(tb)
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	block, err := gossh.MarshalPrivateKey(priv, "bench")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, benchKeyFile), pem.EncodeToMemory(block), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	pub := gossh.MarshalAuthorizedKey(signer.PublicKey())
 	if _, err := store.AddStaff(context.Background(), booking.System, "bench", booking.RoleClerk, "1234", pub); err != nil {
 		tb.Fatal(err)
 	}
@@ -215,87 +233,6 @@ func BenchmarkServer_Repaint200(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// BenchmarkServer_IdleSessionRSS runs the server in a child process (this
-// test binary, see TestBenchServerProcess), opens idle sessions on a seat
-// map and reports the child's resident memory growth per session, for the
-// smallest counter window and a large one: most of a session's memory is
-// the renderer's two cell buffers, which grow with the window.
-func BenchmarkServer_IdleSessionRSS(b *testing.B) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		b.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(b *testing.B) {
-			benchIdleRSS(b, size.w, size.h)
-		})
-	}
-}
-
-func benchIdleRSS(b *testing.B, w, h int) {
-	const n = 100
-	dir := b.TempDir()
-	store, key := openDemo(b, dir)
-	store.Close()
-
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestBenchServerProcess$")
-	cmd.Env = append(os.Environ(), "BOXOFFICE_BENCH_SERVER_DIR="+dir)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() {
-		stdin.Close()
-		_ = cmd.Wait()
-	}()
-	var addr string
-	sc := bufio.NewScanner(stdout)
-	for sc.Scan() {
-		if a, ok := strings.CutPrefix(sc.Text(), "ADDR "); ok {
-			addr = a
-			break
-		}
-	}
-	if addr == "" {
-		b.Fatal("the server process did not start")
-	}
-	lines := make(chan string, 16)
-	go func() {
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	// settle asks the server to collect garbage and return it to the OS,
-	// so RSS counts what sessions keep, not what the GC has yet to free.
-	settle := func() {
-		io.WriteString(stdin, "gc\n")
-		for l := range lines {
-			if l == "GC done" {
-				return
-			}
-		}
-		b.Fatal("the server process stopped")
-	}
-	cfg := &gossh.ClientConfig{
-		User: "bench", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 30 * time.Second,
-	}
-	// Warm up: the first sessions load the hall and grow the pools.
-	warm := openCounters(b, addr, cfg, 4, w, h)
-	time.Sleep(500 * time.Millisecond)
-	settle()
-	base := rssOf(b, cmd.Process.Pid)
-	cs := openCounters(b, addr, cfg, n, w, h)
-	time.Sleep(time.Second)
-	settle()
-	after := rssOf(b, cmd.Process.Pid)
-	b.ReportMetric(float64(after-base)/n/1024, "KiB-RSS/session")
-	b.ReportMetric(float64(base)/(1<<20), "MiB-RSS-base")
-	b.ReportMetric(0, "ns/op")
-	for _, c := range append(warm, cs...) {
-		c.close()
-	}
-}
-
 // cpuTime is the user and system CPU time of this process so far.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
@@ -305,49 +242,16 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// rssOf reads VmRSS of a process in bytes.
-func rssOf(tb testing.TB, pid int) int64 {
-	tb.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		tb.Skipf("no /proc: %v", err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb * 1024
-		}
-	}
-	tb.Fatal("no VmRSS")
-	return 0
-}
-
-// TestBenchServerProcess is the server half of BenchmarkServer_IdleSessionRSS:
-// run by the benchmark in a child process, it serves the data dir it is
-// given until its stdin closes. It is skipped otherwise.
-func TestBenchServerProcess(t *testing.T) {
-	dir := os.Getenv("BOXOFFICE_BENCH_SERVER_DIR")
-	if dir == "" {
-		t.Skip("only run by BenchmarkServer_IdleSessionRSS")
-	}
-	store := storetest.Open(t, filepath.Join(dir, "boxoffice.db"), db.Options{PollInterval: -1})
-	srv, addr := serveBench(t, dir, store)
-	fmt.Printf("ADDR %s\n", addr)
-	in := bufio.NewScanner(os.Stdin)
-	for in.Scan() {
-		if in.Text() == "gc" {
-			runtime.GC()
-			debug.FreeOSMemory()
-			fmt.Println("GC done")
-		}
-	}
-	shutdownBench(t, srv)
-}
-
-func serveBench(tb testing.TB, dir string, store *db.Store) (*server.Server, string) {
+// serveBench serves store from dir on a loopback port with the limits
+// raised for the benchmarks' sessions; adjust may change the config
+// further.
+func serveBench(tb testing.TB, dir string, store *db.Store, adjust ...func(*server.Config)) (*server.Server, string) {
 	tb.Helper()
 	c := server.Config{DataDir: dir, Store: store, Logger: slog.New(slog.DiscardHandler)}
 	benchConfig(&c)
+	for _, f := range adjust {
+		f(&c)
+	}
 	srv, err := server.New(c)
 	if err != nil {
 		tb.Fatal(err)

@@ -13,10 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
 	"charm.land/wish/v2"
-	bm "charm.land/wish/v2/bubbletea"
 	"charm.land/wish/v2/recover"
 	gossh "golang.org/x/crypto/ssh"
 
@@ -136,7 +134,7 @@ func NewKioskServer(cfg KioskConfig) (*KioskServer, error) {
 		// The last listed runs first: recover, the terminal size bounded,
 		// a PTY, a slot under the limits, then the kiosk program.
 		wish.WithMiddleware(
-			bm.MiddlewareWithProgramHandler(k.newProgram),
+			serveProgram(k.newProgram, k.log),
 			k.session,
 			requirePTY,
 			boundTerminal(k.log),
@@ -183,7 +181,7 @@ func (k *KioskServer) session(next ssh.Handler) ssh.Handler {
 
 // newProgram runs the kiosk for the session: no staff chord (Unlock is
 // nil), interrupt and suspend filtered out.
-func (k *KioskServer) newProgram(sess ssh.Session) *tea.Program {
+func (k *KioskServer) newProgram(sess ssh.Session) *sessionProgram {
 	owner, _ := sess.Context().Value(kioskOwnerKey{}).(string)
 	addr, _ := sess.Context().Value(kioskAddrKey{}).(string)
 	if owner == "" || addr == "" {

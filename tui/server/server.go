@@ -26,7 +26,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
 	"charm.land/wish/v2"
-	bm "charm.land/wish/v2/bubbletea"
 	"charm.land/wish/v2/recover"
 	gossh "golang.org/x/crypto/ssh"
 
@@ -255,12 +254,12 @@ func New(cfg Config) (*Server, error) {
 		// is logged, a PTY is required, limits and the hold owner are set
 		// up, and last the program runs.
 		wish.WithMiddleware(
-			bm.MiddlewareWithProgramHandler(s.newProgram), // one tea.Program per session
-			s.counter,            // session limits, hold owner, lifetime, shutdown message
-			requirePTY,           // no PTY: say to use ssh -t, exit
-			s.logSession,         // one line at connect and at disconnect
-			s.identify,           // the key that signed is the session's key; look it up again
-			boundTerminal(s.log), // the PTY's size and every window change, before anything is made for them
+			serveProgram(s.newProgram, s.log), // one tea.Program per session
+			s.counter,                         // session limits, hold owner, lifetime, shutdown message
+			requirePTY,                        // no PTY: say to use ssh -t, exit
+			s.logSession,                      // one line at connect and at disconnect
+			s.identify,                        // the key that signed is the session's key; look it up again
+			boundTerminal(s.log),              // the PTY's size and every window change, before anything is made for them
 			recover.MiddlewareWithLogger(printfLogger{s.log}), // a panic ends this session only
 		),
 	)
@@ -533,7 +532,7 @@ func (s *Server) ended(sess ssh.Session, st *session) {
 
 // newProgram makes the session's tea.Program. It opens signed in for a
 // staff key and on the sign-in screen for a terminal key.
-func (s *Server) newProgram(sess ssh.Session) *tea.Program {
+func (s *Server) newProgram(sess ssh.Session) *sessionProgram {
 	st := s.lookup(sess)
 	if st == nil || st.owner == "" {
 		return nil
@@ -569,7 +568,7 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 	// connection ends, which is a clean exit rather than a kill logged as
 	// an error for every dropped counter.
 	p := newSessionProgram(sess, m, resumeForSuspend)
-	if !st.setProgram(p, m) {
+	if !st.setProgram(p.Program, m) {
 		m.Close()
 		return nil
 	}

@@ -1,6 +1,11 @@
 package server
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -8,7 +13,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
+	"charm.land/wish/v2"
 	bm "charm.land/wish/v2/bubbletea"
+	"github.com/charmbracelet/colorprofile"
 
 	"boxoffice/booking"
 	"boxoffice/tui"
@@ -155,75 +162,186 @@ func (s *session) setProgram(p *tea.Program, m *tui.Model) bool {
 	return true
 }
 
+// sessionProgram is an SSH session's program, the renderer it draws
+// through and the mailbox its commands answer to.
+type sessionProgram struct {
+	*tea.Program
+	draw *frameRenderer
+	box  *mailbox
+}
+
 // newSessionProgram makes the program of an SSH session: its input and
-// output are the session's (wish's MakeOptions); every size it is given
-// is bounded, the PTY's and window changes by boundTerminal, any other by
-// its filter, which then runs filter; and the model's commands are cut
-// loose from it when the session ends (releasingModel).
-func newSessionProgram(sess ssh.Session, m tea.Model, filter tui.Filter) *tea.Program {
-	end := sess.Context().Done()
-	if b, ok := sess.(*boundedSession); ok {
-		end = b.done
+// output are the session's (wish's MakeOptions); it draws through a
+// frameRenderer rather than Bubble Tea's renderer, at the session's colour
+// profile; every size it is given is bounded, the PTY's and window changes
+// by boundTerminal, any other by its filter, which then runs filter; and
+// the model's commands hold nothing of it (sessionModel).
+//
+// No signal handler: Bubble Tea's would quit every session's program at
+// the server's SIGTERM, before the graceful shutdown could tell the
+// counters. Bubble Tea's frame ticker has only its own queued sequences
+// (clipboard and the like, which the screens do not use) to flush once its
+// renderer is off, so it ticks once a second rather than sixty times, for
+// every idle session.
+func newSessionProgram(sess ssh.Session, m tea.Model, filter tui.Filter) *sessionProgram {
+	pty, _, _ := sess.Pty()
+	sp := &sessionProgram{
+		draw: newFrameRenderer(sess, colorprofile.Env(append(sess.Environ(), "TERM="+pty.Term)), pty.Window.Width, pty.Window.Height),
+		box:  new(mailbox),
 	}
-	return tea.NewProgram(releasingModel{Model: m, end: end}, append(bm.MakeOptions(sess), tea.WithFilter(tui.BoundSizeFilter(filter)))...)
+	opts := append(bm.MakeOptions(sess), tea.WithoutRenderer(), tea.WithoutSignalHandler(), tea.WithFPS(1),
+		tea.WithFilter(tui.BoundSizeFilter(filter)))
+	sp.Program = tea.NewProgram(sessionModel{Model: m, draw: sp.draw, box: sp.box}, opts...)
+	sp.box.open(sp.Program)
+	return sp
 }
 
-// releasingModel runs a session's model with every command it returns
-// released from the program once the session has ended. Bubble Tea runs
-// each command on a goroutine that holds the program, renderer buffers
-// and all, until the command returns, and a timer (the counter's idle
-// sign-out, the kiosk's restart) returns minutes after the session ended:
-// every session would keep its screen's memory that long after it went.
-// So each command runs on a goroutine of its own, which holds only the
-// command, and the program's goroutine waits for it or for the session's
-// end, whichever comes first. (The commands of a tea.Sequence are the
-// program's to run; the kiosk's one is short.)
-type releasingModel struct {
+// serveProgram is the middleware that runs each session's program, made by
+// handler (nil: no program, the session goes on to next). It stands in for
+// wish's bubbletea middleware, which it follows, to hand the terminal back
+// (frameRenderer.close) once the program has stopped and before anything
+// else is written on the session, and to close the program's mailbox.
+// Window changes are passed to the program from a goroutine of its own,
+// which quits it when the session ends.
+func serveProgram(handler func(ssh.Session) *sessionProgram, log *slog.Logger) wish.Middleware {
+	return func(next ssh.Handler) ssh.Handler {
+		return func(sess ssh.Session) {
+			p := handler(sess)
+			if p == nil {
+				next(sess)
+				return
+			}
+			_, windowChanges, _ := sess.Pty()
+			ctx, cancel := context.WithCancel(sess.Context())
+			go func() {
+				// The recover middleware cannot see this goroutine: a
+				// panic here would end the server, not the session.
+				defer func() {
+					if v := recover(); v != nil {
+						log.Error("session panic", "detail", fmt.Sprint(v), "stack", string(debug.Stack()))
+						p.Quit()
+					}
+				}()
+				for {
+					select {
+					case <-ctx.Done():
+						p.Quit()
+						return
+					case w := <-windowChanges:
+						p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+					}
+				}
+			}()
+			if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+				log.Error("session program", "err", err)
+			}
+			p.Kill()
+			cancel()
+			p.box.close()
+			p.draw.close()
+			next(sess)
+		}
+	}
+}
+
+// sessionModel is a session's model as its program runs it: every frame
+// its View returns is drawn through draw, which is told every size the
+// program is given, and every command it returns is released.
+//
+// Bubble Tea runs each command on a goroutine that holds the program until
+// the command returns, and a timer (the counter's idle sign-out, the
+// kiosk's restart) returns minutes after the session ended: every session
+// would keep its program that long after it went. A released command runs
+// on a goroutine of its own that holds only the command and the session's
+// mailbox, and its message is posted there; the program is handed nothing
+// to wait for. When a command returns a batch, each of the batch's
+// commands is released in turn, so that no goroutine waits for a batch to
+// finish either. (The commands of a tea.Sequence are the program's to run,
+// in order; the kiosk's one is short.)
+type sessionModel struct {
 	tea.Model
-	end <-chan struct{}
+	draw *frameRenderer
+	box  *mailbox
 }
 
-func (r releasingModel) Init() tea.Cmd { return r.release(r.Model.Init()) }
+func (s sessionModel) Init() tea.Cmd { return s.release(s.Model.Init()) }
 
-func (r releasingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m, cmd := r.Model.Update(msg)
-	r.Model = m
-	return r, r.release(cmd)
+func (s sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		s.draw.resize(msg.Width, msg.Height)
+	case cmdPanic:
+		panic(msg.v)
+	}
+	m, cmd := s.Model.Update(msg)
+	s.Model = m
+	return s, s.release(cmd)
+}
+
+func (s sessionModel) View() tea.View {
+	v := s.Model.View()
+	s.draw.draw(v)
+	return v
 }
 
 // cmdPanic carries a command's panic to the program's goroutine, where
 // Bubble Tea recovers it and ends this session only.
 type cmdPanic struct{ v any }
 
-func (r releasingModel) release(cmd tea.Cmd) tea.Cmd {
+func (s sessionModel) release(cmd tea.Cmd) tea.Cmd {
 	if cmd == nil {
 		return nil
 	}
+	box := s.box
 	return func() tea.Msg {
-		out := make(chan tea.Msg, 1) // the command never waits to hand over
-		go func() {
-			defer func() {
-				if v := recover(); v != nil {
-					out <- cmdPanic{v}
-				}
-			}()
-			out <- cmd()
-		}()
-		select {
-		case msg := <-out:
-			switch msg := msg.(type) {
-			case cmdPanic:
-				panic(msg.v)
-			case tea.BatchMsg:
-				batch := make(tea.BatchMsg, len(msg))
-				for i, c := range msg {
-					batch[i] = r.release(c)
-				}
-				return batch
-			}
-			return msg
-		case <-r.end:
-			return nil
+		go box.run(cmd)
+		return nil
+	}
+}
+
+// mailbox is where a session's released commands post their messages: to
+// its program until the program has stopped, and nowhere after.
+type mailbox struct {
+	mu sync.Mutex
+	p  *tea.Program
+}
+
+func (b *mailbox) open(p *tea.Program) {
+	b.mu.Lock()
+	b.p = p
+	b.mu.Unlock()
+}
+
+// close lets the program go: messages posted after it are dropped.
+func (b *mailbox) close() { b.open(nil) }
+
+// run runs cmd and posts its message; a batch's commands each run on a
+// goroutine of their own.
+func (b *mailbox) run(cmd tea.Cmd) {
+	defer func() {
+		if v := recover(); v != nil {
+			b.post(cmdPanic{v})
 		}
+	}()
+	switch msg := cmd().(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if c != nil {
+				go b.run(c)
+			}
+		}
+	default:
+		b.post(msg)
+	}
+}
+
+// post hands msg to the program, waiting until it takes it or has stopped.
+func (b *mailbox) post(msg tea.Msg) {
+	b.mu.Lock()
+	p := b.p
+	b.mu.Unlock()
+	if p != nil {
+		p.Send(msg)
 	}
 }
