@@ -39,11 +39,16 @@ func jsonStrings(words []string) string {
 func (s *Store) committedBooking(ctx context.Context, id int64) (*booking.Booking, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerTimeout)
 	defer cancel()
-	return s.loadBooking(ctx, id)
+	b, err := s.loadBooking(ctx, id)
+	if err != nil {
+		return nil, store.ErrSavedUnread(err)
+	}
+	return b, nil
 }
 
-// answerTimeout bounds the read that answers a write already committed.
-const answerTimeout = 5 * time.Second
+// answerTimeout bounds the read that answers a write already committed
+// (store's, for the sale path still here).
+const answerTimeout = 30 * time.Second
 
 // loadBooking reads a whole booking (store.LoadBooking).
 func (s *Store) loadBooking(ctx context.Context, id int64) (*booking.Booking, error) {

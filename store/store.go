@@ -146,16 +146,31 @@ func apply(s *Store, ctx context.Context, actor booking.Actor, w Write, fn func(
 	return err
 }
 
-// answerTimeout bounds the read that answers a write already committed.
-const answerTimeout = 5 * time.Second
+// answerTimeout bounds the read that answers a write already committed:
+// long, because under load a read can queue behind many others, and the
+// write is done whatever the read says.
+const answerTimeout = 30 * time.Second
 
 // committed reads what a committed write made, on a context of its own:
 // the caller's may end the moment after the commit, and the answer must
-// not turn a sale that was made into an error.
+// not turn a sale that was made into an error. Should the read still
+// fail, the error says the change was made (ErrSavedUnread): a clerk told
+// "cancelled" must not be told "failed" for a cancel that happened.
 func committed[T any](ctx context.Context, read func(context.Context) (T, error)) (T, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerTimeout)
 	defer cancel()
-	return read(ctx)
+	v, err := read(ctx)
+	if err != nil {
+		return v, ErrSavedUnread(err)
+	}
+	return v, nil
+}
+
+// ErrSavedUnread is the answer to a write that committed but whose result
+// could not be read back: the change was made, and the words say so.
+func ErrSavedUnread(cause error) error {
+	return &booking.Error{Code: booking.EInternal, Message: "Done and saved, but the result could not be read back (" +
+		booking.ErrorMessage(cause) + "): look it up again."}
 }
 
 // committedBooking reads the booking a committed write made or changed,
