@@ -23,6 +23,10 @@ type HoldRequest struct {
 	// AddTo, when non-zero, adds the seats to that live hold of Owner
 	// instead of starting a new one (the seat map grows one selection).
 	AddTo int64
+	// AllowSingle holds seats that would leave a single empty seat
+	// (CheckSingles) all the same: the clerk's override, which the store
+	// writes to the audit trail with the seats it strands.
+	AllowSingle bool
 }
 
 // HoldBestRequest asks for the best N seats of a show.
