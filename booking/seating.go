@@ -2,7 +2,9 @@ package booking
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+	"strings"
 )
 
 // How the seat-choosing algorithms weigh a place. Distances are in seats
@@ -528,4 +530,19 @@ func (e *SingleSeatsError) Fill() []Seat {
 	out := append(slices.Clone(e.Picked), e.Singles...)
 	slices.SortFunc(out, bySeatPos)
 	return slices.CompactFunc(out, func(a, b Seat) bool { return a.ID == b.ID })
+}
+
+// SinglesAudit is the audit row of a hold made with AllowSingle that
+// stranded singles: an override, naming the seats held and the seats left
+// alone (the row names the clerk). Every store writes this one.
+func SinglesAudit(showID, holdID int64, picked, singles []Seat) AuditEntry {
+	what := "single seat left"
+	if len(singles) > 1 {
+		what = "single seats left"
+	}
+	return AuditEntry{
+		Action: AuditOverride,
+		ShowID: showID,
+		Detail: fmt.Sprintf("%s: %s (hold %d: %s)", what, strings.Join(Labels(singles), " "), holdID, strings.Join(Labels(picked), " ")),
+	}
 }
