@@ -163,12 +163,12 @@ func TestHelp_EveryScreen(t *testing.T) {
 		t.Logf("%s: screen %v leaving %v status %q", step.name, m.screen, m.leaving != nil, m.status)
 		h := m.helpFor()
 		fmt.Fprintf(&out, "== %s (screen %v)\n", step.name, m.screen)
-		fmt.Fprintf(&out, "bar: %s\n", ansi.Strip(m.help.ShortHelpView(h.ShortHelp())))
+		fmt.Fprintf(&out, "bar: %s\n", ansi.Strip(m.hintBar(h.ShortHelp())))
 		for _, b := range h.ShortHelp() {
 			fmt.Fprintf(&out, "  short %q %q enabled=%v\n", b.Help().Key, b.Help().Desc, b.Enabled())
 		}
 		if full := h.FullHelp(); len(full) > 0 {
-			fmt.Fprintf(&out, "overlay:\n%s\n", ansi.Strip(m.fullHelp(full)))
+			fmt.Fprintf(&out, "overlay:\n%s\n", ansi.Strip(m.fullHelp(full, 21)))
 		}
 	}
 	path := filepath.Join("testdata", "help.golden")

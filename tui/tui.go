@@ -140,6 +140,8 @@ type Model struct {
 	notice    string // server notice banner
 	status    string // one line under the screen
 	statusErr bool
+	msgLog    []logEntry  // the last messages the status said (messages.go)
+	showLog   bool        // the message log is open over the screen
 	leaving   *leaveState // asking what to do with held seats on the way out
 	closing   bool        // quit under way
 
@@ -436,6 +438,13 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.closing || m.Withdrawn() || m.tooSmall() {
 		return nil
 	}
+	if key.Matches(msg, k.Messages) || m.showLog && key.Matches(msg, k.Back) {
+		m.toggleLog()
+		return nil
+	}
+	if m.showLog {
+		return nil
+	}
 	if m.help.ShowAll {
 		if key.Matches(msg, k.Help) || key.Matches(msg, k.Back) {
 			m.help.ShowAll = false
@@ -545,6 +554,7 @@ func (m *Model) signOut(why string) tea.Cmd {
 	m.bview, m.exch = bookingViewState{}, nil
 	m.leaving = nil
 	m.help.ShowAll = false
+	m.msgLog, m.showLog = nil, false // the next clerk's log starts empty
 	m.setInfo(why)
 	return func() tea.Msg {
 		c, done := context.WithTimeout(ctx, callTimeout)
@@ -583,8 +593,8 @@ func (m *Model) fail(err error) {
 	}
 }
 
-func (m *Model) setError(s string) { m.status, m.statusErr = s, true }
-func (m *Model) setInfo(s string)  { m.status, m.statusErr = s, false }
+func (m *Model) setError(s string) { m.status, m.statusErr = s, true; m.logStatus(s, true) }
+func (m *Model) setInfo(s string)  { m.status, m.statusErr = s, false; m.logStatus(s, false) }
 
 // errorHints is the one table of how an error code reads at the counter:
 // text added after the core's own message.

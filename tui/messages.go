@@ -1,0 +1,81 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"boxoffice/booking"
+)
+
+// The status line says one thing at a time, and the next key may replace
+// it. The message log keeps the last maxMessages of them, for a message
+// the clerk missed or one too long for the status line's two lines:
+// ctrl+l opens it over the screen, esc or ctrl+l again closes it. It is
+// the session's and the clerk's: signing out forgets it, so the next
+// clerk does not read the last one's customers.
+
+// maxMessages is how many messages the log keeps.
+const maxMessages = 50
+
+// logEntry is one message of the log.
+type logEntry struct {
+	at   time.Time
+	err  bool
+	text string
+}
+
+// logStatus records a message the status line shows. A message saying
+// that something is under way ("Selling…") is not kept: its outcome is,
+// and a message repeated is kept once.
+func (m *Model) logStatus(text string, isErr bool) {
+	if text == "" || strings.HasSuffix(text, "…") {
+		return
+	}
+	if n := len(m.msgLog); n > 0 && m.msgLog[n-1].text == text && m.msgLog[n-1].err == isErr {
+		return
+	}
+	m.msgLog = append(m.msgLog, logEntry{at: m.now(), err: isErr, text: text})
+	if n := len(m.msgLog) - maxMessages; n > 0 {
+		m.msgLog = slices.Delete(m.msgLog, 0, n)
+	}
+}
+
+// toggleLog opens the message log, or closes it.
+func (m *Model) toggleLog() {
+	m.showLog = !m.showLog
+	m.help.ShowAll = false
+}
+
+// messagesView draws the log in height lines, newest last, each message
+// wrapped to the width under its time: the newest that fit.
+func (m *Model) messagesView(height int) string {
+	st := &m.styles
+	head := st.Title.Render("Messages") + st.Subtle.Render(" · the last "+plural(maxMessages, "message", "messages")+", newest last · esc closes")
+	if len(m.msgLog) == 0 {
+		return head + "\n\n" + st.Subtle.Render("  No messages yet.")
+	}
+	var lines []string
+	for i := len(m.msgLog) - 1; i >= 0 && len(lines) < height-2; i-- {
+		e := m.msgLog[i]
+		stamp := e.at.In(m.now().Location()).Format("15:04:05") + "  "
+		style := st.Info
+		if e.err {
+			style = st.Error
+		}
+		wrapped := wrapWords(booking.Clean(e.text), m.width-len(stamp)-2)
+		block := make([]string, len(wrapped))
+		for j, l := range wrapped {
+			lead := strings.Repeat(" ", len(stamp))
+			if j == 0 {
+				lead = st.Subtle.Render(stamp)
+			}
+			block[j] = "  " + lead + style.Render(l)
+		}
+		lines = append(block, lines...)
+	}
+	if over := len(lines) - (height - 2); over > 0 {
+		lines = lines[over:]
+	}
+	return head + "\n\n" + strings.Join(lines, "\n")
+}
