@@ -31,6 +31,9 @@ type mapGeom struct {
 	// its column: on a hall shorter than the panel (the seat details and
 	// the party come after the legend), so none of it is cut.
 	spill int
+	// panelLines is the side panel, drawn once for both the layout and
+	// the frame.
+	panelLines []string
 	// more is set when the hall has more rows than fit: a line under the
 	// rows says which are above and below.
 	more bool
@@ -46,7 +49,11 @@ func (m *Model) mapGeom() mapGeom {
 	if m.notice != "" {
 		topLines++
 	}
-	bodyRows := m.height - topLines - len(m.bottomLines())
+	bottom := m.bottomH // the frame being drawn, or the last one (a click)
+	if bottom == 0 {
+		bottom = len(m.bottomLines())
+	}
+	bodyRows := m.height - topLines - bottom
 	width := len(s.grid[0])
 	g.mapW = 2*s.labelW + 2*width + 1
 	if g.mapW+2 > m.width {
@@ -84,7 +91,8 @@ func (m *Model) mapGeom() mapGeom {
 		// What of the panel is longer than the map goes on under it, in
 		// the lines the hall leaves free.
 		room := max(bodyRows-1-g.beside()-banner, 0)
-		g.spill = min(max(len(m.sidePanel(m.width-g.panelX))-g.beside(), 0), room)
+		g.panelLines = m.sidePanel(m.width - g.panelX)
+		g.spill = min(max(len(g.panelLines)-g.beside(), 0), room)
 		g.below += g.spill
 	}
 	g.top = topLines + 2 // the show header and the screen come first
@@ -204,7 +212,7 @@ func (seatMapScreen) view(m *Model, height int) string {
 	var panel []string
 	gutter := ""
 	if g.panel {
-		panel = m.sidePanel(m.width - g.panelX)
+		panel = g.panelLines
 		gutter = strings.Repeat(" ", g.panelX-g.left-g.mapW)
 	}
 	withPanel := func(i int) {

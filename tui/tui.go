@@ -142,6 +142,7 @@ type Model struct {
 	statusErr bool
 	msgLog    []logEntry  // the last messages the status said (messages.go)
 	showLog   bool        // the message log is open over the screen
+	bottomH   int         // the lines under the body in the frame drawn last
 	leaving   *leaveState // asking what to do with held seats on the way out
 	closing   bool        // quit under way
 

@@ -117,6 +117,7 @@ func (m *Model) render() string {
 		top = append(top, st.Notice.Render(padRight(" "+m.notice, m.width)))
 	}
 	bottom := m.bottomLines()
+	m.bottomH = len(bottom)
 	bodyH := m.height - len(top) - len(bottom)
 	var body string
 	switch {
