@@ -22,6 +22,9 @@ func checkFits(t *testing.T, m *Model, step string) {
 	t.Helper()
 	m.drawn = false
 	frame := screenText(m)
+	if strings.Contains(frame, glue) {
+		t.Errorf("%s: a no-break space that only wrapping should see reached the screen:\n%s", step, frame)
+	}
 	lines := strings.Split(frame, "\n")
 	if len(lines) != m.height {
 		t.Errorf("%s: %d lines, want %d", step, len(lines), m.height)

@@ -136,10 +136,11 @@ func TestSeatMap_SingleSeatRule(t *testing.T) {
 	t.Parallel()
 	clock := newClock()
 	s := MustOpenStore(t, clock)
-	m := newTestModel(t, s, clock, "single", 80, 24)
+	m := newTestModel(t, s, clock, "single", 120, 40) // the banner on one line
 	show := openGrandShow(t, m)
 	goTo(t, m, "G7")
-	if m.seats.single == nil || !strings.Contains(screenText(m), "G6 would be left as a single seat.") || len(storeMap(t, s, show.ID, "single").HoldID) != 0 {
+	if m.seats.single == nil || !strings.Contains(screenText(m), "G6 would be left as a single seat. · enter holds G6 and G7 · y holds G7 anyway (logged) · esc") ||
+		len(storeMap(t, s, show.ID, "single").HoldID) != 0 {
 		t.Fatalf("G7 alone:\n%s", screenText(m))
 	}
 	press(t, m, "esc")

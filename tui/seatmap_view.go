@@ -306,7 +306,7 @@ func (m *Model) singleBanner() string {
 	msg := " " + booking.Clean(e.Message())
 	hint := " " + together("enter holds") + " " + joinLabels(e.Fill()) + " · " + together("y holds") + " " + joinLabels(e.Picked) + " " + together("anyway (logged)") + " · esc"
 	if full := msg + " ·" + hint; ansi.StringWidth(full) <= m.width {
-		return m.styles.Banner.Render(padRight(full, m.width))
+		return strings.Join(m.bannerLines(full), "\n") // one line
 	}
 	return strings.Join(append(m.bannerLines(msg), m.bannerLines(hint)...), "\n")
 }
