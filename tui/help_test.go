@@ -56,6 +56,11 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 		{"seat map go-to prompt typing", func(t *testing.T, m *Model) { typeText(t, m, "N8") }},
 		{"seat map waiting-list prompt", func(t *testing.T, m *Model) { press(t, m, "esc", "w") }},
 		{"seat map block prompt", func(t *testing.T, m *Model) { press(t, m, "esc", "B") }},
+		{"seat map party", func(t *testing.T, m *Model) { press(t, m, "esc", "2", "a") }},
+		{"seat map single seat", func(t *testing.T, m *Model) {
+			press(t, m, "esc")
+			goTo(t, m, "G7")
+		}},
 		{"seat map holding", func(t *testing.T, m *Model) {
 			press(t, m, "esc")
 			goTo(t, m, "N8-9")

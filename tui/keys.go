@@ -212,7 +212,7 @@ func DefaultKeyMap() KeyMap {
 		BestN:       hint("4b", "best 4"),
 		PartyType:   hint("2a1c", "party: 2 adult 1 child"),
 		Wheelchair:  b(k("w"), h("w", "wheelchair user + companion")),
-		AllowSingle: b(k("y"), h("y", "hold anyway, leaving a single (logged)")),
+		AllowSingle: b(k("y"), h("y", "hold anyway (logged)")),
 		Clear:       b(k("x"), h("x", "release all")),
 		Extend:      b(k("+"), h("+", "extend hold")),
 		Checkout:    b(k("enter"), h("enter", "checkout")),
