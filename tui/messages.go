@@ -5,6 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"boxoffice/booking"
 )
 
@@ -17,6 +20,13 @@ import (
 
 // maxMessages is how many messages the log keeps.
 const maxMessages = 50
+
+// messageLog is the session's log of messages, and whether it is open
+// over the screen.
+type messageLog struct {
+	entries []logEntry
+	open    bool
+}
 
 // logEntry is one message of the log.
 type logEntry struct {
@@ -32,19 +42,27 @@ func (m *Model) logStatus(text string, isErr bool) {
 	if text == "" || strings.HasSuffix(text, "…") {
 		return
 	}
-	if n := len(m.msgLog); n > 0 && m.msgLog[n-1].text == text && m.msgLog[n-1].err == isErr {
+	l := &m.msgs
+	if n := len(l.entries); n > 0 && l.entries[n-1].text == text && l.entries[n-1].err == isErr {
 		return
 	}
-	m.msgLog = append(m.msgLog, logEntry{at: m.now(), err: isErr, text: text})
-	if n := len(m.msgLog) - maxMessages; n > 0 {
-		m.msgLog = slices.Delete(m.msgLog, 0, n)
+	l.entries = append(l.entries, logEntry{at: m.now(), err: isErr, text: text})
+	if n := len(l.entries) - maxMessages; n > 0 {
+		l.entries = slices.Delete(l.entries, 0, n)
 	}
 }
 
-// toggleLog opens the message log, or closes it.
-func (m *Model) toggleLog() {
-	m.showLog = !m.showLog
-	m.help.ShowAll = false
+// logKey takes the keys of the log: ctrl+l opens or closes it, esc
+// closes it, and while it is open no other key acts (true: the key was
+// the log's).
+func (m *Model) logKey(msg tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(msg, m.keys.Messages), m.msgs.open && key.Matches(msg, m.keys.Back):
+		m.msgs.open = !m.msgs.open
+		m.help.ShowAll = false
+		return true
+	}
+	return m.msgs.open
 }
 
 // messagesView draws the log in height lines, newest last, each message
@@ -52,12 +70,12 @@ func (m *Model) toggleLog() {
 func (m *Model) messagesView(height int) string {
 	st := &m.styles
 	head := st.Title.Render("Messages") + st.Subtle.Render(" · the last "+plural(maxMessages, "message", "messages")+", newest last · esc closes")
-	if len(m.msgLog) == 0 {
+	if len(m.msgs.entries) == 0 {
 		return head + "\n\n" + st.Subtle.Render("  No messages yet.")
 	}
 	var lines []string
-	for i := len(m.msgLog) - 1; i >= 0 && len(lines) < height-2; i-- {
-		e := m.msgLog[i]
+	for i := len(m.msgs.entries) - 1; i >= 0 && len(lines) < height-2; i-- {
+		e := m.msgs.entries[i]
 		stamp := e.at.In(m.now().Location()).Format("15:04:05") + "  "
 		style := st.Info
 		if e.err {

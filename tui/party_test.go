@@ -197,18 +197,18 @@ func TestMessages_Log(t *testing.T) {
 		t.Fatalf("the log does not hold the whole message:\n%s", screenText(m))
 	}
 	press(t, m, "esc")
-	if m.showLog {
+	if m.msgs.open {
 		t.Fatal("esc did not close the log")
 	}
 	for i := range 60 {
 		m.setInfo("message " + string(rune('A'+i%26)) + strings.Repeat("!", i))
 	}
-	if len(m.msgLog) != maxMessages {
-		t.Fatalf("%d messages kept, want %d", len(m.msgLog), maxMessages)
+	if len(m.msgs.entries) != maxMessages {
+		t.Fatalf("%d messages kept, want %d", len(m.msgs.entries), maxMessages)
 	}
 	press(t, m, "ctrl+o")
-	if len(m.msgLog) > 1 {
-		t.Fatalf("signing out kept %d messages", len(m.msgLog))
+	if len(m.msgs.entries) > 1 {
+		t.Fatalf("signing out kept %d messages", len(m.msgs.entries))
 	}
 }
 

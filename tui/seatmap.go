@@ -26,6 +26,9 @@ type seatMapState struct {
 
 	curRow, curCol int
 	party          partyState // the party row (seatmap_party.go)
+	// bottomH is how many lines the frame drawn last has under its body
+	// (render sets it): the map's layout leaves them free.
+	bottomH int
 
 	prompt bool // the go-to-seat prompt is open
 	input  field

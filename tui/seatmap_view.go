@@ -49,7 +49,7 @@ func (m *Model) mapGeom() mapGeom {
 	if m.notice != "" {
 		topLines++
 	}
-	bottom := m.bottomH // the frame being drawn, or the last one (a click)
+	bottom := m.seats.bottomH // the frame being drawn, or the last one (a click)
 	if bottom == 0 {
 		bottom = len(m.bottomLines())
 	}

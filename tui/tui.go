@@ -140,9 +140,7 @@ type Model struct {
 	notice    string // server notice banner
 	status    string // one line under the screen
 	statusErr bool
-	msgLog    []logEntry  // the last messages the status said (messages.go)
-	showLog   bool        // the message log is open over the screen
-	bottomH   int         // the lines under the body in the frame drawn last
+	msgs      messageLog  // the last messages the status said (messages.go)
 	leaving   *leaveState // asking what to do with held seats on the way out
 	closing   bool        // quit under way
 
@@ -439,11 +437,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.closing || m.Withdrawn() || m.tooSmall() {
 		return nil
 	}
-	if key.Matches(msg, k.Messages) || m.showLog && key.Matches(msg, k.Back) {
-		m.toggleLog()
-		return nil
-	}
-	if m.showLog {
+	if m.logKey(msg) {
 		return nil
 	}
 	if m.help.ShowAll {
@@ -555,7 +549,7 @@ func (m *Model) signOut(why string) tea.Cmd {
 	m.bview, m.exch = bookingViewState{}, nil
 	m.leaving = nil
 	m.help.ShowAll = false
-	m.msgLog, m.showLog = nil, false // the next clerk's log starts empty
+	m.msgs = messageLog{} // the next clerk's log starts empty
 	m.setInfo(why)
 	return func() tea.Msg {
 		c, done := context.WithTimeout(ctx, callTimeout)

@@ -117,11 +117,11 @@ func (m *Model) render() string {
 		top = append(top, st.Notice.Render(padRight(" "+m.notice, m.width)))
 	}
 	bottom := m.bottomLines()
-	m.bottomH = len(bottom)
+	m.seats.bottomH = len(bottom)
 	bodyH := m.height - len(top) - len(bottom)
 	var body string
 	switch {
-	case m.showLog:
+	case m.msgs.open:
 		body = m.messagesView(bodyH)
 	case m.help.ShowAll:
 		body = st.Title.Render("Keys") + "\n\n" + m.fullHelp(m.helpFor().FullHelp(), bodyH-2)
