@@ -98,7 +98,7 @@ func TestCLI_Blocks(t *testing.T) {
 	})
 
 	t.Run("BadInput", func(t *testing.T) {
-		if code, _, _ := runCLI(t, data, "", "sell", show, "E10", "--pay", "card"); code != 0 {
+		if code, _, _ := runCLI(t, data, "", "sell", show, "E10", "--pay", "card", "--allow-single"); code != 0 {
 			t.Fatal("sell E10")
 		}
 		n := blockRows(t, data)

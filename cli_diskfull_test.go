@@ -139,7 +139,7 @@ func TestCLI_DiskFull(t *testing.T) {
 // itself as when a clerk starts it: the sale is refused in the issue's
 // words, the seats stay held, and enter sells once space is freed. The
 // log lines the full disk keeps out of the log file are never drawn over
-// the screen: ctrl+l shows them, and they go to the terminal once the
+// the screen: ctrl+l then L shows them, and they go to the terminal once the
 // counter has closed.
 func TestE2E_CounterDiskFull(t *testing.T) {
 	if testing.Short() {
@@ -184,6 +184,8 @@ func TestE2E_CounterDiskFull(t *testing.T) {
 	}
 	if logEmpty {
 		tm.send("C-l")
+		tm.waitFor("L shows them")
+		tm.send("L")
 		tm.waitFor(append(logLines, "Log lines the log file missed", "The log file cannot be written since")...)
 		tm.send("Escape")
 		tm.waitFor("[ Sell 2 tickets", "P11")

@@ -463,6 +463,7 @@ func TestGolden_OwnCinema(t *testing.T) {
 		cmd("waitlist", "add", "1", "--name", "Ann Lee", "--phone", "0123", "--seats", "2"),
 		cmd("sell", "1", "--best", "1", "--wheelchair", "1", "--pay", "card"),
 		cmd("sell", "1", "B1", "B2", "B3", "B4", "B5", "B7", "B8", "B9", "--pay", "card"),
+		cmd("sell", "1", "B1", "B2", "B3", "B4", "B5", "B7", "B8", "B9", "--pay", "card", "--allow-single"),
 		cmd("sell", "1", "--best", "3"),
 		cmd("sell", "1", "B10", "--json"),
 		cmd("seats", "1"),

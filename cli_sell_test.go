@@ -48,6 +48,7 @@ func TestCLI_SellRefusesBeforeWriting(t *testing.T) {
 		"Thousands":    {"sell", show, "D2", "--tendered", "1,000"},
 		"Plus":         {"sell", show, "D2", "--tendered", "+30"},
 		"Blank":        {"sell", show, "D2", "--tendered", " "},
+		"SingleBest":   {"sell", show, "--best", "2", "--allow-single"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, _, errOut := runCLI(t, data, "", args...)
@@ -59,6 +60,17 @@ func TestCLI_SellRefusesBeforeWriting(t *testing.T) {
 			}
 		})
 	}
+	// D2 alone would leave D1 single against the wall: refused with exit
+	// 3, naming the sale that leaves none and the override, nothing held.
+	t.Run("SingleSeat", func(t *testing.T) {
+		code, _, errOut := runCLI(t, data, "", "sell", show, "D2")
+		if code != exitConflict || !strings.Contains(errOut, "D1 would be left as a single seat. Sell D1 D2, or add --allow-single") {
+			t.Fatalf("exit %d: %q", code, errOut)
+		}
+		if n := writes(t, data); n != [4]int{} {
+			t.Fatalf("holds, claims, bookings, payments written: %v", n)
+		}
+	})
 	t.Run("Messages", func(t *testing.T) {
 		_, _, errOut := runCLI(t, data, "", "sell", show, "D2", "--type", "vip")
 		if !strings.Contains(errOut, `unknown ticket type "vip" (adult, child, senior, student)`) {
@@ -70,7 +82,7 @@ func TestCLI_SellRefusesBeforeWriting(t *testing.T) {
 		}
 	})
 	t.Run("OKAfterwards", func(t *testing.T) {
-		code, out, errOut := runCLI(t, data, "", "sell", show, "D2", "--tendered", "12,50")
+		code, out, errOut := runCLI(t, data, "", "sell", show, "D2", "--tendered", "12,50", "--allow-single")
 		if code != 0 || !strings.Contains(out, "Paid     12.50 cash, change due 0.00") {
 			t.Fatalf("exit %d: %s %s", code, out, errOut)
 		}

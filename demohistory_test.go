@@ -41,7 +41,7 @@ func TestCLI_InitDemoHistory(t *testing.T) {
 func TestCLI_InitDemoHistory_RefusesSales(t *testing.T) {
 	data := t.TempDir()
 	show := firstShowID(t, data)
-	if code, _, errOut := runCLI(t, data, "", "sell", show, "A1"); code != 0 {
+	if code, _, errOut := runCLI(t, data, "", "sell", show, "A1", "A2"); code != 0 {
 		t.Fatal(errOut)
 	}
 	if code, _, _ := runCLI(t, data, "", "init", "--demo-history", "5"); code != exitConflict {

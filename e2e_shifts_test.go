@@ -235,7 +235,7 @@ func TestE2E_TwelveProcessesRefundOneTicket(t *testing.T) {
 	run("init")
 	run("shift", "open", "--float", "100")
 	show := firstShowID(t, data)
-	code, out := run("sell", show, "G7", "G8", "G9", "--type", "child", "--json")
+	code, out := run("sell", show, "G7", "G8", "G9", "--type", "child", "--allow-single", "--json")
 	if code != 0 {
 		t.Fatalf("sell: %d %s", code, out)
 	}

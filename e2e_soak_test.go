@@ -694,7 +694,8 @@ func (s *soakSession) goTo(st *soakStats) error {
 		return err
 	}
 	s.send(seat + "\r")
-	i, err := s.waitAny([][]string{{"Holding 1: " + seat}, {"! " + seat + " is sold."}, {seat + " is held at another counter"}, {seat + " was just taken"}})
+	i, err := s.waitAny([][]string{{"Holding 1: " + seat}, {"! " + seat + " is sold."}, {seat + " is held at another counter"}, {seat + " was just taken"},
+		{"would be left as a single seat", "anyway (logged)"}})
 	switch {
 	case err != nil:
 		return err
@@ -706,6 +707,13 @@ func (s *soakSession) goTo(st *soakStats) error {
 		st.count("hold (seat) refused: just taken")
 		s.send("\x1b") // choose again
 		return s.waitGone(seat + " was just taken")
+	case i == 4:
+		// The seat alone would strand its neighbour: the single-seat
+		// rule's banner, and esc chooses again.
+		s.lastOp += ", leaves a single"
+		st.count("hold (seat) refused: leaves a single")
+		s.send("\x1b")
+		return s.waitGone("anyway (logged)")
 	}
 	s.lastOp += fmt.Sprintf(", refused (%d)", i)
 	st.count("hold (seat) refused: taken")

@@ -116,7 +116,7 @@ func TestCLI_Sell(t *testing.T) {
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	t.Run("OK", func(t *testing.T) {
-		code, out, errOut := runCLI(t, data, "", "sell", show, "G7", "G8", "--tendered", "30", "--name", "Ann", "--json")
+		code, out, errOut := runCLI(t, data, "", "sell", show, "G7", "G8", "--tendered", "30", "--name", "Ann", "--allow-single", "--json")
 		if code != 0 {
 			t.Fatalf("sell: %d %s", code, errOut)
 		}
@@ -155,8 +155,8 @@ func TestCLI_Sell(t *testing.T) {
 		}
 	})
 	t.Run("IdempotencyKey", func(t *testing.T) {
-		_, out1, _ := runCLI(t, data, "", "sell", show, "A1", "--key", "retry-1", "--json")
-		code, out2, errOut := runCLI(t, data, "", "sell", show, "A1", "--key", "retry-1", "--json")
+		_, out1, _ := runCLI(t, data, "", "sell", show, "A1", "--key", "retry-1", "--allow-single", "--json")
+		code, out2, errOut := runCLI(t, data, "", "sell", show, "A1", "--key", "retry-1", "--allow-single", "--json")
 		if code != 0 {
 			t.Fatalf("retry: %d %s", code, errOut)
 		}
@@ -420,7 +420,7 @@ func sellOutCLI(t *testing.T, data, show string) string {
 		if start == 0 {
 			end = 1
 		}
-		args := []string{"sell", show, "--pay", "card", "--json"}
+		args := []string{"sell", show, "--pay", "card", "--allow-single", "--json"}
 		for _, s := range m.Seats[start:end] {
 			args = append(args, s.Seat)
 		}

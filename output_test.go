@@ -85,7 +85,7 @@ func TestCLI_FlagErrorsClean(t *testing.T) {
 func TestCLI_StoredValuesClean(t *testing.T) {
 	data := t.TempDir()
 	show := firstShowID(t, data)
-	code, out, errOut := runCLI(t, data, "", "sell", show, "G7", "--json")
+	code, out, errOut := runCLI(t, data, "", "sell", show, "G7", "--allow-single", "--json")
 	if code != 0 {
 		t.Fatalf("sell: %d %s", code, errOut)
 	}

@@ -179,7 +179,14 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 		if _, err := s.saleableHall(w, req.ShowID); err != nil {
 			return nil, err
 		}
+		singles, err := s.checkSingles(w, hall, req, seats)
+		if err != nil {
+			return nil, err
+		}
 		h, err := s.holdSeats(w, hall, req, ttl, seats)
+		if err == nil && len(singles) > 0 {
+			err = w.audit(actor, booking.SinglesAudit(req.ShowID, h.ID, seats, singles), 0)
+		}
 		return h, auditHold(w, actor, booking.AuditHold, h, err)
 	})
 	if err != nil {
@@ -187,6 +194,32 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	}
 	hold.Together = true
 	return hold, nil
+}
+
+// checkSingles is booking.CheckSingles on the seats of a hold picked by
+// hand, as the transaction sees the show before it: lapsed holds expired
+// first, so they neither strand a seat nor count towards the show being
+// full. A hold the program makes is not checked, and reads nothing.
+func (s *Store) checkSingles(w *wtx, hall *booking.Hall, req booking.HoldRequest, seats []booking.Seat) ([]booking.Seat, error) {
+	if !req.ByHand {
+		return nil, nil
+	}
+	if _, err := expireStale(w, req.ShowID); err != nil {
+		return nil, err
+	}
+	busy, err := liveSeatIDs(w, req.ShowID)
+	if err != nil {
+		return nil, err
+	}
+	sh, err := s.showInfo(w.ctx, req.ShowID)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.outOfSale(w, sh)
+	if err != nil {
+		return nil, err
+	}
+	return booking.CheckSingles(hall, takenSet(hall, busy, out), seats, req.AllowSingle)
 }
 
 // holdSeats claims seats for req. Fast path: insert the claims and let

@@ -58,6 +58,11 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 			if err := checkActor(t, actor); err != nil {
 				return nil, err
 			}
+			if singles, err := s.checkSingles(t, hall, req, seats); err != nil {
+				return nil, err
+			} else if len(singles) > 0 {
+				return nil, errSlowPath // the override's audit row is the slow path's
+			}
 			return s.holdFast(t, actor, req, ttl, seats)
 		})
 		if !errors.Is(err, errSlowPath) {
@@ -71,12 +76,21 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 		if err := checkActor(t, actor); err != nil {
 			return nil, err
 		}
+		singles, err := s.checkSingles(t, hall, req, seats)
+		if err != nil {
+			return nil, err
+		}
 		h, err := s.holdSeats(t, hall, req, ttl, seats)
 		if err != nil {
 			return nil, err
 		}
 		if err := s.salesOpen(t, req.ShowID); err != nil {
 			return nil, err
+		}
+		if len(singles) > 0 {
+			if err := audit(t, actor, booking.SinglesAudit(req.ShowID, h.ID, seats, singles), 0); err != nil {
+				return nil, err
+			}
 		}
 		return h, auditHold(t, actor, h)
 	})
@@ -85,6 +99,25 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	}
 	h.Together = true
 	return h, nil
+}
+
+// checkSingles is booking.CheckSingles on the seats of a hold picked by
+// hand, as t sees the show before the hold's claims: live claims (a
+// lapsed hold is not one) and seats kept out of sale. A hold the program
+// makes is not checked, and reads nothing.
+func (s *Store) checkSingles(t *tx, hall *booking.Hall, req booking.HoldRequest, seats []booking.Seat) ([]booking.Seat, error) {
+	if !req.ByHand {
+		return nil, nil
+	}
+	busy, err := busySeats(t, req.ShowID, 0, nil)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.outOfSale(t, req.ShowID)
+	if err != nil {
+		return nil, err
+	}
+	return booking.CheckSingles(hall, takenOrOut(busy, out), seats, req.AllowSingle)
 }
 
 // qHoldFast makes a hold, claims its seats in seat id order (see

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // KeyMap is every key the counter answers to, each with its help text.
@@ -17,6 +20,10 @@ type KeyMap struct {
 	Door    key.Binding
 	Called  key.Binding
 	SignOut key.Binding
+	// Messages opens the log of the last messages the status line said
+	// (see messages.go): a message too long for its two lines is read
+	// whole there.
+	Messages key.Binding
 
 	// Sign-in and forms. Submit is enter wherever it sends what was
 	// typed: a sign-in, a prompt, a ticket code, a form's next step.
@@ -49,17 +56,30 @@ type KeyMap struct {
 	Count     key.Binding
 	Best      key.Binding
 	BestN     key.Binding // help only: a party size, then b
-	Clear     key.Binding
-	Extend    key.Binding
-	Checkout  key.Binding
-	TakeOffer key.Binding
-	Dismiss   key.Binding
+	// PartyType is help only: a count and a ticket type's letter ("2a1c")
+	// make the party row (seatmap_party.go); its letters follow the
+	// ticket types. Wheelchair, on a party row, makes one of it a
+	// wheelchair user: best available gives a wheelchair place with a
+	// companion seat beside it.
+	PartyType  key.Binding
+	Wheelchair key.Binding
+	// AllowSingle holds seats that would leave a single empty seat all
+	// the same, from the map's single-seat banner: an override the store
+	// logs with the clerk's name.
+	AllowSingle key.Binding
+	Clear       key.Binding
+	Extend      key.Binding
+	Checkout    key.Binding
+	TakeOffer   key.Binding
+	Dismiss     key.Binding
 
 	// Checkout. PrevType is the one key of CycleType that steps back.
 	CycleType key.Binding
 	PrevType  key.Binding
 	Method    key.Binding
 	Confirm   key.Binding
+	// PayCard pays by card and goes to Sell in one key (again: cash).
+	PayCard key.Binding
 
 	// Done.
 	NewSale    key.Binding
@@ -157,13 +177,14 @@ func DefaultKeyMap() KeyMap {
 	b := key.NewBinding
 	k, h := key.WithKeys, key.WithHelp
 	km := KeyMap{
-		Quit:    b(k("ctrl+c"), h("ctrl+c", "quit")),
-		Help:    b(k("?"), h("?", "keys")),
-		Back:    b(k("esc"), h("esc", "back")),
-		Find:    b(k("ctrl+f"), h("ctrl+f", "find booking")),
-		Door:    b(k("ctrl+d"), h("ctrl+d", "door: admit tickets")),
-		Called:  b(k("ctrl+k"), h("ctrl+k", "waiting-list customer called")),
-		SignOut: b(k("ctrl+o"), h("ctrl+o", "sign out/switch clerk")),
+		Quit:     b(k("ctrl+c"), h("ctrl+c", "quit")),
+		Help:     b(k("?"), h("?", "keys")),
+		Back:     b(k("esc"), h("esc", "back")),
+		Find:     b(k("ctrl+f"), h("ctrl+f", "find booking")),
+		Door:     b(k("ctrl+d"), h("ctrl+d", "door: admit tickets")),
+		Called:   b(k("ctrl+k"), h("ctrl+k", "waiting-list customer called")),
+		SignOut:  b(k("ctrl+o"), h("ctrl+o", "sign out/switch clerk")),
+		Messages: b(k("ctrl+l"), h("ctrl+l", "messages")),
 
 		NextField: b(k("tab", "down"), h("tab", "next field")),
 		PrevField: b(k("shift+tab", "up"), h("shift+tab/↑", "previous field")),
@@ -180,27 +201,31 @@ func DefaultKeyMap() KeyMap {
 		Open:    b(k("enter"), h("enter", "open")),
 		Filter:  hint("type", "filter by film"),
 
-		SeatUp:    b(k("up", "k"), h("↑/k", "up")),
-		SeatDown:  b(k("down", "j"), h("↓/j", "down")),
-		SeatLeft:  b(k("left", "h"), h("←/h", "left")),
-		SeatRight: b(k("right", "l"), h("→/l", "right")),
-		Toggle:    b(k("space"), h("space", "hold/release")),
-		GoTo:      b(k("/"), h("/", "go to G7 or G7-9")),
-		Waitlist:  b(k("w"), h("w", "add to waiting list")),
-		WaitList:  b(k("W"), h("W", "waiting-list screen")),
-		Count:     b(k("1", "2", "3", "4", "5", "6", "7", "8", "9"), h("1-9", "party size")),
-		Best:      b(k("b"), h("b", "best seats")),
-		BestN:     hint("1-9 b", "best N"),
-		Clear:     b(k("x"), h("x", "release all")),
-		Extend:    b(k("+"), h("+", "extend hold")),
-		Checkout:  b(k("enter"), h("enter", "checkout")),
-		TakeOffer: b(k("enter"), h("enter", "take offer")),
-		Dismiss:   b(k("esc"), h("esc", "choose again")),
+		SeatUp:      b(k("up", "k"), h("↑/k", "up")),
+		SeatDown:    b(k("down", "j"), h("↓/j", "down")),
+		SeatLeft:    b(k("left", "h"), h("←/h", "left")),
+		SeatRight:   b(k("right", "l"), h("→/l", "right")),
+		Toggle:      b(k("space"), h("space", "hold/release")),
+		GoTo:        b(k("/"), h("/", "go to G7 or G7-9")),
+		Waitlist:    b(k("w"), h("w", "add to waiting list")),
+		WaitList:    b(k("W"), h("W", "waiting-list screen")),
+		Count:       b(k("1", "2", "3", "4", "5", "6", "7", "8", "9", "0"), h("0-9", "party size")),
+		Best:        b(k("b"), h("b", "best seats")),
+		BestN:       hint("4b", "best 4"),
+		PartyType:   hint("2a1c", "party: 2 adult 1 child"),
+		Wheelchair:  b(k("w"), h("w", "wheelchair user + companion")),
+		AllowSingle: b(k("y"), h("y", "hold anyway (logged)")),
+		Clear:       b(k("x"), h("x", "release all")),
+		Extend:      b(k("+"), h("+", "extend hold")),
+		Checkout:    b(k("enter"), h("enter", "checkout")),
+		TakeOffer:   b(k("enter"), h("enter", "take offer")),
+		Dismiss:     b(k("esc"), h("esc", "choose again")),
 
 		CycleType: b(k("t", "space", "left", "right"), h("t", "ticket type")),
 		PrevType:  b(k("left"), h("←", "previous ticket type")),
 		Method:    b(k("space", "left", "right"), h("space", "cash/card")),
 		Confirm:   b(k("enter"), h("enter", "next field; on Sell, sell")),
+		PayCard:   b(k("c"), h("c", "card, to Sell")),
 
 		NewSale:    b(k("enter", "n"), h("enter", "next sale")),
 		PrevTicket: b(k("left"), h("←", "previous tickets")),
@@ -324,6 +349,59 @@ func (m *Model) helpFor() helpKeys {
 	return h
 }
 
+// hintBar is the line of keys under every screen: the screen's own keys
+// first, in the order it gives them, then the keys every screen answers
+// to (the ctrl+ chords), then ? last, which lists them all. Each is drawn
+// whole or not at all: what does not fit the width is left out rather
+// than cut, and ? stays whenever it is offered, so nothing is out of
+// reach.
+func (m *Model) hintBar(bindings []key.Binding) string {
+	st := m.help.Styles
+	sep := st.ShortSeparator.Inline(true).Render(m.help.ShortSeparator)
+	sepW := ansi.StringWidth(sep)
+	item := func(b key.Binding) string {
+		h := b.Help()
+		return st.ShortKey.Inline(true).Render(h.Key) + " " + st.ShortDesc.Inline(true).Render(h.Desc)
+	}
+	var own, global []key.Binding
+	var help *key.Binding
+	for i, b := range bindings {
+		switch k := b.Help().Key; {
+		case !b.Enabled():
+		case k == m.keys.Help.Help().Key:
+			help = &bindings[i]
+		case strings.HasPrefix(k, "ctrl+"):
+			global = append(global, b)
+		default:
+			own = append(own, b)
+		}
+	}
+	room := m.width
+	last := ""
+	if help != nil {
+		last = item(*help)
+		room -= ansi.StringWidth(last) + sepW
+	}
+	var out []string
+	used := 0
+	for _, b := range append(own, global...) {
+		s := item(b)
+		w := ansi.StringWidth(s)
+		if len(out) > 0 {
+			w += sepW
+		}
+		if used+w > room {
+			break // the rest matter less than what is shown
+		}
+		out = append(out, s)
+		used += w
+	}
+	if last != "" {
+		out = append(out, last)
+	}
+	return strings.Join(out, sep)
+}
+
 // forManagers adds to a screen's ? overlay the keys only a manager is
 // offered: the audit trail and the manager screens.
 func (m *Model) forManagers(full [][]key.Binding) [][]key.Binding {
@@ -336,7 +414,7 @@ func (m *Model) forManagers(full [][]key.Binding) [][]key.Binding {
 // global is the ? overlay's column of the keys every signed-in screen
 // answers to.
 func (k *KeyMap) global() []key.Binding {
-	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Shift, k.Reservations, k.Help, k.Quit}
+	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Shift, k.Reservations, k.Messages, k.Help, k.Quit}
 }
 
 // says is b as the hint bar shows it in one state: the same keys, and what

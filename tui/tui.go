@@ -142,6 +142,7 @@ type Model struct {
 	notice    string // server notice banner
 	status    string // one line under the screen
 	statusErr bool
+	msgs      messageLog  // the last messages the status said (messages.go)
 	leaving   *leaveState // asking what to do with held seats on the way out
 	closing   bool        // quit under way
 
@@ -460,8 +461,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.logs.open {
 		return m.logKeys(msg)
 	}
-	if key.Matches(msg, k.LogLines) && m.opts.LogRing != nil {
+	if m.msgs.open && m.opts.LogRing != nil && key.Matches(msg, k.LogLines) {
+		m.msgs.open = false
 		return m.openLogs()
+	}
+	if m.logKey(msg) {
+		return nil
 	}
 	if m.help.ShowAll {
 		if key.Matches(msg, k.Help) || key.Matches(msg, k.Back) {

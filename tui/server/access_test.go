@@ -99,9 +99,9 @@ func TestServer_Withdrawn(t *testing.T) {
 		ctx := context.Background()
 		anna := e.mustDial(e.staffKey("anna", booking.RoleClerk))
 		anna.openFirstShow()
-		anna.goTo("B2")
+		anna.goTo("B3") // B2 would leave B1 single
 		anna.send("\r")
-		anna.waitText("Holding 1: B2")
+		anna.waitText("Holding 1: B3")
 		till := e.mustDial(e.terminalKey("till-5")) // a device, carl signed in
 		till.waitText("Sign in at this counter")
 		till.send("carl\t1234\r")

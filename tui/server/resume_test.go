@@ -155,7 +155,7 @@ func TestServer_ResumeAfterSale(t *testing.T) {
 		e, ss := slowEnv(t, 0, true)
 		key := e.staffKey("anna", booking.RoleClerk)
 		a := e.mustDial(key)
-		a.holdAndCheckout("B2-3", "2: B2, B3")
+		a.holdAndCheckout("B3-4", "2: B3, B4") // B2-3 would leave B1 single
 		a.send("\tBea")
 		a.waitText("Bea")
 		a.send("\r\r\r") // Customer to Phone to Sell, sell
