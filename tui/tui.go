@@ -117,6 +117,10 @@ type Options struct {
 	// layout file is named inside it and read nowhere else (a manager
 	// over SSH must not read whatever the server can). "" adds none.
 	LayoutsDir string
+	// ExportDir is the folder the reports screen saves CSV files in (the
+	// data folder's exports), under names the program makes: nobody
+	// types a path. "" exports nothing.
+	ExportDir string
 }
 
 // Model is one counter session. *Model implements tea.Model.
@@ -373,6 +377,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case reportMsg:
 		return m.onReport(msg), true
+	case exportedMsg:
+		return m.onExported(msg), true
 	case currentShiftMsg:
 		return m.onCurrentShift(msg), true
 	case openedShiftMsg:
@@ -390,6 +396,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onMgrDone(msg), true
 	case cancelShowMsg:
 		return m.onCancelShow(msg), true
+	case pickShowsMsg:
+		return m.onPickShows(msg), true
 	// Exchanges (issue 11).
 	case exchangeQuoteMsg:
 		return m.onExchangeQuote(msg), true

@@ -116,6 +116,9 @@ type Config struct {
 	// LayoutsDir is the folder the manager screens add halls from
 	// (tui.Options.LayoutsDir); "" adds none.
 	LayoutsDir string
+	// ExportDir is the folder the reports screen saves CSV files in
+	// (tui.Options.ExportDir); "" saves none.
+	ExportDir string
 }
 
 func (c *Config) setDefaults() {
@@ -552,6 +555,7 @@ func (s *Server) newProgram(sess ssh.Session) *tea.Program {
 		// and cancel it sends.
 		Addr:       st.remote,
 		LayoutsDir: s.cfg.LayoutsDir,
+		ExportDir:  s.cfg.ExportDir,
 	}
 	if st.staff != nil {
 		opts.Staff = &booking.Actor{StaffID: st.staff.ID, Name: st.staff.Name, Role: st.staff.Role}
