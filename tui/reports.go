@@ -65,6 +65,8 @@ type reportsState struct {
 	seq    int
 	offset int    // the first row shown
 	note   string // what the last export did, said above the table
+	// exporting is set while a CSV file is being written.
+	exporting bool
 }
 
 // reportTable is a report as the screen draws it: cells already cleaned

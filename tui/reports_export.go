@@ -32,6 +32,8 @@ type exportedMsg struct {
 func (m *Model) exportReportCmd() tea.Cmd {
 	r := &m.reports
 	switch {
+	case r.exporting:
+		return nil
 	case r.busy || r.sheet == nil:
 		m.setError("Wait for the report, then export it.")
 		return nil
@@ -40,7 +42,7 @@ func (m *Model) exportReportCmd() tea.Cmd {
 		return nil
 	}
 	dir, sheet := m.opts.ExportDir, r.sheet
-	r.busy = true
+	r.exporting = true
 	m.setInfo("Saving…")
 	return m.call(func(context.Context) (tea.Msg, error) {
 		name, err := writeSheetIn(dir, sheet)
@@ -50,7 +52,7 @@ func (m *Model) exportReportCmd() tea.Cmd {
 
 func (m *Model) onExported(msg exportedMsg) tea.Cmd {
 	r := &m.reports
-	r.busy = false
+	r.exporting = false
 	if msg.err != nil {
 		m.fail(msg.err)
 		return nil
