@@ -29,14 +29,16 @@ import (
 // midWord is a letter cut short by an ellipsis.
 var midWord = regexp.MustCompile(`\pL…`)
 
-// weekRow is a row of the week's grid: its cells shorten film titles, a
-// stored name, not a message.
-var weekRow = regexp.MustCompile(`^\s*×?\d\d:\d\d `)
+// dataRow is a row of a table whose cells shorten what was stored (a
+// film title, an audit row's detail), which is data, not a message: the
+// week's grid and the audit trail.
+var dataRow = regexp.MustCompile(`^\s*(×?\d\d:\d\d |\d\d [A-Z][a-z]{2} \d\d:\d\d)`)
 
 // checkFits fails when a line of the screen is wider than the window or
 // was cut at its edge, or when a message or a key hint on it stops
-// mid-word. A table's cells (lines drawn with │, the week's grid) may
-// shorten a stored name with "…": that is data, not a message.
+// mid-word. A table's cells (lines drawn with │, the week's grid, the
+// audit trail's rows) may shorten a stored name with "…": that is data,
+// not a message.
 func checkFits(t *testing.T, name string, m *Model) {
 	t.Helper()
 	lines := strings.Split(screenText(m), "\n")
@@ -48,9 +50,9 @@ func checkFits(t *testing.T, name string, m *Model) {
 		switch {
 		case w > m.width:
 			t.Errorf("%s: line %d is %d cells on a screen of %d: %q", name, i+1, w, m.width, l)
+		case strings.Contains(l, "│") || dataRow.MatchString(l):
 		case w == m.width && strings.HasSuffix(l, "…") && !strings.HasSuffix(l, " …"): // " …": the hint bar's "more keys"
 			t.Errorf("%s: line %d is cut at the edge: %q", name, i+1, l)
-		case strings.Contains(l, "│") || weekRow.MatchString(l):
 		case midWord.MatchString(l):
 			t.Errorf("%s: line %d stops mid-word: %q", name, i+1, l)
 		}

@@ -61,8 +61,8 @@ func (m *Model) staffKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case self && (key.Matches(msg, k.MgrDisable) || key.Matches(msg, k.MgrRole)):
 		// A manager who disables or demotes themselves here is out at once:
-		// another manager, or the command line, does that.
-		g.err = "Your own access is changed by another manager or at the command line."
+		// another manager does that.
+		g.err = "Your own access is changed by another manager."
 	case key.Matches(msg, k.MgrDisable) && s.Disabled:
 		return m.mgrDo("Enabled "+cut(name, 40)+".", func(ctx context.Context, b Backend, a booking.Actor) error {
 			return b.EnableStaff(ctx, a, name)
