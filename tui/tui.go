@@ -117,9 +117,8 @@ type Options struct {
 	// layout file is named inside it and read nowhere else (a manager
 	// over SSH must not read whatever the server can). "" adds none.
 	LayoutsDir string
-	// ExportDir is the folder the reports screen saves CSV files in (the
-	// data folder's exports), under names the program makes: nobody
-	// types a path. "" exports nothing.
+	// ExportDir is where the reports screen saves CSV files, under names
+	// it makes (nobody types a path); "" saves none.
 	ExportDir string
 }
 

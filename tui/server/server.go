@@ -113,12 +113,10 @@ type Config struct {
 	// Layout heads every session's printouts (the cinema's name).
 	Layout paper.Layout
 
-	// LayoutsDir is the folder the manager screens add halls from
-	// (tui.Options.LayoutsDir); "" adds none.
-	LayoutsDir string
-	// ExportDir is the folder the reports screen saves CSV files in
-	// (tui.Options.ExportDir); "" saves none.
-	ExportDir string
+	// LayoutsDir is the folder the manager screens add halls from, and
+	// ExportDir the one the reports screen saves CSV files in (see
+	// tui.Options); "" for none.
+	LayoutsDir, ExportDir string
 }
 
 func (c *Config) setDefaults() {
