@@ -176,10 +176,25 @@ func checkFloat(what string, m Money) error {
 // open shift and no float in the request to open one with.
 var ErrNoShift = &Error{Code: EInvalid, Message: "Open a shift first: count the float in the drawer."}
 
-// IsNoShift reports whether err is ErrNoShift.
+// noShiftForCash ends the refusal of NoShiftForCash.
+const noShiftForCash = " paid in cash: open a shift first (the float in the drawer); their refunds come out of it."
+
+// NoShiftForCash is ErrNoShift for cancelling a show whose n bookings
+// paid in cash would be refunded out of the actor's drawer: it says how
+// many, and IsNoShift knows it, so a screen asks for the float as it does
+// for a sale.
+func NoShiftForCash(n int) *Error {
+	what := "1 booking"
+	if n != 1 {
+		what = strconv.Itoa(n) + " bookings"
+	}
+	return &Error{Code: ErrNoShift.Code, Message: what + noShiftForCash}
+}
+
+// IsNoShift reports whether err is ErrNoShift or NoShiftForCash.
 func IsNoShift(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && e.Code == ErrNoShift.Code && e.Message == ErrNoShift.Message
+	return errors.As(err, &e) && e.Code == ErrNoShift.Code && (e.Message == ErrNoShift.Message || strings.HasSuffix(e.Message, noShiftForCash))
 }
 
 // RefundRequest refunds some tickets of a booking, named by seat: each

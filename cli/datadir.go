@@ -33,6 +33,8 @@ const (
 	dbFile        = "boxoffice.db"
 	ticketKeyFile = "ticket_key"
 	logFile       = "boxoffice.log"
+	// exportsDir is the folder the reports screen saves CSV files in.
+	exportsDir = "exports"
 )
 
 // resolveDataDir is --data, else BOXOFFICE_DATA, else the XDG data home,

@@ -109,7 +109,7 @@ func (s *Store) cashNeedsShift(ctx context.Context, actor booking.Actor, showID 
 	if err != nil || open {
 		return err
 	}
-	return booking.Errorf(booking.EInvalid, "%s paid in cash: open a shift first (the float in the drawer); their refunds come out of it.", plural(cash, "booking", "bookings"))
+	return booking.NoShiftForCash(cash)
 }
 
 // markCancelled moves the show scheduled -> cancelled by compare-and-set

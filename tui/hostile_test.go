@@ -398,7 +398,7 @@ func (f *hostileFix) walk(t *testing.T, clock *storetest.Clock, h, seat string, 
 		press(t, m, "tab")
 	}
 	press(t, m, "esc", "ctrl+g")
-	for _, n := range []string{"1", "2", "3", "4", "5", "6"} {
+	for _, n := range []string{"1", "2", "3", "4", "5", "6", "7"} {
 		press(t, m, n)
 		frame("manager section " + n)
 		press(t, m, "esc")

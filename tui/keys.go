@@ -120,6 +120,9 @@ type KeyMap struct {
 	ReportPrev   key.Binding
 	ReportBy     key.Binding
 	ReportPeriod key.Binding
+	// ReportExport saves the report on show as a CSV file in the data
+	// folder's exports.
+	ReportExport key.Binding
 
 	// Shifts and refunds. Shift opens the clerk's own shift from any
 	// screen away from the seats; XReport and CloseShift work on it.
@@ -151,6 +154,12 @@ type KeyMap struct {
 	MgrUnlock     key.Binding
 	MgrRemove     key.Binding
 	MgrYes        key.Binding
+	// MgrPrinter sets a terminal's printer; MgrSalesClose when a show's
+	// sales close (or the cinema's default); MgrReopen reopens a closed
+	// shift.
+	MgrPrinter    key.Binding
+	MgrSalesClose key.Binding
+	MgrReopen     key.Binding
 	// The booking view (issue 11): exchange the booking, its tickets'
 	// QR codes again, and the view opened from the done screen.
 	ExchangeBooking key.Binding
@@ -262,6 +271,7 @@ func moneyKeys(km KeyMap) KeyMap {
 	km.ReportPrev = b(k("shift+tab"), h("shift+tab", "previous report"))
 	km.ReportBy = b(k("b"), h("b", "add up by"))
 	km.ReportPeriod = b(k("p"), h("p", "day/week/month/year"))
+	km.ReportExport = b(k("e"), h("e", "export CSV"))
 	km.Shift = b(k("ctrl+t"), h("ctrl+t", "my shift"))
 	km.XReport = b(k("x"), h("x", "X report"))
 	km.CloseShift = b(k("c"), h("c", "close: blind count"))
@@ -292,6 +302,9 @@ func managerKeys(km KeyMap) KeyMap {
 	km.MgrUnlock = b(k("u"), h("u", "unlock"))
 	km.MgrRemove = b(k("x"), h("x", "remove"))
 	km.MgrYes = b(k("y"), h("y", "yes"))
+	km.MgrPrinter = b(k("p"), h("p", "printer"))
+	km.MgrSalesClose = b(k("s"), h("s", "sales close"))
+	km.MgrReopen = b(k("o"), h("o", "reopen"))
 	return km
 }
 
@@ -403,12 +416,12 @@ func (m *Model) hintBar(bindings []key.Binding) string {
 }
 
 // forManagers adds to a screen's ? overlay the keys only a manager is
-// offered: the audit trail and the manager screens.
+// offered: the audit trail, the reports and the manager screens.
 func (m *Model) forManagers(full [][]key.Binding) [][]key.Binding {
 	if !m.isManager() {
 		return full
 	}
-	return append(full, []key.Binding{m.keys.Audit, m.keys.Manage})
+	return append(full, []key.Binding{m.keys.Audit, m.keys.Reports, m.keys.Manage})
 }
 
 // global is the ? overlay's column of the keys every signed-in screen

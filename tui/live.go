@@ -27,6 +27,14 @@ func (m *Model) onLive(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case ServerNoticeMsg:
 		m.notice = booking.CleanLine(msg.Text, 200)
 		return nil, true
+	case PrinterMsg:
+		m.opts.Printer, m.opts.PDFDir = msg.Printer, msg.PDFDir
+		if msg.Printer.None() {
+			m.setInfo("This counter has no printer now: tickets are saved as PDF files.")
+		} else {
+			m.setInfo("This counter prints on " + msg.Printer.String() + " now.")
+		}
+		return nil, true
 	case subscribedMsg:
 		m.live = msg.ch
 		return m.waitChangeCmd(), true

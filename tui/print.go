@@ -32,6 +32,15 @@ type printedMsg struct {
 	err     error
 }
 
+// PrinterMsg is sent into a running program from outside (the SSH
+// server) when the printer of the session's terminal was changed: the
+// session prints there from its next job on. A zero Printer prints on
+// none, writing the tickets of a sale as a PDF in PDFDir instead.
+type PrinterMsg struct {
+	Printer booking.Printer
+	PDFDir  string
+}
+
 // canPrint reports whether this counter has anywhere to print.
 func (m *Model) canPrint() bool { return !m.opts.Printer.None() || m.opts.PDFDir != "" }
 

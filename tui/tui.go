@@ -117,8 +117,11 @@ type Options struct {
 	LayoutsDir string
 
 	// LogRing, for a local counter, holds the log lines its log file could
-	// not take; ctrl+l shows them (logring.go). nil: no such key.
+	// not take; the messages (ctrl+l) show them on L (logring.go). nil: none.
 	LogRing *LogRing
+	// ExportDir is where the reports screen saves CSV files, under names
+	// it makes (nobody types a path); "" saves none.
+	ExportDir string
 }
 
 // Model is one counter session. *Model implements tea.Model.
@@ -395,6 +398,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case reportMsg:
 		return m.onReport(msg), true
+	case exportedMsg:
+		return m.onExported(msg), true
 	case currentShiftMsg:
 		return m.onCurrentShift(msg), true
 	case openedShiftMsg:
@@ -412,6 +417,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onMgrDone(msg), true
 	case cancelShowMsg:
 		return m.onCancelShow(msg), true
+	case pickShowsMsg:
+		return m.onPickShows(msg), true
 	// Exchanges (issue 11).
 	case exchangeQuoteMsg:
 		return m.onExchangeQuote(msg), true
