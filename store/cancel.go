@@ -79,7 +79,7 @@ func unwind(tx Tx, actor booking.Actor, approver string, b BookingRow, reason st
 	if _, err := tx.FreeSeats(b, nil); err != nil {
 		return err
 	}
-	r, err := newRefunder(tx, actor, approver, b.ID, openFloat)
+	r, err := newRefunder(tx, actor, approver, reason, b.ID, openFloat)
 	if err != nil {
 		return err
 	}
