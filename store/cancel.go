@@ -43,6 +43,7 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 		return b.ID, unwind(tx, actor, ok.Name, b, reason, req.OpenFloat)
 	})
 	if err != nil {
+		s.approvalNotUsed(ctx, actor, ok, "cancel of "+number, err)
 		return nil, err
 	}
 	return s.committedBooking(ctx, id)

@@ -197,9 +197,30 @@ func (s *Store) RefundTickets(ctx context.Context, actor booking.Actor, req book
 		return b.ID, refundSeats(tx, actor, ok.Name, b, reason, seats, req.OpenFloat)
 	})
 	if err != nil {
+		s.approvalNotUsed(ctx, actor, ok, "refund of "+number, err)
 		return nil, err
 	}
 	return s.committedBooking(ctx, id)
+}
+
+// approvalNotUsed follows the override row an approval left (checkPIN
+// writes it when the PIN is right, before the write it approves) with
+// one saying that write was not made, and why: the trail must never
+// read as if a supervisor's override let money go that stayed. Nothing
+// when no one else approved or the write was made. A failure to write
+// the row is logged: the caller's refusal is what the clerk is told.
+func (s *Store) approvalNotUsed(ctx context.Context, actor booking.Actor, ok Approval, what string, refused error) {
+	if ok.Name == "" || refused == nil {
+		return
+	}
+	approver := booking.Actor{Name: ok.Name, Role: ok.Role, Terminal: actor.Terminal}
+	e := booking.AuditEntry{Action: booking.AuditOverride,
+		Detail: what + " by " + actor.Name + " approved, not made: " + booking.ErrorMessage(refused)}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerTimeout)
+	defer cancel()
+	if err := apply(s, ctx, booking.System, Write{Op: "approval not used"}, func(tx Tx) error { return Audit(tx, approver, e, 0) }); err != nil {
+		s.log.Warn("audit an approval not used", "what", what, "err", err)
+	}
 }
 
 // refundSeats refunds the named seats' tickets of b and cancels b when

@@ -32,6 +32,7 @@ var refundCases = []testCase{
 	{"RacingCancel", refundRacingCancel},
 	{"RacingAdmission", refundRacingAdmission},
 	{"ReasonPerTicket", refundReasonPerTicket},
+	{"ApprovalThenRefused", refundApprovalThenRefused},
 }
 
 // sellCash sells seats for cash by actor from the drawer newEnv opened.
@@ -533,4 +534,37 @@ func refundReasonPerTicket(t *testing.T, e *env) {
 		t.Errorf("the refunds report's reasons: %v, want %v", bySeat, want)
 	}
 	e.whole(t)
+}
+
+// refundApprovalThenRefused: a supervisor's right PIN leaves an override
+// row before the refund is tried; when the refund is then refused (the
+// show has started, which needs a manager) the trail says the approved
+// refund was not made, and why, so it never reads as money paid out.
+func refundApprovalThenRefused(t *testing.T, e *env) {
+	r := need[refunder](t, e, needRefund)
+	a, ok := e.s.(booking.Audit)
+	if !ok {
+		t.Skip("the backend has no booking.Audit yet")
+	}
+	b := e.sellCash(t, clerk, "a", "A1", "A2")
+	e.clock.Set(e.show.Starts.Add(time.Minute))
+	_, err := r.RefundTickets(e.ctx, clerk, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}, Approver: &booking.Credentials{Name: "sue", PIN: "1234"}})
+	wantCode(t, "a refund after the start approved by a supervisor", err, booking.EForbidden)
+	rows, err := a.Audit(e.ctx, manager, booking.AuditQuery{Day: e.clock.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	what := "refund of " + b.Number + " by " + clerk.Name
+	var trail []string
+	for _, row := range rows {
+		if row.Action == booking.AuditOverride && strings.Contains(row.Detail, what) {
+			trail = append([]string{row.Actor + ": " + row.Detail}, trail...) // oldest first
+		}
+	}
+	if len(trail) != 2 || !strings.HasPrefix(trail[1], "sue: "+what+" approved, not made: The ") || !strings.Contains(trail[1], "show has started") {
+		t.Fatalf("the trail of an approved refund that was refused: %q", trail)
+	}
+	if got, err := r.Booking(e.ctx, clerk, b.Number); err != nil || len(got.Payments) != 1 {
+		t.Fatalf("the refused refund paid out: %+v %v", got, err)
+	}
 }
