@@ -240,11 +240,13 @@ func filterLabel(st *Styles, f []rune) string {
 	return st.Label.Render("filter: ") + st.InputOn.Render(booking.Clean(string(f))+"_")
 }
 
-// fillBar draws how full a show is: sold and held seats as full cells.
+// fillBar draws how full a show is: sold and held seats as full cells, of
+// the seats it can sell. Blocked and house seats are no sale: they fill
+// no cell, and a show whose every other seat is sold shows full.
 func fillBar(st *Styles, sh booking.Show, width int) string {
 	full := 0
-	if sh.Capacity > 0 {
-		full = ((sh.Capacity-sh.Free())*width + sh.Capacity - 1) / sh.Capacity
+	if sellable := sh.Capacity - sh.Blocked; sellable > 0 {
+		full = ((sh.Sold+sh.Held)*width + sellable - 1) / sellable
 	}
 	full = min(max(full, 0), width)
 	return st.BarFull.Render(strings.Repeat("█", full)) + st.BarEmpty.Render(strings.Repeat("░", width-full))
