@@ -450,7 +450,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.SignOut):
 			return m.leave(leaveSignOut)
-		case key.Matches(msg, k.Find):
+		case key.Matches(msg, k.Find) && m.mayFind():
 			return m.leave(leaveFind)
 		case key.Matches(msg, k.Door) && m.screen != screenDoor:
 			return m.leave(leaveDoor)
