@@ -247,7 +247,7 @@ func (m *Model) Close() { m.cancel() }
 // Init subscribes to live changes and, when the session opens signed in,
 // loads the day's shows.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.subscribeCmd()}
+	cmds := []tea.Cmd{m.subscribeCmd(), m.clockCmd()}
 	if m.clerk != nil {
 		cmds = append(cmds, m.afterSignIn()...)
 	}
