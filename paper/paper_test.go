@@ -205,6 +205,39 @@ func TestZReport(t *testing.T) {
 	}
 }
 
+// TestXReport_CountsByMethod: an open shift's X report counts its cash
+// sales apart from its card ones. Before, "Cash sales (2)" after one
+// cash and one card sale.
+func TestXReport_CountsByMethod(t *testing.T) {
+	s, _, _ := sold(t) // one cash sale of two seats
+	ctx := context.Background()
+	h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"H1"}, Owner: "card"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "card", IdempotencyKey: "k2", Method: booking.Card}); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := s.CurrentShift(ctx, clerk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := s.ShiftReport(ctx, clerk, cur.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, err := escpostest.Parse(paper.Layout{}.ZReportJob(x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(escpostest.Texts(cmds), "\n")
+	for _, want := range []string{"X REPORT", "Cash sales (1)", "Card sales (1)", "12.50", "Cash refunds (0)", "Card refunds (0)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("X report has no %q:\n%s", want, text)
+		}
+	}
+}
+
 // TestRefundReceipt prints the refund just made, with why and who
 // approved it: the supervisor whose PIN the clerk's counter took, or the
 // supervisor who refunded alone.
