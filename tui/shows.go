@@ -23,6 +23,11 @@ type showsState struct {
 	keepID  int64 // show to keep the cursor on across reloads
 	seq     int
 	applied int
+	// openOn is the day whose list enter was pressed on before it
+	// loaded (zero for none): the show under the cursor opens when it
+	// does. On PostgreSQL the first list after signing in takes long
+	// enough for a clerk's enter to beat it.
+	openOn time.Time
 }
 
 type showsMsg struct {
@@ -51,12 +56,19 @@ func (m *Model) onShows(msg showsMsg) tea.Cmd {
 	}
 	s.applied = msg.seq
 	if msg.err != nil {
+		s.openOn = time.Time{} // the clerk reads why, and opens by hand
 		m.fail(msg.err)
 		return nil
 	}
 	s.all = msg.shows
 	s.loaded = true
 	s.restoreCursor()
+	if open := s.openOn; !open.IsZero() {
+		s.openOn = time.Time{}
+		if vis := s.visible(); open.Equal(s.day) && m.screen == screenShows && len(vis) > 0 {
+			return m.openSeatMap(vis[s.cursor])
+		}
+	}
 	return nil
 }
 
@@ -115,6 +127,10 @@ func (showsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		s.all, s.loaded, s.cursor, s.keepID = nil, false, 0, 0
 		return m.loadShowsCmd()
 	case key.Matches(msg, k.Open):
+		if !s.loaded {
+			s.openOn = s.day // opened once the list is here
+			return nil
+		}
 		if len(vis) == 0 {
 			return nil
 		}
