@@ -295,7 +295,7 @@ func TestCLI_TicketKeyRotation(t *testing.T) {
 		t.Fatalf("with the old key gone, its codes should be unknown (exit %d)", code)
 	}
 	os.WriteFile(keyFile, []byte("garbage\n"), 0o600)
-	if code, _, errOut := runCLI(t, data, "", "shows"); code == 0 || !strings.Contains(errOut, "ticket_key:1") {
+	if code, _, errOut := runCLI(t, data, "", "shows"); code != exitUsage || !strings.Contains(errOut, keyFile+" is damaged: line 1 is not a key") || strings.Contains(errOut, "Internal error") {
 		t.Fatalf("a damaged key file: %d %q", code, errOut)
 	}
 }

@@ -53,6 +53,11 @@ type ShiftReport struct {
 	CashSales, CashRefunds Money
 	CardSales, CardRefunds Money
 	Sales, Refunds         int // how many payments of each kind
+	// CashSaleCount and CardSaleCount split Sales by how the customer
+	// paid, CashRefundCount and CardRefundCount Refunds: a report that
+	// says "Cash sales (n)" counts only the cash ones.
+	CashSaleCount, CardSaleCount     int
+	CashRefundCount, CardRefundCount int
 	// Expected is Float + CashSales − CashRefunds: what the drawer should
 	// hold now.
 	Expected Money

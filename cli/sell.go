@@ -226,6 +226,9 @@ func (c *env) sell(pos []string, f *sellInput) error {
 	}
 	return c.withStore(func(st backend) error {
 		b, err := c.sellOn(st, a)
+		if err == nil {
+			err = sameSale(a, b) // a key used before for another sale
+		}
 		if err != nil {
 			return err
 		}

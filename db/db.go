@@ -296,6 +296,28 @@ func (s *Store) start(sync string) error {
 // closeCheckpointWait bounds Close's last checkpoint.
 const closeCheckpointWait = time.Second
 
+// closingCheckpoint copies what it can of the WAL into the database file
+// and truncates the WAL when nobody else needs it, without waiting for
+// anyone. TRUNCATE calls the busy handler until every other process's
+// reader has left the WAL: with busy_timeout at 0 it does as much as
+// PASSIVE would and returns at once instead, so a CLI command exits when
+// it has answered even while a backup or a check holds a read for
+// seconds. Nothing committed is lost: it is in the WAL already, and the
+// server's checkpointer or the next close copies it back.
+func (s *Store) closingCheckpoint() {
+	ctx, cancel := context.WithTimeout(context.Background(), closeCheckpointWait)
+	defer cancel()
+	conn, err := s.ckpt.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return
+	}
+	conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+}
+
 // Close stops the writer, poller and sweeper and closes the database.
 // Writes already queued finish first.
 func (s *Store) Close() error {
@@ -309,12 +331,7 @@ func (s *Store) Close() error {
 		})
 		err = errors.Join(s.read.Close(), s.write.Close())
 		if s.ckpt != nil {
-			// TRUNCATE waits in the busy handler for any writer; another
-			// process holding the write lock must not hold up a close
-			// (a shutdown is bounded), and the WAL is only left for later.
-			ctx, cancel := context.WithTimeout(context.Background(), closeCheckpointWait)
-			s.ckpt.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
-			cancel()
+			s.closingCheckpoint()
 			err = errors.Join(err, s.ckpt.Close())
 		}
 	})

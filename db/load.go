@@ -103,7 +103,7 @@ const (
 	qTickets = `SELECT t.id, t.booking_id, t.seat_id, t.type_code, t.price, t.price_source, t.status, t.admitted_at, t.admitted_by,
 		coalesce((SELECT n.number FROM exchanges e JOIN bookings n ON n.id = e.to_booking WHERE e.id = t.exchange_id), '')
 		FROM json_each(?) j CROSS JOIN tickets t ON t.id BETWEEN j.value * ? AND j.value * ? + ? ORDER BY t.id`
-	qPayments = `SELECT booking_id, id, kind, method, amount, tendered, change_due, at, staff, terminal, coalesce(shift_id, 0), coalesce(ticket_id, 0), approved_by
+	qPayments = `SELECT booking_id, id, kind, method, amount, tendered, change_due, at, staff, terminal, coalesce(shift_id, 0), coalesce(ticket_id, 0), approved_by, coalesce(reason, '')
 		FROM payments WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id`
 )
 
@@ -196,7 +196,7 @@ func (s *Store) readPayments(ctx context.Context, tx *sql.Tx, list string) ([]st
 		var p store.BookingPayment
 		var at int64
 		var method string
-		if err := rows.Scan(&p.BookingID, &p.ID, &p.Kind, &method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff, &p.Terminal, &p.ShiftID, &p.TicketID, &p.ApprovedBy); err != nil {
+		if err := rows.Scan(&p.BookingID, &p.ID, &p.Kind, &method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff, &p.Terminal, &p.ShiftID, &p.TicketID, &p.ApprovedBy, &p.Reason); err != nil {
 			return nil, err
 		}
 		p.Method = booking.PayMethod(method)

@@ -140,5 +140,33 @@ func row(left, right string) string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
+// wrap cleans s and breaks it into lines of at most n characters, at
+// spaces where it can (a reason someone typed: at most a few lines).
+func wrap(s string, n int) []string {
+	words := strings.Fields(escpos.Printable(booking.Clean(s)))
+	var out []string
+	line := ""
+	for _, w := range words {
+		for len(w) > n { // a word longer than a line
+			if line != "" {
+				out, line = append(out, line), ""
+			}
+			out, w = append(out, w[:n]), w[n:]
+		}
+		switch {
+		case line == "":
+			line = w
+		case len(line)+1+len(w) <= n:
+			line += " " + w
+		default:
+			out, line = append(out, line), w
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
 // rule is a line across the paper.
 func rule() string { return strings.Repeat("-", Width) }

@@ -49,9 +49,18 @@ type Receipt struct {
 	Method        booking.PayMethod
 	Clerk, Where  string // who took it and at which terminal
 	At            time.Time
-	ApprovedBy    string // a refund's approver, "" for none
+	ApprovedBy    string // who authorised a refund: its approver, or who made it when it needed none
+	Reason        string // why a refund was made, "" for none given
 	Customer      string
 	CustomerPhone string
+
+	// Duplicate marks a receipt printed again after the sale: it says
+	// DUPLICATE at the top and at the foot, so it cannot pass for a
+	// second payment, and lists the refunds made since (Refunds,
+	// Refunded), so it cannot pass for money still held.
+	Duplicate bool
+	Refunds   []ReceiptLine
+	Refunded  booking.Money
 }
 
 // SaleReceipt is the receipt of b's sale: every ticket sold (whatever
@@ -72,14 +81,36 @@ func SaleReceipt(b *booking.Booking) Receipt {
 	return r
 }
 
+// ReprintReceipt is the receipt of b's sale printed again: the sale's
+// receipt marked DUPLICATE, with every refund made since and what the
+// sale comes to after them.
+func ReprintReceipt(b *booking.Booking) Receipt {
+	r := SaleReceipt(b)
+	r.Duplicate = true
+	seat := ticketNames(b)
+	for _, p := range b.Payments {
+		if p.Kind != booking.PaymentRefund {
+			continue
+		}
+		text := "Refund"
+		switch s, ok := seat[p.TicketID]; {
+		case b.ExchangePayment(p):
+			text = "Exchange paid back"
+		case ok:
+			text = "Refund " + s
+		}
+		r.Refunds = append(r.Refunds, ReceiptLine{Text: text, Amount: p.Amount})
+		r.Refunded += p.Amount
+	}
+	return r
+}
+
 // RefundReceipt is the receipt of b's refund payments made at or after
-// since (the refund just made): one line per refunded ticket.
+// since (the refund just made): one line per refunded ticket, why, and
+// who authorised it.
 func RefundReceipt(b *booking.Booking, since time.Time) Receipt {
 	r := receiptHead(ReceiptRefund, b)
-	seat := map[int64]string{}
-	for _, t := range b.Tickets {
-		seat[t.ID] = t.Seat.Label + " " + TypeName(t.Type)
-	}
+	seat := ticketNames(b)
 	for _, p := range b.Payments {
 		if p.Kind != booking.PaymentRefund || p.At.Before(since) {
 			continue
@@ -91,10 +122,30 @@ func RefundReceipt(b *booking.Booking, since time.Time) Receipt {
 		r.Lines = append(r.Lines, ReceiptLine{Text: text, Amount: p.Amount})
 		r.Total += p.Amount
 		r.payment(p)
+		// A refund names its approver; one that needed none was made
+		// by someone who may refund, who authorised it themselves.
 		r.ApprovedBy = p.ApprovedBy
+		if r.ApprovedBy == "" {
+			r.ApprovedBy = p.Staff
+		}
+		if p.Reason != "" {
+			r.Reason = p.Reason
+		}
+	}
+	if r.Reason == "" && b.Status == booking.BookingCancelled {
+		r.Reason = b.Reason // a refund made before refunds kept their own
 	}
 	r.Paid = r.Total
 	return r
+}
+
+// ticketNames names each ticket of b by id: "G8 Child".
+func ticketNames(b *booking.Booking) map[int64]string {
+	seat := make(map[int64]string, len(b.Tickets))
+	for _, t := range b.Tickets {
+		seat[t.ID] = t.Seat.Label + " " + TypeName(t.Type)
+	}
+	return seat
 }
 
 func receiptHead(k ReceiptKind, b *booking.Booking) Receipt {
@@ -113,10 +164,16 @@ func (r *Receipt) payment(p booking.Payment) {
 	}
 }
 
+// duplicateMark heads and ends a receipt printed again.
+const duplicateMark = "*** DUPLICATE ***"
+
 // Receipt adds r to d, cut at the end.
 func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
-	d.Align(escpos.Center).Bold(true).Line(l.cinema()).Line(r.Kind.String()).Bold(false)
-	d.Align(escpos.Left)
+	d.Align(escpos.Center).Bold(true).Line(l.cinema()).Line(r.Kind.String())
+	if r.Duplicate {
+		d.Line(duplicateMark)
+	}
+	d.Bold(false).Align(escpos.Left)
 	d.Line(clip("Booking "+r.Number, Width))
 	d.Line(clip(r.Film, Width))
 	d.Line(clip("Hall "+r.Hall+"  "+l.when(r.Starts), Width))
@@ -134,6 +191,19 @@ func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
 	if r.Method == booking.Cash && r.Kind != ReceiptRefund {
 		d.Line(row("Change", r.Change.String()))
 	}
+	if len(r.Refunds) > 0 {
+		d.Line(rule())
+		for _, ln := range r.Refunds {
+			d.Line(row(ln.Text, "-"+ln.Amount.String()))
+		}
+		d.Line(row("Refunded", r.Refunded.String()))
+		d.Bold(true).Line(row("Net", (r.Total - r.Refunded).String())).Bold(false)
+	}
+	if r.Reason != "" {
+		for _, ln := range wrap("Reason: "+r.Reason, Width) {
+			d.Line(ln)
+		}
+	}
 	if r.ApprovedBy != "" {
 		d.Line(clip("Approved by "+r.ApprovedBy, Width))
 	}
@@ -142,6 +212,9 @@ func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
 		d.Line(clip("Terminal "+r.Where, Width))
 	}
 	d.Line(l.when(r.At))
+	if r.Duplicate {
+		d.Align(escpos.Center).Bold(true).Line(duplicateMark).Bold(false).Align(escpos.Left)
+	}
 	d.Feed(3).Cut()
 }
 
@@ -164,10 +237,10 @@ func (l Layout) ZReport(d *escpos.Doc, z *booking.ShiftReport) {
 	}
 	d.Line(rule())
 	d.Line(row("Float", sh.Float.String()))
-	d.Line(row(fmt.Sprintf("Cash sales (%d)", z.Sales), z.CashSales.String()))
-	d.Line(row("Cash refunds", z.CashRefunds.String()))
-	d.Line(row("Card sales", z.CardSales.String()))
-	d.Line(row("Card refunds", z.CardRefunds.String()))
+	d.Line(row(fmt.Sprintf("Cash sales (%d)", z.CashSaleCount), z.CashSales.String()))
+	d.Line(row(fmt.Sprintf("Cash refunds (%d)", z.CashRefundCount), z.CashRefunds.String()))
+	d.Line(row(fmt.Sprintf("Card sales (%d)", z.CardSaleCount), z.CardSales.String()))
+	d.Line(row(fmt.Sprintf("Card refunds (%d)", z.CardRefundCount), z.CardRefunds.String()))
 	d.Line(row(fmt.Sprintf("Refunds (%d)", z.Refunds), (z.CashRefunds + z.CardRefunds).String()))
 	d.Line(rule())
 	d.Bold(true).Line(row("Expected in drawer", z.Expected.String())).Bold(false)
@@ -187,12 +260,23 @@ func (l Layout) ZReport(d *escpos.Doc, z *booking.ShiftReport) {
 // BookingJob is a whole print job for b: the printer reset, every
 // printable ticket, and the sale's receipt.
 func (l Layout) BookingJob(b *booking.Booking) ([]byte, error) {
+	return l.bookingJob(b, SaleReceipt(b))
+}
+
+// ReprintJob is BookingJob printed again after the sale: the tickets
+// still to be used, and the receipt marked DUPLICATE with the refunds
+// made since (ReprintReceipt).
+func (l Layout) ReprintJob(b *booking.Booking) ([]byte, error) {
+	return l.bookingJob(b, ReprintReceipt(b))
+}
+
+func (l Layout) bookingJob(b *booking.Booking, r Receipt) ([]byte, error) {
 	var d escpos.Doc
 	d.Init()
 	if err := l.Tickets(&d, b); err != nil {
 		return nil, err
 	}
-	l.Receipt(&d, SaleReceipt(b))
+	l.Receipt(&d, r)
 	return d.Bytes(), nil
 }
 

@@ -183,7 +183,7 @@ func inTx[T any](s *Store, ctx context.Context, what string, mode txMode, fn fun
 		if ctx.Err() != nil && s.down.givenUp.Err() != nil && !mode.release {
 			return zero, errShuttingDown // GiveUpWaiting ended it
 		}
-		return zero, s.translate(what, err)
+		return zero, s.translateWrite(what, err)
 	}
 }
 

@@ -99,6 +99,7 @@ func (s *Store) Exchange(ctx context.Context, actor booking.Actor, req booking.E
 		reason: booking.CleanLine(req.Reason, 200)}
 	got, err := write(s, ctx, actor, Write{Op: "exchange"}, x.run)
 	if err != nil {
+		s.approvalNotUsed(ctx, actor, ok, "exchange of "+number, err)
 		return nil, err
 	}
 	from, err := s.committedBooking(ctx, got.From)

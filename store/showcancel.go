@@ -194,7 +194,8 @@ func unwindForShow(tx Tx, prog *Programme, actor booking.Actor, showID, bookingI
 	if err != nil || !found || b.ShowID != showID || b.Status != booking.BookingConfirmed {
 		return false, err
 	}
-	moved, err := tx.CancelBooking(b.ID, Cancellation{By: actor.Name, Reason: "show cancelled: " + sh.CancelReason})
+	why := "show cancelled: " + sh.CancelReason
+	moved, err := tx.CancelBooking(b.ID, Cancellation{By: actor.Name, Reason: why})
 	if err != nil || !moved {
 		return false, err
 	}
@@ -209,7 +210,7 @@ func unwindForShow(tx Tx, prog *Programme, actor booking.Actor, showID, bookingI
 	if _, err := tx.FreeSeats(b, nil); err != nil {
 		return false, err
 	}
-	r, err := newRefunder(tx, actor, "", b.ID, nil)
+	r, err := newRefunder(tx, actor, "", why, b.ID, nil)
 	if err != nil {
 		return false, err
 	}

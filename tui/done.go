@@ -54,7 +54,7 @@ func (doneScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevTicket):
 		d.page = max(d.page-per, 0)
 	case key.Matches(msg, k.Reprint) && m.canPrint() && d.booking != nil:
-		return m.printBooking(d.booking.Number)
+		return m.printAgain(d.booking.Number)
 	}
 	return nil
 }

@@ -359,6 +359,9 @@ func (m *Model) helpFor() helpKeys {
 		}
 		h.short = short
 	}
+	if m.clerk != nil && !m.mayFind() {
+		h = h.without(m.keys.Find)
+	}
 	return h
 }
 

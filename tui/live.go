@@ -48,6 +48,8 @@ func (m *Model) onLive(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case idleMsg:
 		m.idleArmed = false
 		return m.onIdle(), true
+	case clockMsg:
+		return m.onClock(), true
 	}
 	return nil, false
 }
@@ -74,6 +76,7 @@ const (
 	parkWithdrawn                 // the end of a withdrawn session
 	parkPrint                     // a print job (issue 12), which may wait on a printer
 	parkRetry                     // a sale sent again after the database server was away
+	parkClock                     // the title bar's clock, once a minute (clock.go)
 )
 
 // parkedCmd is a command kept aside by park.

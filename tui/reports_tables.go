@@ -65,16 +65,16 @@ func refundsTable(rep *booking.RefundsReport) *reportTable {
 	if rep == nil {
 		return nil
 	}
-	t := &reportTable{head: []string{"When", "Booking", "Seat", "Amount", "Method", "By", "Approved by"}, empty: "No refund was paid out in these days.", cut: []int{5, 6}}
+	t := &reportTable{head: []string{"When", "Booking", "Seat", "Amount", "Method", "By", "Approved by", "Reason"}, empty: "No refund was paid out in these days.", cut: []int{5, 6, 7}}
 	for _, r := range rep.Rows {
 		seat := booking.CleanLine(r.Seat, 8)
 		if seat == "" {
 			seat = "all"
 		}
 		t.rows = append(t.rows, []string{r.At.Format(reportStamp), booking.CleanLine(r.Booking, 14), seat, reportMoney(r.Amount),
-			string(r.Method), booking.CleanLine(r.By, 16), booking.CleanLine(r.ApprovedBy, 16)})
+			string(r.Method), booking.CleanLine(r.By, 16), booking.CleanLine(r.ApprovedBy, 16), booking.CleanLine(r.Reason, 40)})
 	}
-	t.total = []string{"Total", plural(rep.Count, "refund", "refunds"), "", reportMoney(rep.Total), "", "", ""}
+	t.total = []string{"Total", plural(rep.Count, "refund", "refunds"), "", reportMoney(rep.Total), "", "", "", ""}
 	return t
 }
 

@@ -106,7 +106,7 @@ func TestReports_Screen(t *testing.T) {
 		t.Errorf("D2 total %q", got)
 	}
 	press(t, m, "tab", "tab") // refunds of D2
-	if len(r.table.rows) != 1 || r.table.rows[0][5] != "bob" || r.table.rows[0][6] != "sue" {
+	if len(r.table.rows) != 1 || r.table.rows[0][5] != "bob" || r.table.rows[0][6] != "sue" || r.table.head[7] != "Reason" {
 		t.Errorf("refunds %q", r.table.rows)
 	}
 	if !strings.Contains(screenText(m), "Approved by") {

@@ -430,9 +430,7 @@ func (m *Model) sidePanel(width int) []string {
 	}
 	if !s.party.empty() {
 		out = append(out, "", st.Bold.Render(fmt.Sprintf("party of %d:", s.party.size())))
-		for _, l := range wrapWords(m.partyText(), width) {
-			out = append(out, l)
-		}
+		out = append(out, wrapWords(m.partyText(), width)...)
 		if len(s.mine()) == 0 {
 			for _, l := range wrapWords("enter: best seats and checkout", width) {
 				out = append(out, st.Subtle.Render(l))

@@ -272,7 +272,7 @@ func (m *Model) tick(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 // Init subscribes to live changes and, when the session opens signed in,
 // loads the day's shows.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.subscribeCmd()}
+	cmds := []tea.Cmd{m.subscribeCmd(), m.clockCmd()}
 	if m.clerk != nil {
 		cmds = append(cmds, m.afterSignIn()...)
 	}
@@ -489,7 +489,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.SignOut):
 			return m.leave(leaveSignOut)
-		case key.Matches(msg, k.Find):
+		case key.Matches(msg, k.Find) && m.mayFind():
 			return m.leave(leaveFind)
 		case key.Matches(msg, k.Door) && m.screen != screenDoor:
 			return m.leave(leaveDoor)

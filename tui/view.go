@@ -283,7 +283,7 @@ func (m *Model) fullHelp(groups [][]key.Binding, height int) string {
 	}
 	cols, rows := layout(spaced)
 	if rows > height {
-		cols, rows = layout(tight)
+		cols, _ = layout(tight)
 	}
 	var colText []string
 	for _, col := range cols {

@@ -192,7 +192,7 @@ func TestKioskServer_CollectGuessesPause(t *testing.T) {
 		}
 	}
 	took := time.Since(start)
-	screen := kioskWait(t, c, "Too many wrong tries for that booking number")
+	kioskWait(t, c, "Too many wrong tries for that booking number")
 	all, compared := collectFailures(t, e.store)
 	t.Logf("%d wrong tries over SSH in %v: %d compared, %d audit rows", collectGuesses, took.Round(time.Millisecond), compared, all)
 	if compared != booking.CollectByNumber.Free || all != collectGuesses {
@@ -208,7 +208,7 @@ func TestKioskServer_CollectGuessesPause(t *testing.T) {
 	if !c.WaitFor(20*time.Second, func(s string) bool { return !strings.Contains(s, res.Number) }) {
 		t.Fatalf("the right digits in the pause never answered:\n%s", c.Scr.Text())
 	}
-	if screen = kioskWait(t, c, "Too many wrong tries"); strings.Contains(screen, "Not paid yet") {
+	if screen := kioskWait(t, c, "Too many wrong tries"); strings.Contains(screen, "Not paid yet") {
 		t.Fatalf("the right digits were taken during the pause:\n%s", screen)
 	}
 	if all, compared := collectFailures(t, e.store); compared != booking.CollectByNumber.Free || all != collectGuesses+1 {
@@ -339,7 +339,7 @@ func bookOnce(tb testing.TB, c *sshclient.Client, phone string) string {
 	kioskSend(tb, c, keyEnter)
 	kioskWait(tb, c, "Who are they for?")
 	kioskSend(tb, c, "Bot", keyTab, phone, keyEnter)
-	screen = kioskWait(tb, c, "Reserved. Your booking number is")
+	kioskWait(tb, c, "Reserved. Your booking number is")
 	kioskSend(tb, c, keyEnter)
 	return "reserved"
 }
