@@ -161,7 +161,10 @@ func reportRunner(a *reportArgs, r *booking.ReportRange) (func(*env, backend) (*
 		}
 		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportTakings(c.ctx, booking.System, booking.TakingsQuery{ReportRange: *r, By: by})
-			return takingsTable(rep), err
+			if err != nil {
+				return nil, err
+			}
+			return c.withItems(st, takingsTable(rep), *r) // concessions (items.go)
 		}, nil
 	case reportOccupancy:
 		by, err := booking.ParseOccupancyBy(a.by)
@@ -205,6 +208,7 @@ type reportTable struct {
 	columns  []reportColumn
 	rows     [][]any
 	total    map[string]any // column key -> total
+	items    *reportTable   // takings: the items sold beside the tickets, nil when none
 }
 
 // reportColumn is one column: its JSON key and its header.
@@ -292,7 +296,10 @@ func (t *reportTable) writeCSV(w io.Writer) error {
 	}
 	cw.Write(t.totalRow())
 	cw.Flush()
-	return cw.Error()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return t.writeItemsCSV(w)
 }
 
 func (t *reportTable) writeText(w io.Writer) {
@@ -313,6 +320,7 @@ func (t *reportTable) writeText(w io.Writer) {
 	}
 	line(t.totalRow())
 	tw.Flush()
+	t.writeItemsText(w)
 }
 
 func (t *reportTable) jsonValue() any {
@@ -333,5 +341,6 @@ func (t *reportTable) jsonValue() any {
 	if t.by != "" {
 		out["by"] = t.by
 	}
+	t.itemsJSON(out)
 	return out
 }
