@@ -148,6 +148,8 @@ type KeyMap struct {
 	Reservations key.Binding
 	ResvPay      key.Binding
 	ResvMethod   key.Binding
+	// Items opens the items screen from the shows (items.go).
+	Items key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -218,6 +220,7 @@ func DefaultKeyMap() KeyMap {
 		BestPremium: b(k("p"), h("p", "best incl. premium")),
 
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
+		Items: b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks")),
 	}
 	return withReservationKeys(withBlockKeys(withBookingView(managerKeys(moneyKeys(km)))))
 }
