@@ -123,6 +123,19 @@ func TestItems_SoldOutMeanwhile(t *testing.T) {
 	if n := itemStock(t, s, "popcorn"); n != 1 || !strings.Contains(screenText(m), "1 low") {
 		t.Fatalf("stock %d; screen:\n%s", n, screenText(m))
 	}
+	// The last one, then the X report: the items of the shift and what
+	// runs low.
+	press(t, m, "1", "enter", "enter", "enter")
+	if m.items.last == nil {
+		t.Fatalf("the last popcorn: %q", m.status)
+	}
+	press(t, m, "esc", "ctrl+t", "x")
+	out := screenText(m)
+	for _, want := range []string{"X report", "Items snacks", "1 sold, 4.50", "Low stock", "Popcorn 0"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("X report has no %q:\n%s", want, out)
+		}
+	}
 }
 
 // A clerk with no shift open selling for cash is asked for the float;

@@ -254,3 +254,23 @@ func (m *Model) itemFormView() string {
 	}
 	return b.String()
 }
+
+// itemReportRows adds to an X or Z report on the shift screen the items
+// sold in the shift by category, and on an X report what runs low.
+func itemReportRows(r *booking.ShiftReport, row func(label, value string)) {
+	for _, t := range r.Items {
+		v := fmt.Sprintf("%d sold, %s", t.Sold, t.Sales.String())
+		if t.Refunded > 0 {
+			v += fmt.Sprintf("; %d refunded, %s", t.Refunded, t.Refunds.String())
+		}
+		row("Items "+cut(booking.CategoryName(booking.Clean(t.Category)), 12), v)
+	}
+	if len(r.LowStock) == 0 {
+		return
+	}
+	low := make([]string, len(r.LowStock))
+	for i, it := range r.LowStock {
+		low[i] = booking.CleanLine(it.Name, 20) + " " + it.StockText()
+	}
+	row("Low stock", cut(strings.Join(low, ", "), 60))
+}
