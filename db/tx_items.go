@@ -304,9 +304,9 @@ var (
 	qShiftItems  = fmt.Sprintf(qItemTallies, `p.shift_id = ?1`)
 )
 
-// ItemTakings adds up the item payments of a range by category; SQLite
-// is one site, so w.Site is the main site or every site (oneSite).
-func (d driver) ItemTakings(ctx context.Context, w store.ReportWindow) ([]booking.ItemTally, error) {
+// ItemTakings adds up the item payments of a range; SQLite is one
+// site, so w.Site is the main site or every site (oneSite).
+func (d driver) ItemTakings(ctx context.Context, w store.ReportWindow) ([]store.ItemTallyRow, error) {
 	if err := oneSite(w.Site); err != nil {
 		return nil, err
 	}
@@ -314,46 +314,26 @@ func (d driver) ItemTakings(ctx context.Context, w store.ReportWindow) ([]bookin
 	return out, d.s.translate("item takings", err)
 }
 
-// ShiftItems adds up a shift's item payments by category.
-func (d driver) ShiftItems(ctx context.Context, shiftID int64) ([]booking.ItemTally, error) {
+// ShiftItems adds up a shift's item payments.
+func (d driver) ShiftItems(ctx context.Context, shiftID int64) ([]store.ItemTallyRow, error) {
 	out, err := d.s.itemTallies(ctx, qShiftItems, shiftID)
 	return out, d.s.translate("shift items", err)
 }
 
-// itemTallies reads a qItemTallies statement into one tally a category.
-func (s *Store) itemTallies(ctx context.Context, query string, args ...any) ([]booking.ItemTally, error) {
+// itemTallies reads a qItemTallies statement.
+func (s *Store) itemTallies(ctx context.Context, query string, args ...any) ([]store.ItemTallyRow, error) {
 	rows, err := s.readRows(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	return collectTallies(rows)
-}
-
-// collectTallies folds rows of (category, kind, quantity, money) into one
-// tally a category, in the order first seen.
-func collectTallies(rows *sql.Rows) ([]booking.ItemTally, error) {
-	var out []booking.ItemTally
-	at := map[string]int{}
+	var out []store.ItemTallyRow
 	for rows.Next() {
-		var cat string
-		var kind booking.PaymentKind
-		var qty int
-		var sum booking.Money
-		if err := rows.Scan(&cat, &kind, &qty, &sum); err != nil {
+		var r store.ItemTallyRow
+		if err := rows.Scan(&r.Category, &r.Kind, &r.Qty, &r.Sum); err != nil {
 			return nil, err
 		}
-		i, ok := at[cat]
-		if !ok {
-			i = len(out)
-			at[cat] = i
-			out = append(out, booking.ItemTally{Category: cat})
-		}
-		if kind == booking.PaymentSale {
-			out[i].Sold, out[i].Sales = out[i].Sold+qty, out[i].Sales+sum
-		} else {
-			out[i].Refunded, out[i].Refunds = out[i].Refunded+qty, out[i].Refunds+sum
-		}
+		out = append(out, r)
 	}
 	return out, rows.Err()
 }

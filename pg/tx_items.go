@@ -276,40 +276,26 @@ var (
 	qShiftItems  = fmt.Sprintf(qItemTallies, `p.shift_id = $1`)
 )
 
-// ItemTakings adds up the item payments of a range by category.
-func (d driver) ItemTakings(ctx context.Context, w store.ReportWindow) ([]booking.ItemTally, error) {
+// ItemTakings adds up the item payments of a range at a site.
+func (d driver) ItemTakings(ctx context.Context, w store.ReportWindow) ([]store.ItemTallyRow, error) {
 	return d.itemTallies(ctx, "item takings", qItemTakings, w.From.UnixMilli(), w.To.UnixMilli(), w.Site)
 }
 
-// ShiftItems adds up a shift's item payments by category.
-func (d driver) ShiftItems(ctx context.Context, shiftID int64) ([]booking.ItemTally, error) {
+// ShiftItems adds up a shift's item payments.
+func (d driver) ShiftItems(ctx context.Context, shiftID int64) ([]store.ItemTallyRow, error) {
 	return d.itemTallies(ctx, "shift items", qShiftItems, shiftID)
 }
 
-// itemTallies reads a qItemTallies statement, one statement and so one
-// snapshot, into one tally a category.
-func (d driver) itemTallies(ctx context.Context, op, query string, args ...any) ([]booking.ItemTally, error) {
-	var out []booking.ItemTally
-	at := map[string]int{}
-	err := eachRow(ctx, d.s.pool, query, args, func(rows pgx.Rows) error {
-		var cat string
-		var kind booking.PaymentKind
-		var qty, sum int64
-		if err := rows.Scan(&cat, &kind, &qty, &sum); err != nil {
-			return err
-		}
-		i, ok := at[cat]
-		if !ok {
-			i = len(out)
-			at[cat] = i
-			out = append(out, booking.ItemTally{Category: cat})
-		}
-		if kind == booking.PaymentSale {
-			out[i].Sold, out[i].Sales = out[i].Sold+int(qty), out[i].Sales+booking.Money(sum)
-		} else {
-			out[i].Refunded, out[i].Refunds = out[i].Refunded+int(qty), out[i].Refunds+booking.Money(sum)
-		}
-		return nil
+// itemTallies reads a qItemTallies statement: one statement, so one
+// snapshot.
+func (d driver) itemTallies(ctx context.Context, op, query string, args ...any) ([]store.ItemTallyRow, error) {
+	rows, err := d.s.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, d.s.translate(op, err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.ItemTallyRow, error) {
+		var t store.ItemTallyRow
+		return t, r.Scan(&t.Category, &t.Kind, &t.Qty, &t.Sum)
 	})
 	return out, d.s.translate(op, err)
 }

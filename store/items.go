@@ -84,12 +84,21 @@ type ItemReads interface {
 	ItemOrderIDByNumber(ctx context.Context, number string) (id int64, found bool, err error)
 	ItemOrderIDByKey(ctx context.Context, key string) (id int64, found bool, err error)
 	// ItemTakings adds up the item payments taken in [w.From, w.To) at
-	// w.Site by category of their lines, in one snapshot: the money and
-	// quantities of sales and of refunds.
-	ItemTakings(ctx context.Context, w ReportWindow) ([]booking.ItemTally, error)
-	// ShiftItems adds up a shift's item payments by category the same
-	// way.
-	ShiftItems(ctx context.Context, shiftID int64) ([]booking.ItemTally, error)
+	// w.Site by the category of their lines and their kind, in one
+	// snapshot: a row a category and kind, in any order.
+	ItemTakings(ctx context.Context, w ReportWindow) ([]ItemTallyRow, error)
+	// ShiftItems adds up a shift's item payments the same way.
+	ShiftItems(ctx context.Context, shiftID int64) ([]ItemTallyRow, error)
+}
+
+// ItemTallyRow is what the items of one category took by one kind of
+// payment: sales (the lines of the orders sold) or refunds (the lines
+// refunded).
+type ItemTallyRow struct {
+	Category string
+	Kind     booking.PaymentKind
+	Qty      int
+	Sum      booking.Money
 }
 
 // ItemOrderRow is an order as a driver writes and an unwind reads it.

@@ -316,14 +316,29 @@ func (s *Store) ReportItemTakings(ctx context.Context, actor booking.Actor, r bo
 	if err != nil {
 		return nil, err
 	}
-	rep := &booking.ItemTakingsReport{From: w.From, To: reportTo(r), Rows: sortTallies(rows)}
+	rep := &booking.ItemTakingsReport{From: w.From, To: reportTo(r), Rows: tallies(rows)}
 	rep.Totals()
 	return rep, nil
 }
 
-// sortTallies orders tallies by category, the one without last.
-func sortTallies(rows []booking.ItemTally) []booking.ItemTally {
-	out := append([]booking.ItemTally{}, rows...)
+// tallies folds rows into one tally a category, by category, the one
+// without last.
+func tallies(rows []ItemTallyRow) []booking.ItemTally {
+	var out []booking.ItemTally
+	at := map[string]int{}
+	for _, r := range rows {
+		i, ok := at[r.Category]
+		if !ok {
+			i = len(out)
+			at[r.Category] = i
+			out = append(out, booking.ItemTally{Category: r.Category})
+		}
+		if r.Kind == booking.PaymentSale {
+			out[i].Sold, out[i].Sales = out[i].Sold+r.Qty, out[i].Sales+r.Sum
+		} else {
+			out[i].Refunded, out[i].Refunds = out[i].Refunded+r.Qty, out[i].Refunds+r.Sum
+		}
+	}
 	slices.SortFunc(out, func(a, b booking.ItemTally) int {
 		if (a.Category == "") != (b.Category == "") {
 			if a.Category == "" {
@@ -339,11 +354,11 @@ func sortTallies(rows []booking.ItemTally) []booking.ItemTally {
 // shiftItems adds the items of shift id to its report r, and on an X
 // report the items on sale that are running low.
 func (s *Store) shiftItems(ctx context.Context, r *booking.ShiftReport) error {
-	tallies, err := s.d.ShiftItems(ctx, r.Shift.ID)
+	rows, err := s.d.ShiftItems(ctx, r.Shift.ID)
 	if err != nil {
 		return err
 	}
-	r.Items = sortTallies(tallies)
+	r.Items = tallies(rows)
 	if r.Final {
 		return nil
 	}
