@@ -489,6 +489,8 @@ type Store interface {
 	Reservations
 	// issue 14: the cinemas of a chain
 	Sites
+	// Concessions: items with stock, sold at the counter (items.go).
+	Items
 }
 
 // Audit reads the audit trail: one row for every state change, written

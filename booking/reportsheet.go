@@ -141,6 +141,22 @@ func TakingsSheet(rep *TakingsReport) *ReportSheet {
 	return t
 }
 
+// ItemTakingsSheet is the items part of the takings, by category.
+func ItemTakingsSheet(rep *ItemTakingsReport) *ReportSheet {
+	if rep == nil {
+		return nil
+	}
+	t := newSheet("items", rep.From, rep.To, "category",
+		SheetColumn{"category", "category"}, SheetColumn{"sold", "sold"}, SheetColumn{"refunded", "refunded"},
+		SheetColumn{"sales", "sales"}, SheetColumn{"refunds", "refunds"}, SheetColumn{"net", "net"})
+	for _, r := range rep.Rows {
+		t.Rows = append(t.Rows, []any{CategoryName(r.Category), r.Sold, r.Refunded, r.Sales, r.Refunds, r.Net()})
+	}
+	tot := rep.Total
+	t.Total = map[string]any{"sold": tot.Sold, "refunded": tot.Refunded, "sales": tot.Sales, "refunds": tot.Refunds, "net": tot.Net()}
+	return t
+}
+
 // RefundsSheet is every refund paid out.
 func RefundsSheet(rep *RefundsReport) *ReportSheet {
 	if rep == nil {

@@ -139,6 +139,8 @@ var permissions = map[Action]Role{
 	ActionKiosk:   RoleKiosk,
 	ActionReserve: RoleKiosk,
 	ActionCollect: RoleKiosk,
+	// Concessions: the items, their prices and stock are a manager's.
+	ActionManageItems: RoleManager,
 	// ActionManageSites (a new cinema of a chain) is left out on purpose:
 	// it needs a manager, MinRole's default, and on the embedded SQLite
 	// store it never changes anything (AddSite refuses), so it has no

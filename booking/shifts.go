@@ -67,6 +67,11 @@ type ShiftReport struct {
 	Breakdown         string // the count by denomination, when typed so
 	// Events are the shift's opens, closes and reopens, oldest first.
 	Events []ShiftEvent
+	// Items are the items sold and refunded in the shift, by category
+	// (their money is in the sales and refunds above); LowStock, on an X
+	// report, the items on sale at or below LowStock now.
+	Items    []ItemTally
+	LowStock []Item
 }
 
 // ShiftEvent is one open, close or reopen of a shift.

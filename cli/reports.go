@@ -142,7 +142,7 @@ func (c *env) runReport(pos []string, a *reportArgs) error {
 			return err
 		}
 		if a.csv {
-			return t.WriteCSV(c.stdout)
+			return t.writeCSV(c.stdout)
 		}
 		c.print(t)
 		return nil
@@ -159,7 +159,10 @@ func reportRunner(a *reportArgs, r *booking.ReportRange) (func(*env, backend) (*
 		}
 		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportTakings(c.ctx, booking.System, booking.TakingsQuery{ReportRange: *r, By: by})
-			return sheet(booking.TakingsSheet(rep)), err
+			if err != nil {
+				return nil, err
+			}
+			return c.withItems(st, sheet(booking.TakingsSheet(rep)), *r) // concessions (items.go)
 		}, nil
 	case reportOccupancy:
 		by, err := booking.ParseOccupancyBy(a.by)
@@ -194,15 +197,19 @@ func reportRunner(a *reportArgs, r *booking.ReportRange) (func(*env, backend) (*
 
 // reportTable is a report as the command line prints it: the sheet
 // (booking.ReportSheet, which the counter's reports screen exports too),
-// as text, CSV or JSON.
-type reportTable struct{ *booking.ReportSheet }
+// as text, CSV or JSON, and for takings the items sold beside the tickets
+// (nil when none).
+type reportTable struct {
+	*booking.ReportSheet
+	items *reportTable
+}
 
 // sheet wraps a report's sheet, nil for nil.
 func sheet(s *booking.ReportSheet) *reportTable {
 	if s == nil {
 		return nil
 	}
-	return &reportTable{s}
+	return &reportTable{ReportSheet: s}
 }
 
 // cellJSON is a cell as JSON carries it: money as the string "12.50" (as
@@ -227,6 +234,14 @@ func (t *reportTable) heads() []string {
 	return out
 }
 
+// writeCSV prints the sheet, then the items' sheet when there is one.
+func (t *reportTable) writeCSV(w io.Writer) error {
+	if err := t.WriteCSV(w); err != nil {
+		return err
+	}
+	return t.writeItemsCSV(w)
+}
+
 func (t *reportTable) writeText(w io.Writer) {
 	fmt.Fprintf(w, "%s, %s to %s", t.Report, t.From.Format("Mon 2 Jan 2006"), t.To.Format("Mon 2 Jan 2006"))
 	if t.By != "" {
@@ -245,6 +260,7 @@ func (t *reportTable) writeText(w io.Writer) {
 	}
 	line(t.TotalRow())
 	tw.Flush()
+	t.writeItemsText(w)
 }
 
 func (t *reportTable) jsonValue() any {
@@ -265,5 +281,6 @@ func (t *reportTable) jsonValue() any {
 	if t.By != "" {
 		out["by"] = t.By
 	}
+	t.itemsJSON(out)
 	return out
 }

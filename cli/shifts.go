@@ -285,7 +285,7 @@ func (v shiftReportView) lines() [][2]string {
 			out = append(out, [2]string{"breakdown", booking.Clean(r.Breakdown)})
 		}
 	}
-	return out
+	return append(out, itemShiftLines(r)...) // concessions (items.go)
 }
 
 func (v shiftReportView) kind() string {

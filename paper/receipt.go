@@ -61,6 +61,9 @@ type Receipt struct {
 	Duplicate bool
 	Refunds   []ReceiptLine
 	Refunded  booking.Money
+	// Items are the lines of items sold (or refunded) beside the tickets,
+	// or alone on an order of items (Film empty): "2 x Popcorn".
+	Items []ReceiptLine
 }
 
 // SaleReceipt is the receipt of b's sale: every ticket sold (whatever
@@ -174,11 +177,18 @@ func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
 		d.Line(duplicateMark)
 	}
 	d.Bold(false).Align(escpos.Left)
-	d.Line(clip("Booking "+r.Number, Width))
-	d.Line(clip(r.Film, Width))
-	d.Line(clip("Hall "+r.Hall+"  "+l.when(r.Starts), Width))
+	if r.Film == "" && len(r.Items) > 0 {
+		d.Line(clip("Order "+r.Number, Width)) // items alone
+	} else {
+		d.Line(clip("Booking "+r.Number, Width))
+		d.Line(clip(r.Film, Width))
+		d.Line(clip("Hall "+r.Hall+"  "+l.when(r.Starts), Width))
+	}
 	d.Line(rule())
 	for _, ln := range r.Lines {
+		d.Line(row(ln.Text, ln.Amount.String()))
+	}
+	for _, ln := range r.Items {
 		d.Line(row(ln.Text, ln.Amount.String()))
 	}
 	d.Line(rule())
@@ -242,6 +252,7 @@ func (l Layout) ZReport(d *escpos.Doc, z *booking.ShiftReport) {
 	d.Line(row(fmt.Sprintf("Card sales (%d)", z.CardSaleCount), z.CardSales.String()))
 	d.Line(row(fmt.Sprintf("Card refunds (%d)", z.CardRefundCount), z.CardRefunds.String()))
 	d.Line(row(fmt.Sprintf("Refunds (%d)", z.Refunds), (z.CashRefunds + z.CardRefunds).String()))
+	l.zItems(d, z)
 	d.Line(rule())
 	d.Bold(true).Line(row("Expected in drawer", z.Expected.String())).Bold(false)
 	if z.Final {
@@ -318,4 +329,58 @@ func (l Layout) TestJob(at time.Time, target string) []byte {
 	d.QR("BOXOFFICE PRINTER TEST", 6, escpos.ECMedium).Line("A QR code above: the printer draws them.")
 	d.Feed(3).Cut()
 	return d.Bytes()
+}
+
+// ItemSaleReceipt is the receipt of an order of items: a line an item
+// sold (whatever happened to it since) and the sale payment.
+func ItemSaleReceipt(o *booking.ItemOrder) Receipt {
+	r := Receipt{Kind: ReceiptSale, Number: o.Number, Clerk: o.SoldBy, Where: o.Terminal, At: o.At, Total: o.Total}
+	for _, ln := range o.Lines {
+		r.Items = append(r.Items, itemLine(ln))
+	}
+	for _, p := range o.Payments {
+		if p.Kind == booking.PaymentSale {
+			r.payment(p.Payment)
+			r.Paid = max(p.Tendered, p.Amount)
+			break
+		}
+	}
+	return r
+}
+
+// ItemRefundReceipt is the receipt of an order's refund payments made at
+// or after since (the refund just made): a line a line refunded.
+func ItemRefundReceipt(o *booking.ItemOrder, since time.Time) Receipt {
+	r := Receipt{Kind: ReceiptRefund, Number: o.Number, Clerk: o.SoldBy, Where: o.Terminal, At: o.At}
+	for _, p := range o.Payments {
+		if p.Kind != booking.PaymentRefund || p.At.Before(since) {
+			continue
+		}
+		for _, ln := range o.Lines {
+			if ln.ID == p.LineID {
+				r.Items = append(r.Items, ReceiptLine{Text: itemLine(ln).Text, Amount: p.Amount})
+			}
+		}
+		r.Total += p.Amount
+		r.payment(p.Payment)
+		r.ApprovedBy = p.ApprovedBy
+	}
+	r.Paid = r.Total
+	return r
+}
+
+// itemLine is a line of items as a receipt prints it: "2 x Popcorn".
+func itemLine(ln booking.ItemOrderLine) ReceiptLine {
+	return ReceiptLine{Text: fmt.Sprintf("%d x %s", ln.Qty, ln.Name), Amount: ln.Amount()}
+}
+
+// zItems adds a shift report's items, by category, and on an X report
+// the items running low.
+func (l Layout) zItems(d *escpos.Doc, z *booking.ShiftReport) {
+	for _, t := range z.Items {
+		d.Line(row(fmt.Sprintf("Items %s (%d)", booking.CategoryName(t.Category), t.Sold-t.Refunded), t.Net().String()))
+	}
+	for _, it := range z.LowStock {
+		d.Line(row("Low: "+it.Name, it.StockText()))
+	}
 }

@@ -303,7 +303,8 @@ func (s *Store) shiftReport(ctx context.Context, id int64) (*booking.ShiftReport
 	if !found {
 		return nil, noShift(id)
 	}
-	return report(rec), nil
+	r := report(rec)
+	return r, s.shiftItems(ctx, r)
 }
 
 // report works out a shift's X or Z report from its record: the cash and

@@ -179,6 +179,8 @@ type KeyMap struct {
 	Reservations key.Binding
 	ResvPay      key.Binding
 	ResvMethod   key.Binding
+	// Items opens the items screen from the shows (items.go).
+	Items key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -256,6 +258,7 @@ func DefaultKeyMap() KeyMap {
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
 
 		LogLines: logLinesKey, // a local counter's missed log lines (logring.go)
+		Items:    b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks")),
 	}
 	return withReservationKeys(withBlockKeys(withBookingView(managerKeys(moneyKeys(km)))))
 }

@@ -467,4 +467,5 @@ func (m *Model) viewShiftReport(b *strings.Builder, row func(label, value string
 		}
 		row("Variance", v)
 	}
+	itemReportRows(r, row) // concessions (items_view.go)
 }

@@ -135,6 +135,8 @@ func (showsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return m.openSeatMap(vis[s.cursor])
+	case key.Matches(msg, k.Items):
+		return m.openItems()
 	case key.Matches(msg, k.Back):
 		if len(s.filter) > 0 {
 			s.filter = s.filter[:0]
@@ -172,7 +174,7 @@ func (showsScreen) help(m *Model) helpKeys {
 	k := m.keys
 	return helpKeys{
 		short: []key.Binding{k.Open, k.PrevDay, k.NextDay, k.Filter, k.Find, k.Help},
-		full:  m.forManagers([][]key.Binding{{k.Up, k.Down, k.Open}, {k.PrevDay, k.NextDay, k.Filter}, k.global()}),
+		full:  m.forManagers([][]key.Binding{{k.Up, k.Down, k.Open}, {k.PrevDay, k.NextDay, k.Filter, k.Items}, k.global()}),
 	}
 }
 

@@ -44,6 +44,7 @@ type Backend interface {
 	booking.Kiosk
 	// issue 14: the sites of a chain, for the manager's lists
 	booking.Sites
+	booking.Items // concessions: the items screen (items.go)
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -174,7 +175,8 @@ type Model struct {
 	bview bookingViewState
 	exch  *exchangeState
 
-	resv reservationsState // kiosk: the counter's reservations screen
+	resv  reservationsState // kiosk: the counter's reservations screen
+	items itemsState        // concessions: the items screen (items.go)
 
 	logs logsState // the log lines over the screen (ctrl+l; logring.go)
 
@@ -434,6 +436,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onReservationPaid(msg), true
 	case reservedForMsg:
 		return m.onReservedFor(msg), true
+	case itemsMsg: // concessions (items.go)
+		return m.onItems(msg), true
 	}
 	return nil, false
 }
