@@ -62,6 +62,9 @@ type ShiftReport struct {
 	Breakdown         string // the count by denomination, when typed so
 	// Events are the shift's opens, closes and reopens, oldest first.
 	Events []ShiftEvent
+	// Tax is the tax of the tickets sold and taken back through the
+	// shift, by rate (booking/tax.go), the untaxed 0 % too.
+	Tax []TaxRow
 }
 
 // ShiftEvent is one open, close or reopen of a shift.
