@@ -489,6 +489,9 @@ type Store interface {
 	Reservations
 	// issue 14: the cinemas of a chain
 	Sites
+	// The cinema's settings and its tax rates (booking/settings.go, tax.go).
+	Settings
+	Taxes
 }
 
 // Audit reads the audit trail: one row for every state change, written

@@ -303,7 +303,11 @@ func (s *Store) shiftReport(ctx context.Context, id int64) (*booking.ShiftReport
 	if !found {
 		return nil, noShift(id)
 	}
-	return report(rec), nil
+	r := report(rec)
+	if r.Tax, err = s.shiftTax(ctx, id); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // report works out a shift's X or Z report from its record: the cash and

@@ -43,6 +43,8 @@ type Tx interface {
 	KioskTx
 	ReservationTx
 	CollectTx
+	SettingsTx
+	TaxTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -61,6 +63,8 @@ type Reads interface {
 	PriceReads
 	ShowLifeReads
 	ReservationReads
+	SettingsReads
+	TaxReads
 }
 
 // ActorTx reads whether someone may still act.
