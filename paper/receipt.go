@@ -31,10 +31,12 @@ func (k ReceiptKind) String() string {
 	return fmt.Sprintf("ReceiptKind(%d)", int(k))
 }
 
-// ReceiptLine is one line of a receipt: what and how much.
+// ReceiptLine is one line of a receipt: what and how much, and what its
+// tax rate is for (the zero key: untaxed).
 type ReceiptLine struct {
 	Text   string
 	Amount booking.Money
+	Tax    booking.TaxKey
 }
 
 // Receipt is what a customer takes home as proof of a payment.
@@ -52,6 +54,9 @@ type Receipt struct {
 	ApprovedBy    string // a refund's approver, "" for none
 	Customer      string
 	CustomerPhone string
+	// SoldAt is when the lines were sold: their tax is at the rates in
+	// force then (a refund's too: the tax its sale counted goes back).
+	SoldAt time.Time
 }
 
 // SaleReceipt is the receipt of b's sale: every ticket sold (whatever
@@ -59,7 +64,7 @@ type Receipt struct {
 func SaleReceipt(b *booking.Booking) Receipt {
 	r := receiptHead(ReceiptSale, b)
 	for _, t := range b.Tickets {
-		r.Lines = append(r.Lines, ReceiptLine{Text: t.Seat.Label + " " + TypeName(t.Type), Amount: t.Price})
+		r.Lines = append(r.Lines, ReceiptLine{Text: t.Seat.Label + " " + TypeName(t.Type), Amount: t.Price, Tax: booking.TicketTax(t.Type)})
 	}
 	r.Total = b.Total
 	for _, p := range b.Payments {
@@ -76,19 +81,19 @@ func SaleReceipt(b *booking.Booking) Receipt {
 // since (the refund just made): one line per refunded ticket.
 func RefundReceipt(b *booking.Booking, since time.Time) Receipt {
 	r := receiptHead(ReceiptRefund, b)
-	seat := map[int64]string{}
+	seat := map[int64]booking.Ticket{}
 	for _, t := range b.Tickets {
-		seat[t.ID] = t.Seat.Label + " " + TypeName(t.Type)
+		seat[t.ID] = t
 	}
 	for _, p := range b.Payments {
 		if p.Kind != booking.PaymentRefund || p.At.Before(since) {
 			continue
 		}
-		text := "Refund"
-		if s, ok := seat[p.TicketID]; ok {
-			text = s
+		line := ReceiptLine{Text: "Refund", Amount: p.Amount}
+		if t, ok := seat[p.TicketID]; ok {
+			line.Text, line.Tax = t.Seat.Label+" "+TypeName(t.Type), booking.TicketTax(t.Type)
 		}
-		r.Lines = append(r.Lines, ReceiptLine{Text: text, Amount: p.Amount})
+		r.Lines = append(r.Lines, line)
 		r.Total += p.Amount
 		r.payment(p)
 		r.ApprovedBy = p.ApprovedBy
@@ -99,7 +104,7 @@ func RefundReceipt(b *booking.Booking, since time.Time) Receipt {
 
 func receiptHead(k ReceiptKind, b *booking.Booking) Receipt {
 	return Receipt{Kind: k, Number: b.Number, Film: b.Show.Film.Title, Hall: b.Show.HallName, Starts: b.Show.Starts,
-		Clerk: b.SoldBy, Where: b.Terminal, At: b.CreatedAt, Customer: b.Customer}
+		Clerk: b.SoldBy, Where: b.Terminal, At: b.CreatedAt, Customer: b.Customer, SoldAt: b.CreatedAt}
 }
 
 // payment takes who, where, when and how from p.
@@ -113,26 +118,41 @@ func (r *Receipt) payment(p booking.Payment) {
 	}
 }
 
+// Tax is r's tax by rate: each line's at the rate in force for it when
+// it was sold (Layout.Rates), in the currency's unit.
+func (l Layout) Tax(r Receipt) []booking.TaxRow {
+	lines := make([]booking.TaxLine, 0, len(r.Lines))
+	for _, ln := range r.Lines {
+		lines = append(lines, booking.TaxLine{Key: ln.Tax, Amount: ln.Amount, SoldAt: r.SoldAt})
+	}
+	unit := booking.Money(1)
+	if l.Settings != nil {
+		unit = l.Settings.Currency.Unit()
+	}
+	return l.Rates.Tally(lines, unit)
+}
+
 // Receipt adds r to d, cut at the end.
 func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
-	d.Align(escpos.Center).Bold(true).Line(l.cinema()).Line(r.Kind.String()).Bold(false)
+	l.head(d, r.Kind.String())
 	d.Align(escpos.Left)
 	d.Line(clip("Booking "+r.Number, Width))
 	d.Line(clip(r.Film, Width))
 	d.Line(clip("Hall "+r.Hall+"  "+l.when(r.Starts), Width))
 	d.Line(rule())
 	for _, ln := range r.Lines {
-		d.Line(row(ln.Text, ln.Amount.String()))
+		d.Line(l.row(ln.Text, l.money(ln.Amount)))
 	}
 	d.Line(rule())
-	d.Bold(true).Line(row("Total", r.Total.String())).Bold(false)
+	d.Bold(true).Line(l.row("Total", l.money(r.Total))).Bold(false)
+	l.taxLines(d, l.Tax(r))
 	paid := "Paid"
 	if r.Kind == ReceiptRefund {
 		paid = "Paid out"
 	}
-	d.Line(row(paid+" "+string(r.Method), r.Paid.String()))
+	d.Line(l.row(paid+" "+string(r.Method), l.money(r.Paid)))
 	if r.Method == booking.Cash && r.Kind != ReceiptRefund {
-		d.Line(row("Change", r.Change.String()))
+		d.Line(l.row("Change", l.money(r.Change)))
 	}
 	if r.ApprovedBy != "" {
 		d.Line(clip("Approved by "+r.ApprovedBy, Width))
@@ -142,6 +162,7 @@ func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
 		d.Line(clip("Terminal "+r.Where, Width))
 	}
 	d.Line(l.when(r.At))
+	l.footer(d)
 	d.Feed(3).Cut()
 }
 
@@ -153,27 +174,32 @@ func (l Layout) ZReport(d *escpos.Doc, z *booking.ShiftReport) {
 		title = "Z REPORT"
 	}
 	sh := z.Shift
-	d.Align(escpos.Center).Bold(true).Line(l.cinema()).Line(title).Bold(false).Align(escpos.Left)
+	l.head(d, title)
+	d.Align(escpos.Left)
 	d.Line(clip(fmt.Sprintf("Shift %d  %s", sh.ID, sh.Staff), Width))
 	if sh.Terminal != "" {
 		d.Line(clip("Terminal "+sh.Terminal, Width))
 	}
-	d.Line(row("Opened", l.when(sh.OpenedAt)))
+	d.Line(l.row("Opened", l.when(sh.OpenedAt)))
 	if z.Final && !sh.ClosedAt.IsZero() {
-		d.Line(row("Closed", l.when(sh.ClosedAt)))
+		d.Line(l.row("Closed", l.when(sh.ClosedAt)))
 	}
 	d.Line(rule())
-	d.Line(row("Float", sh.Float.String()))
-	d.Line(row(fmt.Sprintf("Cash sales (%d)", z.Sales), z.CashSales.String()))
-	d.Line(row("Cash refunds", z.CashRefunds.String()))
-	d.Line(row("Card sales", z.CardSales.String()))
-	d.Line(row("Card refunds", z.CardRefunds.String()))
-	d.Line(row(fmt.Sprintf("Refunds (%d)", z.Refunds), (z.CashRefunds + z.CardRefunds).String()))
+	d.Line(l.row("Float", l.money(sh.Float)))
+	d.Line(l.row(fmt.Sprintf("Cash sales (%d)", z.Sales), l.money(z.CashSales)))
+	d.Line(l.row("Cash refunds", l.money(z.CashRefunds)))
+	d.Line(l.row("Card sales", l.money(z.CardSales)))
+	d.Line(l.row("Card refunds", l.money(z.CardRefunds)))
+	d.Line(l.row(fmt.Sprintf("Refunds (%d)", z.Refunds), l.money(z.CashRefunds+z.CardRefunds)))
+	if taxed := booking.Taxed(z.Tax); len(taxed) > 0 {
+		d.Line(rule())
+		l.taxLines(d, taxed)
+	}
 	d.Line(rule())
-	d.Bold(true).Line(row("Expected in drawer", z.Expected.String())).Bold(false)
+	d.Bold(true).Line(l.row("Expected in drawer", l.money(z.Expected))).Bold(false)
 	if z.Final {
-		d.Line(row("Counted", z.Counted.String()))
-		d.Bold(true).Line(row("Variance", z.Variance.String())).Bold(false)
+		d.Line(l.row("Counted", l.money(z.Counted)))
+		d.Bold(true).Line(l.row("Variance", l.money(z.Variance))).Bold(false)
 		if z.Breakdown != "" {
 			d.Line(clip("Count "+z.Breakdown, Width))
 		}
@@ -188,7 +214,7 @@ func (l Layout) ZReport(d *escpos.Doc, z *booking.ShiftReport) {
 // printable ticket, and the sale's receipt.
 func (l Layout) BookingJob(b *booking.Booking) ([]byte, error) {
 	var d escpos.Doc
-	d.Init()
+	l.begin(&d)
 	if err := l.Tickets(&d, b); err != nil {
 		return nil, err
 	}
@@ -200,7 +226,7 @@ func (l Layout) BookingJob(b *booking.Booking) ([]byte, error) {
 // kiosk, where a customer collects tickets already paid for.
 func (l Layout) TicketsJob(b *booking.Booking) ([]byte, error) {
 	var d escpos.Doc
-	d.Init()
+	l.begin(&d)
 	if err := l.Tickets(&d, b); err != nil {
 		return nil, err
 	}
@@ -210,7 +236,7 @@ func (l Layout) TicketsJob(b *booking.Booking) ([]byte, error) {
 // ReceiptJob is a print job of one receipt.
 func (l Layout) ReceiptJob(r Receipt) []byte {
 	var d escpos.Doc
-	d.Init()
+	l.begin(&d)
 	l.Receipt(&d, r)
 	return d.Bytes()
 }
@@ -218,7 +244,7 @@ func (l Layout) ReceiptJob(r Receipt) []byte {
 // ZReportJob is a print job of one shift report.
 func (l Layout) ZReportJob(z *booking.ShiftReport) []byte {
 	var d escpos.Doc
-	d.Init()
+	l.begin(&d)
 	l.ZReport(&d, z)
 	return d.Bytes()
 }
@@ -227,7 +253,8 @@ func (l Layout) ZReportJob(z *booking.ShiftReport) []byte {
 // whoever stands at the printer sees it all works.
 func (l Layout) TestJob(at time.Time, target string) []byte {
 	var d escpos.Doc
-	d.Init().Align(escpos.Center).Bold(true).Size(2, 2).Line(l.cinema()).Size(1, 1).Line("PRINTER TEST").Bold(false)
+	l.begin(&d)
+	d.Align(escpos.Center).Bold(true).Size(2, 2).Line(l.cinema()).Size(1, 1).Line("PRINTER TEST").Bold(false)
 	d.Line(clip(target, Width)).Line(l.when(at))
 	d.Bold(true).Line("bold").Bold(false).Size(2, 1).Line("wide").Size(1, 2).Line("tall").Size(1, 1)
 	d.Align(escpos.Left).Line("left").Align(escpos.Right).Line("right").Align(escpos.Center)
