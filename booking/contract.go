@@ -491,6 +491,9 @@ type Store interface {
 	Sites
 	// Concessions: items with stock, sold at the counter (items.go).
 	Items
+	// The cinema's settings and its tax rates (booking/settings.go, tax.go).
+	Settings
+	Taxes
 }
 
 // Audit reads the audit trail: one row for every state change, written

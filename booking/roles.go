@@ -141,6 +141,9 @@ var permissions = map[Action]Role{
 	ActionCollect: RoleKiosk,
 	// Concessions: the items, their prices and stock are a manager's.
 	ActionManageItems: RoleManager,
+	// The cinema's settings and tax rates (booking/settings.go): what
+	// every receipt and report says, a manager's.
+	ActionManageSettings: RoleManager,
 	// ActionManageSites (a new cinema of a chain) is left out on purpose:
 	// it needs a manager, MinRole's default, and on the embedded SQLite
 	// store it never changes anything (AddSite refuses), so it has no
@@ -241,6 +244,8 @@ func describe(a Action) string {
 		return "Blocking seats"
 	case ActionReleaseHouse:
 		return "Releasing house seats"
+	case ActionManageSettings:
+		return "Changing the cinema's settings"
 	}
 	return "This action"
 }

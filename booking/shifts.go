@@ -72,6 +72,9 @@ type ShiftReport struct {
 	// report, the items on sale at or below LowStock now.
 	Items    []ItemTally
 	LowStock []Item
+	// Tax is the tax of the tickets sold and taken back through the
+	// shift, by rate (booking/tax.go), the untaxed 0 % too.
+	Tax []TaxRow
 }
 
 // ShiftEvent is one open, close or reopen of a shift.

@@ -356,6 +356,17 @@ var writeCalls = map[booking.Action][]auditCall{
 			return err
 		}},
 	},
+	// The cinema's settings and tax rates.
+	booking.ActionManageSettings: {
+		{"SetSetting", auditMgr, booking.AuditSettings, nil, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.SetSetting(f.ctx, a, booking.AllSites, booking.SetSymbol, "€")
+			return err
+		}},
+		{"SetTaxRate", auditMgr, booking.AuditSettings, nil, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.SetTaxRate(f.ctx, a, booking.TaxRate{Key: booking.TicketTax("adult"), Rate: 2000})
+			return err
+		}},
+	},
 }
 
 // blockE7 keeps E7 of show 1 out of sale as kind.
@@ -610,6 +621,7 @@ var unaudited = []string{
 	"Changes", "Empty", "IsDemo", "HasSales", "CheckInvariants", "Quiesce", "Close", "Path", "Stats",
 	"TrimChanges", "Audit", "Prices", "Quote",
 	"ReportTakings", "ReportRefunds", "ReportOccupancy", "ReportShifts", "ReportNoShows", "Backup",
+	"Cinema", "TaxRates", "ReportTax",
 	"CurrentShift", "ListShifts", "ShiftReport",
 	// kiosk
 	"Reservation", "FindReservations", "Collect", "ReportReservations",

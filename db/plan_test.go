@@ -349,6 +349,11 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 		stepV("ReportTakings")(s.ReportTakings(ctx, mgr, booking.TakingsQuery{ReportRange: week, By: by}))
 	}
 	stepV("ReportRefunds")(s.ReportRefunds(ctx, mgr, week))
+	stepV("SetSetting")(s.SetSetting(ctx, mgr, booking.AllSites, booking.SetSymbol, "€"))
+	stepV("SetTaxRate")(s.SetTaxRate(ctx, mgr, booking.TaxRate{Key: booking.TicketTax("adult"), Rate: 2000}))
+	stepV("Cinema")(s.Cinema(ctx, mgr, booking.AllSites))
+	stepV("TaxRates")(s.TaxRates(ctx, mgr))
+	stepV("ReportTax")(s.ReportTax(ctx, mgr, week))
 	stepV("ReportOccupancy")(s.ReportOccupancy(ctx, mgr, booking.OccupancyQuery{ReportRange: week, By: booking.PerShow}))
 	stepV("ReportOccupancy")(s.ReportOccupancy(ctx, mgr, booking.OccupancyQuery{ReportRange: week, By: booking.PerHall}))
 	stepV("ReportShifts")(s.ReportShifts(ctx, mgr, week))

@@ -152,6 +152,10 @@ func (s *Store) Shows(ctx context.Context, actor booking.Actor, day time.Time) (
 	if !booking.SiteServes(actor.Site, booking.MainSite) {
 		return nil, nil // every show is at the one site
 	}
+	day, err := store.DayAt(s.Store, ctx, actor.Site, day)
+	if err != nil {
+		return nil, err
+	}
 	from := booking.DayStart(day)
 	to := from.AddDate(0, 0, 1)
 	rows, err := s.readRows(ctx, `SELECT `+showColumns+`

@@ -31,10 +31,12 @@ func (k ReceiptKind) String() string {
 	return fmt.Sprintf("ReceiptKind(%d)", int(k))
 }
 
-// ReceiptLine is one line of a receipt: what and how much.
+// ReceiptLine is one line of a receipt: what and how much, and what its
+// tax rate is for (the zero key: untaxed).
 type ReceiptLine struct {
 	Text   string
 	Amount booking.Money
+	Tax    booking.TaxKey
 }
 
 // Receipt is what a customer takes home as proof of a payment.
@@ -64,6 +66,9 @@ type Receipt struct {
 	// Items are the lines of items sold (or refunded) beside the tickets,
 	// or alone on an order of items (Film empty): "2 x Popcorn".
 	Items []ReceiptLine
+	// SoldAt is when the lines were sold: their tax is at the rates in
+	// force then (a refund's too: the tax its sale counted goes back).
+	SoldAt time.Time
 }
 
 // SaleReceipt is the receipt of b's sale: every ticket sold (whatever
@@ -71,7 +76,7 @@ type Receipt struct {
 func SaleReceipt(b *booking.Booking) Receipt {
 	r := receiptHead(ReceiptSale, b)
 	for _, t := range b.Tickets {
-		r.Lines = append(r.Lines, ReceiptLine{Text: t.Seat.Label + " " + TypeName(t.Type), Amount: t.Price})
+		r.Lines = append(r.Lines, ReceiptLine{Text: t.Seat.Label + " " + TypeName(t.Type), Amount: t.Price, Tax: booking.TicketTax(t.Type)})
 	}
 	r.Total = b.Total
 	for _, p := range b.Payments {
@@ -113,16 +118,19 @@ func ReprintReceipt(b *booking.Booking) Receipt {
 // who authorised it.
 func RefundReceipt(b *booking.Booking, since time.Time) Receipt {
 	r := receiptHead(ReceiptRefund, b)
-	seat := ticketNames(b)
+	seat := map[int64]booking.Ticket{}
+	for _, t := range b.Tickets {
+		seat[t.ID] = t
+	}
 	for _, p := range b.Payments {
 		if p.Kind != booking.PaymentRefund || p.At.Before(since) {
 			continue
 		}
-		text := "Refund"
-		if s, ok := seat[p.TicketID]; ok {
-			text = s
+		line := ReceiptLine{Text: "Refund", Amount: p.Amount}
+		if t, ok := seat[p.TicketID]; ok {
+			line.Text, line.Tax = t.Seat.Label+" "+TypeName(t.Type), booking.TicketTax(t.Type)
 		}
-		r.Lines = append(r.Lines, ReceiptLine{Text: text, Amount: p.Amount})
+		r.Lines = append(r.Lines, line)
 		r.Total += p.Amount
 		r.payment(p)
 		// A refund names its approver; one that needed none was made
@@ -153,7 +161,7 @@ func ticketNames(b *booking.Booking) map[int64]string {
 
 func receiptHead(k ReceiptKind, b *booking.Booking) Receipt {
 	return Receipt{Kind: k, Number: b.Number, Film: b.Show.Film.Title, Hall: b.Show.HallName, Starts: b.Show.Starts,
-		Clerk: b.SoldBy, Where: b.Terminal, At: b.CreatedAt, Customer: b.Customer}
+		Clerk: b.SoldBy, Where: b.Terminal, At: b.CreatedAt, Customer: b.Customer, SoldAt: b.CreatedAt}
 }
 
 // payment takes who, where, when and how from p.
@@ -170,13 +178,27 @@ func (r *Receipt) payment(p booking.Payment) {
 // duplicateMark heads and ends a receipt printed again.
 const duplicateMark = "*** DUPLICATE ***"
 
+// Tax is r's tax by rate: each line's at the rate in force for it when
+// it was sold (Layout.Rates), in the currency's unit.
+func (l Layout) Tax(r Receipt) []booking.TaxRow {
+	lines := make([]booking.TaxLine, 0, len(r.Lines))
+	for _, ln := range r.Lines {
+		lines = append(lines, booking.TaxLine{Key: ln.Tax, Amount: ln.Amount, SoldAt: r.SoldAt})
+	}
+	unit := booking.Money(1)
+	if l.Settings != nil {
+		unit = l.Settings.Currency.Unit()
+	}
+	return l.Rates.Tally(lines, unit)
+}
+
 // Receipt adds r to d, cut at the end.
 func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
-	d.Align(escpos.Center).Bold(true).Line(l.cinema()).Line(r.Kind.String())
+	l.head(d, r.Kind.String())
 	if r.Duplicate {
-		d.Line(duplicateMark)
+		d.Align(escpos.Center).Bold(true).Line(duplicateMark).Bold(false)
 	}
-	d.Bold(false).Align(escpos.Left)
+	d.Align(escpos.Left)
 	if r.Film == "" && len(r.Items) > 0 {
 		d.Line(clip("Order "+r.Number, Width)) // items alone
 	} else {
@@ -186,28 +208,29 @@ func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
 	}
 	d.Line(rule())
 	for _, ln := range r.Lines {
-		d.Line(row(ln.Text, ln.Amount.String()))
+		d.Line(l.row(ln.Text, l.money(ln.Amount)))
 	}
 	for _, ln := range r.Items {
-		d.Line(row(ln.Text, ln.Amount.String()))
+		d.Line(l.row(ln.Text, l.money(ln.Amount)))
 	}
 	d.Line(rule())
-	d.Bold(true).Line(row("Total", r.Total.String())).Bold(false)
+	d.Bold(true).Line(l.row("Total", l.money(r.Total))).Bold(false)
+	l.taxLines(d, l.Tax(r))
 	paid := "Paid"
 	if r.Kind == ReceiptRefund {
 		paid = "Paid out"
 	}
-	d.Line(row(paid+" "+string(r.Method), r.Paid.String()))
+	d.Line(l.row(paid+" "+string(r.Method), l.money(r.Paid)))
 	if r.Method == booking.Cash && r.Kind != ReceiptRefund {
-		d.Line(row("Change", r.Change.String()))
+		d.Line(l.row("Change", l.money(r.Change)))
 	}
 	if len(r.Refunds) > 0 {
 		d.Line(rule())
 		for _, ln := range r.Refunds {
-			d.Line(row(ln.Text, "-"+ln.Amount.String()))
+			d.Line(l.row(ln.Text, "-"+l.money(ln.Amount)))
 		}
-		d.Line(row("Refunded", r.Refunded.String()))
-		d.Bold(true).Line(row("Net", (r.Total - r.Refunded).String())).Bold(false)
+		d.Line(l.row("Refunded", l.money(r.Refunded)))
+		d.Bold(true).Line(l.row("Net", l.money(r.Total-r.Refunded))).Bold(false)
 	}
 	if r.Reason != "" {
 		for _, ln := range wrap("Reason: "+r.Reason, Width) {
@@ -225,6 +248,7 @@ func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
 	if r.Duplicate {
 		d.Align(escpos.Center).Bold(true).Line(duplicateMark).Bold(false).Align(escpos.Left)
 	}
+	l.footer(d)
 	d.Feed(3).Cut()
 }
 
@@ -236,28 +260,33 @@ func (l Layout) ZReport(d *escpos.Doc, z *booking.ShiftReport) {
 		title = "Z REPORT"
 	}
 	sh := z.Shift
-	d.Align(escpos.Center).Bold(true).Line(l.cinema()).Line(title).Bold(false).Align(escpos.Left)
+	l.head(d, title)
+	d.Align(escpos.Left)
 	d.Line(clip(fmt.Sprintf("Shift %d  %s", sh.ID, sh.Staff), Width))
 	if sh.Terminal != "" {
 		d.Line(clip("Terminal "+sh.Terminal, Width))
 	}
-	d.Line(row("Opened", l.when(sh.OpenedAt)))
+	d.Line(l.row("Opened", l.when(sh.OpenedAt)))
 	if z.Final && !sh.ClosedAt.IsZero() {
-		d.Line(row("Closed", l.when(sh.ClosedAt)))
+		d.Line(l.row("Closed", l.when(sh.ClosedAt)))
 	}
 	d.Line(rule())
-	d.Line(row("Float", sh.Float.String()))
-	d.Line(row(fmt.Sprintf("Cash sales (%d)", z.CashSaleCount), z.CashSales.String()))
-	d.Line(row(fmt.Sprintf("Cash refunds (%d)", z.CashRefundCount), z.CashRefunds.String()))
-	d.Line(row(fmt.Sprintf("Card sales (%d)", z.CardSaleCount), z.CardSales.String()))
-	d.Line(row(fmt.Sprintf("Card refunds (%d)", z.CardRefundCount), z.CardRefunds.String()))
-	d.Line(row(fmt.Sprintf("Refunds (%d)", z.Refunds), (z.CashRefunds + z.CardRefunds).String()))
+	d.Line(l.row("Float", l.money(sh.Float)))
+	d.Line(l.row(fmt.Sprintf("Cash sales (%d)", z.CashSaleCount), l.money(z.CashSales)))
+	d.Line(l.row(fmt.Sprintf("Cash refunds (%d)", z.CashRefundCount), l.money(z.CashRefunds)))
+	d.Line(l.row(fmt.Sprintf("Card sales (%d)", z.CardSaleCount), l.money(z.CardSales)))
+	d.Line(l.row(fmt.Sprintf("Card refunds (%d)", z.CardRefundCount), l.money(z.CardRefunds)))
+	d.Line(l.row(fmt.Sprintf("Refunds (%d)", z.Refunds), l.money(z.CashRefunds+z.CardRefunds)))
 	l.zItems(d, z)
+	if taxed := booking.Taxed(z.Tax); len(taxed) > 0 {
+		d.Line(rule())
+		l.taxLines(d, taxed)
+	}
 	d.Line(rule())
-	d.Bold(true).Line(row("Expected in drawer", z.Expected.String())).Bold(false)
+	d.Bold(true).Line(l.row("Expected in drawer", l.money(z.Expected))).Bold(false)
 	if z.Final {
-		d.Line(row("Counted", z.Counted.String()))
-		d.Bold(true).Line(row("Variance", z.Variance.String())).Bold(false)
+		d.Line(l.row("Counted", l.money(z.Counted)))
+		d.Bold(true).Line(l.row("Variance", l.money(z.Variance))).Bold(false)
 		if z.Breakdown != "" {
 			d.Line(clip("Count "+z.Breakdown, Width))
 		}
@@ -283,7 +312,7 @@ func (l Layout) ReprintJob(b *booking.Booking) ([]byte, error) {
 
 func (l Layout) bookingJob(b *booking.Booking, r Receipt) ([]byte, error) {
 	var d escpos.Doc
-	d.Init()
+	l.begin(&d)
 	if err := l.Tickets(&d, b); err != nil {
 		return nil, err
 	}
@@ -295,7 +324,7 @@ func (l Layout) bookingJob(b *booking.Booking, r Receipt) ([]byte, error) {
 // kiosk, where a customer collects tickets already paid for.
 func (l Layout) TicketsJob(b *booking.Booking) ([]byte, error) {
 	var d escpos.Doc
-	d.Init()
+	l.begin(&d)
 	if err := l.Tickets(&d, b); err != nil {
 		return nil, err
 	}
@@ -305,7 +334,7 @@ func (l Layout) TicketsJob(b *booking.Booking) ([]byte, error) {
 // ReceiptJob is a print job of one receipt.
 func (l Layout) ReceiptJob(r Receipt) []byte {
 	var d escpos.Doc
-	d.Init()
+	l.begin(&d)
 	l.Receipt(&d, r)
 	return d.Bytes()
 }
@@ -313,7 +342,7 @@ func (l Layout) ReceiptJob(r Receipt) []byte {
 // ZReportJob is a print job of one shift report.
 func (l Layout) ZReportJob(z *booking.ShiftReport) []byte {
 	var d escpos.Doc
-	d.Init()
+	l.begin(&d)
 	l.ZReport(&d, z)
 	return d.Bytes()
 }
@@ -322,7 +351,8 @@ func (l Layout) ZReportJob(z *booking.ShiftReport) []byte {
 // whoever stands at the printer sees it all works.
 func (l Layout) TestJob(at time.Time, target string) []byte {
 	var d escpos.Doc
-	d.Init().Align(escpos.Center).Bold(true).Size(2, 2).Line(l.cinema()).Size(1, 1).Line("PRINTER TEST").Bold(false)
+	l.begin(&d)
+	d.Align(escpos.Center).Bold(true).Size(2, 2).Line(l.cinema()).Size(1, 1).Line("PRINTER TEST").Bold(false)
 	d.Line(clip(target, Width)).Line(l.when(at))
 	d.Bold(true).Line("bold").Bold(false).Size(2, 1).Line("wide").Size(1, 2).Line("tall").Size(1, 1)
 	d.Align(escpos.Left).Line("left").Align(escpos.Right).Line("right").Align(escpos.Center)
@@ -378,9 +408,9 @@ func itemLine(ln booking.ItemOrderLine) ReceiptLine {
 // the items running low.
 func (l Layout) zItems(d *escpos.Doc, z *booking.ShiftReport) {
 	for _, t := range z.Items {
-		d.Line(row(fmt.Sprintf("Items %s (%d)", booking.CategoryName(t.Category), t.Sold-t.Refunded), t.Net().String()))
+		d.Line(l.row(fmt.Sprintf("Items %s (%d)", booking.CategoryName(t.Category), t.Sold-t.Refunded), l.money(t.Net())))
 	}
 	for _, it := range z.LowStock {
-		d.Line(row("Low: "+it.Name, it.StockText()))
+		d.Line(l.row("Low: "+it.Name, it.StockText()))
 	}
 }

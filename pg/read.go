@@ -120,6 +120,10 @@ func (s *Store) Shows(ctx context.Context, actor booking.Actor, day time.Time) (
 	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
 		return nil, err
 	}
+	day, err := store.DayAt(s.Store, ctx, actor.Site, day)
+	if err != nil {
+		return nil, err
+	}
 	y, m, d := day.Date()
 	from := time.Date(y, m, d, 0, 0, 0, 0, day.Location())
 	to := from.AddDate(0, 0, 1)

@@ -308,7 +308,7 @@ func lineCodes(lines []ItemLineRow) string {
 // ReportItemTakings adds up the items sold and refunded in the range by
 // category.
 func (s *Store) ReportItemTakings(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ItemTakingsReport, error) {
-	w, err := s.reportRange(actor, r)
+	w, r, err := s.reportRange(ctx, actor, r)
 	if err != nil {
 		return nil, err
 	}

@@ -558,10 +558,8 @@ func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text 
 // ReportReservations counts the reservations made in the range by how
 // they stand: one whose cut-off passed unpaid counts as lapsed.
 func (s *Store) ReportReservations(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ReservationsReport, error) {
-	if err := booking.Authorize(actor, booking.ActionViewReports); err != nil {
-		return nil, err
-	}
-	if err := r.Validate(); err != nil {
+	_, r, err := s.reportRange(ctx, actor, r)
+	if err != nil {
 		return nil, err
 	}
 	counts, err := s.d.ReadReservationCounts(ctx, r.Start(), r.End(), s.d.Now())

@@ -304,6 +304,9 @@ func (s *Store) shiftReport(ctx context.Context, id int64) (*booking.ShiftReport
 		return nil, noShift(id)
 	}
 	r := report(rec)
+	if r.Tax, err = s.shiftTax(ctx, r.Shift); err != nil {
+		return nil, err
+	}
 	return r, s.shiftItems(ctx, r)
 }
 

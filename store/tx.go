@@ -44,6 +44,8 @@ type Tx interface {
 	ReservationTx
 	CollectTx
 	ItemsTx
+	SettingsTx
+	TaxTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -63,6 +65,8 @@ type Reads interface {
 	ShowLifeReads
 	ReservationReads
 	ItemReads
+	SettingsReads
+	TaxReads
 }
 
 // ActorTx reads whether someone may still act.
