@@ -115,6 +115,7 @@ type Store struct {
 	ownSeqs map[int64]struct{} // change rows this process wrote and published itself
 
 	commits, jobsDone, retries atomic.Int64
+	statements                 atomic.Int64 // every statement the writer ran (WriteCosts)
 	reads                      atomic.Int64 // statements run on the read pool (Collect's equal-work test counts them)
 	pinChecks                  atomic.Int64
 	house                      houseStats // the figures metrics read (db/metrics.go)
@@ -268,7 +269,7 @@ func (s *Store) start(sync string) error {
 		return err
 	}
 	s.stopped.Add(1)
-	go s.writer(&wconn{conn: conn, stmts: make(map[string]*sql.Stmt)})
+	go s.writer(&wconn{conn: conn, stmts: make(map[string]*sql.Stmt), statements: &s.statements})
 	if err := s.startPoller(); err != nil {
 		s.Close()
 		return err

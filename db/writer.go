@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"boxoffice/booking"
@@ -18,6 +19,9 @@ import (
 type wconn struct {
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
+	// statements counts every statement the writer ran, its own
+	// (BEGIN, SAVEPOINT, …) included: what a sale costs it (WriteCosts).
+	statements *atomic.Int64
 	// prices is the price table as last read inside a transaction, at
 	// price generation pricesGen (see txPrices). Callers only read it.
 	prices    *booking.PriceTable
@@ -25,6 +29,7 @@ type wconn struct {
 }
 
 func (c *wconn) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	c.statements.Add(1)
 	if st, ok := c.stmts[query]; ok {
 		return st, nil
 	}
@@ -458,6 +463,7 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 	defer s.house.batches.since(time.Now())
 	ctx := context.Background()
 	lctx, stopWait := s.lockWait(batch)
+	c.statements.Add(1)
 	_, err = c.conn.ExecContext(lctx, "BEGIN IMMEDIATE")
 	ended := lctx.Err() != nil
 	stopWait()
@@ -523,6 +529,7 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 		}
 		s.ownMu.Unlock()
 	}
+	c.statements.Add(1)
 	if _, err := c.conn.ExecContext(ctx, "COMMIT"); err != nil {
 		s.ownMu.Lock()
 		for _, q := range seqs {
