@@ -172,6 +172,15 @@ func (c *env) withData(opts openOptions, fn func(*opened) error) error {
 	if opts.logger == nil {
 		opts.logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
+	if url == "" {
+		// The SQLite file stays as it is while the command runs: restore
+		// refuses meanwhile (holdShared).
+		release, err := c.holdShared()
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
 	o, err := dir.open(c.ctx, dataOptions{sync: c.syncFlag, noDemo: opts.noDemo, now: c.now, logger: opts.logger, cutoff: opts.cutoff, dbURL: url})
 	if err != nil {
 		return err

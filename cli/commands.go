@@ -74,6 +74,7 @@ func init() {
 			backupCommand(),
 			checkCommand(),
 			restoreCommand(),
+			keyCommand(),
 			// Moving up to PostgreSQL (issue 14).
 			migrateCommand(),
 

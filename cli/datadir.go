@@ -77,22 +77,84 @@ func (d dataDir) ensure() error {
 // line signs new tickets, later lines are earlier keys that still verify
 // the tickets they signed (see README, Secrets).
 func (d dataDir) ticketKeys() (current booking.TicketKey, old []booking.TicketKey, err error) {
-	path := d.file(ticketKeyFile)
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err := createTicketKey(path); err != nil {
+	keys, err := d.storedTicketKeys()
+	if err == nil && keys == nil {
+		if err := createTicketKey(d.file(ticketKeyFile)); err != nil {
 			return current, nil, err
 		}
 		return d.ticketKeys()
 	}
 	if err != nil {
-		return current, nil, fmt.Errorf("read ticket key: %w", err)
-	}
-	keys, err := parseTicketKeys(path, string(raw))
-	if err != nil {
 		return current, nil, err
 	}
 	return keys[0], keys[1:], nil
+}
+
+// maxTicketKeyFile bounds the key file read: a key a line takes under 100
+// bytes, and a cinema keeps a few.
+const maxTicketKeyFile = 64 << 10
+
+// storedTicketKeys reads the key file without making one: nil when there
+// is none (a data dir nothing has opened yet, or a new machine).
+func (d dataDir) storedTicketKeys() ([]booking.TicketKey, error) {
+	path := d.file(ticketKeyFile)
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read ticket key: %w", err)
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, maxTicketKeyFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("read ticket key: %w", err)
+	}
+	if len(raw) > maxTicketKeyFile {
+		return nil, fmt.Errorf("%s is longer than %d bytes: it is not a key file", path, maxTicketKeyFile)
+	}
+	return parseTicketKeys(path, string(raw))
+}
+
+// formatTicketKeys is the key file's text for keys, the first signing.
+func formatTicketKeys(keys []booking.TicketKey) string {
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%d:%s\n", k.ID, hex.EncodeToString(k.Secret))
+	}
+	return b.String()
+}
+
+// writeTicketKeys replaces the key file with keys (the first signs new
+// tickets, the rest still verify theirs): written and synced under a
+// temporary name in the data dir, renamed into place and the directory
+// synced, so the file is at every moment the old keys or the new ones.
+func (d dataDir) writeTicketKeys(keys []booking.TicketKey) error {
+	if err := d.ensure(); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(string(d), ".ticket_key-*")
+	if err != nil {
+		return fmt.Errorf("write ticket key: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if err := writeSynced(f, formatTicketKeys(keys)); err != nil {
+		return fmt.Errorf("write ticket key: %w", err)
+	}
+	if err := os.Rename(f.Name(), d.file(ticketKeyFile)); err != nil {
+		return fmt.Errorf("write ticket key: %w", err)
+	}
+	return syncDir(string(d))
+}
+
+// syncDir syncs a directory, so a name just made in it survives a power cut.
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	return errors.Join(err, f.Close())
 }
 
 // parseTicketKeys reads the key file's lines; blank lines and # comments
@@ -142,7 +204,7 @@ func createTicketKey(path string) error {
 	if err != nil {
 		return fmt.Errorf("create ticket key: %w", err)
 	}
-	return nil
+	return syncDir(filepath.Dir(path))
 }
 
 // writeSynced writes text to f (made 0600 by os.CreateTemp), syncs and

@@ -66,6 +66,11 @@ func (c *env) migrate(to string) error {
 		return err
 	}
 	defer release()
+	if rec, err := db.RecoverRestore(dir.dbPath()); err != nil {
+		return err
+	} else if rec != nil {
+		fmt.Fprintf(c.stderr, "boxoffice: %s\n", recoveryText(rec))
+	}
 	key, oldKeys, err := dir.ticketKeys()
 	if err != nil {
 		return err

@@ -63,7 +63,7 @@ func (c *env) openTerminal() (logger *slog.Logger, done func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	release, err := holdShared(c.dataFlag)
+	release, err := c.holdShared()
 	if err != nil {
 		closer.Close()
 		return nil, nil, err
@@ -252,7 +252,7 @@ func (c *env) serve(sc serveConfig) error {
 	}
 	defer hs.close()
 	// Restore refuses while this lock is held.
-	release, err := holdShared(c.dataFlag)
+	release, err := c.holdShared()
 	if err != nil {
 		return err
 	}

@@ -36,6 +36,20 @@ func roDSN(path string) string {
 // The copy is made beside path under a temporary name, synced, checked,
 // and linked to path only if path still does not exist.
 func (s *Store) Backup(ctx context.Context, path string) (booking.BackupInfo, error) {
+	return s.backup(ctx, path, "")
+}
+
+// BackupWithKeys is s.Backup with sealed, the data dir's ticket keys
+// sealed with a passphrase (opaque here), written into the copy before it
+// is checked, so the backup carries them (SealedTicketKeys reads them
+// back). The live database never holds them: Restore takes them out of
+// the copy it puts in place. (A function, not a method: the keys are the
+// command line's, not a capability of the store.)
+func BackupWithKeys(ctx context.Context, s *Store, path, sealed string) (booking.BackupInfo, error) {
+	return s.backup(ctx, path, sealed)
+}
+
+func (s *Store) backup(ctx context.Context, path, sealed string) (booking.BackupInfo, error) {
 	start := time.Now()
 	info := booking.BackupInfo{Path: path}
 	if err := refuseExisting(path); err != nil {
@@ -46,6 +60,11 @@ func (s *Store) Backup(ctx context.Context, path string) (booking.BackupInfo, er
 		return info, err
 	}
 	defer os.Remove(tmp)
+	if sealed != "" {
+		if err := setSealedKeys(ctx, tmp, sealed); err != nil {
+			return info, booking.Errorf(booking.EInternal, "Writing the ticket keys into the copy failed: %v", err)
+		}
+	}
 	report, err := Verify(ctx, tmp)
 	if err != nil {
 		return info, err
@@ -86,19 +105,28 @@ func copyDatabase(ctx context.Context, src, dst string) (string, error) {
 	}
 	tmp := f.Name()
 	f.Close() // VACUUM INTO writes into an empty file
+	if err := vacuumInto(ctx, src, tmp); err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	return tmp, nil
+}
+
+// vacuumInto copies the database at src into dst, which must be missing
+// or empty, with VACUUM INTO, and syncs it.
+func vacuumInto(ctx context.Context, src, dst string) error {
 	conn, err := sql.Open("sqlite", roDSN(src))
 	if err == nil {
-		_, err = conn.ExecContext(ctx, "VACUUM INTO ?", tmp)
+		_, err = conn.ExecContext(ctx, "VACUUM INTO ?", dst)
 		err = errors.Join(err, conn.Close())
 	}
 	if err == nil {
-		err = syncFile(tmp)
+		err = syncFile(dst)
 	}
 	if err != nil {
-		os.Remove(tmp)
-		return "", booking.Errorf(booking.EInternal, "Copying the database failed: %v", err)
+		return booking.Errorf(booking.EInternal, "Copying the database failed: %v", err)
 	}
-	return tmp, nil
+	return nil
 }
 
 // linkNew puts the finished file tmp in place as path, refusing if path
@@ -230,79 +258,4 @@ func (s *Store) closeReadOnly() {
 		return true
 	})
 	s.read.Close()
-}
-
-// RestoreInfo is what Restore did: the file restored, how many bookings
-// it holds, and where the database it replaced was kept ("" when there
-// was none).
-type RestoreInfo struct {
-	From     string `json:"from"`
-	Into     string `json:"into"`
-	Bookings int64  `json:"bookings"`
-	Kept     string `json:"kept"`
-}
-
-// Restore replaces the database at dst with a checked copy of src. src
-// is checked first (integrity, schema and invariants) and nothing is
-// touched when it fails; the copy is made and synced under a temporary
-// name beside dst and checked again; the database it replaces is kept
-// beside it under a name with the time (its -wal with it), and the copy
-// is renamed into place, so dst is at every moment either the old
-// database or the new one, never half of either. The caller makes sure no process has dst
-// open. EInvalid when src fails its check; ENotFound without src.
-func Restore(ctx context.Context, src, dst string, now time.Time) (RestoreInfo, error) {
-	info := RestoreInfo{From: src, Into: dst}
-	report, err := Verify(ctx, src)
-	if err != nil {
-		return info, err
-	}
-	if !report.OK() {
-		return info, booking.Errorf(booking.EInvalid, "%s failed its check, so nothing was restored: %s", booking.CleanLine(src, 200), problemsText(report))
-	}
-	tmp, err := copyDatabase(ctx, src, dst)
-	if err != nil {
-		return info, err
-	}
-	defer os.Remove(tmp)
-	if again, err := Verify(ctx, tmp); err != nil || !again.OK() {
-		return info, booking.Errorf(booking.EInternal, "The copy of %s failed its check, so nothing was restored.", booking.CleanLine(src, 200))
-	}
-	if info.Kept, err = keepReplaced(dst, now); err != nil {
-		return info, err
-	}
-	if err := os.Rename(tmp, dst); err != nil {
-		return info, booking.Errorf(booking.EInternal, "Cannot put the copy in place: %v", err)
-	}
-	info.Bookings = report.Bookings
-	return info, syncDir(filepath.Dir(dst))
-}
-
-// keepReplaced links the database at path to a new name with the time
-// beside it and moves its -wal along (a -wal belongs to the file it is
-// named after: left behind, SQLite would replay it onto the restored
-// one), and drops its -shm, which SQLite rebuilds. It returns the kept
-// name, or "" when there is no database at path.
-func keepReplaced(path string, now time.Time) (string, error) {
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	base := path + ".replaced-" + now.UTC().Format("20060102T150405Z")
-	kept := base
-	for n := 2; ; n++ {
-		err := os.Link(path, kept)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, fs.ErrExist) || n > 100 {
-			return "", booking.Errorf(booking.EInternal, "Cannot keep the database being replaced: %v", err)
-		}
-		kept = fmt.Sprintf("%s-%d", base, n)
-	}
-	if err := os.Rename(path+"-wal", kept+"-wal"); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", booking.Errorf(booking.EInternal, "Cannot keep the database being replaced: %v", err)
-	}
-	if err := os.Remove(path + "-shm"); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", booking.Errorf(booking.EInternal, "Cannot remove %s-shm: %v", booking.CleanLine(path, 200), err)
-	}
-	return kept, nil
 }

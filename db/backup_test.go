@@ -178,7 +178,7 @@ func TestVerify_TamperedSchema(t *testing.T) {
 
 	s.Close()
 	before := fileHash(t, live)
-	_, err = db.Restore(ctx, path, live, time.Now())
+	_, err = db.Restore(ctx, path, live, db.RestoreOptions{Now: time.Now()})
 	if booking.ErrorCode(err) != booking.EInvalid || !strings.Contains(booking.ErrorMessage(err), strings.Join(want, "; ")) {
 		t.Fatalf("restore of the tampered copy: %v", err)
 	}

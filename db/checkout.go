@@ -34,8 +34,8 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 	// A reservation's hold is sold by PayReservation, which also marks
 	// the reservation paid; a checkout naming its owner would leave it
 	// reserved.
-	if strings.HasPrefix(req.Owner, reservationOwnerPrefix) {
-		return nil, booking.Errorf(booking.EInvalid, "That is a reservation: take its payment from the reservations screen (ctrl+y) or boxoffice reservation pay.")
+	if err := store.RefuseReservationCheckout(req.Owner); err != nil {
+		return nil, err
 	}
 	key := strings.TrimSpace(req.IdempotencyKey)
 	customer := booking.CleanLine(req.Customer, 80)

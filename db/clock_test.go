@@ -148,28 +148,6 @@ func TestClock_SmallStepKeepsHolds(t *testing.T) {
 	}
 }
 
-// A reservation's expiry is its cut-off, a time on the wall clock: the
-// clock going back leaves it reserved, and it is still paid at the counter.
-func TestClock_BackKeepsReservations(t *testing.T) {
-	ctx := context.Background()
-	s, _, clock := newKioskStore(t)
-	r := mustReserve(t, s, 1, "k1", 2, "0123456789")
-	clock.Add(-time.Hour)
-	if n, err := s.ExpireHolds(ctx); err != nil || n != 0 {
-		t.Fatalf("the sweep expired %d, %v; want the reservation kept", n, err)
-	}
-	if sh, err := s.Show(ctx, clerk, 1); err != nil || sh.Held != 2 {
-		t.Fatalf("show list: %d held, %v; want the reservation's 2", sh.Held, err)
-	}
-	if _, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{r.Seats[0].Label}, Owner: "other"}); err == nil {
-		t.Fatalf("another counter held reserved seat %s", r.Seats[0].Label)
-	}
-	b, err := s.PayReservation(ctx, clerk, booking.PayReservationRequest{Number: r.Number, Method: booking.Card, IdempotencyKey: "pay"})
-	if err != nil || len(b.Tickets) != 2 {
-		t.Fatalf("paying the reservation after the clock went back: %+v, %v", b, err)
-	}
-}
-
 // A jump forward expires holds, as their expiry says, and the checkout
 // says so in words; the seat is free to another counter.
 func TestClock_ForwardHoldLapses(t *testing.T) {

@@ -46,48 +46,22 @@ func forgetGuesses(clock *storetest.Clock) {
 	clock.Add(booking.CollectByNumber.Forget + booking.CollectByNumber.MaxPause)
 }
 
-// TestStore_Collect: the right pair shows the customer's own booking or
-// reservation; the three wrong ones give the same error, byte for byte,
-// after the same work: one write each, nothing read outside it, one
-// audit row each.
-func TestStore_Collect(t *testing.T) {
-	ctx := context.Background()
-	s, wrong, ann, bob, _ := collectFixture(t)
-	got, err := collect(s, " "+ann.Number[3:]+" ", "0018")
-	if err != nil || got.Reservation == nil || got.Reservation.Number != ann.Number || got.Booking != nil {
-		t.Fatalf("Ann collects her reservation: %+v, %v", got, err)
-	}
-	got, err = collect(s, bob.Number, "0123")
-	if err != nil || got.Booking == nil || got.Booking.Number != bob.Number || len(got.Booking.Tickets) != 2 || got.Booking.Tickets[0].Code == "" {
-		t.Fatalf("Bob collects his tickets: %+v, %v", got, err)
-	}
+// TestStore_CollectSameWork: the three wrong pairs take the same path on
+// SQLite: one write each and nothing read outside it, so a made-up number
+// costs what someone else's does (the contract's Reservations/Collect
+// checks they read the same, byte for byte).
+func TestStore_CollectSameWork(t *testing.T) {
+	s, wrong, _, _, _ := collectFixture(t)
 	var reads, jobs []int64
 	for _, c := range wrong {
 		beforeReads, beforeJobs := db.Reads(s), s.Stats().Jobs
-		_, err := collect(s, c.number, c.digits)
-		reads, jobs = append(reads, db.Reads(s)-beforeReads), append(jobs, s.Stats().Jobs-beforeJobs)
-		if err != booking.ErrNoBookingFound || err.Error() != booking.ErrNoBookingFound.Error() {
-			t.Errorf("%s: %v, want \"No booking found.\"", c.name, err)
+		if _, err := collect(s, c.number, c.digits); err != booking.ErrNoBookingFound {
+			t.Errorf("%s: %v, want %q", c.name, err, booking.ErrNoBookingFound)
 		}
+		reads, jobs = append(reads, db.Reads(s)-beforeReads), append(jobs, s.Stats().Jobs-beforeJobs)
 	}
 	if slices.Max(reads) != 0 || slices.Min(jobs) != 1 || slices.Max(jobs) != 1 {
 		t.Errorf("the wrong pairs read %v outside their write and ran %v writes: want none and one each", reads, jobs)
-	}
-	rows, err := s.Audit(ctx, manager, booking.AuditQuery{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	failed := 0
-	for _, r := range rows {
-		if r.Action == booking.AuditCollectFailed {
-			failed++
-		}
-	}
-	if failed != len(wrong) {
-		t.Errorf("%d collect_failed rows for %d wrong tries", failed, len(wrong))
-	}
-	if _, err := collect(s, ann.Number, "18"); booking.ErrorCode(err) != booking.EInvalid {
-		t.Errorf("two digits: %v", err)
 	}
 }
 

@@ -162,6 +162,11 @@ func Open(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if RestorePending(path) {
+		// Half a restore: the old database or the new one, RecoverRestore
+		// decides which; until then neither is opened.
+		return nil, booking.Errorf(booking.EConflict, "A restore into %s was interrupted and is not finished or rolled back yet; any boxoffice command run on its data dir does that first.", booking.CleanLine(path, 200))
+	}
 	if err := inspect(path, opts.BusyTimeout); err != nil {
 		return nil, err
 	}
@@ -243,6 +248,7 @@ func newStore(path string, opts Options, w *sql.DB) *Store {
 	s.Store = store.New(d, s.prog, store.Options{
 		TicketKeys:    append([]booking.TicketKey{opts.TicketKey}, opts.OldTicketKeys...),
 		ReserveCutoff: opts.ReserveCutoff,
+		PhoneCountry:  opts.PhoneCountry,
 		Logger:        opts.Logger,
 		PINCost:       opts.PINCost,
 		PINChecks:     &s.pinChecks,

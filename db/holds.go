@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // claim is one live seat claim as a write transaction sees it.
@@ -17,36 +18,18 @@ type claim struct {
 	holdID int64
 }
 
-// A clock set back must not stretch a hold. A hold is live while its
-// expiry is ahead of the clock and its making is not: a hold made later
-// than the clock now says (the clock was set back after it was made) has
-// lapsed. Its expiry was written against the old clock, so it says
-// nothing of how long the hold has lived. It lapses, rather than having
-// its expiry pulled back to now + TTL by a write, because then the stored
-// row alone decides: every process on the file and every read agrees at
-// once, with no sweeper or writer needing to pass first, and a hold does
-// not get a fresh TTL from a jump (a jump back further than a hold's age
-// ends the hold at the jump; a smaller one can stretch it by the jump, so
-// by less than its TTL). A reservation's expiry is its cut-off, a time on
-// the wall clock and not a span, so reservations keep theirs. A jump
-// forward needs nothing here: holds lapse, as their expiry says.
-//
-// clockSlackMS is how far ahead of the clock a live hold's making may lie:
-// the step of a clock correction, and a read pool that took its time a
-// moment before a commit it then sees.
-const clockSlackMS = 2000
-
-// liveHoldSQL is the condition that hold h (a table alias) is live, the
-// one place the rule above is written in SQL. Both its parameters are now
-// in unix ms. A hold that is not live is lapsed, whether or not swept.
+// liveHoldSQL is store.HoldLive in SQL for hold h (a table alias), the
+// one place db writes the rule: expiry ahead of now, and made no later
+// than now and the slack unless a reservation's. Both its parameters are
+// now in unix ms. A hold that is not live is lapsed, whether or not
+// swept; TestLiveHoldSQL_IsHoldLive holds it to store.HoldLive. It
+// lapses, rather than having its expiry pulled back to now + TTL by a
+// write, because then the stored row alone decides: every process on the
+// file and every read agrees at once, with no sweeper or writer needing
+// to pass first.
 func liveHoldSQL(h string) string {
-	return `(` + h + `.expires_at > ? AND (` + h + `.created_at <= ? + ` + strconv.Itoa(clockSlackMS) +
-		` OR ` + h + `.owner GLOB '` + reservationOwnerPrefix + `*'))`
-}
-
-// holdLive is liveHoldSQL in Go, for a hold row already read.
-func holdLive(owner string, created, expires, now int64) bool {
-	return expires > now && (created <= now+clockSlackMS || strings.HasPrefix(owner, reservationOwnerPrefix))
+	return `(` + h + `.expires_at > ? AND (` + h + `.created_at <= ? + ` + strconv.Itoa(store.HoldSlackMS) +
+		` OR ` + h + `.owner GLOB '` + store.ReservationOwnerPrefix + `*'))`
 }
 
 // Lapsed holds are looked for in two ways, each one probe of a partial
@@ -88,11 +71,9 @@ func expireStale(w *wtx, showID int64) (int, error) {
 		if _, err := w.exec(`UPDATE seat_claims SET status = 'expired' WHERE hold_id = ? AND status = 'held'`, id); err != nil {
 			return 0, err
 		}
-		// A reservation is a hold whose expiry is its cut-off: it lapses
-		// here, with the hold's own compare-and-set, exactly once.
-		if err := lapseReservation(w, id); err != nil {
-			return 0, err
-		}
+	}
+	if err := store.LapseReservations(w, ids); err != nil {
+		return 0, err
 	}
 	if len(ids) > 0 {
 		w.touch(showID)

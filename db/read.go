@@ -351,7 +351,7 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 		switch {
 		case c.sold:
 			m.States[c.seat] = booking.SeatSold
-		case !holdLive(c.owner, c.created, c.expires, now):
+		case !store.HoldLive(c.owner, c.created, c.expires, now):
 			// Lapsed (ran out, or made later than a clock set back
 			// says): free for everyone, whether or not swept yet,
 			// unless kept out of sale.
@@ -379,5 +379,3 @@ func countBlocked(m *booking.SeatMap) int {
 	}
 	return n
 }
-
-func normalizeNumber(n string) string { return booking.NormalizeNumber(n) }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // ownHold is the show of owner's hold holdID, read in the transaction:
@@ -127,7 +128,7 @@ func whyNotExtended(w *wtx, holdID int64) error {
 	if err := w.queryRow(`SELECT status, owner, created_at, expires_at FROM holds WHERE id = ?`, holdID).Scan(&status, &owner, &created, &expires); err != nil {
 		return notFoundAs(err, "That hold is gone.")
 	}
-	if status == booking.HoldHeld && holdLive(owner, created, expires, w.nowMS()) && expires >= created+holdLimitMS {
+	if status == booking.HoldHeld && store.HoldLive(owner, created, expires, w.nowMS()) && expires >= created+holdLimitMS {
 		return errHoldLimit()
 	}
 	return booking.Errorf(booking.EExpired, "The hold ran out; hold the seats again.")

@@ -37,10 +37,10 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 		return nil, err
 	}
 	// A reservation's hold is sold by PayReservation, which also marks
-	// the reservation paid (db's rule and words; the database refuses it
-	// too, 0007's holds_reservation_paid_only).
-	if strings.HasPrefix(req.Owner, reservationOwnerPrefix) {
-		return nil, booking.Errorf(booking.EInvalid, "That is a reservation: take its payment from the reservations screen (ctrl+y) or boxoffice reservation pay.")
+	// the reservation paid (the database refuses it too, 0007's
+	// holds_reservation_paid_only).
+	if err := store.RefuseReservationCheckout(req.Owner); err != nil {
+		return nil, err
 	}
 	key := strings.TrimSpace(req.IdempotencyKey)
 	customer := booking.CleanLine(req.Customer, 80)
@@ -234,7 +234,7 @@ func (s *Store) confirmHold(t *tx, actor booking.Actor, req booking.CheckoutRequ
 	var seatIDs []int64
 	b := &pgx.Batch{}
 	var gen string
-	b.Queue(`UPDATE holds SET status = 'confirmed' WHERE id = $1 AND owner = $2 AND status = 'held' AND expires_at > $3 AND created_at <= $3 + `+clockSlack+`
+	b.Queue(`UPDATE holds SET status = 'confirmed' WHERE id = $1 AND owner = $2 AND status = 'held' AND `+liveHold("holds", "$3")+`
 		RETURNING show_id, (SELECT price_list FROM shows WHERE id = holds.show_id), (SELECT value FROM meta WHERE key = 'price_gen')`,
 		req.HoldID, req.Owner, t.nowMS())
 	b.Queue(`SELECT coalesce(array_agg(seat_id), '{}') FROM seat_claims WHERE hold_id = $1 AND status = 'held'`, req.HoldID)

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // The rest of booking.Sales: extending a hold, giving back a session's or
@@ -38,7 +39,7 @@ func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, o
 		}
 		var expires int64
 		err = t.QueryRow(t.ctx, `UPDATE holds SET expires_at = least($1, created_at + $2)
-			WHERE id = $3 AND owner = $4 AND status = 'held' AND expires_at > $5 AND created_at <= $5 + `+clockSlack+` AND expires_at < created_at + $2 RETURNING expires_at`,
+			WHERE id = $3 AND owner = $4 AND status = 'held' AND `+liveHold("holds", "$5")+` AND expires_at < created_at + $2 RETURNING expires_at`,
 			t.now.Add(ttl).UnixMilli(), holdLimitMS, holdID, owner, t.nowMS()).Scan(&expires)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil, whyNotExtended(t, holdID)
@@ -63,11 +64,12 @@ func (s *Store) Extend(ctx context.Context, actor booking.Actor, holdID int64, o
 
 func whyNotExtended(t *tx, holdID int64) error {
 	var status booking.HoldStatus
+	var owner string
 	var created, expires int64
-	if err := t.QueryRow(t.ctx, `SELECT status, created_at, expires_at FROM holds WHERE id = $1`, holdID).Scan(&status, &created, &expires); err != nil {
+	if err := t.QueryRow(t.ctx, `SELECT status, owner, created_at, expires_at FROM holds WHERE id = $1`, holdID).Scan(&status, &owner, &created, &expires); err != nil {
 		return err
 	}
-	if status == booking.HoldHeld && holdLive(created, expires, t.nowMS()) && expires >= created+holdLimitMS {
+	if status == booking.HoldHeld && store.HoldLive(owner, created, expires, t.nowMS()) && expires >= created+holdLimitMS {
 		return booking.Errorf(booking.EInvalid, "This hold has reached its %d-minute limit: sell the seats or let them go.", int(booking.MaxHoldLifetime.Minutes()))
 	}
 	return booking.Errorf(booking.EExpired, "The hold ran out; hold the seats again.")

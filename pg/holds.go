@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // holdMode is how holds and releases run. READ COMMITTED: nothing in
@@ -207,7 +209,7 @@ func openHold(t *tx, showID int64, owner string, ttl time.Duration, addTo int64)
 			showID, owner, t.nowMS(), expires).Scan(&id)
 		return id, expires, err
 	}
-	err := t.QueryRow(t.ctx, `UPDATE holds SET expires_at = least($1, created_at + $2) WHERE id = $3 AND owner = $4 AND show_id = $5 AND status = 'held' AND expires_at > $6 AND created_at <= $6 + `+clockSlack+`
+	err := t.QueryRow(t.ctx, `UPDATE holds SET expires_at = least($1, created_at + $2) WHERE id = $3 AND owner = $4 AND show_id = $5 AND status = 'held' AND `+liveHold("holds", "$6")+`
 		RETURNING expires_at`, expires, holdLimitMS, addTo, owner, showID, t.nowMS()).Scan(&expires)
 	if err == pgx.ErrNoRows {
 		return 0, 0, booking.Errorf(booking.EExpired, "Your held seats were released; hold them again.")
@@ -274,7 +276,7 @@ func takenBy(t *tx, showID, holdID int64, missing []booking.Seat) ([]booking.Sea
 // Two transactions expiring one hold meet on its row; the second finds it
 // expired already and moves nothing.
 func expireStale(t *tx, showID int64) (int, error) {
-	rows, err := t.Query(t.ctx, `UPDATE holds SET status = 'expired' WHERE show_id = $1 AND status = 'held' AND (expires_at <= $2 OR created_at > $2 + `+clockSlack+`) RETURNING id`, showID, t.nowMS())
+	rows, err := t.Query(t.ctx, `UPDATE holds SET status = 'expired' WHERE show_id = $1 AND status = 'held' AND NOT `+liveHold("holds", "$2")+` RETURNING id`, showID, t.nowMS())
 	if err != nil {
 		return 0, err
 	}
@@ -283,6 +285,9 @@ func expireStale(t *tx, showID int64) (int, error) {
 		return 0, err
 	}
 	if _, err := t.Exec(t.ctx, `UPDATE seat_claims SET status = 'expired' WHERE hold_id = ANY($1) AND status = 'held'`, ids); err != nil {
+		return 0, err
+	}
+	if err := store.LapseReservations(t, ids); err != nil {
 		return 0, err
 	}
 	t.touch(showID)
@@ -294,7 +299,7 @@ func expireStale(t *tx, showID int64) (int, error) {
 // just made for holdID (about to be rolled back with it).
 func busySeats(t *tx, showID, holdID int64, ours []booking.Seat) (map[int64]bool, error) {
 	rows, err := t.Query(t.ctx, `SELECT c.seat_id, c.hold_id FROM seat_claims c JOIN holds h ON h.id = c.hold_id
-		WHERE c.show_id = $1 AND c.status IN ('held', 'sold') AND (c.status = 'sold' OR (h.expires_at > $2 AND h.created_at <= $2 + `+clockSlack+`))`, showID, t.nowMS())
+		WHERE c.show_id = $1 AND c.status IN ('held', 'sold') AND (c.status = 'sold' OR `+liveHold("h", "$2")+`)`, showID, t.nowMS())
 	if err != nil {
 		return nil, err
 	}
@@ -387,15 +392,15 @@ func ttlOrDefault(ttl time.Duration) time.Duration {
 
 const holdLimitMS = int64(booking.MaxHoldLifetime / time.Millisecond)
 
-// clockSlack (ms, as SQL) is how far ahead of the clock a live hold's
-// making may lie, as db's clockSlackMS: a hold made later than the clock
-// now says was made before the clock was set back, and lapsed then (issue
-// 15: a clock set back an hour must not make a 5-minute hold block its
-// seat for 65 minutes). Every statement that asks whether a hold is live
-// says created_at <= now + clockSlack beside expires_at > now.
-const clockSlack = "2000"
-
-// holdLive is that rule in Go, for a hold row already read.
-func holdLive(created, expires, now int64) bool {
-	return expires > now && created <= now+2000
+// liveHold is store.HoldLive in SQL for hold h (a table alias) at now (a
+// parameter, unix ms), the one place pg writes the rule: expiry ahead of
+// now, and made no later than now and the slack unless a reservation's
+// (whose expiry is its cut-off, a time on the wall clock). A hold made
+// later than the clock now says was made before the clock was set back,
+// and lapsed then: a clock set back an hour must not make a 5-minute hold
+// block its seat for 65 minutes. TestLiveHold_IsHoldLive holds it to
+// store.HoldLive.
+func liveHold(h, now string) string {
+	return `(` + h + `.expires_at > ` + now + ` AND (` + h + `.created_at <= ` + now + ` + ` + strconv.Itoa(store.HoldSlackMS) +
+		` OR ` + h + `.owner LIKE '` + store.ReservationOwnerPrefix + `%'))`
 }

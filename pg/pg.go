@@ -155,6 +155,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	s.Store = store.New(d, s.prog, store.Options{
 		TicketKeys:    append([]booking.TicketKey{opts.TicketKey}, opts.OldTicketKeys...),
 		ReserveCutoff: opts.ReserveCutoff,
+		PhoneCountry:  opts.PhoneCountry,
 		Logger:        log,
 		PINCost:       pinCost,
 		PINChecks:     &s.pinChecks,

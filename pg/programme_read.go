@@ -45,12 +45,6 @@ func (s *Store) ExpireHolds(ctx context.Context) (int, error) {
 		if n == 0 {
 			return 0, nil
 		}
-		// A reservation whose hold lapsed lapses with it, once (db's
-		// lapseReservation); it read as lapsed from its cut-off anyway.
-		if _, err := t.Exec(t.ctx, `UPDATE reservations r SET status = 'lapsed', lapsed_at = $1 FROM holds h
-			WHERE h.id = r.hold_id AND r.status = 'reserved' AND h.status = 'expired' AND h.show_id = ANY($2)`, t.nowMS(), shows); err != nil {
-			return 0, err
-		}
 		return n, audit(t, booking.System, booking.AuditEntry{Action: booking.AuditExpire, Detail: fmt.Sprintf("%d lapsed holds", n)}, 0)
 	})
 }

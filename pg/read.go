@@ -93,12 +93,12 @@ const lifeColumns = `s.status, s.cancel_reason, coalesce(s.sales_close, (SELECT 
 var _ = [1]struct{}{}[booking.DefaultSalesClose/time.Second-1800]
 
 // showColumns are a show with its counts, all counted from the claims:
-// sold, and held by unexpired holds ($1 now in ms), each through the
+// sold, and held by live holds (liveHold, $1 now in ms), each through the
 // show's range of seat_claims_one_live (the IN repeats its condition so
 // the planner may use it), and the seats kept out of sale (blocks.go).
-const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity,
+var showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity,
 	(SELECT count(*) FROM seat_claims c WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'sold'),
-	(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'held' AND ho.expires_at > $1 AND ho.created_at <= $1 + ` + clockSlack + `),
+	(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'held' AND ` + liveHold("ho", "$1") + `),
 	` + pqBlockedCount + `,
 	s.price_list, ` + lifeColumns
 
@@ -206,7 +206,7 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 			case sold:
 				m.States[seat] = booking.SeatSold
 				sh.Sold++
-			case !holdLive(created, expires, now):
+			case !store.HoldLive(holder, created, expires, now):
 				// Lapsed (or made before the clock was set back): free
 				// for everyone, swept or not.
 			case holder == owner && owner != "":

@@ -76,7 +76,7 @@ func (t *tx) FirstClaimInHall(hallID int64, seatIDs []int64, after time.Time) (s
 	err := t.QueryRow(t.ctx, `SELECT s.starts_at, c.seat_id, c.status = 'sold' FROM shows s
 		JOIN seat_claims c ON c.show_id = s.id JOIN holds h ON h.id = c.hold_id
 		WHERE s.hall_id = $1 AND s.starts_at > $2 AND c.status IN ('held', 'sold')
-		AND (c.status = 'sold' OR (h.expires_at > $3 AND h.created_at <= $3 + `+clockSlack+`))
+		AND (c.status = 'sold' OR `+liveHold("h", "$3")+`)
 		AND c.seat_id = ANY($4) ORDER BY s.starts_at LIMIT 1`, hallID, after.Unix(), now, seatIDs).Scan(&starts, &c.SeatID, &c.Sold)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return c, false, nil

@@ -72,7 +72,7 @@ func freeSeats(ctx context.Context, q rowQuerier, showID, now int64) (int, error
 	var free int
 	err := q.QueryRow(ctx, `SELECT s.capacity
 		- (SELECT count(*) FROM seat_claims c WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'sold')
-		- (SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'held' AND ho.expires_at > $2)
+		- (SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id WHERE c.show_id = s.id AND c.status IN ('held', 'sold') AND c.status = 'held' AND `+liveHold("ho", "$2")+`)
 		- `+pqBlockedCount+`
 		FROM shows s WHERE s.id = $1`, showID, now).Scan(&free)
 	return free, err

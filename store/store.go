@@ -79,6 +79,10 @@ type Options struct {
 	// ReserveCutoff is how long before its show a reservation lapses
 	// unpaid; booking.DefaultReserveCutoff when zero.
 	ReserveCutoff time.Duration
+	// PhoneCountry is the country code a phone number typed with a trunk
+	// 0 is in, for booking.NormalPhone; booking.DefaultPhoneCountry when
+	// empty.
+	PhoneCountry string
 	// Logger receives what the rules log; discarded when nil.
 	Logger *slog.Logger
 	// PINCost is the bcrypt cost of the PIN hashes the store makes;

@@ -40,6 +40,9 @@ type Tx interface {
 	PricesTx
 	BlocksTx
 	ShowLifeTx
+	KioskTx
+	ReservationTx
+	CollectTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -57,6 +60,7 @@ type Reads interface {
 	SetupReads
 	PriceReads
 	ShowLifeReads
+	ReservationReads
 }
 
 // ActorTx reads whether someone may still act.

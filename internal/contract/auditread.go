@@ -18,26 +18,7 @@ var auditReadCases = []testCase{
 func auditReadFilters(t *testing.T, e *env) {
 	a := need[auditor](t, e, "Audit (booking.Audit)")
 	c := need[canceller](t, e, "Booking and Cancel (booking.Bookings)")
-	read := func(what string, q booking.AuditQuery) []booking.AuditEntry {
-		t.Helper()
-		rows, err := a.Audit(e.ctx, manager, q)
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		for i := 1; i < len(rows); i++ {
-			if rows[i].At.After(rows[i-1].At) || rows[i].At.Equal(rows[i-1].At) && rows[i].ID > rows[i-1].ID {
-				t.Fatalf("%s: row %d is newer than row %d: %+v", what, i, i-1, rows)
-			}
-		}
-		return rows
-	}
-	actions := func(rows []booking.AuditEntry) string {
-		out := make([]string, len(rows))
-		for i, r := range rows {
-			out[i] = string(r.Action)
-		}
-		return strings.Join(out, " ")
-	}
+	read := func(what string, q booking.AuditQuery) []booking.AuditEntry { return auditRead(t, e, a, what, q) }
 	sold := e.sell(t, "a", "A1", "A2")
 	e.clock.Add(time.Minute)
 	sue := supervisor
@@ -48,7 +29,7 @@ func auditReadFilters(t *testing.T, e *env) {
 	e.sell(t, "b", "B1")
 
 	rows := read("by booking", booking.AuditQuery{Booking: strings.ToLower(sold.Number)})
-	if got := actions(rows); got != fmt.Sprintf("%s %s", booking.AuditCancel, booking.AuditSale) {
+	if got := auditActions(rows); got != fmt.Sprintf("%s %s", booking.AuditCancel, booking.AuditSale) {
 		t.Fatalf("the trail of %s: %s, want the cancel then the sale", sold.Number, got)
 	}
 	if r := rows[0]; r.Actor != "sue" || r.Role != "supervisor" || r.Terminal != "till-2" || r.Booking != sold.Number || r.Amount != sold.Total ||
@@ -60,7 +41,7 @@ func auditReadFilters(t *testing.T, e *env) {
 	}
 	// A person, any case: her cancel, then the shift newEnv opened for
 	// her drawer.
-	if got := actions(read("by person", booking.AuditQuery{Staff: "SUE"})); got != fmt.Sprintf("%s %s", booking.AuditCancel, booking.AuditShiftOpen) {
+	if got := auditActions(read("by person", booking.AuditQuery{Staff: "SUE"})); got != fmt.Sprintf("%s %s", booking.AuditCancel, booking.AuditShiftOpen) {
 		t.Fatalf("sue's trail: %s", got)
 	}
 	today := read("by day", booking.AuditQuery{Day: e.clock.Now()})
@@ -90,7 +71,7 @@ func auditReadFilters(t *testing.T, e *env) {
 	if rows := read("sue a month on", booking.AuditQuery{Staff: "sue"}); len(rows) != 0 {
 		t.Fatalf("sue's trail a month on: %+v", rows)
 	}
-	if got := actions(read("sue on the day", booking.AuditQuery{Staff: "sue", Day: then})); !strings.HasPrefix(got, string(booking.AuditCancel)+" ") {
+	if got := auditActions(read("sue on the day", booking.AuditQuery{Staff: "sue", Day: then})); !strings.HasPrefix(got, string(booking.AuditCancel)+" ") {
 		t.Fatalf("sue's trail on the day: %s", got)
 	}
 	_, err := a.Audit(e.ctx, manager, booking.AuditQuery{Booking: "BO-23456789"})
@@ -98,4 +79,28 @@ func auditReadFilters(t *testing.T, e *env) {
 	wantMessage(t, "an unknown booking's trail", err, "No booking BO-23456789.")
 	_, err = a.Audit(e.ctx, supervisor, booking.AuditQuery{})
 	wantCode(t, "a supervisor reading the trail", err, booking.EForbidden)
+}
+
+// auditRead reads the trail as a manager, checking it comes newest first.
+func auditRead(t *testing.T, e *env, a auditor, what string, q booking.AuditQuery) []booking.AuditEntry {
+	t.Helper()
+	rows, err := a.Audit(e.ctx, manager, q)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	for i := 1; i < len(rows); i++ {
+		if rows[i].At.After(rows[i-1].At) || rows[i].At.Equal(rows[i-1].At) && rows[i].ID > rows[i-1].ID {
+			t.Fatalf("%s: row %d is newer than row %d: %+v", what, i, i-1, rows)
+		}
+	}
+	return rows
+}
+
+// auditActions lists rows' actions, space-separated.
+func auditActions(rows []booking.AuditEntry) string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = string(r.Action)
+	}
+	return strings.Join(out, " ")
 }

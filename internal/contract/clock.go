@@ -15,6 +15,7 @@ var clockCases = []testCase{
 	{"BackEveryPath", clockBackEveryPath},
 	{"SmallStepKeepsHolds", clockSmallStep},
 	{"ForwardHoldLapses", clockForward},
+	{"BackKeepsReservation", clockBackKeepsReservation},
 }
 
 func clockBackHoldLapses(t *testing.T, e *env) {
@@ -78,4 +79,50 @@ func clockForward(t *testing.T, e *env) {
 	wantCode(t, "checkout after the clock went forward", err, booking.EExpired)
 	wantMessage(t, "checkout after the clock went forward", err, "The hold on H4 ran out 55 min ago; hold the seats again.")
 	e.hold(t, "b", "H4")
+}
+
+// clockBackKeepsReservation: a reservation's expiry is its cut-off, a
+// time on the wall clock, not a span from when it was made. The clock
+// set back an hour leaves it reserved on every path that asks whether a
+// hold is live (the sweep, the show's count, the seat map, another
+// counter's hold, paying it), and it still lapses at its cut-off.
+func clockBackKeepsReservation(t *testing.T, e *env) {
+	r := e.reserver(t)
+	paid := e.reserve(t, r, "k1", 2, "0123 456789")
+	lapsing := e.reserve(t, r, "k2", 1, "0777 456789")
+	counter := e.hold(t, "till", "A1")
+	e.clock.Add(-time.Hour)
+	// A counter's hold made before the clock went back is no
+	// reservation's: it lapsed, and cannot become one.
+	_, err := r.Reserve(e.ctx, clerk, booking.ReserveRequest{HoldID: counter.ID, Owner: "till", Name: "Ann", Phone: "0123456789"})
+	wantMessage(t, "reserving a hold made before the clock went back", err, "Your seats were released; choose them again.")
+	if x, ok := e.s.(holdExpirer); ok {
+		if _, err := x.ExpireHolds(e.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.counts(t, 0, 3)
+	for _, seat := range append(paid.Seats, lapsing.Seats...) {
+		if st := e.state(t, "other", seat.Label); st != booking.SeatHeldByOther {
+			t.Fatalf("reserved %s on another counter's map: %v, want held", seat.Label, st)
+		}
+	}
+	_, err = e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: e.show.ID, Seats: []string{paid.Seats[0].Label}, Owner: "other"})
+	seatsTaken(t, "another counter holds a reserved seat", err)
+	if got, err := r.Reservation(e.ctx, clerk, lapsing.Number); err != nil || got.Status != booking.ReservationReserved {
+		t.Fatalf("the reservation after the clock went back: %+v, %v", got, err)
+	}
+	b, err := r.PayReservation(e.ctx, clerk, booking.PayReservationRequest{Number: paid.Number, Method: booking.Card, IdempotencyKey: "pay"})
+	if err != nil || len(b.Tickets) != 2 || b.Number != paid.Number {
+		t.Fatalf("paying the reservation after the clock went back: %+v, %v", b, err)
+	}
+	e.counts(t, 2, 1)
+	e.clock.Set(lapsing.CutOff)
+	_, err = r.PayReservation(e.ctx, clerk, booking.PayReservationRequest{Number: lapsing.Number, Method: booking.Card, IdempotencyKey: "late"})
+	wantCode(t, "paying at the cut-off", err, booking.EExpired)
+	if got, err := r.Reservation(e.ctx, clerk, lapsing.Number); err != nil || got.Status != booking.ReservationLapsed {
+		t.Fatalf("the reservation at its cut-off: %+v, %v", got, err)
+	}
+	e.counts(t, 2, 0)
+	e.sell(t, "till", booking.Labels(lapsing.Seats)...)
 }

@@ -1,0 +1,220 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"boxoffice/booking"
+	"boxoffice/store"
+)
+
+// Reservations' queries (store.ReservationTx, store.ReservationReads):
+// table reservations (0005). Two reservations of one phone, or of one
+// address, at once take turns on an advisory lock of the phone and of the
+// address (LockReservationLimits); two payments of one reservation on its
+// row (ReservationForUpdate).
+
+// HeldSeatIDs lists the seats a hold still holds.
+func (t *tx) HeldSeatIDs(holdID int64) ([]int64, error) {
+	rows, err := t.Query(t.ctx, `SELECT seat_id FROM seat_claims WHERE hold_id = $1 AND status = 'held'`, holdID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[int64])
+}
+
+// LockReservationLimits takes the phone's advisory lock, then the
+// address's, in every transaction, so they never wait in a cycle.
+func (t *tx) LockReservationLimits(digits, addr string) error {
+	if err := advisoryLock(t, "boxoffice reserve phone "+digits); err != nil || addr == "" {
+		return err
+	}
+	return advisoryLock(t, "boxoffice reserve addr "+addr)
+}
+
+// UnpaidReservations counts a phone's unpaid reservations of a day, and
+// of one show.
+func (t *tx) UnpaidReservations(digits, day string, showID int64) (sameDay, sameShow int, err error) {
+	err = t.QueryRow(t.ctx, `SELECT count(*), count(*) FILTER (WHERE show_id = $1) FROM reservations
+		WHERE phone_digits = $2 AND show_day = $3 AND status = 'reserved' AND cutoff_at > $4`,
+		showID, digits, day, t.nowMS()).Scan(&sameDay, &sameShow)
+	return sameDay, sameShow, err
+}
+
+// ReservationsFrom counts an address's reservations since a time.
+func (t *tx) ReservationsFrom(addr string, since time.Time) (int, error) {
+	var n int
+	err := t.QueryRow(t.ctx, `SELECT count(*) FROM reservations WHERE addr = $1 AND created_at > $2`, addr, since.UnixMilli()).Scan(&n)
+	return n, err
+}
+
+// InsertReservation writes a reservation under a number no booking or
+// reservation has: ON CONFLICT skips one another reservation drew (a
+// unique violation would end the transaction).
+func (t *tx) InsertReservation(r store.NewReservation) (int64, bool, error) {
+	var id int64
+	err := t.QueryRow(t.ctx, `INSERT INTO reservations (number, show_id, hold_id, name, phone, phone_digits, types, source, status, created_by, addr, show_day, created_at, cutoff_at)
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8, 'reserved', $9, $10, $11, $12, $13 WHERE NOT EXISTS (SELECT 1 FROM bookings WHERE number = $1)
+		ON CONFLICT (number) DO NOTHING RETURNING id`,
+		r.Number, r.ShowID, r.HoldID, r.Name, r.Phone, r.PhoneDigits, r.Types, string(r.Source), r.CreatedBy, r.Addr, r.ShowDay, t.nowMS(), r.CutOff.UnixMilli()).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
+}
+
+// GiveHold hands a held hold to another owner until a new expiry.
+func (t *tx) GiveHold(holdID int64, from, to string, expires time.Time) (bool, error) {
+	tag, err := t.Exec(t.ctx, `UPDATE holds SET owner = $1, expires_at = $2 WHERE id = $3 AND owner = $4 AND status = 'held'`, to, expires.UnixMilli(), holdID, from)
+	return tag.RowsAffected() == 1, err
+}
+
+// qReservation is a reservation's columns, as scanReservation reads them.
+const qReservation = `SELECT id, number, show_id, hold_id, name, phone, types, source, status, created_by, created_at, cutoff_at, coalesce(booking_id, 0) FROM reservations `
+
+func scanReservation(row pgx.Row) (store.ReservationRow, bool, error) {
+	var r store.ReservationRow
+	var created, cutoff int64
+	err := row.Scan(&r.ID, &r.Number, &r.ShowID, &r.HoldID, &r.Name, &r.Phone, &r.Types, &r.Source, &r.Status, &r.CreatedBy, &created, &cutoff, &r.BookingID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, false, nil
+	}
+	r.Created, r.CutOff = time.UnixMilli(created), time.UnixMilli(cutoff)
+	return r, err == nil, err
+}
+
+// ReservationForUpdate reads a reservation by number, its row locked.
+func (t *tx) ReservationForUpdate(number string) (store.ReservationRow, bool, error) {
+	return scanReservation(t.QueryRow(t.ctx, qReservation+`WHERE number = $1 FOR UPDATE`, number))
+}
+
+// BookingMadeWithKey reports whether a booking was made with a key.
+func (t *tx) BookingMadeWithKey(bookingID int64, key string) (bool, error) {
+	var n int
+	err := t.QueryRow(t.ctx, `SELECT count(*) FROM bookings WHERE id = $1 AND idem_key = $2`, bookingID, key).Scan(&n)
+	return n == 1, err
+}
+
+// SellReservation is sell (checkout.go) for a reservation's hold: the
+// same checks and the same one statement (qSale), but under the
+// reservation's number, which the booking keeps, and without the COMMIT,
+// so the reservation moves to paid in the same transaction. The hold's
+// confirm is this payment's (0007's holds_reservation_paid_only).
+func (t *tx) SellReservation(actor booking.Actor, req booking.CheckoutRequest, number string) (int64, error) {
+	if _, err := t.Exec(t.ctx, `SELECT set_config('boxoffice.paying', $1, true)`, number); err != nil {
+		return 0, err
+	}
+	show, seats, prices, shiftID, err := t.s.confirmHold(t, actor, req)
+	if err != nil {
+		return 0, err
+	}
+	for label, code := range req.Types {
+		if _, ok := booking.PriceFor(prices, "", code, booking.Standard); !ok {
+			return 0, booking.Errorf(booking.EInvalid, "Unknown ticket type %q for %s.", booking.CleanLine(code, 16), booking.CleanLine(label, 8))
+		}
+	}
+	quote, err := booking.QuoteSeats(prices, strings.ToLower(show.PriceList), seats, req.Types)
+	if err != nil {
+		return 0, err
+	}
+	tendered, change, err := req.Payment(quote.Total)
+	if err != nil {
+		return 0, err
+	}
+	if shiftID == 0 && req.Method == booking.Cash {
+		// None open when the hold was confirmed: the one rule opens it
+		// with the float, or refuses (store.ShiftFor).
+		if shiftID, err = store.ShiftFor(t, actor, req.Method, req.OpenFloat); err != nil {
+			return 0, err
+		}
+	}
+	n := len(quote.Lines)
+	seatIDs, amounts := make([]int64, n), make([]int64, n)
+	types, sources, labels := make([]string, n), make([]string, n), make([]string, n)
+	for i, l := range quote.Lines {
+		seatIDs[i], amounts[i], types[i], sources[i], labels[i] = l.Seat.ID, int64(l.Amount), l.Type, l.Source, l.Seat.Label
+	}
+	role := ""
+	if actor.Role > booking.RoleKiosk {
+		role = actor.Role.String()
+	}
+	var ok1, ok2 bool
+	var bookingID, payID int64
+	err = t.QueryRow(t.ctx, qSale, number, show.ID, req.HoldID, req.IdempotencyKey, req.Customer, req.Phone, quote.Total,
+		actor.Name, actor.Terminal, t.nowMS(),
+		seatIDs, types, amounts, sources, string(req.Method), tendered, change, nullID(shiftID),
+		booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), fmt.Sprintf("%s: %s", req.Method, strings.Join(labels, " ")),
+		booking.NameWords(req.Customer)).Scan(&ok1, &ok2, &bookingID, &payID)
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "ZB001" && pe.Message == "key" {
+		return 0, store.ErrKeyUsed
+	}
+	if err != nil {
+		return 0, err
+	}
+	t.touch(show.ID)
+	return bookingID, nil
+}
+
+// MarkReservationPaid moves a reservation reserved -> paid.
+func (t *tx) MarkReservationPaid(id, bookingID int64) (bool, error) {
+	tag, err := t.Exec(t.ctx, `UPDATE reservations SET status = 'paid', booking_id = $1, paid_at = $2 WHERE id = $3 AND status = 'reserved'`, bookingID, t.nowMS(), id)
+	return tag.RowsAffected() == 1, err
+}
+
+// LapseReservationsOf lapses the reservations of expired holds in one
+// statement, through the hold_id index.
+func (t *tx) LapseReservationsOf(holdIDs []int64) error {
+	_, err := t.Exec(t.ctx, `UPDATE reservations SET status = 'lapsed', lapsed_at = $1 WHERE hold_id = ANY($2) AND status = 'reserved'`, t.nowMS(), holdIDs)
+	return err
+}
+
+// ReadReservation reads a reservation and the seats of its hold that were
+// not released.
+func (d driver) ReadReservation(ctx context.Context, id int64) (store.ReservationRow, bool, error) {
+	r, found, err := scanReservation(d.s.pool.QueryRow(ctx, qReservation+`WHERE id = $1`, id))
+	if err != nil || !found {
+		return r, found, d.s.translate("reservation", err)
+	}
+	rows, err := d.s.pool.Query(ctx, `SELECT seat_id FROM seat_claims WHERE hold_id = $1 AND status <> 'released'`, r.HoldID)
+	if err == nil {
+		r.SeatIDs, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+	}
+	return r, true, d.s.translate("reservation", err)
+}
+
+// ReadReservationID finds a reservation by number.
+func (d driver) ReadReservationID(ctx context.Context, number string) (int64, bool, error) {
+	return d.oneID(ctx, "reservation", `SELECT id FROM reservations WHERE number = $1`, number)
+}
+
+// ReadReservationIDsByPhone lists the newest reservations of a phone.
+func (d driver) ReadReservationIDsByPhone(ctx context.Context, phones []string, limit int) ([]int64, error) {
+	rows, err := d.s.pool.Query(ctx, `SELECT id FROM reservations WHERE phone_digits = ANY($1) ORDER BY created_at DESC, id DESC LIMIT $2`, phones, limit)
+	if err != nil {
+		return nil, d.s.translate("find reservations", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	return ids, d.s.translate("find reservations", err)
+}
+
+// ReadReservationCounts counts a range's reservations by source and
+// status.
+func (d driver) ReadReservationCounts(ctx context.Context, from, to, now time.Time) ([]store.ReservationCount, error) {
+	rows, err := d.s.pool.Query(ctx, `SELECT source, status, cutoff_at <= $1, count(*) FROM reservations WHERE created_at >= $2 AND created_at < $3 GROUP BY 1, 2, 3`,
+		now.UnixMilli(), from.UnixMilli(), to.UnixMilli())
+	if err != nil {
+		return nil, d.s.translate("report reservations", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.ReservationCount, error) {
+		var c store.ReservationCount
+		return c, r.Scan(&c.Source, &c.Status, &c.Gone, &c.N)
+	})
+	return out, d.s.translate("report reservations", err)
+}
