@@ -43,6 +43,7 @@ type Tx interface {
 	KioskTx
 	ReservationTx
 	CollectTx
+	SaleTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -61,6 +62,7 @@ type Reads interface {
 	PriceReads
 	ShowLifeReads
 	ReservationReads
+	SaleReads
 }
 
 // ActorTx reads whether someone may still act.
