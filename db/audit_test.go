@@ -618,7 +618,7 @@ func TestAudit_SystemWrites(t *testing.T) {
 var unaudited = []string{
 	"TicketTypes", "Booking", "BookingByKey", "FindBookings", "Shows", "Show", "SeatMap", "Halls", "Films",
 	"ListStaff", "ListTerminals", "IdentifyKey", "PINUnchanged", "Access", "Waitlist", "WaitlistCalls",
-	"Changes", "Empty", "IsDemo", "HasSales", "CheckInvariants", "Quiesce", "Close", "Path", "Stats",
+	"Changes", "Empty", "IsDemo", "HasSales", "CheckInvariants", "Quiesce", "Close", "Path", "Stats", "WriteCosts",
 	"TrimChanges", "Audit", "Prices", "Quote",
 	"ReportTakings", "ReportRefunds", "ReportOccupancy", "ReportShifts", "ReportNoShows", "Backup",
 	"Cinema", "TaxRates", "ReportTax",

@@ -15,7 +15,7 @@ import (
 // adapterOwn are the exported methods of *db.Store that are the SQLite
 // adapter's own and no capability of the domain: the file's life and the
 // writer's figures. Callers that need them hold a *db.Store anyway.
-var adapterOwn = []string{"Close", "Path", "Stats"}
+var adapterOwn = []string{"Close", "Path", "Stats", "WriteCosts"}
 
 // Every other exported method of *db.Store belongs to one of booking's
 // capabilities, so a caller can ask for the few it uses and a second

@@ -115,6 +115,7 @@ type Store struct {
 	ownSeqs map[int64]struct{} // change rows this process wrote and published itself
 
 	commits, jobsDone, retries atomic.Int64
+	statements                 atomic.Int64 // every statement the writer ran (WriteCosts)
 	reads                      atomic.Int64 // statements run on the read pool (Collect's equal-work test counts them)
 	pinChecks                  atomic.Int64
 	house                      houseStats // the figures metrics read (db/metrics.go)
@@ -274,7 +275,7 @@ func (s *Store) start(sync string) error {
 		return err
 	}
 	s.stopped.Add(1)
-	go s.writer(&wconn{conn: conn, stmts: make(map[string]*sql.Stmt)})
+	go s.writer(&wconn{conn: conn, stmts: make(map[string]*sql.Stmt), statements: &s.statements})
 	if err := s.startPoller(); err != nil {
 		s.Close()
 		return err
@@ -504,14 +505,6 @@ func sqliteCode(err error) int {
 }
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
-
-// notFoundAs turns "no rows" into a not-found domain error.
-func notFoundAs(err error, format string, args ...any) error {
-	if isNoRows(err) {
-		return booking.Errorf(booking.ENotFound, format, args...)
-	}
-	return err
-}
 
 // isBusy reports whether err is SQLite saying another connection holds the
 // lock: retried by the writer, never shown to a clerk.

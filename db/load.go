@@ -34,27 +34,6 @@ func jsonStrings(words []string) string {
 	return string(b)
 }
 
-// committedBooking reads back the booking a committed write made or
-// changed (store's committed read: on a context of its own).
-func (s *Store) committedBooking(ctx context.Context, id int64) (*booking.Booking, error) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerTimeout)
-	defer cancel()
-	b, err := s.loadBooking(ctx, id)
-	if err != nil {
-		return nil, store.ErrSavedUnread(err)
-	}
-	return b, nil
-}
-
-// answerTimeout bounds the read that answers a write already committed
-// (store's, for the sale path still here).
-const answerTimeout = 30 * time.Second
-
-// loadBooking reads a whole booking (store.LoadBooking).
-func (s *Store) loadBooking(ctx context.Context, id int64) (*booking.Booking, error) {
-	return store.LoadBooking(s.Store, ctx, id)
-}
-
 // ReadBookings reads the rows of whole bookings in four queries whatever
 // their number (bookings, their shows, tickets, payments), all in one read
 // transaction so a booking cancelled meanwhile is never seen half

@@ -220,6 +220,7 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	stepV("Empty")(s.Empty(ctx))
 	stepV("HasSales")(s.HasSales(ctx))
 	stepV("IsDemo")(s.IsDemo(ctx))
+	stepV("WriteCosts")(s.WriteCosts(ctx))
 	stepV("Shows")(s.Shows(ctx, clerk, clock.Now()))
 	stepV("Show")(s.Show(ctx, clerk, 1))
 	stepV("SeatMap")(s.SeatMap(ctx, clerk, 1, "a"))

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // The messages a clerk reads while the database server cannot be reached.
@@ -29,7 +30,7 @@ const (
 	// msgSaleMaybeMade: a checkout's COMMIT went out and its answer was
 	// lost. The retry with the same key answers with the booking if it
 	// was made, or makes it now; never two (settleCheckout).
-	msgSaleMaybeMade = "The database server cannot be reached: the sale may have gone through. Trying again…"
+	msgSaleMaybeMade = store.MsgSaleMaybeMade
 	// msgMaybeSaved: any other write whose COMMIT answer was lost (a
 	// hold that committed holds its seats until it runs out).
 	msgMaybeSaved = "The database server cannot be reached: the change may have been saved. Trying again…"

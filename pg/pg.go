@@ -309,7 +309,7 @@ func (s *Store) translateAs(op string, err error, wrote bool) error {
 	var priced *booking.PriceChangedError
 	var pe *pgconn.PgError
 	switch {
-	case errors.As(err, &de), errors.As(err, &taken), errors.As(err, &stale), errors.As(err, &priced), errors.Is(err, errKeyUsed), errors.Is(err, errSlowPath):
+	case errors.As(err, &de), errors.As(err, &taken), errors.As(err, &stale), errors.As(err, &priced):
 		return err
 	case errors.Is(err, pgx.ErrNoRows):
 		return booking.Errorf(booking.ENotFound, "Not found.")

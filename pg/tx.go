@@ -209,7 +209,7 @@ func runTx[T any](s *Store, ctx context.Context, mode txMode, fn func(t *tx) (T,
 			return t, out, nil
 		}
 	}
-	if t.started() {
+	if t.started() && !t.committed {
 		if _, rerr := conn.Exec(context.Background(), "ROLLBACK"); rerr != nil {
 			conn.Conn().Close(context.Background())
 		}

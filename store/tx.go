@@ -46,6 +46,7 @@ type Tx interface {
 	ItemsTx
 	SettingsTx
 	TaxTx
+	SaleTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -67,6 +68,7 @@ type Reads interface {
 	ItemReads
 	SettingsReads
 	TaxReads
+	SaleReads
 }
 
 // ActorTx reads whether someone may still act.
