@@ -19,6 +19,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -58,7 +59,7 @@ func (f *flakyBackupper) madeSoFar() []string {
 // logged and retried a period later, the newest --keep copies stay, each
 // a whole database, and files the rotation did not make are left alone.
 func TestRotation(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	dir := t.TempDir()
 	foreign := []string{"notes.txt", "boxoffice-mine.db", "boxoffice-20200101T000000.000Z.db.bak"}
 	for _, name := range foreign {
@@ -183,7 +184,7 @@ var sampleRe = regexp.MustCompile(`^(boxoffice_[^ ]+) (\S+)$`)
 // the same key not again), a clash, holds, a refund, and the latencies.
 func TestMetrics(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	web := httptest.NewServer(metricsHandler(s, fakeSessions{"clerk": 2, "none": 1}))
 	defer web.Close()
 	before := scrape(t, web.URL+"/metrics")

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // reportData is a data dir holding the reports fixture, built in the
@@ -20,7 +20,7 @@ import (
 func reportData(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	storetest.ReportFixture(t, filepath.Join(dir, dbFile), time.Local)
+	dbtest.ReportFixture(t, filepath.Join(dir, dbFile), time.Local)
 	return dir
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -16,7 +17,7 @@ import (
 // when and by whom.
 func TestStore_Admit(t *testing.T) {
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now})
 	show := firstShow(t, s)
 	b := mustSell(t, s, show.ID, "a", "E1", "E2")
 	door := booking.Actor{Name: "dora", Role: booking.RoleDoor}

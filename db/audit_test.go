@@ -12,6 +12,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -68,7 +69,7 @@ func soldAndStarted(f *auditFixture) {
 func newAuditFixture(t *testing.T) *auditFixture {
 	t.Helper()
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	return &auditFixture{t: t, ctx: context.Background(), s: s, raw: openRaw(t, path), clock: clock}
 }
 
@@ -577,7 +578,7 @@ func TestAudit_SystemWrites(t *testing.T) {
 		t.Run(fmt.Sprint(c.method, i), func(t *testing.T) {
 			f := newAuditFixture(t)
 			if c.empty {
-				s, path := storetest.MustOpenEmpty(t, db.Options{Clock: f.clock.Now, SweepInterval: -1})
+				s, path := dbtest.MustOpenEmpty(t, db.Options{Clock: f.clock.Now, SweepInterval: -1})
 				f.s, f.raw = s, openRaw(t, path)
 			}
 			if c.prep != nil {

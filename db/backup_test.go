@@ -10,13 +10,13 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 func TestStore_Backup(t *testing.T) {
 	ctx := context.Background()
 	t.Run("OK", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+		s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 		show := firstShow(t, s)
 		mustSell(t, s, show.ID, "a", "A1", "A2")
 		mustSell(t, s, show.ID, "b", "B1")
@@ -40,11 +40,11 @@ func TestStore_Backup(t *testing.T) {
 			t.Fatalf("left in the directory: %v", entries)
 		}
 		// The copy opens as a store and sells on.
-		c := storetest.Open(t, path, db.Options{SweepInterval: -1})
+		c := dbtest.Open(t, path, db.Options{SweepInterval: -1})
 		mustSell(t, c, show.ID, "c", "C1")
 	})
 	t.Run("ErrExists", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+		s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 		path := filepath.Join(t.TempDir(), "copy.db")
 		if err := os.WriteFile(path, []byte("keep me"), 0o600); err != nil {
 			t.Fatal(err)
@@ -67,7 +67,7 @@ func TestStore_Backup(t *testing.T) {
 // named by seat.
 func TestVerify_DamagedCopy(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	b := mustSell(t, s, show.ID, "a", "D4", "D5")
 	path := filepath.Join(t.TempDir(), "copy.db")
@@ -113,14 +113,14 @@ func TestVerify_Err(t *testing.T) {
 // CheckInvariants names a seat let in on two tickets.
 func TestStore_CheckInvariants_AdmittedTwice(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	first := mustSell(t, s, show.ID, "a", "F3")
 	if _, err := s.Cancel(ctx, supervisor, booking.CancelRequest{Number: first.Number}); err != nil {
 		t.Fatal(err)
 	}
 	again := mustSell(t, s, show.ID, "b", "F3")
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 	raw := openRaw(t, path)
 	for _, id := range []int64{first.ID, again.ID} {
 		if _, err := raw.Exec(`UPDATE tickets SET status = 'admitted', admitted_at = 1, admitted_by = 'dora' WHERE booking_id = ?`, id); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -50,7 +51,7 @@ func showFree(tb testing.TB, s *db.Store, id int64) (show, list, seatMap int) {
 func TestStore_BlockSeats(t *testing.T) {
 	ctx := context.Background()
 	t.Run("OK", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show, list, m := showFree(t, s, 1)
 		got := mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"E7", "e8"}, Kind: booking.BlockBlocked, Reason: "broken\x1b[31m"})
 		mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"F7"}, Kind: booking.BlockHouse, Reason: "press"})
@@ -70,10 +71,10 @@ func TestStore_BlockSeats(t *testing.T) {
 		if sm.State(e7.ID) != booking.SeatBlocked || sm.State(f7.ID) != booking.SeatHouse || sm.Blocks[f7.ID].Reason != "press" {
 			t.Fatalf("states %v %v, blocks %+v", sm.State(e7.ID), sm.State(f7.ID), sm.Blocks)
 		}
-		storetest.MustBeWhole(t, s)
+		dbtest.MustBeWhole(t, s)
 	})
 	t.Run("ErrSoldOrHeld", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		mustSell(t, s, 1, "a", "E7", "E8")
 		mustHold(t, s, 1, "b", "E9")
 		mustHold(t, s, 3, "c", "A1")
@@ -95,7 +96,7 @@ func TestStore_BlockSeats(t *testing.T) {
 		}
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"E7"}, Kind: booking.BlockBlocked})
 		mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"A1"}, Kind: booking.BlockBlocked, HallWide: true})
 		for _, req := range []booking.BlockRequest{
@@ -118,7 +119,7 @@ func TestStore_BlockSeats(t *testing.T) {
 		}
 	})
 	t.Run("ErrForbidden", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		req := booking.BlockRequest{ShowID: 1, Seats: []string{"E7"}, Kind: booking.BlockHouse}
 		for _, a := range []booking.Actor{clerk, supervisor} {
 			if _, err := s.BlockSeats(ctx, a, req); booking.ErrorCode(err) != booking.EForbidden {
@@ -138,7 +139,7 @@ func TestStore_BlockSeats(t *testing.T) {
 		}
 	})
 	t.Run("HallWide", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"C3"}, Kind: booking.BlockBlocked, HallWide: true, Reason: "torn"})
 		for id := int64(1); id <= 3; id++ {
 			if show, list, m := showFree(t, s, id); show != 139 || list != 139 || m != 139 {
@@ -156,7 +157,7 @@ func TestStore_BlockSeats(t *testing.T) {
 			t.Fatal(err)
 		}
 		mustHold(t, s, 3, "a", "C3")
-		storetest.MustBeWhole(t, s)
+		dbtest.MustBeWhole(t, s)
 	})
 }
 
@@ -166,7 +167,7 @@ func TestStore_BlockSeats(t *testing.T) {
 // one, and a clash never suggests one.
 func TestStore_BlockedNeverOffered(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	blocked := map[string]bool{"E7": true, "E8": true, "F7": true}
 	mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"E7", "E8"}, Kind: booking.BlockBlocked, Reason: "broken"})
 	mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"F7"}, Kind: booking.BlockHouse})
@@ -230,7 +231,7 @@ func TestStore_BlockedNeverOffered(t *testing.T) {
 			t.Errorf("best available left %s (%s) free", seat.Label, seat.Kind)
 		}
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // TestStore_BlockedBySQL: a seat set blocked straight in the database no
@@ -238,7 +239,7 @@ func TestStore_BlockedNeverOffered(t *testing.T) {
 // slipped in by SQL is refused by the database itself, and a seat sold
 // before it was set blocked stays sold with nothing for the check to name.
 func TestStore_BlockedBySQL(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{})
+	s, path := dbtest.MustOpen(t, db.Options{})
 	raw := openRaw(t, path)
 	var seatID int64
 	if err := raw.QueryRow(`SELECT id FROM seats WHERE label = 'D4'`).Scan(&seatID); err != nil {
@@ -249,7 +250,7 @@ func TestStore_BlockedBySQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	s = storetest.Open(t, path, db.Options{})
+	s = dbtest.Open(t, path, db.Options{})
 	// D6 was sold before it was blocked: sold, not blocked, and no
 	// problem for the check.
 	if show, list, m := showFree(t, s, 2); show != 138 || list != 138 || m != 138 {
@@ -260,18 +261,18 @@ func TestStore_BlockedBySQL(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "seat out of sale") {
 		t.Fatalf("claim of a blocked seat by SQL: %v", err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // TestCheckInvariants_ClaimAfterBlock: blocked seats are no problem to
 // the check, but a live claim slipped onto one after it was blocked
 // (with the database's guard dropped) is named.
 func TestCheckInvariants_ClaimAfterBlock(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{})
+	s, path := dbtest.MustOpen(t, db.Options{})
 	mustSell(t, s, 1, "a", "A1")
 	mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"B2"}, Kind: booking.BlockHouse})
 	mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"B3"}, Kind: booking.BlockBlocked, HallWide: true})
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 	h := mustHold(t, s, 1, "b", "C1")
 	raw := openRaw(t, path)
 	if _, err := raw.Exec(`DROP TRIGGER seat_claims_not_blocked`); err != nil {
@@ -294,7 +295,7 @@ func TestCheckInvariants_ClaimAfterBlock(t *testing.T) {
 // blocked in one write; another session's are refused.
 func TestStore_BlockOwnSelection(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	mustHold(t, s, 1, "mine", "C4", "C5")
 	mustHold(t, s, 1, "theirs", "C6")
 	if _, err := s.BlockSeats(ctx, manager, booking.BlockRequest{ShowID: 1, Seats: []string{"C4", "C5", "C6"}, Kind: booking.BlockBlocked, Owner: "mine"}); booking.ErrorCode(err) != booking.EConflict || !strings.Contains(err.Error(), "C6 is held") {
@@ -309,5 +310,5 @@ func TestStore_BlockOwnSelection(t *testing.T) {
 	if m.State(c4.ID) != booking.SeatBlocked || m.Show.Held != 1 || m.Show.Free() != 140-3 {
 		t.Fatalf("C4 %v, held %d, free %d", m.State(c4.ID), m.Show.Held, m.Show.Free())
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }

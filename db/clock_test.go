@@ -8,6 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -17,8 +18,8 @@ func twoCounters(t *testing.T) (a, b *db.Store, ca, cb *storetest.Clock) {
 	t.Helper()
 	ca = storetest.FixedClock()
 	cb = storetest.NewClock(ca.Now())
-	a, path := storetest.MustOpen(t, db.Options{Clock: ca.Now, SweepInterval: -1, PollInterval: -1})
-	b = storetest.Open(t, path, db.Options{Clock: cb.Now, SweepInterval: -1, PollInterval: -1})
+	a, path := dbtest.MustOpen(t, db.Options{Clock: ca.Now, SweepInterval: -1, PollInterval: -1})
+	b = dbtest.Open(t, path, db.Options{Clock: cb.Now, SweepInterval: -1, PollInterval: -1})
 	return a, b, ca, cb
 }
 
@@ -64,7 +65,7 @@ func TestClock_BackHoldLapses(t *testing.T) {
 			if seat, _ := m.Hall.SeatByLabel("H4"); m.States[seat.ID] != booking.SeatHeldByMe || m.Show.Held != 1 {
 				t.Fatalf("H4 on the other counter's map: %v, %d held", m.States[seat.ID], m.Show.Held)
 			}
-			storetest.MustBeWhole(t, b)
+			dbtest.MustBeWhole(t, b)
 		})
 	}
 }
@@ -75,7 +76,7 @@ func TestClock_BackHoldLapses(t *testing.T) {
 func TestClock_BackEveryPath(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	hold := func(owner string, seats ...string) *booking.Hold {
 		h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: show.ID, Seats: seats, Owner: owner})
@@ -126,14 +127,14 @@ func TestClock_BackEveryPath(t *testing.T) {
 	if want := "The hold on A4 ran out: the clock was set back since it was made. Hold the seats again."; booking.ErrorMessage(err) != want {
 		t.Fatalf("checkout of a swept hold: %q, want %q", booking.ErrorMessage(err), want)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // A step back within the slack (a clock correction) leaves holds alone.
 func TestClock_SmallStepKeepsHolds(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"H4"}, Owner: "a"})
 	if err != nil {
@@ -233,7 +234,7 @@ func TestClock_BackLockout(t *testing.T) {
 func TestClock_BackApprovalLockout(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	b := mustSell(t, s, show.ID, "a", "H4")
 	cancel := func(pin string) error {

@@ -9,7 +9,7 @@ import (
 	"boxoffice/booking"
 	"boxoffice/db"
 	"boxoffice/internal/contract"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // adapterOwn are the exported methods of *db.Store that are the SQLite
@@ -38,7 +38,7 @@ func TestStore_EveryMethodInTheContract(t *testing.T) {
 func TestContract(t *testing.T) {
 	contract.Run(t, func(t *testing.T, opts contract.Options) contract.Store {
 		// No sweeper: the suite expires holds on its clock, by hand.
-		s, _ := storetest.MustOpenEmpty(t, db.Options{Clock: opts.Clock.Now, TicketKey: opts.TicketKey, SweepInterval: -1})
+		s, _ := dbtest.MustOpenEmpty(t, db.Options{Clock: opts.Clock.Now, TicketKey: opts.TicketKey, SweepInterval: -1})
 		if err := s.Seed(context.Background(), opts.Seed, false); err != nil {
 			t.Fatal(err)
 		}

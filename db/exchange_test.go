@@ -11,6 +11,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -44,7 +45,7 @@ func soldClaims(tb testing.TB, path string, show int64) (claims, sold int) {
 func TestExchange_DearerShowChargesTheDifference(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
 	first := firstShow(t, s)
 	priceShow(t, s, 2, "evening", 15_00)
 	b, err := sellCash(t, s, clerk, first.ID, "a", nil, "A1", "A2")
@@ -78,7 +79,7 @@ func TestExchange_DearerShowChargesTheDifference(t *testing.T) {
 			t.Fatalf("show %d: %d sold claims, sold count %d", show, claims, sold)
 		}
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 
 	// The takings: both payments' money, and the two tickets sold once —
 	// the moved one was counted with the sale it came from.
@@ -108,7 +109,7 @@ func TestExchange_DearerShowChargesTheDifference(t *testing.T) {
 	if err != nil || a.Booking != res.To.Number || a.Ticket.Seat.Label != "E5" {
 		t.Fatalf("new code at the door: %+v %v", a, err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // A cheaper exchange pays money back: a clerk alone is refused and nothing
@@ -116,7 +117,7 @@ func TestExchange_DearerShowChargesTheDifference(t *testing.T) {
 // shift, and moving the whole booking cancels the old one.
 func TestExchange_CheaperNeedsASupervisor(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	priceShow(t, s, 2, "matinee", 10_00)
 	b, err := sellCash(t, s, clerk, 1, "a", nil, "A1", "A2")
 	if err != nil {
@@ -148,19 +149,19 @@ func TestExchange_CheaperNeedsASupervisor(t *testing.T) {
 	if claims, sold := soldClaims(t, path, 1); claims != 0 || sold != 0 {
 		t.Fatalf("show 1 after: %d claims, %d sold", claims, sold)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 	// The new booking refunds at its own prices, and stays whole.
 	if _, err := s.Cancel(ctx, supervisor, booking.CancelRequest{Number: res.To.Number}); err != nil {
 		t.Fatal(err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // A clerk moves a party along its own row at the same price: seats the
 // party already has may be among the new ones.
 func TestExchange_SameShowOverlappingSeats(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, 1, "a", "A1", "A2")
 	res, err := s.Exchange(ctx, clerk, booking.ExchangeRequest{Number: b.Number, Seats: []string{"A2", "A3"}, IdempotencyKey: "x", Method: booking.Card})
 	if err != nil {
@@ -179,14 +180,14 @@ func TestExchange_SameShowOverlappingSeats(t *testing.T) {
 	if claims, sold := soldClaims(t, path, 1); claims != 2 || sold != 2 {
 		t.Fatalf("%d claims, %d sold", claims, sold)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // The same key again, one after another or twelve at once, exchanges
 // once and answers with the one new booking.
 func TestExchange_OncePerKey(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, 1, "a", "A1")
 	req := booking.ExchangeRequest{Number: b.Number, ToShow: 3, Seats: []string{"B5"}, IdempotencyKey: "once", Method: booking.Card}
 	var wg sync.WaitGroup
@@ -219,7 +220,7 @@ func TestExchange_OncePerKey(t *testing.T) {
 	if _, err := s.Exchange(ctx, clerk, req); !errors.Is(err, booking.ErrStaleStatus) {
 		t.Fatalf("exchanging a cancelled booking: %v", err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // Refusals, each before anything moves: an admitted ticket, a seat taken
@@ -228,7 +229,7 @@ func TestExchange_OncePerKey(t *testing.T) {
 func TestExchange_Refusals(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
 	b := mustSell(t, s, 1, "a", "A1", "A2")
 	other := mustSell(t, s, 1, "b", "F5")
 	taken := mustSell(t, s, 3, "c", "G7")
@@ -269,7 +270,7 @@ func TestExchange_Refusals(t *testing.T) {
 	if err := try(clerk, booking.ExchangeRequest{ToShow: 3, Tickets: []string{"A2"}, Seats: []string{"B2"}, Approver: &booking.Credentials{Name: "mgr", PIN: "1234"}}); err != nil {
 		t.Fatalf("approved by a manager after the start: %v", err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // Seats picked on a counter's map are held by it: the exchange takes them
@@ -277,7 +278,7 @@ func TestExchange_Refusals(t *testing.T) {
 // clashes.
 func TestExchange_FromTheCountersHold(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, 1, "a", "A1", "A2")
 	mine := mustHold(t, s, 2, "counter-1", "H5", "H6")
 	mustHold(t, s, 2, "counter-2", "H8")
@@ -296,16 +297,16 @@ func TestExchange_FromTheCountersHold(t *testing.T) {
 	if strings.Join(res.To.SeatLabels(), " ") != "H5 H6" || status != "released" {
 		t.Fatalf("exchange %v, the counter's hold %s", res.To.SeatLabels(), status)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // A same-price exchange moves no cash and needs no open shift; a dearer
 // one paid in cash does (ErrNoShift), and nothing moves.
 func TestExchange_SamePriceNeedsNoDrawer(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, 1, "a", "A1")
-	storetest.MustCloseShift(t, s, clerk)
+	dbtest.MustCloseShift(t, s, clerk)
 	res, err := s.Exchange(ctx, clerk, booking.ExchangeRequest{Number: b.Number, Seats: []string{"B1"}, IdempotencyKey: "x1", Method: booking.Cash})
 	if err != nil {
 		t.Fatal(err)
@@ -320,7 +321,7 @@ func TestExchange_SamePriceNeedsNoDrawer(t *testing.T) {
 	if claims, sold := soldClaims(t, path, 1); claims != 1 || sold != 1 {
 		t.Fatalf("%d claims, %d sold", claims, sold)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // Eight bookings exchanged at once onto the same seat: exactly one gets
@@ -328,7 +329,7 @@ func TestExchange_SamePriceNeedsNoDrawer(t *testing.T) {
 // their tickets; the counts stay equal to the claims.
 func TestExchange_RaceForOneSeat(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	var numbers []string
 	for i := range 8 {
 		numbers = append(numbers, mustSell(t, s, 1, fmt.Sprint("r", i), fmt.Sprintf("C%d", i+1)).Number)
@@ -366,5 +367,5 @@ func TestExchange_RaceForOneSeat(t *testing.T) {
 			t.Fatalf("show %d: %d claims, %d sold; want %d", show, claims, sold, want)
 		}
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }

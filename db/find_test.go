@@ -10,7 +10,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 
 	"golang.org/x/crypto/bcrypt"
 )
@@ -48,7 +48,7 @@ func digitsOf(s string) string {
 // that booking alone, even when a newer booking's phone holds its digits.
 func TestStore_FindBookings_ExactNumber(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	var a *booking.Booking
 	for i := 1; a == nil; i++ {
@@ -75,7 +75,7 @@ func TestStore_FindBookings_ExactNumber(t *testing.T) {
 
 func TestStore_FindBookings_PhoneAndName(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	ann := sellTo(t, s, show.ID, "A1", "Ann Lee", "+44 20 7946 0018")
 	muller := sellTo(t, s, show.ID, "A2", "Jürgen Müller-Lüdenscheidt", "(030) 555-1234")
@@ -150,7 +150,7 @@ func TestMigration_BackfillsSearch(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
+	s := dbtest.Open(t, path, db.Options{SweepInterval: -1})
 	for _, q := range []string{"zoe", "old", "496 0000", "0000"} {
 		got, err := s.FindBookings(context.Background(), clerk, booking.BookingQuery{Text: q})
 		if err != nil || len(got) != 1 || got[0].Number != "BO-23456789" {

@@ -10,6 +10,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -22,7 +23,7 @@ func TestGenerateHistory(t *testing.T) {
 	if stats.Bookings < 500 || stats.Cancelled == 0 || stats.Abandoned == 0 {
 		t.Fatalf("stats %+v", stats)
 	}
-	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
+	s := dbtest.Open(t, path, db.Options{SweepInterval: -1})
 	problems, err := s.CheckInvariants(ctx)
 	if err != nil || len(problems) != 0 {
 		t.Fatalf("invariants: %v %v", problems, err)
@@ -66,7 +67,7 @@ func TestGenerateHistory(t *testing.T) {
 // agree with the rest.
 func TestStore_CheckInvariants(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	a := mustSell(t, s, show.ID, "a", "A1", "A2")
 	b := mustSell(t, s, show.ID, "b", "B1")
@@ -105,7 +106,7 @@ func generatedHistory(t *testing.T, days int, seed uint64) (string, db.HistoryOp
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "boxoffice.db")
 	today := time.Now()
-	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
+	s := dbtest.Open(t, path, db.Options{SweepInterval: -1})
 	demo, err := assets.Demo(today.AddDate(0, 0, -days))
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -18,7 +19,7 @@ func TestStore_EditFilm(t *testing.T) {
 	ctx := context.Background()
 	mgr := storetest.Manager
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 
 	// 190 minutes would run the +2h show into the +5h one.
 	err := s.EditFilm(ctx, mgr, booking.Film{ID: 1, Title: "First Film", Minutes: 190, Rating: "PG"})
@@ -67,7 +68,7 @@ func TestStore_RetireFilm(t *testing.T) {
 	ctx := context.Background()
 	mgr := storetest.Manager
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	if err := s.RetireFilm(ctx, clerk, 2); booking.ErrorCode(err) != booking.EForbidden {
 		t.Fatalf("a clerk retired a film: %v", err)
 	}
@@ -94,7 +95,7 @@ func TestStore_RetireFilm(t *testing.T) {
 func TestStore_AddShowInThePast(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	before := showCount(t, s, clock)
 	for _, at := range []time.Time{clock.Now().Add(-time.Hour), clock.Now()} {
 		if _, err := s.AddShow(ctx, storetest.Manager, 1, 1, at.Add(-72*time.Hour)); booking.ErrorCode(err) != booking.EInvalid {
@@ -110,7 +111,7 @@ func TestStore_MoveShow(t *testing.T) {
 	ctx := context.Background()
 	mgr := storetest.Manager
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	annex := storetest.Hall()
 	annex.Name = "Annex"
 	annex.Seats = annex.Seats[:10]
@@ -226,7 +227,7 @@ func showCount(t *testing.T, s *db.Store, clock *storetest.Clock) int {
 func TestStore_ListStaffLocked(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	locked := func() bool {
 		t.Helper()
 		staff, err := s.ListStaff(ctx, storetest.Manager)
@@ -264,7 +265,7 @@ func TestStore_ListStaffLocked(t *testing.T) {
 // far as SQLite is concerned) reaches this one's cached programme: its
 // seat map is the new hall's once the change is heard.
 func TestStore_MoveShow_ReachesOtherProcess(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
+	s, path := dbtest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Let the poll hear the seeding first, so the read below is the one
@@ -274,7 +275,7 @@ func TestStore_MoveShow_ReachesOtherProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	changes := s.Changes().Subscribe(ctx)
-	other := storetest.Open(t, path, db.Options{PollInterval: -1})
+	other := dbtest.Open(t, path, db.Options{PollInterval: -1})
 	annex := storetest.Hall()
 	annex.Name = "Annex"
 	annex.Seats = annex.Seats[:10]

@@ -6,13 +6,13 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 func TestStore_SetTerminalPrinter(t *testing.T) {
 	ctx := context.Background()
 	mgr := booking.Actor{Name: "mgr", Role: booking.RoleManager}
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	line, key := newAuthorizedKey(t)
 	if _, err := s.AddTerminal(ctx, mgr, "till-1", line); err != nil {
 		t.Fatal(err)

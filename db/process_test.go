@@ -15,6 +15,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -70,7 +71,7 @@ func TestStore_Hold_RaceProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
-	s, path := storetest.MustOpen(t, db.Options{})
+	s, path := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	s.Close()
 
@@ -123,9 +124,9 @@ func TestStore_Hold_RaceProcesses(t *testing.T) {
 
 // A write committed by another process reaches this process's broker.
 func TestStore_ForeignWritesPublished(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
+	s, path := dbtest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
 	show := firstShow(t, s)
-	other := storetest.Open(t, path, db.Options{})
+	other := dbtest.Open(t, path, db.Options{})
 	sub := s.Changes().Subscribe(t.Context())
 	mustHold(t, other, show.ID, "elsewhere", "A1")
 	select {

@@ -7,6 +7,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -14,7 +15,7 @@ func TestStore_Programme(t *testing.T) {
 	ctx := context.Background()
 	mgr := booking.Actor{Name: "mgr", Role: booking.RoleManager}
 	t.Run("OK", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		h := storetest.Hall()
 		h.Name = "Annex"
 		hallID, err := s.AddHall(ctx, mgr, h)
@@ -44,7 +45,7 @@ func TestStore_Programme(t *testing.T) {
 		}
 	})
 	t.Run("ErrOverlap", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s) // 100-minute film in hall 1
 		_, err := s.AddShow(ctx, mgr, show.Film.ID, show.HallID, show.Starts.Add(110*time.Minute))
 		if booking.ErrorCode(err) != booking.EConflict {
@@ -56,7 +57,7 @@ func TestStore_Programme(t *testing.T) {
 		}
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		if _, err := s.AddHall(ctx, mgr, storetest.Hall()); booking.ErrorCode(err) != booking.EConflict {
 			t.Fatalf("a second hall of the same name: %v", err)
 		}
@@ -78,7 +79,7 @@ func TestStore_Programme(t *testing.T) {
 func TestStore_TopUpDemo(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now})
 	// The test seed has shows on its first two days; a week later the
 	// same seed for "today" adds that day's shows once.
 	later := storetest.Seed(clock.Now().AddDate(0, 0, 7))

@@ -8,6 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -26,7 +27,7 @@ func TestStore_AnswerAfterCommitOutlivesTheCaller(t *testing.T) {
 		}
 		return clock.Now()
 	}
-	s, path := storetest.MustOpen(t, db.Options{Clock: now})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: now})
 	show := firstShow(t, s)
 	try := func(name string, seats []string, call func(ctx context.Context, number string) (*booking.Booking, error), want booking.BookingStatus) {
 		t.Run(name, func(t *testing.T) {

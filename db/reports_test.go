@@ -9,6 +9,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -21,8 +22,8 @@ var fixtureZone = time.FixedZone("UTC+1", 3600)
 func openReportFixture(t *testing.T) *db.Store {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "boxoffice.db")
-	storetest.ReportFixture(t, path, fixtureZone)
-	return storetest.Open(t, path, db.Options{SweepInterval: -1})
+	dbtest.ReportFixture(t, path, fixtureZone)
+	return dbtest.Open(t, path, db.Options{SweepInterval: -1})
 }
 
 // fixtureRange is D1..D3 of the fixture.
@@ -264,7 +265,7 @@ func TestReports_Refused(t *testing.T) {
 // approved it.
 func TestReports_StoreWrites(t *testing.T) {
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	ctx := context.Background()
 	show := firstShow(t, s)
 	sold := mustSell(t, s, show.ID, "a", "E7", "E8")

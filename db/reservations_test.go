@@ -11,6 +11,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -21,7 +22,7 @@ var kioskActor = booking.Actor{Name: "kiosk", Role: booking.RoleKiosk, Terminal:
 func newKioskStore(t testing.TB) (*db.Store, string, *storetest.Clock) {
 	t.Helper()
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	return s, path, clock
 }
 
@@ -95,7 +96,7 @@ func TestStore_Reserve(t *testing.T) {
 	})
 	t.Run("CutoffConfigured", func(t *testing.T) {
 		clock := storetest.FixedClock()
-		s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, ReserveCutoff: time.Hour})
+		s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, ReserveCutoff: time.Hour})
 		r := mustReserve(t, s, 1, "k1", 1, "0123456789")
 		if want := firstShow(t, s).Starts.Add(-time.Hour); !r.CutOff.Equal(want) {
 			t.Fatalf("cut-off %s, want %s", r.CutOff, want)
@@ -175,7 +176,7 @@ func TestStore_ReserveLimits(t *testing.T) {
 	if _, err := s.Reserve(ctx, kioskActor, booking.ReserveRequest{HoldID: h.ID, Owner: "a-last", Name: "Bot", Phone: "07700 955555", Addr: "192.0.2.7"}); booking.ErrorCode(err) != booking.EExpired {
 		t.Fatalf("the kiosk's five-minute hold after an hour: %v", err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // TestStore_ReserveHostile is must-show 5's store half: every field a
@@ -306,7 +307,7 @@ func TestStore_PayReservation(t *testing.T) {
 	if err != nil || rep.Total.Taken != 1 || rep.Total.Paid != 1 || rep.Rows[0].Taken != 1 || rep.Rows[1].Taken != 0 {
 		t.Fatalf("report %+v, %v", rep, err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // TestStore_ReservationLapsesOnce is must-show 3: at its cut-off a
@@ -316,8 +317,8 @@ func TestStore_PayReservation(t *testing.T) {
 func TestStore_ReservationLapsesOnce(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	a, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
-	b := storetest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1})
+	a, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	b := dbtest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1})
 	r := mustReserve(t, a, 1, "k1", 2, "0123456789")
 	for range 2 {
 		mustReserve(t, a, 2, fmt.Sprint("other", clock.Now().UnixNano()), 1, "0999999999") // a later show's: not due
@@ -372,7 +373,7 @@ func TestStore_ReservationLapsesOnce(t *testing.T) {
 	if err != nil || rep.Total.Taken != 3 || rep.Total.Lapsed != 1 || rep.Total.Reserved != 2 || rep.Rows[0].Lapsed != 1 {
 		t.Fatalf("report %+v, %v", rep, err)
 	}
-	storetest.MustBeWhole(t, a)
+	dbtest.MustBeWhole(t, a)
 }
 
 // TestStore_ReservationLapseBeforeSweep: a reservation past its cut-off

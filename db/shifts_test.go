@@ -12,6 +12,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -33,9 +34,9 @@ func money(m booking.Money) *booking.Money { return &m }
 // a card sale needs no shift.
 func TestShift_CashNeedsAShift(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
-	storetest.MustCloseShift(t, s, clerk)
+	dbtest.MustCloseShift(t, s, clerk)
 
 	_, err := sellCash(t, s, clerk, show.ID, "a", nil, "A1")
 	if !booking.IsNoShift(err) || booking.ErrorCode(err) != booking.EInvalid {
@@ -66,18 +67,18 @@ func TestShift_CashNeedsAShift(t *testing.T) {
 	if err != nil || b2.Payments[0].ShiftID != sh.ID {
 		t.Fatalf("second sale: %v %+v", err, b2)
 	}
-	storetest.MustCloseShift(t, s, clerk)
+	dbtest.MustCloseShift(t, s, clerk)
 	card := mustSell(t, s, show.ID, "d", "A4")
 	if card.Payments[0].ShiftID != 0 {
 		t.Fatalf("a card sale with no shift open names shift %d", card.Payments[0].ShiftID)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // Migration 0014 refuses a cash payment without an open shift of its
 // staff, whatever writes it.
 func TestShift_TriggerRefusesCashWithoutShift(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1")
 	sh, err := s.CurrentShift(context.Background(), clerk)
 	if err != nil {
@@ -101,7 +102,7 @@ func TestShift_TriggerRefusesCashWithoutShift(t *testing.T) {
 			t.Errorf("%s by %s in shift %v: %v", c.method, c.staff, c.shift, err)
 		}
 	}
-	storetest.MustCloseShift(t, s, clerk)
+	dbtest.MustCloseShift(t, s, clerk)
 	if _, err := raw.Exec(insert, b.ID, "cash", "carl", sh.ID); err == nil {
 		t.Error("a cash payment went into a closed shift")
 	}
@@ -118,7 +119,7 @@ func TestShift_TriggerRefusesCashWithoutShift(t *testing.T) {
 // supervisor keeps the first count in the events.
 func TestShift_BlindCountAndReopen(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	a, err := sellCash(t, s, clerk, show.ID, "a", nil, "A1", "A2") // 25.00
 	if err != nil {
@@ -180,7 +181,7 @@ func TestShift_BlindCountAndReopen(t *testing.T) {
 	if all, _ := s.ListShifts(ctx, supervisor, booking.ShiftQuery{}); len(all) != 4 {
 		t.Fatalf("a supervisor sees %d shifts, want every one", len(all))
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // A refund after the show started is refused for a supervisor and allowed
@@ -188,7 +189,7 @@ func TestShift_BlindCountAndReopen(t *testing.T) {
 func TestRefund_AfterStartNeedsAManager(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
 	show := firstShow(t, s)
 	a, _ := sellCash(t, s, clerk, show.ID, "a", nil, "A1", "A2")
 	b, _ := sellCash(t, s, clerk, show.ID, "b", nil, "B1")
@@ -216,14 +217,14 @@ func TestRefund_AfterStartNeedsAManager(t *testing.T) {
 	if c.Payments[1].ShiftID != sue.ID || c.Payments[1].Staff != "sue" {
 		t.Fatalf("refund %+v, sue's shift %d", c.Payments[1], sue.ID)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // A partial refund of one of three tickets frees exactly that seat and
 // refunds exactly its price, once, under 12 concurrent attempts.
 func TestRefund_OneOfThreeUnderTwelveAttempts(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	h := mustHold(t, s, show.ID, "a", "D1", "D2", "D3")
 	b, err := s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "party", Method: booking.Cash, Types: map[string]string{"D2": "child"}})
@@ -274,20 +275,20 @@ func TestRefund_OneOfThreeUnderTwelveAttempts(t *testing.T) {
 	if got.Status != booking.BookingConfirmed || got.Show.Sold != 2 {
 		t.Fatalf("booking %s with %d sold", got.Status, got.Show.Sold)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 	// The last two: the booking is cancelled, every ticket refunded once.
 	got, err = s.RefundTickets(ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{"D1", "D3"}})
 	if err != nil || got.Status != booking.BookingCancelled || len(got.Payments) != 4 {
 		t.Fatalf("refunding the rest: %+v %v", got, err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // A refund names only seats of the booking, never an admitted ticket, and
 // a cancel writes one refund per ticket.
 func TestRefund_Refusals(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	b, _ := sellCash(t, s, clerk, show.ID, "a", nil, "A1", "A2")
 	for name, req := range map[string]booking.RefundRequest{
@@ -312,19 +313,19 @@ func TestRefund_Refusals(t *testing.T) {
 	if _, err := s.RefundTickets(ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}}); !errors.Is(err, booking.ErrStaleStatus) {
 		t.Errorf("refund of a cancelled booking: %v", err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // CheckInvariants follows refunds ticket by ticket: a partial refund is
 // whole, a refund of a ticket still issued is not.
 func TestRefund_CheckInvariants(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1", "A2")
 	if _, err := s.RefundTickets(ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}}); err != nil {
 		t.Fatal(err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 	raw := openRaw(t, path)
 	if _, err := raw.Exec(`INSERT INTO payments (booking_id, kind, method, amount, at, staff, ticket_id) VALUES (?, 'refund', 'card', 1250, 0, 'x', ?)`, b.ID, b.Tickets[1].ID); err != nil {
 		t.Fatal(err)
@@ -340,7 +341,7 @@ func TestRefund_CheckInvariants(t *testing.T) {
 // out of range is refused before anything is written.
 func TestRefund_ApproverAndFloatChecked(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	b, _ := sellCash(t, s, clerk, show.ID, "a", nil, "A1", "A2")
 	if _, err := s.Cancel(ctx, supervisor, booking.CancelRequest{Number: b.Number, OpenFloat: money(-1)}); booking.ErrorCode(err) != booking.EInvalid {
@@ -358,7 +359,7 @@ func TestRefund_ApproverAndFloatChecked(t *testing.T) {
 	if err != nil || c.ApprovedBy != "mgr" || c.Payments[2].ApprovedBy != "mgr" {
 		t.Fatalf("a manager's approval: %+v %v", c, err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // The history generator opens the clerk's shift each morning and cashes
@@ -382,9 +383,9 @@ func TestGenerateHistory_Shifts(t *testing.T) {
 // closed or reported by someone else.
 func TestShift_ReopenOverAnotherOpen(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
-	first := storetest.MustCloseShift(t, s, clerk)
-	second := storetest.MustOpenShift(t, s, clerk)
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
+	first := dbtest.MustCloseShift(t, s, clerk)
+	second := dbtest.MustOpenShift(t, s, clerk)
 	if _, err := s.ReopenShift(ctx, supervisor, booking.ReopenShiftRequest{ID: first.Shift.ID, Reason: "recount"}); booking.ErrorCode(err) != booking.EConflict {
 		t.Fatalf("reopen over shift %d: %v", second.ID, err)
 	}
@@ -408,7 +409,7 @@ func TestShift_ReopenOverAnotherOpen(t *testing.T) {
 // check.
 func TestShift_MoneyKeptByTrigger(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1")
 	sh, err := s.CurrentShift(ctx, clerk)
 	if err != nil {

@@ -9,13 +9,14 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
 func TestStore_CancelShow(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		clock := storetest.FixedClock()
-		s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+		s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 		ctx := context.Background()
 		card := mustSell(t, s, 1, "a", "A1", "A2")
 		h := mustHold(t, s, 1, "cash", "B1")
@@ -89,7 +90,7 @@ func TestStore_CancelShow(t *testing.T) {
 	})
 	t.Run("ErrRefusedBeforeWriting", func(t *testing.T) {
 		clock := storetest.FixedClock()
-		s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+		s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 		raw := openRaw(t, path)
 		ctx := context.Background()
 		h := mustHold(t, s, 1, "cash", "B1")
@@ -133,7 +134,7 @@ func TestStore_CancelShow(t *testing.T) {
 
 func TestStore_SetSalesClose(t *testing.T) {
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	ctx := context.Background()
 	sh, _ := s.Show(ctx, clerk, 1)
 	if sh.SalesClose != booking.DefaultSalesClose {
@@ -206,7 +207,7 @@ func BenchmarkStore_CancelShow(b *testing.B) {
 	var total time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		s, _ := storetest.MustOpenDemo(b, db.Options{SweepInterval: -1, PollInterval: -1})
+		s, _ := dbtest.MustOpenDemo(b, db.Options{SweepInterval: -1, PollInterval: -1})
 		shows, err := s.Shows(ctx, clerk, time.Now().AddDate(0, 0, 1))
 		if err != nil {
 			b.Fatal(err)
@@ -250,8 +251,8 @@ func BenchmarkStore_CancelShow(b *testing.B) {
 // and close in its own transaction, not from its cache.
 func TestStore_Hold_ShowLifeInTransaction(t *testing.T) {
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1})
-	other := storetest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1})
+	other := dbtest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1})
 	ctx := context.Background()
 	for _, id := range []int64{1, 2} {
 		if _, err := s.SeatMap(ctx, clerk, id, ""); err != nil { // cached here

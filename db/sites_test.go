@@ -7,6 +7,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -15,7 +16,7 @@ import (
 // at all of it; a site but the one is refused wherever it is named.
 func TestStore_OneSite(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	mgr := storetest.Manager
 	if _, err := s.AddSite(ctx, mgr, "North"); booking.ErrorCode(err) != booking.EInvalid ||
 		booking.ErrorMessage(err) != "A cinema on the embedded SQLite store is one site; a chain of cinemas runs on PostgreSQL (--db postgres://…)." {

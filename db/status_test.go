@@ -14,6 +14,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -163,7 +164,7 @@ func TestStatusMoves_Catches(t *testing.T) {
 // releases, expiry), has a status its kind's table knows.
 func TestStatuses_OnlyKnown(t *testing.T) {
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	ctx := context.Background()
 	show := firstShow(t, s)
 	sold := mustSell(t, s, show.ID, "a", "A1", "A2")
@@ -186,7 +187,7 @@ func TestStatuses_OnlyKnown(t *testing.T) {
 	if _, err := s.Admit(ctx, storetest.Door, sold.Tickets[0].Code); err != nil {
 		t.Fatal(err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 	raw := openRaw(t, path)
 	want := map[string]int{"bookings": 2, "tickets": 3, "holds": 4, "seat_claims": 5}
 	for table, kind := range statusTables {

@@ -10,6 +10,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -18,8 +19,8 @@ import (
 // running at the same time.
 func TestStore_NotifyWaitlist(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
-	other := storetest.Open(t, path, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
+	other := dbtest.Open(t, path, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	// Sell the show out: one booking of four seats, the rest in twenties.
 	m, _ := s.SeatMap(ctx, clerk, show.ID, "")
@@ -84,7 +85,7 @@ func TestStore_NotifyWaitlist(t *testing.T) {
 
 func TestStore_WaitlistCalls(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	// A customer waits only for a sold-out show (issue 8: an entry on a
 	// show with free seats is refused), so sell it out first and free
@@ -154,8 +155,8 @@ func sellOut(t *testing.T, s *db.Store, showID int64, first int) []*booking.Book
 func TestStore_NotifyWaitlist_NeverMoreThanSeats(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
-	other := storetest.Open(t, path, db.Options{SweepInterval: -1, Clock: clock.Now})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
+	other := dbtest.Open(t, path, db.Options{SweepInterval: -1, Clock: clock.Now})
 	show := firstShow(t, s)
 	sold := sellOut(t, s, show.ID, 2)
 	var parties []*booking.WaitlistEntry
@@ -232,7 +233,7 @@ func TestStore_NotifyWaitlist_NeverMoreThanSeats(t *testing.T) {
 // Issue 8, item 10: an entry is refused while its party can buy now.
 func TestStore_AddWaitlist_SeatsFree(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	_, err := s.AddWaitlist(ctx, clerk, show.ID, "Ann", "0123", 2)
 	if booking.ErrorCode(err) != booking.EConflict || booking.ErrorMessage(err) != "Seats are free: sell them now." {
@@ -263,7 +264,7 @@ func TestStore_AddWaitlist_SeatsFree(t *testing.T) {
 func TestStore_NotifyWaitlist_PastShows(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
 	show := firstShow(t, s)
 	sold := sellOut(t, s, show.ID, 20)
 	if _, err := s.AddWaitlist(ctx, clerk, show.ID, "Ann", "0123", 2); err != nil {
@@ -294,7 +295,7 @@ func TestStore_NotifyWaitlist_PastShows(t *testing.T) {
 
 func TestStore_RemoveWaitlist(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	sold := sellOut(t, s, show.ID, 2)
 	ann, _ := s.AddWaitlist(ctx, clerk, show.ID, "Ann", "0123", 2)
@@ -335,7 +336,7 @@ func TestStore_RemoveWaitlist(t *testing.T) {
 // under that size writes nothing.
 func TestStore_TrimChanges(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	raw := openRaw(t, path)
 	if _, err := raw.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
 		INSERT INTO changes (show_id) SELECT 1 FROM n`, db.ChangesKeep+50); err != nil {
@@ -352,7 +353,7 @@ func TestStore_TrimChanges(t *testing.T) {
 		t.Fatalf("a second trim deleted %d (%v) and committed %d", n, err, s.Stats().Commits-before)
 	}
 	// A sale after the trim still reaches another process's poller.
-	other := storetest.Open(t, path, db.Options{SweepInterval: -1, PollInterval: 10 * time.Millisecond})
+	other := dbtest.Open(t, path, db.Options{SweepInterval: -1, PollInterval: 10 * time.Millisecond})
 	sub := other.Changes().Subscribe(ctx)
 	mustSell(t, s, 1, "after-trim", "A1")
 	select {
@@ -365,7 +366,7 @@ func TestStore_TrimChanges(t *testing.T) {
 // An idle store's sweeper takes no write transaction: it reads, finds
 // nothing to expire, nobody to tell and a short change log, and stops.
 func TestStore_IdleSweeperWritesNothing(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: 5 * time.Millisecond})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: 5 * time.Millisecond})
 	show := firstShow(t, s)
 	sellOut(t, s, show.ID, 20)
 	if _, err := s.AddWaitlist(context.Background(), clerk, show.ID, "Ann", "0123", 2); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"boxoffice/assets"
 	"boxoffice/booking"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/hostile"
 	"boxoffice/internal/storetest"
 )
@@ -34,7 +35,7 @@ type hostileFix struct {
 
 func newHostileFix(t *testing.T, clock *storetest.Clock) *hostileFix {
 	t.Helper()
-	s, path := storetest.MustOpenDemo(t, storeOptions(clock))
+	s, path := dbtest.MustOpenDemo(t, storeOptions(clock))
 	ctx := context.Background()
 	shows, err := s.Shows(ctx, booking.System, clock.Now())
 	if err != nil || len(shows) < 2 {
@@ -132,7 +133,7 @@ func (f *hostileFix) plant(t *testing.T, h string) {
 // it sells seat (free in the first show) to h typed as name and phone.
 func (f *hostileFix) walk(t *testing.T, clock *storetest.Clock, h, seat string, w, ht int, check func(where, frame string)) {
 	t.Helper()
-	s := storetest.Open(t, f.path, storeOptions(clock))
+	s := dbtest.Open(t, f.path, storeOptions(clock))
 	defer s.Close()
 	m := newTestModel(t, s, clock, "hostile", w, ht)
 	defer m.Close()

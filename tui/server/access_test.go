@@ -8,6 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 	"boxoffice/tui/server"
 )
@@ -162,7 +163,7 @@ func waitHeld(t *testing.T, e *env, n int, d time.Duration) bool {
 // connection, as `boxoffice staff disable` in another process would.
 func (e *env) otherStore() *db.Store {
 	e.tb.Helper()
-	return storetest.Open(e.tb, e.dbPath, db.Options{PollInterval: -1, SweepInterval: -1})
+	return dbtest.Open(e.tb, e.dbPath, db.Options{PollInterval: -1, SweepInterval: -1})
 }
 
 // waitClosed fails unless the session ends within d of since.

@@ -26,7 +26,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 	"boxoffice/tui/server"
 )
 
@@ -42,17 +42,17 @@ const benchSessions = 200
 // openDemo opens the demo cinema in dir with the staff key "bench" added.
 func openDemo(tb testing.TB, dir string) (*db.Store, gossh.Signer) {
 	tb.Helper()
-	store := storetest.Open(tb, filepath.Join(dir, "boxoffice.db"), db.Options{PollInterval: -1})
+	store := dbtest.Open(tb, filepath.Join(dir, "boxoffice.db"), db.Options{PollInterval: -1})
 	seed, err := assets.Demo(time.Now())
 	if err != nil {
 		tb.Fatal(err)
 	}
-	storetest.MustSeed(tb, store, seed, true)
+	dbtest.MustSeed(tb, store, seed, true)
 	signer, pub := newKey(tb)
 	if _, err := store.AddStaff(context.Background(), booking.System, "bench", booking.RoleClerk, "1234", pub); err != nil {
 		tb.Fatal(err)
 	}
-	storetest.MustStaffShift(tb, store, "bench", booking.RoleClerk)
+	dbtest.MustStaffShift(tb, store, "bench", booking.RoleClerk)
 	return store, signer
 }
 
@@ -330,7 +330,7 @@ func TestBenchServerProcess(t *testing.T) {
 	if dir == "" {
 		t.Skip("only run by BenchmarkServer_IdleSessionRSS")
 	}
-	store := storetest.Open(t, filepath.Join(dir, "boxoffice.db"), db.Options{PollInterval: -1})
+	store := dbtest.Open(t, filepath.Join(dir, "boxoffice.db"), db.Options{PollInterval: -1})
 	srv, addr := serveBench(t, dir, store)
 	fmt.Printf("ADDR %s\n", addr)
 	in := bufio.NewScanner(os.Stdin)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 	"boxoffice/tui/server"
 )
 
@@ -61,7 +61,7 @@ func TestServer_Shutdown(t *testing.T) {
 	if booking.ErrorMessage(err) != "The box office is shutting down." {
 		t.Errorf("a hold after Shutdown: %v", err)
 	}
-	storetest.MustBeWhole(t, e.store)
+	dbtest.MustBeWhole(t, e.store)
 	if err := e.store.Close(); err != nil {
 		t.Fatal(err)
 	}
