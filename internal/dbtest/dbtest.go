@@ -34,9 +34,11 @@ func Options(opts db.Options) db.Options {
 }
 
 // Open opens the store at path with the test defaults; it is closed when
-// the test ends.
+// the test ends. Where path names no file yet, the new file is a copy of
+// the migrated template (Migrated) rather than migrated afresh.
 func Open(tb testing.TB, path string, opts db.Options) *db.Store {
 	tb.Helper()
+	place(tb, path, Migrated(tb))
 	s, err := db.Open(path, Options(opts))
 	if err != nil {
 		tb.Fatal(err)
@@ -53,27 +55,19 @@ func MustOpenEmpty(tb testing.TB, opts db.Options) (*db.Store, string) {
 	return Open(tb, path, opts), path
 }
 
-// MustOpen opens a store on a new file in a temp dir seeded with Seed at
-// the store's clock (now when opts has none), and returns it with the
-// file's path.
+// MustOpen opens a store on a new file in a temp dir seeded with
+// storetest.Seed at the store's clock (now when opts has none), and
+// returns it with the file's path.
 func MustOpen(tb testing.TB, opts db.Options) (*db.Store, string) {
 	tb.Helper()
-	s, path := MustOpenEmpty(tb, opts)
-	MustSeed(tb, s, storetest.Seed(now(opts)), false)
-	return s, path
+	return openSeeded(tb, opts, false, func(at time.Time) (booking.Seed, error) { return storetest.Seed(at), nil })
 }
 
 // MustOpenDemo opens a store on a new file in a temp dir seeded with the
 // demo cinema at the store's clock.
 func MustOpenDemo(tb testing.TB, opts db.Options) (*db.Store, string) {
 	tb.Helper()
-	s, path := MustOpenEmpty(tb, opts)
-	seed, err := assets.Demo(now(opts))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	MustSeed(tb, s, seed, true)
-	return s, path
+	return openSeeded(tb, opts, true, assets.Demo)
 }
 
 // MustSeed seeds s or fails the test, then opens a shift with Float for
