@@ -100,7 +100,7 @@ func TestE2E_SitesOverSSH(t *testing.T) {
 
 // dialTerminal opens a session with a registered terminal's key: the
 // sign-in screen.
-func dialTerminal(t *testing.T, s *soakServer, signer gossh.Signer) *sshclient.Client {
+func dialTerminal(t *testing.T, s *serveCmd, signer gossh.Signer) *sshclient.Client {
 	t.Helper()
 	cfg := &gossh.ClientConfig{User: "till", Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)}, Timeout: 30 * time.Second,
 		HostKeyCallback: func(_ string, _ net.Addr, key gossh.PublicKey) error {

@@ -216,3 +216,14 @@ func TestE2E_PriceChangeReachesOpenCounter(t *testing.T) {
 	tm.waitFor("Sold BO-", "Total 26.00", "Paid cash 26.00")
 	assertSale(t, data, 1, 2600, 2600, 0)
 }
+
+// serveCmd is a running `serve` of the built binary: the soak's, and the
+// PostgreSQL end-to-end tests' (startPGServe).
+type serveCmd struct {
+	t           *testing.T
+	cmd         *exec.Cmd
+	out         *syncBuffer
+	addr        string
+	metrics     string
+	fingerprint string
+}
