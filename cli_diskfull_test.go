@@ -65,6 +65,7 @@ func fillDisk(t *testing.T, path string, pages int64) {
 // --json) and nothing half-made; once space is freed the next sale
 // works, every sale acknowledged is there and check is clean.
 func TestCLI_DiskFull(t *testing.T) {
+	t.Parallel()
 	disk := smallDisk(t)
 	data := filepath.Join(disk, "data")
 	if code, _, stderr := runCLI(t, data, "", "init"); code != 0 {
@@ -140,6 +141,7 @@ func TestCLI_DiskFull(t *testing.T) {
 // freed. stderr goes to a file, as a counter's should, so log lines that
 // the full disk sends there do not land on the screen.
 func TestE2E_CounterDiskFull(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

@@ -10,6 +10,7 @@ import (
 // TestE2E_Kiosk runs the shipped binary's kiosk, built once for both:
 // in a terminal (must-show 6) and over SSH (must-show 1).
 func TestE2E_Kiosk(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

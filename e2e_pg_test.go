@@ -30,6 +30,7 @@ import (
 // ticket key (copied, as the README says), so a ticket sold on one admits
 // at the other.
 func TestE2E_TwoServersOnePostgres(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary and runs two servers")
 	}

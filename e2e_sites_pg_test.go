@@ -25,6 +25,7 @@ import (
 // both; a registered terminal at North refuses a member of Main after
 // their right PIN, and signs in one of every site to North's programme.
 func TestE2E_SitesOverSSH(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary and runs a server")
 	}

@@ -120,6 +120,7 @@ func (tm *tmuxTerm) waitFor(texts ...string) string {
 // credentials, sell two seats by best available for cash, then read the
 // database file.
 func TestE2E_CounterSellsTwoSeats(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -185,6 +186,7 @@ func assertSale(t *testing.T, data string, bookings, amount, tendered, change in
 // price. The open checkout shows the new total within moments, and the sale
 // is recorded at that figure.
 func TestE2E_PriceChangeReachesOpenCounter(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

@@ -23,6 +23,7 @@ import (
 // It lives here, beside the command line that links both engines, so
 // that pg's own tests link no SQLite.
 func TestReportTakings_AsSQLite(t *testing.T) {
+	t.Parallel()
 	url := pgtest.URL(t)
 	loc, err := time.LoadLocation("Europe/London")
 	if err != nil {
