@@ -60,14 +60,27 @@ func MustOpenEmpty(tb testing.TB, opts db.Options) (*db.Store, string) {
 // returns it with the file's path.
 func MustOpen(tb testing.TB, opts db.Options) (*db.Store, string) {
 	tb.Helper()
-	return openSeeded(tb, opts, false, func(at time.Time) (booking.Seed, error) { return storetest.Seed(at), nil })
+	return openSeeded(tb, opts, storetest.Seed(now(opts)), false, true)
 }
 
 // MustOpenDemo opens a store on a new file in a temp dir seeded with the
 // demo cinema at the store's clock.
 func MustOpenDemo(tb testing.TB, opts db.Options) (*db.Store, string) {
 	tb.Helper()
-	return openSeeded(tb, opts, true, assets.Demo)
+	seed, err := assets.Demo(now(opts))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return openSeeded(tb, opts, seed, true, true)
+}
+
+// OpenSeeded opens a store on a new file in a temp dir seeded with seed
+// and nothing else (no shifts: MustSeed's are the kit's, and a suite
+// with drawers of its own opens them itself), and returns it with the
+// file's path.
+func OpenSeeded(tb testing.TB, opts db.Options, seed booking.Seed) (*db.Store, string) {
+	tb.Helper()
+	return openSeeded(tb, opts, seed, false, false)
 }
 
 // MustSeed seeds s or fails the test, then opens a shift with Float for

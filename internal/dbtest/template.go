@@ -2,6 +2,7 @@ package dbtest
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -107,36 +108,40 @@ func place(tb testing.TB, path string, file []byte) {
 	}
 }
 
-// seededKey is what a seeded file follows from: the cinema (the demo's or
-// storetest.Seed), the clock's reading with its zone (the seed's shows,
-// the staff's and shifts' times) and the cost the staff's PINs were
-// hashed at.
+// seededKey is what a seeded file follows from: the seed (its cinema,
+// shows and staff, written out with %#v and hashed), whether it is the demo's and
+// whether the kit's shifts were opened, the clock's reading with its
+// zone (the staff's and shifts' times) and the cost the staff's PINs
+// were hashed at.
 type seededKey struct {
-	demo bool
-	at   string
-	cost int
+	seed         [sha256.Size]byte
+	demo, shifts bool
+	at           string
+	cost         int
 }
 
 // seeded are the seeded files made so far and how often each key was
-// asked for. A file is kept from a key's second asking on: a clock that
-// reads the same twice is a fixed test clock (storetest.FixedClock, a
-// package's start time), one that never does costs no copy.
+// asked for. A file is kept from a key's second asking on: a seed at a
+// clock that reads the same twice is a fixed test clock's
+// (storetest.FixedClock, a package's start time) and will be asked for
+// again; one at the wall clock never is, and costs no copy.
 var seeded struct {
 	mu    sync.Mutex
 	asked map[seededKey]int
 	file  map[seededKey][]byte
 }
 
-// openSeeded opens a store on a new file in a temp dir seeded by seed at
-// the store's clock, with the kit's shifts open (MustSeed): a copy of the
-// file an earlier test of the process seeded alike when there is one.
-// Only stores with a clock of the test's and no logger share files: a
-// logger would miss the seed's lines.
-func openSeeded(tb testing.TB, opts db.Options, demo bool, seed func(time.Time) (booking.Seed, error)) (*db.Store, string) {
+// openSeeded opens a store on a new file in a temp dir seeded with seed,
+// with the kit's shifts open (MustSeed) when shifts is set: a copy of
+// the file an earlier test of the process seeded alike when there is
+// one. A store with a logger of the test's seeds afresh: the logger would
+// miss the seed's lines.
+func openSeeded(tb testing.TB, opts db.Options, seed booking.Seed, demo, shifts bool) (*db.Store, string) {
 	tb.Helper()
 	at := now(opts)
-	key := seededKey{demo: demo, at: at.Format(time.RFC3339Nano) + " " + at.Location().String(), cost: Options(opts).PINCost}
-	shared := opts.Clock != nil && opts.Logger == nil
+	key := seededKey{seed: sha256.Sum256(fmt.Appendf(nil, "%#v", seed)), demo: demo, shifts: shifts,
+		at: at.Format(time.RFC3339Nano) + " " + at.Location().String(), cost: Options(opts).PINCost}
+	shared := opts.Logger == nil
 	path := filepath.Join(tb.TempDir(), "boxoffice.db")
 	seeded.mu.Lock()
 	file, keep := seeded.file[key], false
@@ -153,11 +158,11 @@ func openSeeded(tb testing.TB, opts db.Options, demo bool, seed func(time.Time) 
 		return Open(tb, path, opts), path
 	}
 	s := Open(tb, path, opts)
-	sd, err := seed(at)
-	if err != nil {
+	if shifts {
+		MustSeed(tb, s, seed, demo)
+	} else if err := s.Seed(context.Background(), seed, demo); err != nil {
 		tb.Fatal(err)
 	}
-	MustSeed(tb, s, sd, demo)
 	if keep {
 		file := snapshot(tb, path)
 		seeded.mu.Lock()
