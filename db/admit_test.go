@@ -16,6 +16,7 @@ import (
 // Invariant 5: a ticket is admitted at most once; the second scan says
 // when and by whom.
 func TestStore_Admit(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
 	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now})
 	show := firstShow(t, s)

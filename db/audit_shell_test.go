@@ -19,6 +19,7 @@ import (
 // booking's customer name, so the refusals are the triggers', not a
 // read-only file's.
 func TestAudit_SQLiteShell(t *testing.T) {
+	t.Parallel()
 	shell, err := exec.LookPath("sqlite3")
 	if err != nil {
 		t.Skip("sqlite3 is not installed (.ci/run installs it)")

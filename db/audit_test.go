@@ -420,6 +420,7 @@ func told(f *auditFixture) {
 // each write action's every call writes exactly one audit row naming the
 // actor, their role and terminal, in the call's transaction.
 func TestAudit_EveryWriteAction(t *testing.T) {
+	t.Parallel()
 	for _, action := range booking.Actions() {
 		calls := writeCalls[action]
 		if !booking.IsWrite(action) {
@@ -574,6 +575,7 @@ var systemCalls = []systemCall{
 // TestAudit_SystemWrites: the sweeper's, a closing session's and the
 // command line's writes, and every PIN typed, leave their rows too.
 func TestAudit_SystemWrites(t *testing.T) {
+	t.Parallel()
 	for i, c := range systemCalls {
 		t.Run(fmt.Sprint(c.method, i), func(t *testing.T) {
 			f := newAuditFixture(t)
@@ -627,6 +629,7 @@ var unaudited = []string{
 // write walked above or named unaudited, so a write added later without
 // its audit row fails here until it is walked.
 func TestAudit_EveryMethodClassified(t *testing.T) {
+	t.Parallel()
 	walked := map[string]bool{}
 	for _, calls := range writeCalls {
 		for _, c := range calls {
@@ -649,6 +652,7 @@ func TestAudit_EveryMethodClassified(t *testing.T) {
 // transaction rolls its audit row back with everything else, even when
 // group commit ran it beside writes that committed.
 func TestAudit_FailedWriteLeavesNoRow(t *testing.T) {
+	t.Parallel()
 	f := newAuditFixture(t)
 	held := mustHold(t, f.s, 1, "a", "A1")
 	sold, err := f.s.Checkout(f.ctx, clerk, booking.CheckoutRequest{HoldID: held.ID, Owner: "a", IdempotencyKey: "k", Method: booking.Card})
@@ -701,6 +705,7 @@ func TestAudit_FailedWriteLeavesNoRow(t *testing.T) {
 // TestStore_Audit reads the trail back by booking, person and day,
 // newest first, for a manager only.
 func TestStore_Audit(t *testing.T) {
+	t.Parallel()
 	f := newAuditFixture(t)
 	sold := mustSell(t, f.s, 1, "a", "A1", "A2")
 	f.clock.Add(time.Minute)

@@ -19,6 +19,7 @@ import (
 // opens, passes the check and holds every booking acknowledged before the
 // backup started; the clients go on selling while it is taken.
 func TestStore_BackupUnderSellLoad(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := dbtest.MustOpenDemo(t, db.Options{SweepInterval: -1})
 	var shows []int64

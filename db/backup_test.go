@@ -14,6 +14,7 @@ import (
 )
 
 func TestStore_Backup(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("OK", func(t *testing.T) {
 		s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
@@ -66,6 +67,7 @@ func TestStore_Backup(t *testing.T) {
 // index on live claims dropped and a second live claim slipped in — is
 // named by seat.
 func TestVerify_DamagedCopy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
@@ -95,6 +97,7 @@ func TestVerify_DamagedCopy(t *testing.T) {
 }
 
 func TestVerify_Err(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	if _, err := db.Verify(ctx, filepath.Join(dir, "none.db")); booking.ErrorCode(err) != booking.ENotFound {
@@ -112,6 +115,7 @@ func TestVerify_Err(t *testing.T) {
 
 // CheckInvariants names a seat let in on two tickets.
 func TestStore_CheckInvariants_AdmittedTwice(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)

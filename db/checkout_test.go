@@ -42,6 +42,7 @@ func adultPrice(tb testing.TB, s *db.Store) booking.Money {
 // The store refuses with the new total and sells nothing; confirming the
 // new total sells at it, tendered included.
 func TestStore_Checkout_PriceChanged(t *testing.T) {
+	t.Parallel()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	ctx := context.Background()
@@ -78,6 +79,7 @@ func TestStore_Checkout_PriceChanged(t *testing.T) {
 // Every sale is recorded at the total its seller saw, or refused with the
 // total at the price of that moment: never a third figure.
 func TestStore_Checkout_PriceRace(t *testing.T) {
+	t.Parallel()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	ctx := context.Background()
@@ -134,6 +136,7 @@ func TestStore_Checkout_PriceRace(t *testing.T) {
 // far as SQLite is concerned) reaches this one: its broker says anything
 // may have changed and its ticket types are read afresh.
 func TestStore_SetPrice_ReachesOtherProcess(t *testing.T) {
+	t.Parallel()
 	s, path := dbtest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
 	if adultPrice(t, s) != 1250 {
 		t.Fatal("seed price")
@@ -163,6 +166,7 @@ func TestStore_SetPrice_ReachesOtherProcess(t *testing.T) {
 // The same process: the change is published after the cached prices are
 // dropped, so a counter reloading on the news reads the new price.
 func TestStore_SetPrice_Publishes(t *testing.T) {
+	t.Parallel()
 	s, _ := dbtest.MustOpen(t, db.Options{PollInterval: -1})
 	adultPrice(t, s) // cache it
 	ctx, cancel := context.WithCancel(context.Background())
@@ -183,6 +187,7 @@ func TestStore_SetPrice_Publishes(t *testing.T) {
 }
 
 func TestStore_Checkout_ErrInvalidBeforeWriting(t *testing.T) {
+	t.Parallel()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	h := mustHold(t, s, show.ID, "a", "D1")
@@ -207,6 +212,7 @@ func TestStore_Checkout_ErrInvalidBeforeWriting(t *testing.T) {
 // A hold lives at most MaxHoldLifetime from when it was made, however it
 // is extended or grown.
 func TestStore_Extend_Limit(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
 	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
@@ -257,6 +263,7 @@ func TestStore_Extend_Limit(t *testing.T) {
 // Best available explains itself when it cannot: not "fewer than 1 seats"
 // when only accessible places are left, and sold out when nothing is.
 func TestStore_HoldBest_Explains(t *testing.T) {
+	t.Parallel()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	ctx := context.Background()

@@ -29,6 +29,7 @@ func twoCounters(t *testing.T) (a, b *db.Store, ca, cb *storetest.Clock) {
 // Which process's clock moved makes no difference: the rule lives in the
 // stored row, not in a process's memory.
 func TestClock_BackHoldLapses(t *testing.T) {
+	t.Parallel()
 	for _, moved := range []string{"both", "other counter only"} {
 		t.Run(moved, func(t *testing.T) {
 			ctx := context.Background()
@@ -74,6 +75,7 @@ func TestClock_BackHoldLapses(t *testing.T) {
 // asks whether it is live: the show list's count, the seat map, the sweep,
 // growing or extending it, and turning it into a reservation.
 func TestClock_BackEveryPath(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := storetest.FixedClock()
 	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
@@ -132,6 +134,7 @@ func TestClock_BackEveryPath(t *testing.T) {
 
 // A step back within the slack (a clock correction) leaves holds alone.
 func TestClock_SmallStepKeepsHolds(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := storetest.FixedClock()
 	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
@@ -152,6 +155,7 @@ func TestClock_SmallStepKeepsHolds(t *testing.T) {
 // A reservation's expiry is its cut-off, a time on the wall clock: the
 // clock going back leaves it reserved, and it is still paid at the counter.
 func TestClock_BackKeepsReservations(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _, clock := newKioskStore(t)
 	r := mustReserve(t, s, 1, "k1", 2, "0123456789")
@@ -174,6 +178,7 @@ func TestClock_BackKeepsReservations(t *testing.T) {
 // A jump forward expires holds, as their expiry says, and the checkout
 // says so in words; the seat is free to another counter.
 func TestClock_ForwardHoldLapses(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	a, b, ca, cb := twoCounters(t)
 	show := firstShow(t, a)
@@ -196,6 +201,7 @@ func TestClock_ForwardHoldLapses(t *testing.T) {
 // last 65. Now the lock is over within its length on the moved clock, seen
 // from either process, and the staff list no longer says locked.
 func TestClock_BackLockout(t *testing.T) {
+	t.Parallel()
 	for _, moved := range []string{"both", "other counter only"} {
 		t.Run(moved, func(t *testing.T) {
 			ctx := context.Background()
@@ -232,6 +238,7 @@ func TestClock_BackLockout(t *testing.T) {
 // The approval lockout (a supervisor's PIN typed at a clerk's counter) is
 // over within its length on a clock set back, like the sign-in lockout.
 func TestClock_BackApprovalLockout(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := storetest.FixedClock()
 	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})

@@ -34,6 +34,7 @@ func collectFixture(t testing.TB) (*db.Store, []collectCase, *booking.Reservatio
 // reservation; the three wrong ones give the same error, byte for byte,
 // after the same work: the same number of statements.
 func TestStore_Collect(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, wrong, ann, bob := collectFixture(t)
 	got, err := s.Collect(ctx, kioskActor, " "+ann.Number[3:]+" ", "0018")

@@ -48,6 +48,7 @@ func mustSell(tb testing.TB, s *db.Store, show int64, owner string, seats ...str
 }
 
 func TestStore_Hold(t *testing.T) {
+	t.Parallel()
 	t.Run("OK", func(t *testing.T) {
 		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
@@ -120,6 +121,7 @@ func TestStore_Hold(t *testing.T) {
 
 // Must show 1: 64 goroutines race for one seat.
 func TestStore_Hold_RaceOneSeat(t *testing.T) {
+	t.Parallel()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	const racers = 64
@@ -172,6 +174,7 @@ func TestStore_Hold_RaceOneSeat(t *testing.T) {
 
 // Must show 3: SQLite itself refuses a second live claim.
 func TestSchema_OneLiveClaim(t *testing.T) {
+	t.Parallel()
 	s, path := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	b := mustSell(t, s, show.ID, "a", "C3")
@@ -200,6 +203,7 @@ func TestSchema_OneLiveClaim(t *testing.T) {
 }
 
 func TestStore_Checkout(t *testing.T) {
+	t.Parallel()
 	t.Run("OKCash", func(t *testing.T) {
 		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
@@ -257,6 +261,7 @@ func TestStore_Checkout(t *testing.T) {
 
 // Must show 4: one idempotency key, one booking.
 func TestStore_Checkout_Idempotent(t *testing.T) {
+	t.Parallel()
 	t.Run("Sequential", func(t *testing.T) {
 		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
@@ -316,6 +321,7 @@ func assertBookings(t *testing.T, s *db.Store, showID int64, bookings, sold int)
 
 // Must show 5: a booking is cancelled and refunded once.
 func TestStore_Cancel(t *testing.T) {
+	t.Parallel()
 	t.Run("ConcurrentOnce", func(t *testing.T) {
 		s, path := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
@@ -404,6 +410,7 @@ func TestStore_Cancel(t *testing.T) {
 
 // Must show 6: a lapsed hold cannot be sold and never blocks anyone.
 func TestStore_HoldExpiry(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
 	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
@@ -429,6 +436,7 @@ func TestStore_HoldExpiry(t *testing.T) {
 }
 
 func TestStore_ExpireHolds(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
 	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
@@ -450,6 +458,7 @@ func TestStore_ExpireHolds(t *testing.T) {
 }
 
 func TestStore_HoldBest(t *testing.T) {
+	t.Parallel()
 	t.Run("OK", func(t *testing.T) {
 		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
@@ -499,6 +508,7 @@ func TestStore_HoldBest(t *testing.T) {
 }
 
 func TestStore_SignIn(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
 	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now})
 	ctx := context.Background()
@@ -548,6 +558,7 @@ func TestMain(m *testing.M) {
 // Close while writes are being submitted: every caller gets an answer
 // (committed or "shutting down"), none hangs.
 func TestStore_CloseUnderLoad(t *testing.T) {
+	t.Parallel()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	hall, _ := s.SeatMap(context.Background(), clerk, show.ID, "")

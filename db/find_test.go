@@ -47,6 +47,7 @@ func digitsOf(s string) string {
 // Issue 8, item 3 (issue 7, must show 4): a full booking number finds
 // that booking alone, even when a newer booking's phone holds its digits.
 func TestStore_FindBookings_ExactNumber(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
@@ -74,6 +75,7 @@ func TestStore_FindBookings_ExactNumber(t *testing.T) {
 }
 
 func TestStore_FindBookings_PhoneAndName(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
@@ -123,6 +125,7 @@ func TestStore_FindBookings_PhoneAndName(t *testing.T) {
 // Bookings made before migration 3 are found by phone and name after it:
 // the migration back-fills the search columns.
 func TestMigration_BackfillsSearch(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "boxoffice.db")
 	raw := openRaw(t, path)
 	for _, name := range []string{"0001_init.sql", "0002_waitlist_calls.sql"} {
@@ -166,6 +169,7 @@ func TestMigration_BackfillsSearch(t *testing.T) {
 // The built-in dummy hash is a real bcrypt hash at the default cost, so an
 // unknown name costs what a wrong PIN costs.
 func TestDummyHashCost(t *testing.T) {
+	t.Parallel()
 	cost, err := bcrypt.Cost([]byte(db.DefaultDummyHash))
 	if err != nil || cost != bcrypt.DefaultCost {
 		t.Fatalf("cost %d %v", cost, err)

@@ -18,6 +18,7 @@ import (
 // write paths: every invariant holds, and the history has sales, refunds,
 // released and lapsed holds and waiting lists.
 func TestGenerateHistory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path, opts, stats := generatedHistory(t, 4, 3)
 	if stats.Bookings < 500 || stats.Cancelled == 0 || stats.Abandoned == 0 {
@@ -66,6 +67,7 @@ func TestGenerateHistory(t *testing.T) {
 // CheckInvariants notices a sold count, a payment and a claim that do not
 // agree with the rest.
 func TestStore_CheckInvariants(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)

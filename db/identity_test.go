@@ -42,6 +42,7 @@ func openRefused(t *testing.T, path, code, want string) {
 // A SQLite file of another program is refused and left byte for byte as
 // it was (its journal mode included).
 func TestOpen_ForeignFileUntouched(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "boxoffice.db")
 	raw := openRaw(t, path)
 	if _, err := raw.Exec(`CREATE TABLE invoices (id INTEGER PRIMARY KEY, total INTEGER); INSERT INTO invoices VALUES (1, 100)`); err != nil {
@@ -63,6 +64,7 @@ func TestOpen_ForeignFileUntouched(t *testing.T) {
 // A database a newer boxoffice wrote is refused with both schema numbers;
 // one of ours is marked as such in the SQLite header.
 func TestOpen_NewerSchema(t *testing.T) {
+	t.Parallel()
 	s, path := dbtest.MustOpenEmpty(t, db.Options{})
 	s.Close()
 	raw := openRaw(t, path)
@@ -81,6 +83,7 @@ func TestOpen_NewerSchema(t *testing.T) {
 // Garbage is not a database; a damaged schema page is named with what
 // SQLite's integrity check says. Neither is written to.
 func TestOpen_NotOursOrDamaged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk.db")
 	if err := os.WriteFile(junk, []byte(strings.Repeat("not a cinema ", 1000)), 0o600); err != nil {
@@ -113,6 +116,7 @@ func TestOpen_NotOursOrDamaged(t *testing.T) {
 // anywhere, so the test mounts a read-only view of the data dir (CI runs
 // as root) and skips where it cannot mount.
 func TestOpen_ReadOnly(t *testing.T) {
+	t.Parallel()
 	s, path := dbtest.MustOpen(t, db.Options{})
 	s.Close()
 	view := filepath.Join(t.TempDir(), "view")
@@ -138,6 +142,7 @@ func TestOpen_ReadOnly(t *testing.T) {
 // The disk is a small tmpfs (CI runs as root); skipped where it cannot be
 // mounted.
 func TestStore_DiskFull(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "disk")
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -220,6 +225,7 @@ func fillDisk(t *testing.T, path string) {
 // database". The killed moment is made by copying the file and its journal
 // while the writer's transaction is open: the copy is what a SIGKILL leaves.
 func TestOpen_AfterAFirstStartKilledMidTransaction(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "writer.db")
 	w, err := sql.Open("sqlite", "file:"+src+"?_pragma=cache_size(2)")

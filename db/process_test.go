@@ -68,6 +68,7 @@ func racerMain() int {
 
 // Must show 2: four OS processes race for one seat on one file.
 func TestStore_Hold_RaceProcesses(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
@@ -124,6 +125,7 @@ func TestStore_Hold_RaceProcesses(t *testing.T) {
 
 // A write committed by another process reaches this process's broker.
 func TestStore_ForeignWritesPublished(t *testing.T) {
+	t.Parallel()
 	s, path := dbtest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
 	show := firstShow(t, s)
 	other := dbtest.Open(t, path, db.Options{})

@@ -19,6 +19,7 @@ import (
 // the caller's context inside the transaction, after the writer has
 // begun it, so the commit happens and only the read-back sees the end.
 func TestStore_AnswerAfterCommitOutlivesTheCaller(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
 	var armed atomic.Pointer[context.CancelFunc]
 	now := func() time.Time {

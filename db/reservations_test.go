@@ -43,6 +43,7 @@ func mustReserve(t testing.TB, s *db.Store, show int64, owner string, n int, pho
 }
 
 func TestStore_Reserve(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("OK", func(t *testing.T) {
 		s, _, clock := newKioskStore(t)
@@ -116,6 +117,7 @@ func TestStore_Reserve(t *testing.T) {
 // one session, the eleventh seat and the fourth unpaid reservation for a
 // phone are refused, and a kiosk address's hourly limit holds.
 func TestStore_ReserveLimits(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _, clock := newKioskStore(t)
 	if _, err := s.KioskHold(ctx, kioskActor, booking.KioskHoldRequest{ShowID: 1, Owner: "k1", N: 11}); booking.ErrorCode(err) != booking.EInvalid {
@@ -182,6 +184,7 @@ func TestStore_ReserveLimits(t *testing.T) {
 // TestStore_ReserveHostile is must-show 5's store half: every field a
 // customer types, at its worst, gets a clear refusal and writes nothing.
 func TestStore_ReserveHostile(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path, _ := newKioskStore(t)
 	h, err := s.KioskHold(ctx, kioskActor, booking.KioskHoldRequest{ShowID: 1, Owner: "k1", N: 2})
@@ -219,6 +222,7 @@ func TestStore_ReserveHostile(t *testing.T) {
 // kiosk, reserve and collect; every other action of the permission table
 // is refused by the store, whatever the screen sends.
 func TestStore_KioskRole(t *testing.T) {
+	t.Parallel()
 	allowed := map[booking.Action]bool{booking.ActionViewShows: true, booking.ActionKiosk: true, booking.ActionReserve: true, booking.ActionCollect: true}
 	for _, a := range booking.Actions() {
 		if err := booking.Authorize(kioskActor, a); (err == nil) != allowed[a] {
@@ -267,6 +271,7 @@ func kioskRefusals(ctx context.Context, s *db.Store, actor booking.Actor, r *boo
 // TestStore_PayReservation: paying turns the reservation into a sale in
 // one step, under its own number; a retry lands on the same booking.
 func TestStore_PayReservation(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _, _ := newKioskStore(t)
 	h, err := s.KioskHold(ctx, kioskActor, booking.KioskHoldRequest{ShowID: 1, Owner: "k1", N: 2})
@@ -315,6 +320,7 @@ func TestStore_PayReservation(t *testing.T) {
 // no counter can take payment for it; its seats are free at every
 // counter.
 func TestStore_ReservationLapsesOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := storetest.FixedClock()
 	a, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
@@ -379,6 +385,7 @@ func TestStore_ReservationLapsesOnce(t *testing.T) {
 // TestStore_ReservationLapseBeforeSweep: a reservation past its cut-off
 // cannot be paid even before any sweep marks it.
 func TestStore_ReservationLapseBeforeSweep(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _, clock := newKioskStore(t)
 	r := mustReserve(t, s, 1, "k1", 2, "0123456789")
@@ -396,6 +403,7 @@ func TestStore_ReservationLapseBeforeSweep(t *testing.T) {
 // its hold's owner is refused before it writes, and the reservation is
 // still there to pay.
 func TestStore_CheckoutRefusesAReservation(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _, _ := newKioskStore(t)
 	r := mustReserve(t, s, 1, "k1", 2, "0123456789")

@@ -109,6 +109,7 @@ func sqlLiterals(t *testing.T) map[string]string {
 // Every status the store writes moves by booking's table: each status
 // UPDATE in db/ is a compare-and-set whose move the table allows.
 func TestStatusMoves_ObeyTheTable(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for pos, sql := range sqlLiterals(t) {
 		moves, problems := statusMoves(sql)
@@ -142,6 +143,7 @@ func TestStatusMoves_ObeyTheTable(t *testing.T) {
 // compare-and-set, a status from a parameter and one on a table without a
 // status table are all named.
 func TestStatusMoves_Catches(t *testing.T) {
+	t.Parallel()
 	for _, sql := range []string{
 		`UPDATE holds SET status = 'held' WHERE id = ? AND status = 'confirmed'`,
 		`UPDATE seat_claims SET status = 'confirmed' WHERE hold_id = ? AND status = 'held'`,
@@ -163,6 +165,7 @@ func TestStatusMoves_Catches(t *testing.T) {
 // Every row the store writes, down every path (sales, cancels, admits,
 // releases, expiry), has a status its kind's table knows.
 func TestStatuses_OnlyKnown(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
 	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	ctx := context.Background()
