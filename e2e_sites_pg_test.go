@@ -86,10 +86,19 @@ func TestE2E_SitesOverSSH(t *testing.T) {
 	till := dialTerminal(t, s, signers["till-n"])
 	till.Send("mo\t4321\r")
 	waitScreen(t, till, "mo works at Main, not at North.")
-	till.Send("\t") // back to the name, which the refusal kept
-	time.Sleep(100 * time.Millisecond)
+	till.Send("\t")   // back to the name, which the refusal kept
 	till.Send("\x1b") // clears it
-	time.Sleep(100 * time.Millisecond)
+	// Typed before the escape is read, "ann" would make it alt+a.
+	if !till.WaitFor(20*time.Second, func(s string) bool {
+		for _, l := range strings.Split(s, "\n") {
+			if i := strings.Index(l, "Name "); i >= 0 {
+				return !strings.Contains(l[i:], "mo")
+			}
+		}
+		return false
+	}) {
+		t.Fatalf("the name was not cleared:\n%s", till.Scr.Text())
+	}
 	till.Send("ann\t4321\r")
 	waitScreen(t, till, "Free  Sold")
 	till.Send("\x1b[C")
