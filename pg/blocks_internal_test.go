@@ -18,6 +18,7 @@ import (
 // clash is to call clashOutOfSale; the contract's Blocks/HoldRefused
 // case checks it through Hold.)
 func TestClashOutOfSale(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clk := storetest.FixedClock()
 	s, err := Open(ctx, pgtest.URL(t), Options{Clock: clk.Now, TicketKey: storetest.TicketKey})
