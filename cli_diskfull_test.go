@@ -65,6 +65,7 @@ func fillDisk(t *testing.T, path string, pages int64) {
 // --json) and nothing half-made; once space is freed the next sale
 // works, every sale acknowledged is there and check is clean.
 func TestCLI_DiskFull(t *testing.T) {
+	t.Parallel()
 	disk := smallDisk(t)
 	data := filepath.Join(disk, "data")
 	if code, _, stderr := runCLI(t, data, "", "init"); code != 0 {
@@ -142,6 +143,7 @@ func TestCLI_DiskFull(t *testing.T) {
 // the screen: ctrl+l then L shows them, and they go to the terminal once the
 // counter has closed.
 func TestE2E_CounterDiskFull(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

@@ -116,6 +116,7 @@ func TestCLI_ExchangeToADearerShow(t *testing.T) {
 // A bad exchange command line exits 2 before anything is written; a taken
 // seat exits 3 and names what is free next to it.
 func TestCLI_ExchangeRefusals(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	shows := tomorrowShows(t, data)
 	show := jsonNumber(shows[0].ID)

@@ -17,11 +17,14 @@ import (
 var update = flag.Bool("update", false, "rewrite the CLI goldens under testdata/cli/")
 
 // TestMain runs the package's tests in UTC: the goldens print local times,
-// and the binaries the end-to-end tests start inherit the same zone.
+// and the binaries the end-to-end tests start inherit the same zone. It
+// removes the binary the tests built (buildBinary) when they are done.
 func TestMain(m *testing.M) {
 	os.Setenv("TZ", "UTC")
 	time.Local = time.UTC
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBuilt()
+	os.Exit(code)
 }
 
 // goldenClock is the instant every golden command reads as now: a Tuesday

@@ -33,6 +33,7 @@ func writes(t *testing.T, data string) [4]int {
 // Invalid input to `sell` exits 2 before anything is written: no hold, no
 // claim (the seat never flickers as held at other counters), no booking.
 func TestCLI_SellRefusesBeforeWriting(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	for name, args := range map[string][]string{
@@ -91,6 +92,7 @@ func TestCLI_SellRefusesBeforeWriting(t *testing.T) {
 
 // `price set` takes the same strict amounts.
 func TestCLI_PriceSetRefusesBadAmounts(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	firstShowID(t, data)
 	for _, amount := range []string{"13.005", "1e2", "12.-5", "+3", "1,000"} {
@@ -106,6 +108,7 @@ func TestCLI_PriceSetRefusesBadAmounts(t *testing.T) {
 // The local counter takes --idle-signout like serve; a negative one is a
 // usage mistake, refused before the terminal is touched.
 func TestCLI_CounterIdleSignOutFlag(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	code, _, errOut := runCLI(t, data, "", "--idle-signout", "-1m")
 	if code != 2 || !strings.Contains(errOut, "--idle-signout must not be negative") {
@@ -117,6 +120,7 @@ func TestCLI_CounterIdleSignOutFlag(t *testing.T) {
 // price, a show on the evening list at the evening price, each ticket
 // says where its price came from and the total is the sum of the tickets.
 func TestCLI_SellPremiumAndEvening(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	firstShowID(t, data)
 	if code, _, errOut := runCLI(t, data, "", "price", "set", "adult", "--list", "evening", "--seat", "premium", "17.00"); code != 0 {

@@ -268,6 +268,7 @@ func (r *shutdownRig) stop() (time.Duration, error) {
 // the lock, the same shutdown releases them. BOXOFFICE_SHUTDOWN_TRIES
 // repeats the held-lock run for the README's figure.
 func TestCLI_ShutdownUnderHeldLock(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -361,6 +362,7 @@ func TestCLI_ShutdownUnderHeldLock(t *testing.T) {
 // write lock: it ends within 10 s, its log names the hold it could not
 // release, and the seats sell once the lock is gone and the hold lapsed.
 func TestCLI_CounterShutdownUnderHeldLock(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

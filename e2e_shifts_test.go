@@ -67,6 +67,7 @@ func sellBest(tm *tmuxTerm, n string) string {
 // the blind count shows no expected figure until the count is entered,
 // and then the variance.
 func TestE2E_TwoCountersTwoShifts(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -217,6 +218,7 @@ func soldRefunded(t *testing.T, dbh *sql.DB) string {
 // price, once; the other eleven hear it was refunded already; that seat
 // alone comes free.
 func TestE2E_TwelveProcessesRefundOneTicket(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

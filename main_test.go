@@ -92,6 +92,7 @@ func jsonNumber(n int64) string {
 }
 
 func TestCLI_Init(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	code, out, _ := runCLI(t, data, "", "init")
 	if code != 0 || !strings.Contains(out, "Sign in as demo with PIN 1234") {
@@ -113,6 +114,7 @@ func TestCLI_Init(t *testing.T) {
 }
 
 func TestCLI_Sell(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	t.Run("OK", func(t *testing.T) {
@@ -207,6 +209,7 @@ func TestCLI_Sell(t *testing.T) {
 }
 
 func TestCLI_Cancel(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	_, out, _ := runCLI(t, data, "", "sell", show, "C1", "C2", "--pay", "card", "--json")
@@ -235,6 +238,7 @@ func TestCLI_Cancel(t *testing.T) {
 }
 
 func TestCLI_Staff(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	key := filepath.Join(t.TempDir(), "id.pub")
 	os.WriteFile(key, []byte("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGb1u0SvQ7eJ4p5XGfQ0pL3Xy7qEZKq6m1r3v0c5Z9aB test\n"), 0o600)
@@ -265,6 +269,7 @@ func TestCLI_Staff(t *testing.T) {
 // A rotated ticket key: the new first line signs, the old line below it
 // still admits tickets printed before the rotation.
 func TestCLI_TicketKeyRotation(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	_, out, _ := runCLI(t, data, "", "sell", show, "D4", "D5", "--json")
@@ -303,6 +308,7 @@ func TestCLI_TicketKeyRotation(t *testing.T) {
 // A cinema of its own: an empty database, a hall from a layout file, a
 // film, a show, prices, then a sale.
 func TestCLI_OwnCinema(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	if code, _, errOut := runCLI(t, data, "", "init", "--no-demo"); code != 0 {
 		t.Fatal(errOut)
@@ -346,6 +352,7 @@ func TestCLI_OwnCinema(t *testing.T) {
 }
 
 func TestCLI_Waitlist(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	if code, _, _ := runCLI(t, data, "", "waitlist", "add", show, "--name", "Ann", "--phone", "0123", "--seats", "2"); code != exitConflict {
@@ -440,6 +447,7 @@ func sellOutCLI(t *testing.T, data, show string) string {
 // The bench runs end to end and its JSON carries the fields scripts read;
 // nothing is sold twice and every acknowledged booking is committed.
 func TestCLI_Bench(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the bench")
 	}

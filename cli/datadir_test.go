@@ -42,6 +42,7 @@ func TestResolveDataDir(t *testing.T) {
 }
 
 func TestDataDir_Ensure(t *testing.T) {
+	t.Parallel()
 	d := dataDir(filepath.Join(t.TempDir(), "a", "data"))
 	if err := d.ensure(); err != nil {
 		t.Fatal(err)
@@ -57,6 +58,7 @@ func TestDataDir_Ensure(t *testing.T) {
 }
 
 func TestDataDir_TicketKeys(t *testing.T) {
+	t.Parallel()
 	t.Run("CreatedOnce", func(t *testing.T) {
 		d := dataDir(t.TempDir())
 		// Two processes starting at once on a new dir agree on one key.
@@ -141,6 +143,7 @@ func testOptions(now time.Time, noDemo bool) dataOptions {
 }
 
 func TestDataDir_Open(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 12, 1, 17, 0, 0, 0, time.Local)
 	t.Run("Demo", func(t *testing.T) {

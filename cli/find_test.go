@@ -12,7 +12,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // findData is a data dir whose demo cinema sold Ann Moreau one seat of
@@ -21,7 +21,7 @@ import (
 func findData(t *testing.T) (string, string) {
 	t.Helper()
 	dir := t.TempDir()
-	s := storetest.Open(t, filepath.Join(dir, dbFile), db.Options{})
+	s := dbtest.Open(t, filepath.Join(dir, dbFile), db.Options{})
 	ctx := context.Background()
 	seed, err := assets.Demo(time.Now())
 	if err != nil {

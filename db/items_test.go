@@ -8,6 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -110,7 +111,7 @@ func itemSteps(t *testing.T, s *db.Store, clock *storetest.Clock, step func(stri
 // is never changed.
 func TestItems_SchemaRefusesNegativeStock(t *testing.T) {
 	t.Parallel()
-	s, path := storetest.MustOpen(t, db.Options{Clock: storetest.FixedClock().Now, SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: storetest.FixedClock().Now, SweepInterval: -1})
 	ctx := context.Background()
 	if _, err := s.AddItem(ctx, booking.System, booking.Item{Code: "popcorn", Name: "Popcorn", Price: 4_50, Stock: intp(1)}); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -498,7 +499,7 @@ var notStatements = []string{"Close", "Path", "Changes", "Stats", "Seed", "Quies
 func TestPlanGuard(t *testing.T) {
 	clock := storetest.FixedClock()
 	stop := db.CapturePrepared()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	called := planWorkload(t, s, clock)
 	stmts := append(append(stop(), db.OtherStatements()...), db.TriggerStatements()...)
 	if len(stmts) < 80 || !slices.ContainsFunc(stmts, func(q string) bool { return strings.HasPrefix(q, "INSERT INTO bookings") }) {
@@ -525,7 +526,7 @@ func TestPlanGuard(t *testing.T) {
 func TestPlanGuard_DroppedIndex(t *testing.T) {
 	clock := storetest.FixedClock()
 	stop := db.CapturePrepared()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	planWorkload(t, s, clock)
 	stmts := stop()
 	raw := openRaw(t, path)

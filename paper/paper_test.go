@@ -20,6 +20,7 @@ import (
 	"boxoffice/db"
 	"boxoffice/escpos"
 	"boxoffice/escpos/escpostest"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 	"boxoffice/paper"
 )
@@ -33,7 +34,7 @@ var (
 func sold(t *testing.T) (*db.Store, *storetest.Clock, *booking.Booking) {
 	t.Helper()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	ctx := context.Background()
 	h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"G7", "G8"}, Owner: "o"})
 	if err != nil {

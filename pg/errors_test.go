@@ -17,6 +17,7 @@ import (
 // says nothing of saving: opening writes nothing (a command that only
 // reads says the same). It needs no server.
 func TestOpen_NoServerIsUnavailable(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +40,7 @@ func TestOpen_NoServerIsUnavailable(t *testing.T) {
 // refused (a database that is not there) is a setting to fix, not a
 // server to wait for.
 func TestOpen_ServerThatRefusesIsNotUnavailable(t *testing.T) {
+	t.Parallel()
 	base := os.Getenv("BOXOFFICE_TEST_PG")
 	if base == "" {
 		t.Skip("BOXOFFICE_TEST_PG is empty: no PostgreSQL to test against (.ci/pg starts one)")

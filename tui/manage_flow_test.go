@@ -17,7 +17,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // The manager screens that used to stop at the command line: the
@@ -340,7 +340,7 @@ func TestManage_ReopenShift(t *testing.T) {
 	ctx := context.Background()
 	addStaff(t, s, "ann", booking.RoleClerk, "1111")
 	ann := booking.Actor{Name: "ann", Role: booking.RoleClerk}
-	z := storetest.MustCloseShift(t, s, ann)
+	z := dbtest.MustCloseShift(t, s, ann)
 	m := newTestModel(t, s, clock, "mgr-shifts", 80, 24)
 	openManager(t, m, "7")
 	checkTableFits(t, "shifts", m)

@@ -9,7 +9,7 @@ import (
 
 	"boxoffice/assets"
 	"boxoffice/booking"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // TestGolden_Manager draws every manager screen at 80×24 and 120×40 on a
@@ -36,7 +36,7 @@ func TestGolden_Manager(t *testing.T) {
 		t.Fatal(err)
 	}
 	demo := booking.Actor{Name: assets.DemoUser, Role: booking.RoleManager}
-	storetest.MustCloseShift(t, s, demo) // the cancel asks for a float
+	dbtest.MustCloseShift(t, s, demo) // the cancel asks for a float
 	for i, size := range [][2]int{{80, 24}, {120, 40}} {
 		w, h := size[0], size[1]
 		// Each size cancels a show of its own: Saturday's or Sunday's

@@ -15,6 +15,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -30,9 +31,9 @@ func reportsModel(t *testing.T, name string, w, h int) *Model {
 func reportsModelStore(t *testing.T, name string, w, h int) (*Model, *db.Store) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "boxoffice.db")
-	storetest.ReportFixture(t, path, time.Local)
+	dbtest.ReportFixture(t, path, time.Local)
 	clock := storetest.NewClock(storetest.ReportDay(time.Local, 3, 12, 0))
-	s := storetest.Open(t, path, storeOptions(clock))
+	s := dbtest.Open(t, path, storeOptions(clock))
 	m := newTestModel(t, s, clock, "reports-"+name, w, h)
 	signIn(t, m, name, "1234")
 	m.setInfo("")

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -147,7 +148,7 @@ func TestModel_BlockFromMap(t *testing.T) {
 	if c := clerk.seats.clash; c == nil || !c.err.OutOfSale || !strings.Contains(screenText(clerk), "L9 is not for sale") {
 		t.Fatalf("stale map toggles L9: %q\n%s", clerk.status, screenText(clerk))
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // seatID is a seat's id in m's hall.

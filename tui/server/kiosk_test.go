@@ -16,6 +16,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/sshclient"
 	"boxoffice/internal/storetest"
 	"boxoffice/tui/server"
@@ -39,8 +40,8 @@ func newKioskEnv(tb testing.TB, seed booking.Seed, cfg func(*server.KioskConfig)
 	dir := tb.TempDir()
 	e := &kioskEnv{tb: tb, clock: storetest.FixedClock(), logs: &syncBuffer{}}
 	log := slog.New(slog.NewTextHandler(e.logs, nil))
-	e.store = storetest.Open(tb, filepath.Join(dir, "boxoffice.db"), db.Options{Clock: e.clock.Now, PollInterval: -1, SweepInterval: -1, Logger: log})
-	storetest.MustSeed(tb, e.store, seed, false)
+	e.store = dbtest.Open(tb, filepath.Join(dir, "boxoffice.db"), db.Options{Clock: e.clock.Now, PollInterval: -1, SweepInterval: -1, Logger: log})
+	dbtest.MustSeed(tb, e.store, seed, false)
 	sh, err := e.store.Show(context.Background(), booking.System, 1)
 	if err != nil {
 		tb.Fatal(err)

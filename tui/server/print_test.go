@@ -20,6 +20,7 @@ import (
 // a session on a staff key, with no printer, gets the tickets as a PDF in
 // the server's PDF directory and the screen names the file.
 func TestServer_Printing(t *testing.T) {
+	t.Parallel()
 	pr := escpostest.NewPrinter(t)
 	pdfDir := filepath.Join(t.TempDir(), "tickets")
 	e := newEnv(t, func(c *server.Config) {
