@@ -63,7 +63,7 @@ func TestCLI_ExitBesideAReader(t *testing.T) {
 	bin := buildBinary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	show := firstShowID(t, data)
-	code, out, errOut := runCLI(t, data, "", "sell", show, "G7", "--name", "Ann Moreau", "--json")
+	code, out, errOut := runCLI(t, data, "", "sell", show, "G6", "G7", "--name", "Ann Moreau", "--json")
 	var sold bookingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &sold) != nil {
 		t.Fatalf("sell: %d %s", code, errOut)

@@ -27,7 +27,7 @@ func TestCLI_OnPostgres(t *testing.T) {
 		t.Fatalf("init on PostgreSQL: exit %d %s", code, errOut)
 	}
 	show := grandShowID(t, data)
-	code, out, errOut := runCLI(t, data, "", "sell", show, "D2", "D3", "--json")
+	code, out, errOut := runCLI(t, data, "", "sell", show, "D1", "D2", "--json")
 	if code != 0 {
 		t.Fatalf("sell: exit %d %s", code, errOut)
 	}
@@ -37,12 +37,12 @@ func TestCLI_OnPostgres(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &sold); err != nil || sold.Number == "" {
 		t.Fatalf("sell --json: %v %q", err, out)
 	}
-	code, _, errOut = runCLI(t, data, "", "sell", show, "D3", "--json")
-	if code == 0 || !strings.Contains(errOut+out, "D3") {
-		t.Fatalf("D3 sold twice: exit %d", code)
+	code, _, errOut = runCLI(t, data, "", "sell", show, "D2", "--json")
+	if code == 0 || !strings.Contains(errOut+out, "D2") {
+		t.Fatalf("D2 sold twice: exit %d", code)
 	}
 	code, out, errOut = runCLI(t, data, "", "booking", sold.Number)
-	if code != 0 || !strings.Contains(out, "D2") || !strings.Contains(out, "D3") {
+	if code != 0 || !strings.Contains(out, "D1") || !strings.Contains(out, "D2") {
 		t.Fatalf("booking %s: exit %d %q %s", sold.Number, code, out, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(data, "boxoffice.db")); err == nil {

@@ -119,7 +119,7 @@ func TestCLI_SitesOnPostgres(t *testing.T) {
 	if code, _, errOut := runCLI(t, data, "", "sell", north["North Studio"], "A1", "A2", "--pay", "card"); code != 0 {
 		t.Fatalf("sell at North: %s", errOut)
 	}
-	if code, _, errOut := runCLI(t, data, "", "sell", main["Grand"], "D2", "--pay", "card"); code != 0 {
+	if code, _, errOut := runCLI(t, data, "", "sell", main["Grand"], "D1", "--pay", "card"); code != 0 {
 		t.Fatalf("sell at Main: %s", errOut)
 	}
 	tickets := func(site string) float64 {

@@ -16,7 +16,6 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -378,48 +377,18 @@ func (s *Store) migrate() error {
 		return err
 	}
 	for _, m := range files {
-		if applied[m.version] {
+		if applied[m.Version] {
 			continue
 		}
-		if err := s.applyMigration(ctx, m.version, m.body); err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, err)
+		if err := s.applyMigration(ctx, m.Version, m.SQL); err != nil {
+			return fmt.Errorf("migration %s: %w", m.Name, err)
 		}
 	}
 	return nil
 }
 
-// migrationFile is one embedded migration.
-type migrationFile struct {
-	version int
-	name    string
-	body    string
-}
-
-// migrationFiles are the embedded migrations in file-name order.
-func migrationFiles() ([]migrationFile, error) {
-	entries, err := migrations.ReadDir("migrations")
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	sort.Strings(names)
-	out := make([]migrationFile, 0, len(names))
-	for _, name := range names {
-		version, err := strconv.Atoi(strings.SplitN(name, "_", 2)[0])
-		if err != nil {
-			return nil, fmt.Errorf("migration %s: name must start with a number", name)
-		}
-		body, err := migrations.ReadFile("migrations/" + name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migrationFile{version: version, name: name, body: string(body)})
-	}
-	return out, nil
-}
+// migrationFiles are the embedded migrations in number order.
+func migrationFiles() ([]store.Migration, error) { return store.Migrations(migrations, "migrations") }
 
 // appliedMigrations reads which versions are applied, creating the table
 // that records them on a new file.

@@ -24,8 +24,8 @@ func MigrateOnly(path string, upTo int) error {
 		return err
 	}
 	for _, m := range files {
-		if m.version <= upTo {
-			if err := s.applyMigration(ctx, m.version, m.body); err != nil {
+		if m.Version <= upTo {
+			if err := s.applyMigration(ctx, m.Version, m.SQL); err != nil {
 				return err
 			}
 		}

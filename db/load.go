@@ -130,7 +130,7 @@ func (s *Store) readShowsByID(ctx context.Context, tx *sql.Tx, ids []int64) (map
 	defer rows.Close()
 	out := make(map[int64]booking.Show, len(ids))
 	for rows.Next() {
-		sh, err := scanShow(rows)
+		sh, err := store.ScanShow(rows)
 		if err != nil {
 			return nil, err
 		}

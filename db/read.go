@@ -88,25 +88,16 @@ func (d driver) ReadHall(ctx context.Context, hallID int64) (*booking.Hall, erro
 		return nil, s.translate("hall", err)
 	}
 	defer rs.Close()
-	for rs.Next() {
-		var seat booking.Seat
-		var kind string
-		if err := rs.Scan(&seat.ID, &seat.Label, &seat.RowTag, &seat.Number, &seat.Row, &seat.Col, &kind, &seat.Blocked); err != nil {
-			return nil, s.translate("hall", err)
-		}
-		seat.Kind, _ = booking.ParseSeatKind(kind)
-		h.Seats = append(h.Seats, seat)
-	}
-	if err := rs.Err(); err != nil {
+	if h.Seats, err = store.ScanSeats(rs); err != nil {
 		return nil, s.translate("hall", err)
 	}
 	return h, nil
 }
 
-// showColumns are a show's columns and its live held-seat count; the
-// first parameter is now in unix ms.
-const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity, s.sold, s.price_list, ` + heldCount +
-	`, ` + blockedCount + `, ` + lifeColumns
+// showColumns are a show's columns and its live held-seat count, in
+// store.ScanShow's order; the first parameter is now in unix ms.
+const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity, s.sold, ` + heldCount +
+	`, ` + blockedCount + `, s.price_list, ` + lifeColumns
 
 // heldCount counts the seats of show s held by live holds. It reads
 // the partial index seat_claims_held (migration 4), whose rows are only
@@ -117,16 +108,6 @@ const showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.s
 // together).
 const heldCount = `(SELECT count(*) FROM seat_claims c JOIN holds ho ON ho.id = c.hold_id
 	 WHERE c.show_id = s.id AND c.status = 'held' AND (ho.expires_at > ?1 AND (ho.created_at <= ?1 + 2000 OR ho.owner GLOB 'reservation:*')))`
-
-func scanShow(sc interface{ Scan(...any) error }) (booking.Show, error) {
-	var sh booking.Show
-	var starts, closeS int64
-	err := sc.Scan(&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity, &sh.Sold, &sh.PriceList, &sh.Held, &sh.Blocked,
-		&sh.Status, &sh.CancelReason, &closeS)
-	sh.Starts = time.Unix(starts, 0)
-	sh.SalesClose = time.Duration(closeS) * time.Second
-	return sh, err
-}
 
 // ReadShows reads the shows starting in a range (every show is at the
 // one site).
@@ -139,20 +120,13 @@ func (d driver) ReadShows(ctx context.Context, from, to time.Time, _ int64, now 
 		return nil, d.s.translate("shows", err)
 	}
 	defer rows.Close()
-	var out []booking.Show
-	for rows.Next() {
-		sh, err := scanShow(rows)
-		if err != nil {
-			return nil, d.s.translate("shows", err)
-		}
-		out = append(out, sh)
-	}
-	return out, d.s.translate("shows", rows.Err())
+	out, err := store.ScanShows(rows)
+	return out, d.s.translate("shows", err)
 }
 
 // ReadShow reads one show with its counts.
 func (d driver) ReadShow(ctx context.Context, showID int64, now time.Time) (booking.Show, bool, error) {
-	sh, err := scanShow(d.s.readRow(ctx, `SELECT `+showColumns+`
+	sh, err := store.ScanShow(d.s.readRow(ctx, `SELECT `+showColumns+`
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`,
 		now.UnixMilli(), showID))
 	if err == sql.ErrNoRows {

@@ -141,18 +141,6 @@ func reportRows[T any](d driver, ctx context.Context, op string, w store.ReportW
 	return out, d.s.translate(op, rows.Err())
 }
 
-// reportAllowed authorizes a report and validates its range (the takings
-// report's, which adds up through booking.TakingsTally here).
-func reportAllowed(actor booking.Actor, r booking.ReportRange) error {
-	if err := booking.Authorize(actor, booking.ActionViewReports); err != nil {
-		return err
-	}
-	if err := oneSite(r.Site); err != nil {
-		return err
-	}
-	return r.Validate()
-}
-
 // inReport runs fn in one read transaction on the read pool, with queries
 // prepared first: preparing on the pool while every connection sits in
 // such a transaction would wait for ever (see ReadBookings).

@@ -62,17 +62,13 @@ const qReportShows = `SELECT s.id, f.id, f.title, h.name, s.starts_at
 
 // ReportTakings adds up the payments taken in the range by q.By.
 func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q booking.TakingsQuery) (*booking.TakingsReport, error) {
-	if err := reportAllowed(actor, q.ReportRange); err != nil {
-		return nil, err
-	}
-	if _, err := booking.ParseTakingsBy(string(q.By)); err != nil || q.By == "" {
-		return nil, booking.Errorf(booking.EInvalid, "Takings add up by day, film, show, method or clerk, not %q.", booking.CleanLine(string(q.By), 20))
-	}
-	zoned, err := store.Zoned(s.Store, ctx, q.ReportRange)
+	q, err := store.CheckTakings(s.Store, ctx, actor, q)
 	if err != nil {
 		return nil, err
 	}
-	q.ReportRange = zoned
+	if err := oneSite(q.Site); err != nil {
+		return nil, err
+	}
 	t := newTakings(q)
 	err = s.inReport(ctx, []string{takingsQuery(q.By), qTicketSpan, qBookingTickets, qReportShows, qExchangeTargets}, func(tx *sql.Tx) error {
 		if err := s.takingsPayments(ctx, tx, t); err != nil {

@@ -113,9 +113,9 @@ func buildWant(ctx context.Context, versions []int) (*schemaWant, error) {
 		want[v] = true
 	}
 	for _, m := range files {
-		if want[m.version] {
-			if err := s.applyMigration(ctx, m.version, m.body); err != nil {
-				return nil, fmt.Errorf("migration %s: %w", m.name, err)
+		if want[m.Version] {
+			if err := s.applyMigration(ctx, m.Version, m.SQL); err != nil {
+				return nil, fmt.Errorf("migration %s: %w", m.Name, err)
 			}
 		}
 	}
@@ -209,7 +209,7 @@ func checkSchema(ctx context.Context, r *sql.DB) (problems []string, relationsOK
 	}
 	known := map[int]bool{}
 	for _, m := range files {
-		known[m.version] = true
+		known[m.Version] = true
 	}
 	var versions []int
 	var found []string

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // HoldOffSales needs nothing on SQLite: the writer runs one write at a
@@ -61,29 +62,18 @@ const qCancelContacts = `SELECT b.number, b.customer, b.phone, p.method,
 	WHERE b.show_id = ? AND b.status = 'cancelled' AND b.cancelled_at >= ? ORDER BY b.number`
 
 // ReadCancellation reads the cancelled show and the customers to contact.
-func (d driver) ReadCancellation(ctx context.Context, showID int64) (*booking.ShowCancellation, error) {
+func (d driver) ReadCancellation(ctx context.Context, showID int64, out *booking.ShowCancellation) error {
 	s := d.s
-	sh, err := s.Show(ctx, booking.System, showID)
-	if err != nil {
-		return nil, err
-	}
-	out := &booking.ShowCancellation{Show: *sh, Reason: sh.CancelReason}
 	var at sql.NullInt64
 	if err := s.readRow(ctx, `SELECT cancelled_by, cancelled_at FROM shows WHERE id = ?`, showID).Scan(&out.By, &at); err != nil {
-		return nil, s.translate("cancel show", err)
+		return s.translate("cancel show", err)
 	}
 	out.At = time.UnixMilli(at.Int64)
 	rows, err := s.readRows(ctx, qCancelContacts, showID, at.Int64)
 	if err != nil {
-		return nil, s.translate("cancel show", err)
+		return s.translate("cancel show", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var k booking.CancelContact
-		if err := rows.Scan(&k.Booking, &k.Name, &k.Phone, &k.Method, &k.Refunded, &k.Tickets); err != nil {
-			return nil, s.translate("cancel show", err)
-		}
-		out.Contacts = append(out.Contacts, k)
-	}
-	return out, s.translate("cancel show", rows.Err())
+	out.Contacts, err = store.ScanContacts(rows)
+	return s.translate("cancel show", err)
 }

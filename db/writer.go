@@ -444,6 +444,29 @@ func (s *Store) stillWanted(batch []*job) []*job {
 	return live
 }
 
+// logChanges writes a row of the change log for each show the batch
+// changed, and marks their sequence numbers as this process's own.
+func (s *Store) logChanges(base *wtx, changed map[int64]bool) ([]int64, error) {
+	var seqs []int64
+	for id := range changed {
+		var seq int64
+		if err := base.queryRow(`INSERT INTO changes (show_id) VALUES (?) RETURNING seq`, id).Scan(&seq); err != nil {
+			return nil, err
+		}
+		seqs = append(seqs, seq)
+	}
+	if len(seqs) > 0 && s.opts.PollInterval > 0 {
+		// Mark these before the commit makes them visible to the poller,
+		// so this process does not publish its own writes twice.
+		s.ownMu.Lock()
+		for _, q := range seqs {
+			s.ownSeqs[q] = struct{}{}
+		}
+		s.ownMu.Unlock()
+	}
+	return seqs, nil
+}
+
 // tryBatch runs the jobs in one BEGIN IMMEDIATE … COMMIT, each inside its
 // own savepoint so a failed booking rolls back only itself. It returns each
 // job's own answer, or a batch error when nothing was committed.
@@ -500,22 +523,9 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 	if err := flushAudit(base, audits); err != nil {
 		return nil, err
 	}
-	var seqs []int64
-	for id := range changed {
-		var seq int64
-		if err := base.queryRow(`INSERT INTO changes (show_id) VALUES (?) RETURNING seq`, id).Scan(&seq); err != nil {
-			return nil, err
-		}
-		seqs = append(seqs, seq)
-	}
-	if len(seqs) > 0 && s.opts.PollInterval > 0 {
-		// Mark these before the commit makes them visible to the poller,
-		// so this process does not publish its own writes twice.
-		s.ownMu.Lock()
-		for _, q := range seqs {
-			s.ownSeqs[q] = struct{}{}
-		}
-		s.ownMu.Unlock()
+	seqs, err := s.logChanges(base, changed)
+	if err != nil {
+		return nil, err
 	}
 	c.statements.Add(1)
 	if _, err := c.conn.ExecContext(ctx, "COMMIT"); err != nil {

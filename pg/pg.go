@@ -28,7 +28,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -194,34 +193,8 @@ func (s *Store) Changes() *booking.Broker { return s.broker }
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// migration is one numbered file of migrations/.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-func migrations() ([]migration, error) {
-	entries, err := migrationFiles.ReadDir("migrations")
-	if err != nil {
-		return nil, err
-	}
-	var out []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %s: no number", e.Name())
-		}
-		b, err := migrationFiles.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migration{v, e.Name(), string(b)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
-	return out, nil
-}
+// migrations are the embedded migrations in number order.
+func migrations() ([]store.Migration, error) { return store.Migrations(migrationFiles, "migrations") }
 
 // migrate applies the migrations schema_version has not recorded, each
 // in one transaction, holding an advisory lock of this schema so two
@@ -258,14 +231,14 @@ func (s *Store) migrate(ctx context.Context) error {
 	// Every migration not recorded runs, not only those above the newest:
 	// branches built side by side land numbers out of order.
 	for _, m := range list {
-		if slices.Contains(applied, int32(m.version)) {
+		if slices.Contains(applied, int32(m.Version)) {
 			continue
 		}
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
-				return fmt.Errorf("migration %s: %w", m.name, err)
+			if _, err := tx.Exec(ctx, m.SQL); err != nil {
+				return fmt.Errorf("migration %s: %w", m.Name, err)
 			}
-			_, err := tx.Exec(ctx, `INSERT INTO schema_version (version, name) VALUES ($1, $2)`, m.version, m.name)
+			_, err := tx.Exec(ctx, `INSERT INTO schema_version (version, name) VALUES ($1, $2)`, m.Version, m.Name)
 			return err
 		})
 		if err != nil {

@@ -50,16 +50,7 @@ func (d driver) ReadHall(ctx context.Context, hallID int64) (*booking.Hall, erro
 		return nil, s.translate("hall", err)
 	}
 	defer rs.Close()
-	for rs.Next() {
-		var seat booking.Seat
-		var kind string
-		if err := rs.Scan(&seat.ID, &seat.Label, &seat.RowTag, &seat.Number, &seat.Row, &seat.Col, &kind, &seat.Blocked); err != nil {
-			return nil, s.translate("hall", err)
-		}
-		seat.Kind, _ = booking.ParseSeatKind(kind)
-		h.Seats = append(h.Seats, seat)
-	}
-	if err := rs.Err(); err != nil {
+	if h.Seats, err = store.ScanSeats(rs); err != nil {
 		return nil, s.translate("hall", err)
 	}
 	return h, nil
@@ -83,16 +74,6 @@ var showColumns = `s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.sta
 
 const showFrom = ` FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id `
 
-func scanShow(row pgx.Row) (booking.Show, error) {
-	var sh booking.Show
-	var starts, closeS int64
-	err := row.Scan(&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity,
-		&sh.Sold, &sh.Held, &sh.Blocked, &sh.PriceList, &sh.Status, &sh.CancelReason, &closeS)
-	sh.Starts = time.Unix(starts, 0)
-	sh.SalesClose = time.Duration(closeS) * time.Second
-	return sh, err
-}
-
 // ReadShows reads the shows starting in a range, of a site's halls
 // (0: every site's), with their counts.
 func (d driver) ReadShows(ctx context.Context, from, to time.Time, site int64, now time.Time) ([]booking.Show, error) {
@@ -102,20 +83,13 @@ func (d driver) ReadShows(ctx context.Context, from, to time.Time, site int64, n
 		return nil, d.s.translate("shows", err)
 	}
 	defer rows.Close()
-	var out []booking.Show
-	for rows.Next() {
-		sh, err := scanShow(rows)
-		if err != nil {
-			return nil, d.s.translate("shows", err)
-		}
-		out = append(out, sh)
-	}
-	return out, d.s.translate("shows", rows.Err())
+	out, err := store.ScanShows(rows)
+	return out, d.s.translate("shows", err)
 }
 
 // ReadShow reads one show with its counts.
 func (d driver) ReadShow(ctx context.Context, showID int64, now time.Time) (booking.Show, bool, error) {
-	sh, err := scanShow(d.s.pool.QueryRow(ctx, `SELECT `+showColumns+showFrom+`WHERE s.id = $2`, now.UnixMilli(), showID))
+	sh, err := store.ScanShow(d.s.pool.QueryRow(ctx, `SELECT `+showColumns+showFrom+`WHERE s.id = $2`, now.UnixMilli(), showID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return sh, false, nil
 	}

@@ -128,15 +128,6 @@ func reportRows[T any](d driver, ctx context.Context, op, query string, args []a
 	return out, d.s.translate(op, err)
 }
 
-// reportAllowed authorizes a report and validates its range (the takings
-// report's, which adds up through booking.TakingsTally here).
-func reportAllowed(actor booking.Actor, r booking.ReportRange) error {
-	if err := booking.Authorize(actor, booking.ActionViewReports); err != nil {
-		return err
-	}
-	return r.Validate()
-}
-
 // inReport runs fn in one read-only REPEATABLE READ transaction: one
 // snapshot for a report's rows and its totals.
 func (s *Store) inReport(ctx context.Context, fn func(tx pgx.Tx) error) error {

@@ -56,17 +56,10 @@ const pqTakingsShows = `SELECT s.id, f.id, f.title, h.name, s.starts_at
 // ReportTakings adds up the payments taken in the range by q.By, in one
 // read-only REPEATABLE READ transaction (inReport).
 func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q booking.TakingsQuery) (*booking.TakingsReport, error) {
-	if err := reportAllowed(actor, q.ReportRange); err != nil {
-		return nil, err
-	}
-	if _, err := booking.ParseTakingsBy(string(q.By)); err != nil || q.By == "" {
-		return nil, booking.Errorf(booking.EInvalid, "Takings add up by day, film, show, method or clerk, not %q.", booking.CleanLine(string(q.By), 20))
-	}
-	zoned, err := store.Zoned(s.Store, ctx, q.ReportRange)
+	q, err := store.CheckTakings(s.Store, ctx, actor, q)
 	if err != nil {
 		return nil, err
 	}
-	q.ReportRange = zoned
 	t := booking.NewTakingsTally(q)
 	days := q.Days()
 	bounds := make([]int64, 0, len(days)+1)

@@ -145,7 +145,7 @@ func (d driver) ReadBookings(ctx context.Context, ids []int64) (store.BookingRow
 			return err
 		}
 		for rows.Next() {
-			sh, err := scanShow(rows)
+			sh, err := store.ScanShow(rows)
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // HoldOffSales locks holds and seat_claims against writes as a block does
@@ -77,26 +78,19 @@ const qCancelContacts = `SELECT b.number, b.customer, b.phone, p.method,
 	WHERE b.show_id = $1 AND b.status = 'cancelled' AND b.cancelled_at >= $2 ORDER BY b.number`
 
 // ReadCancellation reads the cancelled show and the customers to contact.
-func (d driver) ReadCancellation(ctx context.Context, showID int64) (*booking.ShowCancellation, error) {
+func (d driver) ReadCancellation(ctx context.Context, showID int64, out *booking.ShowCancellation) error {
 	s := d.s
-	sh, err := s.Show(ctx, booking.System, showID)
-	if err != nil {
-		return nil, err
-	}
-	out := &booking.ShowCancellation{Show: *sh, Reason: sh.CancelReason}
 	var at *int64
 	if err := s.pool.QueryRow(ctx, `SELECT cancelled_by, cancelled_at FROM shows WHERE id = $1`, showID).Scan(&out.By, &at); err != nil {
-		return nil, s.translate("cancel show", err)
+		return s.translate("cancel show", err)
 	}
 	since := deref(at)
 	out.At = time.UnixMilli(since)
-	err = eachRow(ctx, s.pool, qCancelContacts, []any{showID, since}, func(r pgx.Rows) error {
-		var k booking.CancelContact
-		if err := r.Scan(&k.Booking, &k.Name, &k.Phone, &k.Method, &k.Refunded, &k.Tickets); err != nil {
-			return err
-		}
-		out.Contacts = append(out.Contacts, k)
-		return nil
-	})
-	return out, s.translate("cancel show", err)
+	rows, err := s.pool.Query(ctx, qCancelContacts, showID, since)
+	if err != nil {
+		return s.translate("cancel show", err)
+	}
+	defer rows.Close()
+	out.Contacts, err = store.ScanContacts(rows)
+	return s.translate("cancel show", err)
 }

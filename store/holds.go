@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -54,6 +55,9 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	if err != nil {
 		return nil, err
 	}
+	// In the hall's order, whatever order they were typed in: the
+	// tickets, the receipt and the audit list them so.
+	slices.SortFunc(seats, func(a, b booking.Seat) int { return cmp.Compare(a.ID, b.ID) })
 	ttl := ttlOrDefault(req.TTL)
 	// Seats picked by hand answer to the single-seat rule, which reads
 	// the show first: they take the transaction below, at a clerk's

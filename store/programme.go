@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"sync"
+	"time"
 
 	"boxoffice/booking"
 )
@@ -130,4 +131,58 @@ func (p *Programme) Reset() {
 	clear(p.shows)
 	clear(p.halls)
 	clear(p.seats)
+}
+
+// Rows is what both drivers' result rows offer (database/sql's and
+// pgx's), for the scans written once here.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// ScanSeats reads a hall's seats from rows of id, label, row tag,
+// number, row index, column, kind and blocked, in that order.
+func ScanSeats(rows Rows) ([]booking.Seat, error) {
+	var out []booking.Seat
+	for rows.Next() {
+		var seat booking.Seat
+		var kind string
+		if err := rows.Scan(&seat.ID, &seat.Label, &seat.RowTag, &seat.Number, &seat.Row, &seat.Col, &kind, &seat.Blocked); err != nil {
+			return nil, err
+		}
+		seat.Kind, _ = booking.ParseSeatKind(kind)
+		out = append(out, seat)
+	}
+	return out, rows.Err()
+}
+
+// Scanner is one row to scan: a driver's row or rows.
+type Scanner interface{ Scan(dest ...any) error }
+
+// ScanShow reads a show with its counts from a row of id, film id,
+// title, minutes and rating, hall id and name, start (unix seconds),
+// capacity, sold, held, blocked, price list, status, cancel reason and
+// sales close (seconds), in that order.
+func ScanShow(row Scanner) (booking.Show, error) {
+	var sh booking.Show
+	var starts, closeS int64
+	err := row.Scan(&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity,
+		&sh.Sold, &sh.Held, &sh.Blocked, &sh.PriceList, &sh.Status, &sh.CancelReason, &closeS)
+	sh.Starts = time.Unix(starts, 0)
+	sh.SalesClose = time.Duration(closeS) * time.Second
+	return sh, err
+}
+
+// ScanShows reads every show of rows (ScanShow).
+func ScanShows(rows Rows) ([]booking.Show, error) {
+	var out []booking.Show
+	for rows.Next() {
+		sh, err := ScanShow(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sh)
+	}
+	return out, rows.Err()
 }

@@ -173,3 +173,23 @@ func (s *Store) ReportNoShows(ctx context.Context, actor booking.Actor, r bookin
 	rep.Totals()
 	return rep, nil
 }
+
+// CheckTakings is what a driver's takings report checks before it reads:
+// the actor may see reports, the range and the By are sound. It returns
+// the query with its range in the site's time zone. (The takings are
+// still each driver's one read: SQLite's rollups, PostgreSQL's
+// aggregates.)
+func CheckTakings(s *Store, ctx context.Context, actor booking.Actor, q booking.TakingsQuery) (booking.TakingsQuery, error) {
+	if err := booking.Authorize(actor, booking.ActionViewReports); err != nil {
+		return q, err
+	}
+	if err := q.Validate(); err != nil {
+		return q, err
+	}
+	if _, err := booking.ParseTakingsBy(string(q.By)); err != nil || q.By == "" {
+		return q, booking.Errorf(booking.EInvalid, "Takings add up by day, film, show, method or clerk, not %q.", booking.CleanLine(string(q.By), 20))
+	}
+	r, err := Zoned(s, ctx, q.ReportRange)
+	q.ReportRange = r
+	return q, err
+}

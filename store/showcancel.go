@@ -42,11 +42,10 @@ type ShowCancelReads interface {
 	// ReadConfirmedBookings lists the ids of up to limit of a show's
 	// confirmed bookings, lowest first.
 	ReadConfirmedBookings(ctx context.Context, showID int64, limit int) ([]int64, error)
-	// ReadCancellation reads a cancelled show (as booking's Show reads
-	// it), who cancelled it when and why, and the bookings its cancel
-	// refunded — cancelled at or after it was — with what went back to
-	// each, by booking number. RefundedNow is left 0.
-	ReadCancellation(ctx context.Context, showID int64) (*booking.ShowCancellation, error)
+	// ReadCancellation fills in who cancelled a show and when, and the
+	// bookings its cancel refunded — cancelled at or after it was — with
+	// what went back to each, by booking number (ScanContacts).
+	ReadCancellation(ctx context.Context, showID int64, into *booking.ShowCancellation) error
 }
 
 // cancelProgressKey carries a function told after each booking a
@@ -87,12 +86,27 @@ func (s *Store) CancelShow(ctx context.Context, actor booking.Actor, showID int6
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.d.ReadCancellation(ctx, showID)
+	sh, err := s.Show(ctx, booking.System, showID)
 	if err != nil {
 		return nil, err
 	}
-	out.RefundedNow = n
-	return out, nil
+	out := &booking.ShowCancellation{Show: *sh, Reason: sh.CancelReason, RefundedNow: n}
+	return out, s.d.ReadCancellation(ctx, showID, out)
+}
+
+// ScanContacts reads the customers to call about a cancelled show from
+// rows of booking number, name, phone, method, amount refunded and
+// tickets, in that order.
+func ScanContacts(rows Rows) ([]booking.CancelContact, error) {
+	var out []booking.CancelContact
+	for rows.Next() {
+		var k booking.CancelContact
+		if err := rows.Scan(&k.Booking, &k.Name, &k.Phone, &k.Method, &k.Refunded, &k.Tickets); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
 }
 
 // cashNeedsShift refuses, before anything is written, to cancel a show

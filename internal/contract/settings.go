@@ -318,45 +318,11 @@ func taxRefusals(t *testing.T, e *env) {
 // takings and tax reports and the door's words. It skips on a store of
 // one site.
 func zonesTwoSites(t *testing.T, e *env) {
-	sp := need[sitePlacer](t, e, needSites)
 	s := need[settingStore](t, e, needSettings)
-	pb := need[programmeBuilder](t, e, "AddHall, AddFilm and AddShow (booking.Programme)")
 	d := need[admitter](t, e, "Admit (booking.Door)")
-	tk := need[takings](t, e, "ReportTakings (booking.Reports)")
-	west, err := sp.AddSite(e.ctx, manager, "West")
-	if booking.ErrorMessage(err) == booking.ErrorMessage(booking.ErrOneSite) {
-		t.Skip("a store of one site has one zone")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	zones := map[int64]string{booking.MainSite: "Pacific/Auckland", west.ID: "America/Los_Angeles"}
-	locs := map[int64]*time.Location{}
-	for site, zone := range zones {
-		if _, err := s.SetSetting(e.ctx, manager, site, booking.SetTimeZone, zone); err != nil {
-			t.Fatal(err)
-		}
-		locs[site], _ = time.LoadLocation(zone)
-	}
-	h := storetest.Hall()
-	h.Name, h.Site = "West Hall", west.ID
-	hallID, err := pb.AddHall(e.ctx, manager, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	filmID, err := pb.AddFilm(e.ctx, manager, booking.Film{Title: "West Film", Minutes: 90})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A show five hours on, at each site (the seed's first is two on).
-	starts := e.clock.Now().Add(5 * time.Hour).Truncate(time.Minute)
-	westShow, err := pb.AddShow(e.ctx, manager, filmID, hallID, starts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := func(site int64) booking.Actor { a := clerk; a.Site = site; return a }
-	for site, show := range map[int64]int64{booking.MainSite: e.show.ID, west.ID: westShow} {
-		loc := locs[site]
+	shows, zones := zonesSetUp(t, e)
+	for site, show := range shows {
+		loc, _ := time.LoadLocation(zones[site])
 		c, err := s.Cinema(e.ctx, clerk, site)
 		if err != nil || c.Location().String() != zones[site] {
 			t.Fatalf("site %d's zone: %v, %v", site, c.Location(), err)
@@ -369,64 +335,118 @@ func zonesTwoSites(t *testing.T, e *env) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The show is listed on its date at its site, in its zone, and
-		// not on the day before or after there.
-		y, m, dd := sh.Starts.In(loc).Date()
-		for _, delta := range []int{-1, 0, 1} {
-			day := time.Date(y, m, dd+delta, 12, 0, 0, 0, time.UTC)
-			list, err := e.s.Shows(e.ctx, at(site), day)
-			if err != nil {
-				t.Fatal(err)
-			}
-			found := false
-			for _, x := range list {
-				if x.ID == show {
-					found = true
-					if x.Starts.Location().String() != zones[site] {
-						t.Errorf("site %d lists show %d in %s", site, show, x.Starts.Location())
-					}
-				}
-			}
-			if found != (delta == 0) {
-				t.Fatalf("site %d, day %+d of show %d's date there: listed %v", site, delta, show, found)
-			}
-		}
-		// A ticket sold now counts on today's date there, in each report.
-		h, err := e.s.Hold(e.ctx, at(site), booking.HoldRequest{ShowID: show, Seats: []string{"C3"}, Owner: fmt.Sprint("z", site)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := e.s.Checkout(e.ctx, at(site), booking.CheckoutRequest{HoldID: h.ID, Owner: fmt.Sprint("z", site), IdempotencyKey: fmt.Sprint("z", site), Method: booking.Card})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, delta := range []int{-1, 0, 1} {
-			ty, tm, td := today.Date()
-			day := time.Date(ty, tm, td+delta, 0, 0, 0, 0, time.UTC)
-			r := booking.ReportRange{From: day, To: day, Site: site}
-			tr, err := tk.ReportTakings(e.ctx, manager, booking.TakingsQuery{ReportRange: r, By: booking.ByDay})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tax, err := s.ReportTax(e.ctx, manager, r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := booking.Money(0)
-			if delta == 0 {
-				want = b.Total
-			}
-			if tr.Total.Sales != want || tax.Total.Gross != want {
-				t.Fatalf("site %d, today%+d: takings %s, tax gross %s, want %s", site, delta, tr.Total.Sales, tax.Total.Gross, want)
-			}
-			if tax.From.Location().String() != zones[site] || tax.From.Hour() != 0 {
-				t.Fatalf("site %d's tax report starts %s", site, tax.From)
-			}
-		}
+		zoneListsShow(t, e, site, sh, loc)
+		b := zoneSaleCounts(t, e, site, show, today)
 		// The door says when its doors open in its zone.
 		_, err = d.Admit(e.ctx, door, b.Tickets[0].Code)
 		zsh := *sh
 		zsh.Starts = sh.Starts.In(loc)
 		wantMessage(t, fmt.Sprintf("site %d's door", site), err, booking.ErrorMessage(booking.DoorWindow(e.clock.Now().In(loc), zsh, b.Tickets[0].Seat.Label)))
 	}
+}
+
+// siteActor is the clerk working at site.
+func siteActor(site int64) booking.Actor { a := clerk; a.Site = site; return a }
+
+// zonesSetUp adds a site West with a show five hours on and puts the main
+// site in Auckland and West in Los Angeles: the shows by site, and the
+// zones.
+func zonesSetUp(t *testing.T, e *env) (shows map[int64]int64, zones map[int64]string) {
+	sp := need[sitePlacer](t, e, needSites)
+	s := need[settingStore](t, e, needSettings)
+	pb := need[programmeBuilder](t, e, "AddHall, AddFilm and AddShow (booking.Programme)")
+	west, err := sp.AddSite(e.ctx, manager, "West")
+	if booking.ErrorMessage(err) == booking.ErrorMessage(booking.ErrOneSite) {
+		t.Skip("a store of one site has one zone")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	zones = map[int64]string{booking.MainSite: "Pacific/Auckland", west.ID: "America/Los_Angeles"}
+	for site, zone := range zones {
+		if _, err := s.SetSetting(e.ctx, manager, site, booking.SetTimeZone, zone); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := storetest.Hall()
+	h.Name, h.Site = "West Hall", west.ID
+	hallID, err := pb.AddHall(e.ctx, manager, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	filmID, err := pb.AddFilm(e.ctx, manager, booking.Film{Title: "West Film", Minutes: 90})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A show five hours on, at each site (the seed's first is two on).
+	westShow, err := pb.AddShow(e.ctx, manager, filmID, hallID, e.clock.Now().Add(5*time.Hour).Truncate(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[int64]int64{booking.MainSite: e.show.ID, west.ID: westShow}, zones
+}
+
+// zoneListsShow checks that the show is listed on its date at its site,
+// in its zone, and not on the day before or after there.
+func zoneListsShow(t *testing.T, e *env, site int64, sh *booking.Show, loc *time.Location) {
+	y, m, dd := sh.Starts.In(loc).Date()
+	for _, delta := range []int{-1, 0, 1} {
+		day := time.Date(y, m, dd+delta, 12, 0, 0, 0, time.UTC)
+		list, err := e.s.Shows(e.ctx, siteActor(site), day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, x := range list {
+			if x.ID == sh.ID {
+				found = true
+				if x.Starts.Location().String() != loc.String() {
+					t.Errorf("site %d lists show %d in %s", site, sh.ID, x.Starts.Location())
+				}
+			}
+		}
+		if found != (delta == 0) {
+			t.Fatalf("site %d, day %+d of show %d's date there: listed %v", site, delta, sh.ID, found)
+		}
+	}
+}
+
+// zoneSaleCounts sells a ticket now and checks it counts on today's date
+// at the site, in the takings and the tax report alike.
+func zoneSaleCounts(t *testing.T, e *env, site, show int64, today time.Time) *booking.Booking {
+	s := need[settingStore](t, e, needSettings)
+	tk := need[takings](t, e, "ReportTakings (booking.Reports)")
+	owner := fmt.Sprint("z", site)
+	h, err := e.s.Hold(e.ctx, siteActor(site), booking.HoldRequest{ShowID: show, Seats: []string{"C3"}, Owner: owner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.s.Checkout(e.ctx, siteActor(site), booking.CheckoutRequest{HoldID: h.ID, Owner: owner, IdempotencyKey: owner, Method: booking.Card})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, delta := range []int{-1, 0, 1} {
+		ty, tm, td := today.Date()
+		day := time.Date(ty, tm, td+delta, 0, 0, 0, 0, time.UTC)
+		r := booking.ReportRange{From: day, To: day, Site: site}
+		tr, err := tk.ReportTakings(e.ctx, manager, booking.TakingsQuery{ReportRange: r, By: booking.ByDay})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tax, err := s.ReportTax(e.ctx, manager, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := booking.Money(0)
+		if delta == 0 {
+			want = b.Total
+		}
+		if tr.Total.Sales != want || tax.Total.Gross != want {
+			t.Fatalf("site %d, today%+d: takings %s, tax gross %s, want %s", site, delta, tr.Total.Sales, tax.Total.Gross, want)
+		}
+		if tax.From.Location().String() != today.Location().String() || tax.From.Hour() != 0 {
+			t.Fatalf("site %d's tax report starts %s", site, tax.From)
+		}
+	}
+	return b
 }
