@@ -62,7 +62,7 @@ const qBlockedClaims = `SELECT c.show_id, coalesce((SELECT label FROM seats WHER
 // checkBlocked names each live claim on a seat kept out of sale before
 // the claim was made.
 func (s *Store) checkBlocked(ctx context.Context, tx *sql.Tx) ([]string, error) {
-	rows, err := s.txRows(ctx, tx, qBlockedClaims, maxProblems)
+	rows, err := s.txRows(ctx, tx, qBlockedClaims, store.MaxProblems)
 	if err != nil {
 		return nil, err
 	}

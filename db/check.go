@@ -2,13 +2,11 @@ package db
 
 import (
 	"boxoffice/booking"
+	"boxoffice/store"
 	"context"
 	"database/sql"
 	"fmt"
 )
-
-// maxProblems bounds how many problems of one kind CheckInvariants names.
-const maxProblems = 20
 
 // The invariant checks read every row on purpose: they are run on demand
 // (after generating history, by tests, before a migration), never by a
@@ -51,7 +49,7 @@ const (
 )
 
 // CheckInvariants reads the whole database in one read transaction and
-// names every broken invariant it finds (at most maxProblems of a kind):
+// names every broken invariant it finds (at most store.MaxProblems of a kind):
 // no seat with two live claims, each show's sold count equal to its sold
 // claims, each booking's tickets, claims and payments agreeing with its
 // total and status, no payment or ticket without a booking, and no seat
@@ -82,7 +80,7 @@ func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
 }
 
 func (s *Store) checkClaims(ctx context.Context, tx *sql.Tx) ([]string, error) {
-	rows, err := s.txRows(ctx, tx, qTwoLiveClaims, maxProblems)
+	rows, err := s.txRows(ctx, tx, qTwoLiveClaims, store.MaxProblems)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +98,7 @@ func (s *Store) checkClaims(ctx context.Context, tx *sql.Tx) ([]string, error) {
 }
 
 func (s *Store) checkSold(ctx context.Context, tx *sql.Tx) ([]string, error) {
-	rows, err := s.txRows(ctx, tx, qSoldCounts, maxProblems)
+	rows, err := s.txRows(ctx, tx, qSoldCounts, store.MaxProblems)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +126,7 @@ func (s *Store) checkBookings(ctx context.Context, tx *sql.Tx) ([]string, error)
 		if err := rows.Scan(&b.Number, &b.Status, &b.Total, &b.TicketSum, &b.LiveSum, &b.LiveCount, &b.Gone, &b.Sale, &b.Refund, &b.SoldClaims, &b.Misplaced, &b.CreditIn, &b.Back, &b.CreditOut); err != nil {
 			return nil, err
 		}
-		if p := b.Problem(); p != "" && len(out) < maxProblems {
+		if p := b.Problem(); p != "" && len(out) < store.MaxProblems {
 			out = append(out, "booking "+b.Number+": "+p)
 		}
 	}
@@ -185,7 +183,7 @@ func (s *Store) checkAdmitted(ctx context.Context, tx *sql.Tx) ([]string, error)
 }
 
 func (s *Store) admittedTwice(ctx context.Context, tx *sql.Tx) ([]string, error) {
-	rows, err := s.txRows(ctx, tx, qAdmittedTwice, maxProblems)
+	rows, err := s.txRows(ctx, tx, qAdmittedTwice, store.MaxProblems)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"boxoffice/store"
 	"context"
 	"database/sql"
 	"fmt"
@@ -19,7 +20,7 @@ const qShiftMoneyDrift = `SELECT shift_id, kind, method, sum(a), sum(n) FROM (
 // checkShiftMoney names each shift whose running totals disagree with
 // its payments.
 func (s *Store) checkShiftMoney(ctx context.Context, tx *sql.Tx) ([]string, error) {
-	rows, err := s.txRows(ctx, tx, qShiftMoneyDrift, maxProblems)
+	rows, err := s.txRows(ctx, tx, qShiftMoneyDrift, store.MaxProblems)
 	if err != nil {
 		return nil, err
 	}

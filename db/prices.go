@@ -69,12 +69,7 @@ func eachRow(q queryFunc, query string, fn func(*sql.Rows) error, args ...any) e
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return store.Each(rows, func() error { return fn(rows) })
 }
 
 // priceTable is the cached price table, read from the pool when a price

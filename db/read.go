@@ -58,20 +58,12 @@ func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error
 
 // ReadShowFacts reads a show's programme facts for store.Programme.
 func (d driver) ReadShowFacts(ctx context.Context, showID int64) (booking.Show, error) {
-	var sh booking.Show
-	var starts int64
-	err := d.s.readRow(ctx, `SELECT s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity
-		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`, showID).Scan(
-		&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity)
+	sh, err := store.ScanShowFacts(d.s.readRow(ctx, `SELECT s.id, f.id, f.title, f.minutes, f.rating, h.id, h.name, s.starts_at, s.capacity
+		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`, showID))
 	if err == sql.ErrNoRows {
 		return sh, store.ErrNoShow(showID)
 	}
-	if err != nil {
-		return sh, d.s.translate("show", err)
-	}
-	sh.Starts = time.Unix(starts, 0)
-	sh.SalesClose = booking.DefaultSalesClose
-	return sh, nil
+	return sh, d.s.translate("show", err)
 }
 
 // ReadHall reads a hall with its seats for store.Programme.

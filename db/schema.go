@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // The schema check (invariant 17): a file that is checked or restored
@@ -193,7 +194,7 @@ func appliedVersions(ctx context.Context, r *sql.DB) ([]int, error) {
 // checkSchema compares the schema of the file r reads with what the
 // migrations it records as applied make, and names every object that is
 // missing, not boxoffice's, or not as boxoffice makes it (at most
-// maxProblems, then how many more). relationsOK is false when a table or
+// store.MaxProblems, then how many more). relationsOK is false when a table or
 // a view is among them: its data is then not read at all. An error means
 // the file has no readable record of its migrations (errNoSchemaRecord:
 // not a boxoffice database), or that the expected schema could not be
@@ -256,8 +257,8 @@ func checkSchema(ctx context.Context, r *sql.DB) (problems []string, relationsOK
 	if more {
 		found = append(found, fmt.Sprintf("more than %d schema objects: not boxoffice's", maxSchemaObjects))
 	}
-	if len(found) > maxProblems {
-		found = append(found[:maxProblems], fmt.Sprintf("and %d more differences in the schema", len(found)-maxProblems))
+	if len(found) > store.MaxProblems {
+		found = append(found[:store.MaxProblems], fmt.Sprintf("and %d more differences in the schema", len(found)-store.MaxProblems))
 	}
 	return found, relationsOK, nil
 }

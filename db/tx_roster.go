@@ -96,7 +96,7 @@ func (w *wtx) updatedOne(query string, args ...any) (bool, error) {
 var staffLocks = func() string {
 	var b strings.Builder
 	for _, c := range store.PINCounters {
-		b.WriteString(`, coalesce((SELECT locked_until FROM ` + pinTables[c] + ` WHERE name = s.name), 0)`)
+		b.WriteString(`, coalesce((SELECT locked_until FROM ` + c.Table() + ` WHERE name = s.name), 0)`)
 	}
 	return b.String()
 }()

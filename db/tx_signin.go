@@ -7,17 +7,10 @@ import (
 	"boxoffice/store"
 )
 
-// pinTables are the tables counting each kind of PIN attempt.
-var pinTables = map[store.PINCounter]string{
-	store.SignInPINs:   "signin_failures",
-	store.ApprovalPINs: "approval_failures",
-	store.KioskPINs:    "kiosk_unlock_failures",
-}
-
 // PINFailuresForUpdate reads a name's count; the writer runs one write at
 // a time, so nothing else counts meanwhile.
 func (w *wtx) PINFailuresForUpdate(c store.PINCounter, name string) (failures int, lockedUntil int64, err error) {
-	err = w.queryRow(`SELECT failures, locked_until FROM `+pinTables[c]+` WHERE name = ?`, name).Scan(&failures, &lockedUntil)
+	err = w.queryRow(`SELECT failures, locked_until FROM `+c.Table()+` WHERE name = ?`, name).Scan(&failures, &lockedUntil)
 	if isNoRows(err) {
 		return 0, 0, nil
 	}
@@ -26,14 +19,14 @@ func (w *wtx) PINFailuresForUpdate(c store.PINCounter, name string) (failures in
 
 // SetPINFailures stores a name's count and lock.
 func (w *wtx) SetPINFailures(c store.PINCounter, name string, failures int, lockedUntil int64) error {
-	_, err := w.exec(`INSERT INTO `+pinTables[c]+` (name, failures, locked_until) VALUES (?, ?, ?)
+	_, err := w.exec(`INSERT INTO `+c.Table()+` (name, failures, locked_until) VALUES (?, ?, ?)
 		ON CONFLICT (name) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until`, name, failures, lockedUntil)
 	return err
 }
 
 // ClearPINFailures forgets a name's count.
 func (w *wtx) ClearPINFailures(c store.PINCounter, name string) error {
-	_, err := w.exec(`DELETE FROM `+pinTables[c]+` WHERE name = ?`, name)
+	_, err := w.exec(`DELETE FROM `+c.Table()+` WHERE name = ?`, name)
 	return err
 }
 

@@ -7,10 +7,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
-
-// maxProblems bounds how many problems of one kind CheckInvariants names.
-const maxProblems = 20
 
 // The invariant checks, as SQLite's (db/check.go) but for what PostgreSQL
 // keeps: a show has no sold counter to compare (its counts are counted
@@ -54,7 +52,7 @@ type querier interface {
 
 // CheckInvariants reads the whole database in one REPEATABLE READ
 // transaction (one snapshot, so no check sees another's half) and names
-// every broken invariant it finds, at most maxProblems of a kind: no seat
+// every broken invariant it finds, at most store.MaxProblems of a kind: no seat
 // with two live claims, each booking's tickets, claims, payments and
 // exchanges agreeing with its total and status (booking.BookingSums), no
 // seat of a show admitted twice nor a ticket admitted without when and by
@@ -84,7 +82,7 @@ func checkAll(ctx context.Context, q querier) ([]string, error) {
 
 func checkClaims(ctx context.Context, q querier) ([]string, error) {
 	var out []string
-	err := eachRow(ctx, q, pqTwoLiveClaims, []any{maxProblems}, func(r pgx.Rows) error {
+	err := eachRow(ctx, q, pqTwoLiveClaims, []any{store.MaxProblems}, func(r pgx.Rows) error {
 		var show, seat, n int64
 		var label string
 		if err := r.Scan(&show, &seat, &label, &n); err != nil {
@@ -96,7 +94,7 @@ func checkClaims(ctx context.Context, q querier) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = eachRow(ctx, q, pqBlockedClaims, []any{maxProblems}, func(r pgx.Rows) error {
+	err = eachRow(ctx, q, pqBlockedClaims, []any{store.MaxProblems}, func(r pgx.Rows) error {
 		var show int64
 		var label, kind string
 		if err := r.Scan(&show, &label, &kind); err != nil {
@@ -120,7 +118,7 @@ func checkBookings(ctx context.Context, q querier) ([]string, error) {
 		b.Status = booking.BookingStatus(status)
 		b.Total, b.TicketSum, b.LiveSum, b.Gone = booking.Money(total), booking.Money(ticketSum), booking.Money(liveSum), booking.Money(gone)
 		b.Sale, b.Refund, b.CreditIn, b.Back, b.CreditOut = booking.Money(sale), booking.Money(refund), booking.Money(creditIn), booking.Money(back), booking.Money(creditOut)
-		if p := b.Problem(); p != "" && len(out) < maxProblems {
+		if p := b.Problem(); p != "" && len(out) < store.MaxProblems {
 			out = append(out, "booking "+b.Number+": "+p)
 		}
 		return nil
@@ -130,7 +128,7 @@ func checkBookings(ctx context.Context, q querier) ([]string, error) {
 
 func checkAdmitted(ctx context.Context, q querier) ([]string, error) {
 	var out []string
-	err := eachRow(ctx, q, pqAdmittedTwice, []any{maxProblems}, func(r pgx.Rows) error {
+	err := eachRow(ctx, q, pqAdmittedTwice, []any{store.MaxProblems}, func(r pgx.Rows) error {
 		var show, n int64
 		var label string
 		if err := r.Scan(&show, &label, &n); err != nil {
@@ -166,12 +164,7 @@ func eachRow(ctx context.Context, q querier, sql string, args []any, fn func(pgx
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return store.Each(rows, func() error { return fn(rows) })
 }
 
 // CountBookings sets *n to how many bookings the database holds, for

@@ -8,20 +8,12 @@ import (
 	"boxoffice/store"
 )
 
-// pinTables are the tables counting each kind of PIN attempt, by the
-// lower-cased name typed.
-var pinTables = map[store.PINCounter]string{
-	store.SignInPINs:   "signin_failures",
-	store.ApprovalPINs: "approval_failures",
-	store.KioskPINs:    "kiosk_unlock_failures",
-}
-
 // PINFailuresForUpdate reads a name's count with its row locked, making
 // the row first when the name was never counted: attempts for one name,
 // on any server, take turns, each seeing the count the one before it
 // committed.
 func (t *tx) PINFailuresForUpdate(c store.PINCounter, name string) (failures int, lockedUntil int64, err error) {
-	table := pinTables[c]
+	table := c.Table()
 	if _, err := t.Exec(t.ctx, `INSERT INTO `+table+` (name, failures, locked_until) VALUES (lower($1), 0, 0) ON CONFLICT (name) DO NOTHING`, name); err != nil {
 		return 0, 0, err
 	}
@@ -31,14 +23,14 @@ func (t *tx) PINFailuresForUpdate(c store.PINCounter, name string) (failures int
 
 // SetPINFailures stores a name's count and lock.
 func (t *tx) SetPINFailures(c store.PINCounter, name string, failures int, lockedUntil int64) error {
-	_, err := t.Exec(t.ctx, `INSERT INTO `+pinTables[c]+` (name, failures, locked_until) VALUES (lower($1), $2, $3)
+	_, err := t.Exec(t.ctx, `INSERT INTO `+c.Table()+` (name, failures, locked_until) VALUES (lower($1), $2, $3)
 		ON CONFLICT (name) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until`, name, failures, lockedUntil)
 	return err
 }
 
 // ClearPINFailures forgets a name's count.
 func (t *tx) ClearPINFailures(c store.PINCounter, name string) error {
-	_, err := t.Exec(t.ctx, `DELETE FROM `+pinTables[c]+` WHERE name = lower($1)`, name)
+	_, err := t.Exec(t.ctx, `DELETE FROM `+c.Table()+` WHERE name = lower($1)`, name)
 	return err
 }
 

@@ -186,3 +186,26 @@ func ScanShows(rows Rows) ([]booking.Show, error) {
 	}
 	return out, rows.Err()
 }
+
+// Each calls fn on each of rows, then says whether reading them failed.
+func Each(rows Rows, fn func() error) error {
+	for rows.Next() {
+		if err := fn(); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// ScanShowFacts reads a show's programme facts from a row of id, film id,
+// title, minutes and rating, hall id and name, start (unix seconds) and
+// capacity, in that order. The sales close is the default: the facts
+// never change, what does is read with the show's life.
+func ScanShowFacts(row Scanner) (booking.Show, error) {
+	var sh booking.Show
+	var starts int64
+	err := row.Scan(&sh.ID, &sh.Film.ID, &sh.Film.Title, &sh.Film.Minutes, &sh.Film.Rating, &sh.HallID, &sh.HallName, &starts, &sh.Capacity)
+	sh.Starts = time.Unix(starts, 0)
+	sh.SalesClose = booking.DefaultSalesClose
+	return sh, err
+}

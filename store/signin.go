@@ -51,6 +51,18 @@ const (
 	KioskPINs PINCounter = "kiosk unlock"
 )
 
+// Table is the table both drivers' schemas keep c's counts in, one row
+// per name typed.
+func (c PINCounter) Table() string {
+	switch c {
+	case ApprovalPINs:
+		return "approval_failures"
+	case KioskPINs:
+		return "kiosk_unlock_failures"
+	}
+	return "signin_failures"
+}
+
 // PINCounters are every kind, for lifting a person's lockouts.
 var PINCounters = []PINCounter{SignInPINs, ApprovalPINs, KioskPINs}
 
