@@ -67,6 +67,11 @@ type CheckoutRequest struct {
 	// same transaction if the sale is cash and they have none open (the
 	// counter asks for it when it meets ErrNoShift).
 	OpenFloat *Money
+	// CustomerID, when not 0, is the customer account the sale belongs
+	// to (customers.go). The sale path does not store it yet: the counter
+	// attaches the booking right after the sale (AttachCustomer), which a
+	// sale that did store it leaves as it is.
+	CustomerID int64
 }
 
 // CancelRequest cancels and refunds a booking.

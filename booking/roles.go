@@ -92,6 +92,12 @@ const (
 	ActionCollect Action = "collect" // a customer's own booking, by number and phone digits
 	// Sites (issue 14): add a cinema to a chain.
 	ActionManageSites Action = "manage_sites"
+	// Customer accounts (customers.go): open one and attach sales to it,
+	// find and read them, erase one; the film watchlist.
+	ActionCustomers     Action = "customers"
+	ActionFindCustomers Action = "find_customers"
+	ActionEraseCustomer Action = "erase_customer"
+	ActionWatchlist     Action = "watchlist"
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -139,6 +145,13 @@ var permissions = map[Action]Role{
 	ActionKiosk:   RoleKiosk,
 	ActionReserve: RoleKiosk,
 	ActionCollect: RoleKiosk,
+	// Customer accounts are staff's: a customer's own session (the
+	// kiosk) neither opens nor reads one. Erasure cannot be undone, so it
+	// is a supervisor's.
+	ActionCustomers:     RoleClerk,
+	ActionFindCustomers: RoleClerk,
+	ActionEraseCustomer: RoleSupervisor,
+	ActionWatchlist:     RoleClerk,
 	// ActionManageSites (a new cinema of a chain) is left out on purpose:
 	// it needs a manager, MinRole's default, and on the embedded SQLite
 	// store it never changes anything (AddSite refuses), so it has no
@@ -239,6 +252,8 @@ func describe(a Action) string {
 		return "Blocking seats"
 	case ActionReleaseHouse:
 		return "Releasing house seats"
+	case ActionEraseCustomer:
+		return "Erasing a customer"
 	}
 	return "This action"
 }
@@ -261,6 +276,9 @@ var reads = map[Action]bool{
 
 	// kiosk
 	ActionCollect: true,
+
+	// customers
+	ActionFindCustomers: true,
 }
 
 // IsWrite reports whether calls needing a change state (and so write an
