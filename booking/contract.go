@@ -489,6 +489,9 @@ type Store interface {
 	Reservations
 	// issue 14: the cinemas of a chain
 	Sites
+	// Customer accounts and the film watchlist (customers.go).
+	Customers
+	Watchlist
 }
 
 // Audit reads the audit trail: one row for every state change, written

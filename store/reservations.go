@@ -218,6 +218,12 @@ func (s *Store) reserveInput(ctx context.Context, actor booking.Actor, req booki
 	if IsReservationOwner(req.Owner) {
 		return reserveInput{}, errReservedAlready()
 	}
+	if req.CustomerID != 0 {
+		// Customer accounts are staff's (customers.go): a kiosk names none.
+		if err := booking.Authorize(actor, booking.ActionCustomers); err != nil {
+			return reserveInput{}, err
+		}
+	}
 	digits, err := booking.NormalPhone(req.Phone, s.opts.PhoneCountry)
 	if err != nil {
 		return reserveInput{}, err
@@ -281,6 +287,9 @@ func (s *Store) reserve(tx Tx, actor booking.Actor, in reserveInput) (int64, err
 	}
 	id, number, err := insertReservation(tx, actor, in, sh.ID, day, cut)
 	if err != nil {
+		return 0, err
+	}
+	if err := attachCustomer(tx, in.req.CustomerID, func(c int64) error { return tx.SetReservationCustomer(id, c) }); err != nil {
 		return 0, err
 	}
 	ok, err := tx.GiveHold(in.req.HoldID, in.req.Owner, ReservationOwner(number), cut)

@@ -43,6 +43,8 @@ type Tx interface {
 	KioskTx
 	ReservationTx
 	CollectTx
+	CustomerTx
+	WatchTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -61,6 +63,8 @@ type Reads interface {
 	PriceReads
 	ShowLifeReads
 	ReservationReads
+	CustomerReads
+	WatchReads
 }
 
 // ActorTx reads whether someone may still act.
