@@ -102,6 +102,9 @@ func init() {
 			siteCommand(),
 			{name: "sites", args: "[--json]", short: "the sites of the chain (one on SQLite)", json: machine, run: (*env).siteList},
 			{name: "kiosk", args: "[--reserve-cutoff 30m] [--printer URL] [--cinema NAME]", short: "the self-service kiosk, full screen in this terminal", long: kioskLong, flags: kioskFlags},
+			// Customer accounts and the film watchlist (customers.go).
+			customerCommand(),
+			watchCommand(),
 		},
 	}
 	root.walk(func(c *command) {

@@ -54,7 +54,9 @@ func init() {
 			return err
 		}},
 		auditCall{"AttachCustomer", auditClerk, booking.AuditCustomer, func(f *auditFixture) { sellA1(f); annAccount(f) },
-			func(f *auditFixture, a booking.Actor) error { return f.s.AttachCustomer(f.ctx, a, f.sold.Number, firstCustomer) }})
+			func(f *auditFixture, a booking.Actor) error {
+				return f.s.AttachCustomer(f.ctx, a, f.sold.Number, firstCustomer)
+			}})
 	writeCalls[booking.ActionEraseCustomer] = append(writeCalls[booking.ActionEraseCustomer],
 		auditCall{"EraseCustomer", auditSup, booking.AuditCustomer, annWatching, func(f *auditFixture, a booking.Actor) error {
 			_, err := f.s.EraseCustomer(f.ctx, a, firstCustomer)

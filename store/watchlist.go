@@ -163,7 +163,7 @@ func tellWatchers(tx Tx, filmID, showID int64) (string, error) {
 	if err != nil || n == 0 {
 		return "", err
 	}
-	return fmt.Sprintf("; %d watching the film to call", n), nil
+	return fmt.Sprintf("; %d watchers to call", n), nil
 }
 
 // WatchCalls lists the watchers to call, oldest told first, with the

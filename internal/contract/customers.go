@@ -432,12 +432,12 @@ func watchToldOnce(t *testing.T, e *env) {
 			t.Fatal(err)
 		}
 		for _, r := range trail {
-			if strings.Contains(r.Detail, "3 watching the film to call") {
+			if strings.Contains(r.Detail, "3 watchers to call") {
 				rows++
 				if r.ShowID != told {
 					t.Errorf("the audit row that told them is of show %d, the calls of %d", r.ShowID, told)
 				}
-			} else if strings.Contains(r.Detail, "watching the film") {
+			} else if strings.Contains(r.Detail, "watchers to call") {
 				t.Errorf("another show told watchers: %s", r.Detail)
 			}
 		}
