@@ -45,6 +45,7 @@ func mustRun(t *testing.T, data string, args ...string) string {
 }
 
 func TestCLI_BackupCheckRestore(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	show := firstShowID(t, data)
 	mustRun(t, data, "sell", show, "--best", "2", "--pay", "card")
@@ -92,6 +93,7 @@ func TestCLI_BackupCheckRestore(t *testing.T) {
 // A file that is not a sound boxoffice database is refused before
 // anything is touched.
 func TestCLI_RestoreErrBadFile(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	show := firstShowID(t, data)
 	mustRun(t, data, "sell", show, "--best", "2", "--pay", "card")
@@ -149,6 +151,7 @@ func damagedCopySeat(t *testing.T, data string) (string, string) {
 // Must show 5, second half: check on a copy damaged by hand names the
 // seat and exits non-zero, as a file and as a data dir's database.
 func TestCLI_CheckDamagedCopy(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	show := firstShowID(t, data)
 	mustRun(t, data, "sell", show, "--best", "2", "--pay", "card")
@@ -173,6 +176,7 @@ func TestCLI_CheckDamagedCopy(t *testing.T) {
 
 // check never makes a data dir or a database it was asked to check.
 func TestCLI_CheckErrNoDatabase(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	code, _, errOut := runCLI(t, data, "", "check")
 	if code != exitNotFound || !strings.Contains(errOut, "No database at") {
@@ -186,6 +190,7 @@ func TestCLI_CheckErrNoDatabase(t *testing.T) {
 // restore refuses while a server holds the data dir, and changes nothing;
 // once the server has stopped it goes ahead.
 func TestCLI_RestoreErrWhileServing(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	show := firstShowID(t, data)
 	mustRun(t, data, "sell", show, "--best", "2", "--pay", "card")

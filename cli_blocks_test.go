@@ -52,6 +52,7 @@ func showFreeCLI(t *testing.T, data, show string) (int, []map[string]any) {
 // count drops by them, the built binary's `sell` of one exits 3, bad
 // input exits non-zero with nothing written, and the check passes.
 func TestCLI_Blocks(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
 		t.Fatal(errOut)
@@ -98,7 +99,7 @@ func TestCLI_Blocks(t *testing.T) {
 	})
 
 	t.Run("BadInput", func(t *testing.T) {
-		if code, _, _ := runCLI(t, data, "", "sell", show, "E10", "--pay", "card"); code != 0 {
+		if code, _, _ := runCLI(t, data, "", "sell", show, "E10", "--pay", "card", "--allow-single"); code != 0 {
 			t.Fatal("sell E10")
 		}
 		n := blockRows(t, data)

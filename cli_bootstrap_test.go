@@ -14,6 +14,7 @@ import (
 // times, `init` is killed, and then `shows` on the same data dir lists
 // the demo's shows and `check` finds the database whole.
 func TestCLI_BootstrapKilledAnywhere(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	// How long a whole init takes here, to spread the kills across it.
 	full := runTimed(t, bin, filepath.Join(t.TempDir(), "data"), "init")

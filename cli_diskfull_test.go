@@ -65,6 +65,7 @@ func fillDisk(t *testing.T, path string, pages int64) {
 // --json) and nothing half-made; once space is freed the next sale
 // works, every sale acknowledged is there and check is clean.
 func TestCLI_DiskFull(t *testing.T) {
+	t.Parallel()
 	disk := smallDisk(t)
 	data := filepath.Join(disk, "data")
 	if code, _, stderr := runCLI(t, data, "", "init"); code != 0 {
@@ -139,9 +140,10 @@ func TestCLI_DiskFull(t *testing.T) {
 // itself as when a clerk starts it: the sale is refused in the issue's
 // words, the seats stay held, and enter sells once space is freed. The
 // log lines the full disk keeps out of the log file are never drawn over
-// the screen: ctrl+l shows them, and they go to the terminal once the
+// the screen: ctrl+l then L shows them, and they go to the terminal once the
 // counter has closed.
 func TestE2E_CounterDiskFull(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -184,6 +186,8 @@ func TestE2E_CounterDiskFull(t *testing.T) {
 	}
 	if logEmpty {
 		tm.send("C-l")
+		tm.waitFor("L shows them")
+		tm.send("L")
 		tm.waitFor(append(logLines, "Log lines the log file missed", "The log file cannot be written since")...)
 		tm.send("Escape")
 		tm.waitFor("[ Sell 2 tickets", "P11")

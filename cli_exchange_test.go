@@ -116,15 +116,16 @@ func TestCLI_ExchangeToADearerShow(t *testing.T) {
 // A bad exchange command line exits 2 before anything is written; a taken
 // seat exits 3 and names what is free next to it.
 func TestCLI_ExchangeRefusals(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	shows := tomorrowShows(t, data)
 	show := jsonNumber(shows[0].ID)
-	_, out, _ := runCLI(t, data, "", "sell", show, "C3", "--json")
+	_, out, _ := runCLI(t, data, "", "sell", show, "C3", "--allow-single", "--json")
 	var sold bookingJSON
 	if err := json.Unmarshal([]byte(out), &sold); err != nil {
 		t.Fatal(err)
 	}
-	runCLI(t, data, "", "sell", show, "F7")
+	runCLI(t, data, "", "sell", show, "F7", "--allow-single")
 	before := writes(t, data)
 	for name, args := range map[string][]string{
 		"NoSeats":   {"exchange", sold.Number},
@@ -162,7 +163,7 @@ func TestCLI_ExchangePaysBackTheWayItWasPaid(t *testing.T) {
 			t.Fatalf("%v: %s", args, errOut)
 		}
 	}
-	code, out, errOut := runCLI(t, data, "", "sell", jsonNumber(from.ID), "C3", "--pay", "card", "--json")
+	code, out, errOut := runCLI(t, data, "", "sell", jsonNumber(from.ID), "C3", "--pay", "card", "--allow-single", "--json")
 	var sold bookingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &sold) != nil {
 		t.Fatalf("sell: %d %s %s", code, out, errOut)

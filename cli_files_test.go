@@ -15,6 +15,7 @@ import (
 // in words that say so and with exit 2, and leaves the file as it was;
 // `--json` carries the code. The flags may come before the command.
 func TestCLI_ForeignDatabaseUntouched(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	path := filepath.Join(data, "boxoffice.db")
 	raw, err := sql.Open("sqlite", path)

@@ -23,6 +23,7 @@ import (
 // show to come stays out of sale, `check` is clean on both sides, and a
 // ticket sold before the move admits after it, once.
 func TestCLI_MigrateToPostgres(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary and plays a week of history")
 	}

@@ -41,6 +41,7 @@ func terminalPrinters(t *testing.T, data string) map[string]string {
 // store a printer per counter; a bad URL is refused with the form a
 // printer takes, exit 2, before anything is written.
 func TestCLI_TerminalPrinter(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
 		t.Fatalf("init: %s", errOut)
@@ -102,6 +103,7 @@ func TestCLI_TerminalPrinter(t *testing.T) {
 // print's tickets carry the booking's codes; a printer that is not there
 // fails with a message and exit 1.
 func TestCLI_Print(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	code, out, errOut := runCLI(t, data, "", "sell", show, "F4", "F5", "--json")
@@ -191,6 +193,7 @@ func TestCLI_Print(t *testing.T) {
 // TestCLI_BookingPDF: booking --pdf writes the tickets once and never
 // over an existing file.
 func TestCLI_BookingPDF(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	code, out, errOut := runCLI(t, data, "", "sell", show, "F6", "--json")

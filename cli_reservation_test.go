@@ -13,6 +13,7 @@ import (
 // the number; `report reservations` counts it; hostile input exits 2
 // before anything is written.
 func TestCLI_Reservation(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	for name, args := range map[string][]string{

@@ -33,6 +33,7 @@ func writes(t *testing.T, data string) [4]int {
 // Invalid input to `sell` exits 2 before anything is written: no hold, no
 // claim (the seat never flickers as held at other counters), no booking.
 func TestCLI_SellRefusesBeforeWriting(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	for name, args := range map[string][]string{
@@ -48,6 +49,7 @@ func TestCLI_SellRefusesBeforeWriting(t *testing.T) {
 		"Thousands":    {"sell", show, "D2", "--tendered", "1,000"},
 		"Plus":         {"sell", show, "D2", "--tendered", "+30"},
 		"Blank":        {"sell", show, "D2", "--tendered", " "},
+		"SingleBest":   {"sell", show, "--best", "2", "--allow-single"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, _, errOut := runCLI(t, data, "", args...)
@@ -59,6 +61,17 @@ func TestCLI_SellRefusesBeforeWriting(t *testing.T) {
 			}
 		})
 	}
+	// D2 alone would leave D1 single against the wall: refused with exit
+	// 3, naming the sale that leaves none and the override, nothing held.
+	t.Run("SingleSeat", func(t *testing.T) {
+		code, _, errOut := runCLI(t, data, "", "sell", show, "D2")
+		if code != exitConflict || !strings.Contains(errOut, "D1 would be left as a single seat. Sell D1 D2, or add --allow-single") {
+			t.Fatalf("exit %d: %q", code, errOut)
+		}
+		if n := writes(t, data); n != [4]int{} {
+			t.Fatalf("holds, claims, bookings, payments written: %v", n)
+		}
+	})
 	t.Run("Messages", func(t *testing.T) {
 		_, _, errOut := runCLI(t, data, "", "sell", show, "D2", "--type", "vip")
 		if !strings.Contains(errOut, `unknown ticket type "vip" (adult, child, senior, student)`) {
@@ -70,7 +83,7 @@ func TestCLI_SellRefusesBeforeWriting(t *testing.T) {
 		}
 	})
 	t.Run("OKAfterwards", func(t *testing.T) {
-		code, out, errOut := runCLI(t, data, "", "sell", show, "D2", "--tendered", "12,50")
+		code, out, errOut := runCLI(t, data, "", "sell", show, "D2", "--tendered", "12,50", "--allow-single")
 		if code != 0 || !strings.Contains(out, "Paid     12.50 cash, change due 0.00") {
 			t.Fatalf("exit %d: %s %s", code, out, errOut)
 		}
@@ -79,6 +92,7 @@ func TestCLI_SellRefusesBeforeWriting(t *testing.T) {
 
 // `price set` takes the same strict amounts.
 func TestCLI_PriceSetRefusesBadAmounts(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	firstShowID(t, data)
 	for _, amount := range []string{"13.005", "1e2", "12.-5", "+3", "1,000"} {
@@ -94,6 +108,7 @@ func TestCLI_PriceSetRefusesBadAmounts(t *testing.T) {
 // The local counter takes --idle-signout like serve; a negative one is a
 // usage mistake, refused before the terminal is touched.
 func TestCLI_CounterIdleSignOutFlag(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	code, _, errOut := runCLI(t, data, "", "--idle-signout", "-1m")
 	if code != 2 || !strings.Contains(errOut, "--idle-signout must not be negative") {
@@ -105,6 +120,7 @@ func TestCLI_CounterIdleSignOutFlag(t *testing.T) {
 // price, a show on the evening list at the evening price, each ticket
 // says where its price came from and the total is the sum of the tickets.
 func TestCLI_SellPremiumAndEvening(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	firstShowID(t, data)
 	if code, _, errOut := runCLI(t, data, "", "price", "set", "adult", "--list", "evening", "--seat", "premium", "17.00"); code != 0 {

@@ -13,6 +13,7 @@ import (
 // it opened the data dir, listened in the background, waited 100 ms to
 // see whether that failed, and exited 1.)
 func TestCLI_ServeBadListen(t *testing.T) {
+	t.Parallel()
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 // message and writes nothing; a cancel prints the contact list, text and
 // JSON, cleaned of control characters; the show then sells nothing.
 func TestCLI_ShowCancel(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	_, out, _ := runCLI(t, data, "", "sell", show, "C1", "C2", "--pay", "card", "--name", "Ann \x1b]0;pwned\x07Lee", "--phone", "0123", "--json")

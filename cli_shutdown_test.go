@@ -16,13 +16,19 @@ import (
 	"time"
 )
 
-// lockEnv names the database the helper process below locks.
-const lockEnv = "BOXOFFICE_TEST_HOLD_LOCK"
+// lockEnv names the database the helper process below locks; with
+// readEnv set too it holds a read instead.
+const (
+	lockEnv = "BOXOFFICE_TEST_HOLD_LOCK"
+	readEnv = "BOXOFFICE_TEST_HOLD_READ"
+)
 
 // TestHelper_HoldWriteLock is not a test: run as a process of its own by
 // TestCLI_ShutdownUnderHeldLock (the test binary again, with lockEnv
 // set), it is another program holding the database's write lock: BEGIN
 // IMMEDIATE, "locked" on stdout, and the lock kept until stdin closes.
+// With readEnv set it holds a read transaction instead, as a backup or a
+// check does (TestCLI_ExitBesideAReader).
 func TestHelper_HoldWriteLock(t *testing.T) {
 	path := os.Getenv(lockEnv)
 	if path == "" {
@@ -39,7 +45,15 @@ func TestHelper_HoldWriteLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+	if os.Getenv(readEnv) != "" {
+		var n int
+		if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+			t.Fatal(err)
+		}
+		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM bookings").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+	} else if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		t.Fatal(err)
 	}
 	fmt.Println("locked")
@@ -52,8 +66,21 @@ func TestHelper_HoldWriteLock(t *testing.T) {
 // the process to end.
 func lockHolder(t *testing.T, path string) (unlock func()) {
 	t.Helper()
+	return holder(t, lockEnv+"="+path)
+}
+
+// readHolder is lockHolder for a read transaction: it returns once the
+// helper process reads the database at path.
+func readHolder(t *testing.T, path string) (unlock func()) {
+	t.Helper()
+	return holder(t, lockEnv+"="+path, readEnv+"=1")
+}
+
+// holder starts the helper process with env added to its environment.
+func holder(t *testing.T, env ...string) (unlock func()) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelper_HoldWriteLock$", "-test.count=1")
-	cmd.Env = append(os.Environ(), lockEnv+"="+path)
+	cmd.Env = append(os.Environ(), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -81,11 +108,11 @@ func lockHolder(t *testing.T, path string) (unlock func()) {
 	case ok := <-locked:
 		if !ok {
 			cmd.Wait()
-			t.Fatal("the helper process did not take the write lock")
+			t.Fatal("the helper process did not take its lock")
 		}
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
-		t.Fatal("the helper process did not take the write lock in 30 s")
+		t.Fatal("the helper process did not take its lock in 30 s")
 	}
 	done := false
 	unlock = func() {
@@ -241,6 +268,7 @@ func (r *shutdownRig) stop() (time.Duration, error) {
 // the lock, the same shutdown releases them. BOXOFFICE_SHUTDOWN_TRIES
 // repeats the held-lock run for the README's figure.
 func TestCLI_ShutdownUnderHeldLock(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -334,6 +362,7 @@ func TestCLI_ShutdownUnderHeldLock(t *testing.T) {
 // write lock: it ends within 10 s, its log names the hold it could not
 // release, and the seats sell once the lock is gone and the hold lapsed.
 func TestCLI_CounterShutdownUnderHeldLock(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

@@ -16,6 +16,7 @@ import (
 // saying where a chain runs, and --site takes Main (or 1) and refuses any
 // other name before anything is written.
 func TestCLI_SitesOnSQLite(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
 		t.Fatalf("init: %s", errOut)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCLI_InitDemoHistory(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	code, out, errOut := runCLI(t, data, "", "init", "--demo-history", "2")
 	if code != 0 || !strings.Contains(out, "bookings") || !strings.Contains(out, "Checked:") {
@@ -39,9 +40,10 @@ func TestCLI_InitDemoHistory(t *testing.T) {
 // A data dir that already sold something is refused before anything is
 // written: no past programme is added.
 func TestCLI_InitDemoHistory_RefusesSales(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
-	if code, _, errOut := runCLI(t, data, "", "sell", show, "A1"); code != 0 {
+	if code, _, errOut := runCLI(t, data, "", "sell", show, "A1", "A2"); code != 0 {
 		t.Fatal(errOut)
 	}
 	if code, _, _ := runCLI(t, data, "", "init", "--demo-history", "5"); code != exitConflict {

@@ -15,6 +15,7 @@ import (
 // moments. Then the manager at the counter blocks one more with B and a
 // reason, and the command line sees it.
 func TestE2E_BlockReachesOpenCounter(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

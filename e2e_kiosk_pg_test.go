@@ -21,6 +21,7 @@ import (
 // counter's command pays it, and the database says it is paid under that
 // number. Skips without BOXOFFICE_TEST_PG.
 func TestE2E_KioskOnPostgres(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

@@ -14,6 +14,7 @@ import (
 // with it, then the manager moves the same show from the screen and the
 // database holds the new start.
 func TestE2E_ManagerWeek(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

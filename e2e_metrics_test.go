@@ -40,6 +40,7 @@ func getMetrics(t *testing.T, url string) string {
 // A metrics address other machines could reach is refused with exit 2
 // before the data dir is touched, unless --metrics-public says so.
 func TestCLI_ServeMetricsErrNotLoopback(t *testing.T) {
+	t.Parallel()
 	for _, addr := range []string{"0.0.0.0:" + freePort(t), ":" + freePort(t), "[::]:" + freePort(t)} {
 		data := filepath.Join(t.TempDir(), "data")
 		code, out, errOut := runCLI(t, data, "", "serve", "--listen", "127.0.0.1:0", "--metrics", addr)

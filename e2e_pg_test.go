@@ -30,6 +30,7 @@ import (
 // ticket key (copied, as the README says), so a ticket sold on one admits
 // at the other.
 func TestE2E_TwoServersOnePostgres(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary and runs two servers")
 	}
@@ -141,8 +142,8 @@ func TestE2E_TwoServersOnePostgres(t *testing.T) {
 
 // startPGServe starts `serve` on data and url and returns its address and
 // host key.
-func startPGServe(t *testing.T, bin, data, url string) *soakServer {
-	s := &soakServer{t: t, out: &syncBuffer{}, addr: "127.0.0.1:" + freePort(t)}
+func startPGServe(t *testing.T, bin, data, url string) *serveCmd {
+	s := &serveCmd{t: t, out: &syncBuffer{}, addr: "127.0.0.1:" + freePort(t)}
 	s.cmd = exec.Command(bin, "--data", data, "--db", url, "serve", "--listen", s.addr)
 	s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
 	if err := s.cmd.Start(); err != nil {
@@ -161,7 +162,7 @@ func startPGServe(t *testing.T, bin, data, url string) *soakServer {
 	}
 }
 
-func dialCounter(t *testing.T, s *soakServer, name string, signer gossh.Signer) *sshclient.Client {
+func dialCounter(t *testing.T, s *serveCmd, name string, signer gossh.Signer) *sshclient.Client {
 	t.Helper()
 	cfg := &gossh.ClientConfig{User: name, Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)}, Timeout: 30 * time.Second,
 		HostKeyCallback: func(_ string, _ net.Addr, key gossh.PublicKey) error {
@@ -206,6 +207,9 @@ func together(keys string, cs ...*sshclient.Client) {
 	close(start)
 	wg.Wait()
 }
+
+// freeRE reads the "free N/M" of a seat map's status line.
+var freeRE = regexp.MustCompile(`free (\d+)/(\d+)`)
 
 // freeCount is the "free N/M" a seat map shows, or -1.
 func freeCount(screen string) int {

@@ -15,6 +15,7 @@ import (
 // of waiting for the lock, and a second counter opens, signs in and
 // sells. (How fast they answer is bench --scale's job, not a test's.)
 func TestE2E_SecondCounterWhileServing(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary, generates history, runs a server")
 	}

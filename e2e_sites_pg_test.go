@@ -25,6 +25,7 @@ import (
 // both; a registered terminal at North refuses a member of Main after
 // their right PIN, and signs in one of every site to North's programme.
 func TestE2E_SitesOverSSH(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary and runs a server")
 	}
@@ -85,10 +86,19 @@ func TestE2E_SitesOverSSH(t *testing.T) {
 	till := dialTerminal(t, s, signers["till-n"])
 	till.Send("mo\t4321\r")
 	waitScreen(t, till, "mo works at Main, not at North.")
-	till.Send("\t") // back to the name, which the refusal kept
-	time.Sleep(100 * time.Millisecond)
+	till.Send("\t")   // back to the name, which the refusal kept
 	till.Send("\x1b") // clears it
-	time.Sleep(100 * time.Millisecond)
+	// Typed before the escape is read, "ann" would make it alt+a.
+	if !till.WaitFor(20*time.Second, func(s string) bool {
+		for _, l := range strings.Split(s, "\n") {
+			if i := strings.Index(l, "Name "); i >= 0 {
+				return !strings.Contains(l[i:], "mo")
+			}
+		}
+		return false
+	}) {
+		t.Fatalf("the name was not cleared:\n%s", till.Scr.Text())
+	}
 	till.Send("ann\t4321\r")
 	waitScreen(t, till, "Free  Sold")
 	till.Send("\x1b[C")
@@ -100,7 +110,7 @@ func TestE2E_SitesOverSSH(t *testing.T) {
 
 // dialTerminal opens a session with a registered terminal's key: the
 // sign-in screen.
-func dialTerminal(t *testing.T, s *soakServer, signer gossh.Signer) *sshclient.Client {
+func dialTerminal(t *testing.T, s *serveCmd, signer gossh.Signer) *sshclient.Client {
 	t.Helper()
 	cfg := &gossh.ClientConfig{User: "till", Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)}, Timeout: 30 * time.Second,
 		HostKeyCallback: func(_ string, _ net.Addr, key gossh.PublicKey) error {

@@ -46,6 +46,7 @@ func freePort(t *testing.T) string {
 // The shipped binary serves the counter; the system's own ssh client in a
 // real terminal sells a seat; SIGTERM stops the server cleanly.
 func TestE2E_ServeOverRealSSH(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}

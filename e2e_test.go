@@ -7,21 +7,46 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-// buildBinary builds the boxoffice binary the way it ships, once per test
-// binary run.
+// built is the binary the end-to-end tests run, built once per test
+// binary run into a directory of its own that TestMain removes.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+	out  []byte
+}
+
+// buildBinary builds the boxoffice binary the way it ships (no cgo), once
+// per test binary run, and returns its path; every test that runs the
+// binary shares it. It must not be written to.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "boxoffice")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "boxoffice-bin-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "boxoffice")
+		cmd := exec.Command("go", "build", "-o", built.bin, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		built.out, built.err = cmd.CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("build: %v\n%s", built.err, built.out)
 	}
-	return bin
+	return built.bin
+}
+
+// removeBuilt removes the directory buildBinary built into, if it did.
+func removeBuilt() {
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
 }
 
 // tmuxTerm is the real binary running in a real terminal (tmux), read the
@@ -95,6 +120,7 @@ func (tm *tmuxTerm) waitFor(texts ...string) string {
 // credentials, sell two seats by best available for cash, then read the
 // database file.
 func TestE2E_CounterSellsTwoSeats(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -160,6 +186,7 @@ func assertSale(t *testing.T, data string, bookings, amount, tendered, change in
 // price. The open checkout shows the new total within moments, and the sale
 // is recorded at that figure.
 func TestE2E_PriceChangeReachesOpenCounter(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -190,4 +217,15 @@ func TestE2E_PriceChangeReachesOpenCounter(t *testing.T) {
 	tm.send("100", "Enter")
 	tm.waitFor("Sold BO-", "Total 26.00", "Paid cash 26.00")
 	assertSale(t, data, 1, 2600, 2600, 0)
+}
+
+// serveCmd is a running `serve` of the built binary: the soak's, and the
+// PostgreSQL end-to-end tests' (startPGServe).
+type serveCmd struct {
+	t           *testing.T
+	cmd         *exec.Cmd
+	out         *syncBuffer
+	addr        string
+	metrics     string
+	fingerprint string
 }

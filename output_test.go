@@ -30,6 +30,7 @@ func assertClean(t *testing.T, what, out string) {
 // `hall check` prints its name, its size or its mistakes, and leaves the
 // terminal title alone: none of the bytes written is ESC or BEL.
 func TestCLI_HallFileNameOSC(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	osc := "\x1b]0;pwned\x07\x1b]52;c;ZWNobyBoaQ==\x07"
 	good := filepath.Join(dir, "screen"+osc+".hall")
@@ -62,6 +63,7 @@ func TestCLI_HallFileNameOSC(t *testing.T) {
 // Flag mistakes echo what was typed; the echo is cleaned too, in text and
 // in JSON.
 func TestCLI_FlagErrorsClean(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	for _, args := range [][]string{
 		{"shows", "--\x1b]2;x\x07"},
@@ -83,9 +85,10 @@ func TestCLI_FlagErrorsClean(t *testing.T) {
 // label with a C1 CSI and a bidi override prints without them as text,
 // and as \u escapes in JSON that decodes to the stored value.
 func TestCLI_StoredValuesClean(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
-	code, out, errOut := runCLI(t, data, "", "sell", show, "G7", "--json")
+	code, out, errOut := runCLI(t, data, "", "sell", show, "G7", "--allow-single", "--json")
 	if code != 0 {
 		t.Fatalf("sell: %d %s", code, errOut)
 	}
@@ -125,6 +128,7 @@ func TestCLI_StoredValuesClean(t *testing.T) {
 }
 
 func TestEscapeJSON(t *testing.T) {
+	t.Parallel()
 	v := map[string]string{"s": "a\u009bb\u202ec\u2066d\U000E0001e\u00e9\u4e2d\x7f"}
 	js, _ := json.Marshal(v)
 	out := booking.EscapeJSON(js)
@@ -143,6 +147,7 @@ func TestEscapeJSON(t *testing.T) {
 // Staff administration a supervisor needs on day one, and the demo hint
 // that goes once the demo PIN is changed.
 func TestCLI_StaffAdmin(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	if code, out, _ := runCLI(t, data, "", "init"); code != 0 || !strings.Contains(out, "PIN 1234") {
 		t.Fatalf("init: %q", out)

@@ -19,6 +19,7 @@ const (
 )
 
 func TestCodeShape(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

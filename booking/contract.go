@@ -489,6 +489,11 @@ type Store interface {
 	Reservations
 	// issue 14: the cinemas of a chain
 	Sites
+	// Concessions: items with stock, sold at the counter (items.go).
+	Items
+	// The cinema's settings and its tax rates (booking/settings.go, tax.go).
+	Settings
+	Taxes
 	// Customer accounts and the film watchlist (customers.go).
 	Customers
 	Watchlist

@@ -20,6 +20,11 @@ const (
 	// comment on every line is far less; a file any larger is not a
 	// layout, and is refused before it is read.
 	MaxLayoutBytes = 64 << 10
+
+	// maxLayoutMistakes is how many mistakes of one file are listed: a
+	// manager fixes a handful at a time, and a file that is not a layout
+	// at all must not fill the screen.
+	maxLayoutMistakes = 20
 )
 
 // Words and phrases of the layout format.
@@ -53,8 +58,11 @@ const (
 //
 // The hall it returns has Name, Rows, Width and Seats (ordered by Row, then
 // Col); IDs are zero. Every error is an *Error with code EInvalid whose
-// Message reads "filename:line:col: what is wrong", line and column 1-based
-// and pointing at the offending character.
+// Message has a line "filename:line:col: what is wrong" for every mistake
+// of the file, in line order (at most maxLayoutMistakes, then a line
+// saying there are more), line and column 1-based and pointing at the
+// offending character. A line with a mistake is left out and the lines
+// after it are still read, so one wrong row costs no other row its check.
 func ParseLayout(filename string, src []byte) (*Hall, error) {
 	p := &layoutParser{filename: filename, numbering: numLeftToRight, labels: map[string]layoutSeatOrigin{}, rowLine: map[string]int{}}
 	return p.parse(src)
@@ -109,6 +117,7 @@ type layoutSeatOrigin struct {
 
 type layoutParser struct {
 	filename     string
+	rowBefore    bool // a row before the hall line was reported
 	hall         Hall
 	hallLine     int // line of the hall setting, 0 before it
 	numbering    string
@@ -128,6 +137,8 @@ func (p *layoutParser) parse(src []byte) (*Hall, error) {
 	lines := strings.Split(text, "\n")
 	p.lastLine = len(lines)
 	p.lastLineCols = utf8.RuneCountInString(lines[len(lines)-1])
+	var mistakes []error
+	more := 0 // the line after which mistakes went unlisted; 0 for none
 	for i, raw := range lines {
 		n := i + 1
 		if i == 0 {
@@ -135,21 +146,40 @@ func (p *layoutParser) parse(src []byte) (*Hall, error) {
 		}
 		raw = strings.TrimSuffix(raw, "\r")
 		line, err := p.checkChars(n, raw)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			err = p.parseLine(n, line)
 		}
-		if err := p.parseLine(n, line); err != nil {
-			return nil, err
+		if err == nil {
+			continue
 		}
+		if len(mistakes) == maxLayoutMistakes {
+			more = n - 1
+			break
+		}
+		mistakes = append(mistakes, err)
 	}
-	if p.hallLine == 0 {
-		return nil, p.errorf(1, 1, "missing %q line: a layout starts with the hall's name", "hall: NAME")
+	// A missing hall line or no rows at all are said only of a file with
+	// no other mistake: a row before the hall line says the first, and a
+	// line refused (the hall's, or every row) would make either a mistake
+	// of its own that is not.
+	if p.hallLine == 0 && len(mistakes) == 0 {
+		mistakes = append(mistakes, p.errorf(1, 1, "missing %q line: a layout starts with the hall's name", "hall: NAME"))
 	}
-	if len(p.hall.Rows) == 0 {
-		return nil, p.errorf(p.lastLine, p.lastLineCols+1, "no rows: a hall needs at least one row of seats")
+	if len(p.hall.Rows) == 0 && len(mistakes) == 0 {
+		mistakes = append(mistakes, p.errorf(p.lastLine, p.lastLineCols+1, "no rows: a hall needs at least one row of seats"))
 	}
-	h := p.hall
-	return &h, nil
+	if len(mistakes) == 0 {
+		h := p.hall
+		return &h, nil
+	}
+	msgs := make([]string, 0, len(mistakes)+1)
+	for _, err := range mistakes {
+		msgs = append(msgs, ErrorMessage(err))
+	}
+	if more > 0 {
+		msgs = append(msgs, fmt.Sprintf("%s: more mistakes after line %d are not listed: fix these first", p.filename, more))
+	}
+	return nil, &Error{Code: EInvalid, Message: strings.Join(msgs, "\n")}
 }
 
 // checkChars refuses what a terminal or an editor could show in more than
@@ -248,13 +278,15 @@ func (p *layoutParser) parseSetting(n int, line []rune, keyAt int, key string, v
 		if p.hallLine != 0 {
 			return p.errorf(n, keyAt+1, "duplicate hall setting (first on line %d)", p.hallLine)
 		}
+		// The line counts as the hall's even when its name is wrong: the
+		// rows after it are checked as rows, not refused as before it.
+		p.hallLine = n
 		if value == "" {
 			return p.errorf(n, valAt+1, "missing hall name after 'hall:'")
 		}
 		if valEnd-valAt > maxHallName {
 			return p.errorf(n, valAt+maxHallName+1, "hall name is too long (at most %d characters)", maxHallName)
 		}
-		p.hallLine = n
 		p.hall.Name = value
 	case layoutNumbering:
 		if p.numberingAt != 0 {
@@ -277,7 +309,10 @@ func (p *layoutParser) parseSetting(n int, line []rune, keyAt int, key string, v
 
 func (p *layoutParser) parseRow(n int, line []rune, labelAt int, label string, cellsAt int) error {
 	switch {
+	case p.hallLine == 0 && p.rowBefore:
+		return nil // said once, at the first such row
 	case p.hallLine == 0:
+		p.rowBefore = true
 		return p.errorf(n, labelAt+1, "row before the %q line: the layout starts with the hall's name", "hall: NAME")
 	case len(label) > maxRowLabel:
 		return p.errorf(n, labelAt+1, "row label %q is too long (1 to %d letters or digits)", label, maxRowLabel)
@@ -288,6 +323,9 @@ func (p *layoutParser) parseRow(n int, line []rune, labelAt int, label string, c
 	if first, dup := p.rowLine[key]; dup {
 		return p.errorf(n, labelAt+1, "duplicate row %q (first on line %d)", label, first)
 	}
+	// The label is taken even if the row's seats are wrong: another row
+	// of that name is a mistake of its own.
+	p.rowLine[key] = n
 
 	// One space after the bar is decoration, so "A | ss" and "A |ss"
 	// describe the same row; every later character is a column.
@@ -344,7 +382,6 @@ func (p *layoutParser) parseRow(n int, line []rune, labelAt int, label string, c
 		}
 		p.labels[lk] = layoutSeatOrigin{row: label, number: num, line: n}
 	}
-	p.rowLine[key] = n
 	p.hall.Rows = append(p.hall.Rows, label)
 	p.hall.Seats = append(p.hall.Seats, seats...)
 	p.hall.Width = max(p.hall.Width, end-cellsAt)

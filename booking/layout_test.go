@@ -320,6 +320,55 @@ func seatSummary(h *booking.Hall) string {
 	return strings.Join(parts, " ")
 }
 
+// Every mistake of a file is listed, in line order, each once: a line
+// with a mistake is left out and the rest still checked, without the
+// knock-on mistakes of the lines left out (a refused hall line makes no
+// row "before the hall line", a refused row keeps its name). Before,
+// only the first was said, one fix and one run at a time.
+func TestParseLayout_EveryMistake(t *testing.T) {
+	src := strings.Join([]string{
+		"hall: " + strings.Repeat("x", 61), // 1: too long a name
+		"numbering: upwards",               // 2
+		"A | ssxs",                         // 3
+		"A | ssss",                         // 4: A again
+		"B |\tss",                          // 5
+		"C | ssss",                         // 6: fine
+		"screen: front",                    // 7
+		"D | ....",                         // 8
+	}, "\n")
+	_, err := booking.ParseLayout("f.hall", []byte(src))
+	got := strings.Split(booking.ErrorMessage(err), "\n")
+	want := []string{
+		"f.hall:1:67: hall name is too long",
+		"f.hall:2:12: unknown numbering \"upwards\"",
+		"f.hall:3:7: unexpected \"x\" in row A",
+		"f.hall:4:1: duplicate row \"A\" (first on line 3)",
+		"f.hall:5:4: tab character",
+		"f.hall:7:1: unknown setting \"screen\"",
+		"f.hall:8:5: row D has no seats",
+	}
+	if booking.ErrorCode(err) != booking.EInvalid || len(got) != len(want) {
+		t.Fatalf("%d mistakes, want %d:\n%s", len(got), len(want), booking.ErrorMessage(err))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("mistake %d: %q, want %q…", i+1, got[i], want[i])
+		}
+	}
+
+	// A file of mistakes lists twenty and says there are more.
+	var many strings.Builder
+	many.WriteString("hall: X\n")
+	for i := range 40 {
+		fmt.Fprintf(&many, "R%d | sxs\n", i)
+	}
+	_, err = booking.ParseLayout("f.hall", []byte(many.String()))
+	lines := strings.Split(booking.ErrorMessage(err), "\n")
+	if len(lines) != 21 || lines[20] != "f.hall: more mistakes after line 21 are not listed: fix these first" {
+		t.Fatalf("%d lines, the last %q", len(lines), lines[len(lines)-1])
+	}
+}
+
 // ParseLayoutFile quotes a file only once it starts like a layout; any
 // other file is refused by line and column alone.
 func TestParseLayoutFile(t *testing.T) {

@@ -159,7 +159,9 @@ type RefundRow struct {
 	// By paid it out; ApprovedBy approved it ("" when By needed nobody).
 	By         string
 	ApprovedBy string
-	// Reason is the booking's cancel reason, when one was given.
+	// Reason is why: the reason given with the refund (a cancel's, for
+	// the refunds of a cancel), or for a refund made before refunds kept
+	// their own, the booking's cancel reason; "" when none was given.
 	Reason string
 }
 

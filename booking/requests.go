@@ -23,6 +23,16 @@ type HoldRequest struct {
 	// AddTo, when non-zero, adds the seats to that live hold of Owner
 	// instead of starting a new one (the seat map grows one selection).
 	AddTo int64
+	// ByHand says a person picked these seats (the counter's seat map,
+	// `sell SHOW SEAT…`): the single-seat rule applies (CheckSingles), and
+	// a hold that would strand a single empty seat is refused with a
+	// *SingleSeatsError. Holds the program makes (an exchange's, a test's)
+	// leave it unset.
+	ByHand bool
+	// AllowSingle, with ByHand, holds such seats all the same: the clerk's
+	// override, which the store writes to the audit trail (SinglesAudit)
+	// with the seats it strands.
+	AllowSingle bool
 }
 
 // HoldBestRequest asks for the best N seats of a show.

@@ -145,6 +145,11 @@ var permissions = map[Action]Role{
 	ActionKiosk:   RoleKiosk,
 	ActionReserve: RoleKiosk,
 	ActionCollect: RoleKiosk,
+	// Concessions: the items, their prices and stock are a manager's.
+	ActionManageItems: RoleManager,
+	// The cinema's settings and tax rates (booking/settings.go): what
+	// every receipt and report says, a manager's.
+	ActionManageSettings: RoleManager,
 	// Customer accounts are staff's: a customer's own session (the
 	// kiosk) neither opens nor reads one. Erasure cannot be undone, so it
 	// is a supervisor's.
@@ -252,6 +257,8 @@ func describe(a Action) string {
 		return "Blocking seats"
 	case ActionReleaseHouse:
 		return "Releasing house seats"
+	case ActionManageSettings:
+		return "Changing the cinema's settings"
 	case ActionEraseCustomer:
 		return "Erasing a customer"
 	}

@@ -2,7 +2,9 @@ package booking
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+	"strings"
 )
 
 // How the seat-choosing algorithms weigh a place. Distances are in seats
@@ -410,4 +412,137 @@ func seatAbs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// SinglesRelaxPercent is how full a show is, in percent of its seats taken
+// (sold, held or kept out of sale), from which CheckSingles stops refusing:
+// with nine seats in ten gone the last ones are wherever they are, and a
+// clerk should not need an override to sell them.
+const SinglesRelaxPercent = 90
+
+// StrandedSingles returns the free seats that taking picked would leave
+// single, in Row, Col order: a free seat next to a picked one whose other
+// neighbour is taken or is the end of its row segment (an aisle or a
+// wall). Such a seat had a free neighbour before (the picked one), so it
+// is the pick's doing; a seat that sat alone already is never named, and
+// a picked seat already taken changes nothing. picked are matched to the
+// hall's seats by ID; taken may be nil when nothing is taken.
+func StrandedSingles(h *Hall, taken func(seatID int64) bool, picked []Seat) []Seat {
+	if h == nil || len(picked) == 0 {
+		return nil
+	}
+	g := newSeatGrid(h, taken)
+	return g.stranded(g.pickedSet(picked))
+}
+
+// CheckSingles is the single-seat rule for seats picked by hand (best
+// available keeps it by itself): a hold that would strand a single empty
+// seat between taken seats or an aisle is refused with a
+// *SingleSeatsError, unless allow says the clerk chose to (an override
+// the store logs), or the show is SinglesRelaxPercent full or more. It
+// returns the seats the hold strands, for the override's audit row: nil
+// when it strands none or the rule is relaxed.
+func CheckSingles(h *Hall, taken func(seatID int64) bool, picked []Seat, allow bool) ([]Seat, error) {
+	if h == nil || len(picked) == 0 {
+		return nil, nil
+	}
+	g := newSeatGrid(h, taken)
+	full := 0
+	for _, free := range g.free {
+		if !free {
+			full++
+		}
+	}
+	if full*100 >= SinglesRelaxPercent*len(g.seats) {
+		return nil, nil
+	}
+	singles := g.stranded(g.pickedSet(picked))
+	if len(singles) == 0 || allow {
+		return singles, nil
+	}
+	return singles, &SingleSeatsError{Picked: slices.Clone(picked), Singles: singles}
+}
+
+// pickedSet marks the seats of picked that are free now, by index.
+func (g *seatGrid) pickedSet(picked []Seat) []bool {
+	ids := make(map[int64]bool, len(picked))
+	for _, s := range picked {
+		ids[s.ID] = true
+	}
+	out := make([]bool, len(g.seats))
+	for i, s := range g.seats {
+		out[i] = ids[s.ID] && g.free[i]
+	}
+	return out
+}
+
+// stranded lists the seats next to a picked one that the pick leaves
+// single.
+func (g *seatGrid) stranded(picked []bool) []Seat {
+	free := func(i int) bool { return g.free[i] && !picked[i] }
+	single := func(i int) bool {
+		return free(i) && (i-1 < g.segStart[i] || !free(i-1)) && (i+1 >= g.segEnd[i] || !free(i+1))
+	}
+	var out []Seat
+	seen := -1
+	for i, p := range picked {
+		if !p {
+			continue
+		}
+		for _, j := range [2]int{i - 1, i + 1} {
+			if j < g.segStart[i] || j >= g.segEnd[i] || j <= seen {
+				continue
+			}
+			if single(j) {
+				out = append(out, g.seats[j])
+				seen = j
+			}
+		}
+	}
+	return out
+}
+
+// SingleSeatsError refuses seats picked by hand that would leave single
+// empty seats, which nobody buys (CheckSingles). Picked are the seats
+// asked for, Singles the seats they would strand. Its code is EConflict.
+type SingleSeatsError struct {
+	Picked  []Seat
+	Singles []Seat
+}
+
+func (e *SingleSeatsError) Error() string { return e.Message() }
+
+// Unwrap gives the error its code and message for ErrorCode and
+// ErrorMessage.
+func (e *SingleSeatsError) Unwrap() error { return &Error{Code: EConflict, Message: e.Message()} }
+
+// Message is what the clerk reads: "G8 would be left as a single seat."
+func (e *SingleSeatsError) Message() string {
+	if len(e.Singles) == 1 {
+		return e.Singles[0].Label + " would be left as a single seat."
+	}
+	return joinAnd(Labels(e.Singles)) + " would be left as single seats."
+}
+
+// Fill is the picked seats with the singles they strand, in Row, Col
+// order: the hold that leaves no seat alone.
+func (e *SingleSeatsError) Fill() []Seat {
+	out := append(slices.Clone(e.Picked), e.Singles...)
+	slices.SortFunc(out, bySeatPos)
+	return slices.CompactFunc(out, func(a, b Seat) bool { return a.ID == b.ID })
+}
+
+// SinglesAudit is the audit row of a hold made with AllowSingle that
+// stranded singles: an override, naming the seats held and the seats left
+// alone (the row names the clerk). Every store writes this one.
+func SinglesAudit(showID, holdID int64, picked, singles []Seat) AuditEntry {
+	what := "single seat left"
+	if len(singles) > 1 {
+		what = "single seats left"
+	}
+	return AuditEntry{
+		Action: AuditOverride,
+		ShowID: showID,
+		Detail: fmt.Sprintf("%s: %s (hold %d: %s)", what, strings.Join(Labels(singles), " "), holdID, strings.Join(Labels(picked), " ")),
+	}
 }

@@ -1,6 +1,7 @@
 package booking_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -964,4 +965,201 @@ func BenchmarkNextTo400(b *testing.B) {
 	for b.Loop() {
 		booking.NextTo(h, taken, near, 3, 5)
 	}
+}
+
+// seatingPick is the seats of a hall named in a want-like string.
+func seatingPick(tb testing.TB, h *booking.Hall, labels string) []booking.Seat {
+	tb.Helper()
+	var out []booking.Seat
+	for _, l := range strings.Fields(labels) {
+		out = append(out, seatingSeat(tb, h, l))
+	}
+	return out
+}
+
+func TestStrandedSingles_OK(t *testing.T) {
+	tests := []struct {
+		name    string
+		picture string
+		pick    string
+		want    string // the seats left single, in order
+	}{
+		{name: "MiddleOfEmptyRow", picture: "A  sssssssss", pick: "A4 A5"},
+		{name: "NextToTaken", picture: "A  ssssSssss", pick: "A3 A4", want: ""},
+		// A4 free between A3 picked and A5 taken.
+		{name: "GapBeforeTaken", picture: "A  ssssSssss", pick: "A3", want: "A4"},
+		// A1 free between the wall and A2 picked.
+		{name: "AgainstTheWall", picture: "A  sssssssss", pick: "A2 A3", want: "A1"},
+		// The aisle counts as the end of the row.
+		{name: "AgainstAnAisle", picture: "A  sss.sssss", pick: "A5 A6", want: "A4"},
+		{name: "BothSides", picture: "A  sSsssSsss", pick: "A4", want: "A3 A5"},
+		// A seat between two picked seats is named once.
+		{name: "BetweenTwoPicked", picture: "A  sssssssss", pick: "A4 A6", want: "A5"},
+		// A3 sat alone already: picking A5 and A6 is not what stranded it.
+		{name: "AlreadySingle", picture: "A  sSsSssss", pick: "A5 A6", want: ""},
+		// Two free seats are left together: not single.
+		{name: "PairLeftIsFine", picture: "A  ssssSssss", pick: "A1 A2 A3 A4"},
+		{name: "FillsTheGap", picture: "A  sSsSsssss", pick: "A3"},
+		// Taken seats in the pick change nothing.
+		{name: "PickedTaken", picture: "A  sssSsssss", pick: "A4"},
+		{name: "OtherRowsUntouched", picture: "A  sssss\nB  SsSss", pick: "A3"},
+		{name: "EveryKindCounts", picture: "A  wcsscw", pick: "A3 A4"},
+		{name: "Nothing", picture: "A  sssss", pick: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, taken := seatingHall(t, tt.picture)
+			got := booking.StrandedSingles(h, taken, seatingPick(t, h, tt.pick))
+			if g, w := strings.Join(booking.Labels(got), " "), tt.want; g != w {
+				t.Errorf("stranded %q, want %q", g, w)
+			}
+		})
+	}
+	t.Run("NilHall", func(t *testing.T) {
+		if got := booking.StrandedSingles(nil, nil, []booking.Seat{{ID: 1}}); got != nil {
+			t.Errorf("nil hall: %v", got)
+		}
+	})
+}
+
+func TestCheckSingles(t *testing.T) {
+	t.Run("ErrRefused", func(t *testing.T) {
+		h, taken := seatingHall(t, "A  ssssSssss\nB  sssssssss")
+		singles, err := booking.CheckSingles(h, taken, seatingPick(t, h, "A3"), false)
+		var e *booking.SingleSeatsError
+		if !errors.As(err, &e) || booking.ErrorCode(err) != booking.EConflict {
+			t.Fatalf("want a SingleSeatsError (conflict), got %v", err)
+		}
+		if got := booking.ErrorMessage(err); got != "A4 would be left as a single seat." {
+			t.Errorf("message %q", got)
+		}
+		if got := strings.Join(booking.Labels(e.Fill()), " "); got != "A3 A4" {
+			t.Errorf("fill %q, want A3 A4", got)
+		}
+		if len(singles) != 1 || singles[0].Label != "A4" {
+			t.Errorf("singles %v", booking.Labels(singles))
+		}
+	})
+	t.Run("ErrTwoSingles", func(t *testing.T) {
+		h, taken := seatingHall(t, "A  sSsssSsss")
+		_, err := booking.CheckSingles(h, taken, seatingPick(t, h, "A4"), false)
+		if got := booking.ErrorMessage(err); got != "A3 and A5 would be left as single seats." {
+			t.Errorf("message %q", got)
+		}
+	})
+	t.Run("OverrideNamesTheSeats", func(t *testing.T) {
+		h, taken := seatingHall(t, "A  ssssSssss")
+		singles, err := booking.CheckSingles(h, taken, seatingPick(t, h, "A3"), true)
+		if err != nil || len(singles) != 1 || singles[0].Label != "A4" {
+			t.Fatalf("override: %v %v", booking.Labels(singles), err)
+		}
+	})
+	t.Run("NoneStranded", func(t *testing.T) {
+		h, taken := seatingHall(t, "A  ssssSssss")
+		if singles, err := booking.CheckSingles(h, taken, seatingPick(t, h, "A3 A4"), false); err != nil || singles != nil {
+			t.Fatalf("got %v %v", booking.Labels(singles), err)
+		}
+	})
+	// Nine seats of ten taken: the rule is off, and nothing is logged.
+	for _, tt := range []struct {
+		name, rowA string
+		refused    bool
+	}{
+		{"RelaxedAtNinetyPercent", "sssSSSSSSS", false}, // 27 of 30 taken
+		{"StillOnBelow", "ssssSSSSSS", true},            // 26 of 30
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, taken := seatingHall(t, "A  "+tt.rowA+"\nB  SSSSSSSSSS\nC  SSSSSSSSSS")
+			singles, err := booking.CheckSingles(h, taken, seatingPick(t, h, "A2"), false) // strands A1
+			if (err != nil) != tt.refused {
+				t.Fatalf("refused = %v, want %v (%v)", err != nil, tt.refused, err)
+			}
+			if !tt.refused && singles != nil {
+				t.Errorf("relaxed rule names %v", booking.Labels(singles))
+			}
+		})
+	}
+}
+
+// seatingCheckStranded checks StrandedSingles against a brute-force
+// reading of the hall by position.
+func seatingCheckStranded(t *testing.T, h *booking.Hall, taken func(int64) bool, picked []booking.Seat, got []booking.Seat) {
+	t.Helper()
+	o := newSeatingOracle(h, taken)
+	pick := map[int64]bool{}
+	for _, s := range picked {
+		pick[s.ID] = true
+	}
+	freeAfter := func(row, col int) bool {
+		s, ok := o.byPos[seatingPos{row, col}]
+		return ok && !taken(s.ID) && !pick[s.ID]
+	}
+	single := func(row, col int, free func(int, int) bool) bool {
+		return free(row, col) && !free(row, col-1) && !free(row, col+1)
+	}
+	var want []string
+	for _, s := range o.h.Seats {
+		nextToPick := false
+		for _, d := range []int{-1, 1} {
+			if p, ok := o.byPos[seatingPos{s.Row, s.Col + d}]; ok && pick[p.ID] && !taken(p.ID) {
+				nextToPick = true
+			}
+		}
+		if nextToPick && single(s.Row, s.Col, freeAfter) && !single(s.Row, s.Col, o.freeAt) {
+			want = append(want, s.Label)
+		}
+	}
+	slices.SortFunc(want, func(a, b string) int {
+		sa, sb := o.byLabel(a), o.byLabel(b)
+		return cmpPos(sa, sb)
+	})
+	if g := booking.Labels(got); !slices.Equal(g, want) && !(len(g) == 0 && len(want) == 0) {
+		t.Fatalf("stranded %v, want %v", g, want)
+	}
+	// Taking the singles too leaves no seat alone.
+	fill := append(slices.Clone(picked), got...)
+	if again := booking.StrandedSingles(h, taken, fill); len(again) != 0 {
+		t.Fatalf("the pick with its singles still strands %v", booking.Labels(again))
+	}
+}
+
+func (o *seatingOracle) byLabel(l string) booking.Seat {
+	for _, s := range o.h.Seats {
+		if s.Label == l {
+			return s
+		}
+	}
+	return booking.Seat{}
+}
+
+func cmpPos(a, b booking.Seat) int {
+	if a.Row != b.Row {
+		return a.Row - b.Row
+	}
+	return a.Col - b.Col
+}
+
+func FuzzStrandedSingles(f *testing.F) {
+	f.Add([]byte{}, []byte{})
+	f.Add([]byte{1, 9, 0, 0, 0, 0x20, 0, 0, 0, 0, 0}, []byte{2})
+	f.Add([]byte{2, 9, 0, 0, 4, 0, 0, 0, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, []byte{1, 3, 5})
+	f.Add([]byte{3, 6, 6, 7, 0, 0, 7, 6, 0x20, 0, 0, 0x20, 0, 0, 0, 0, 0, 0, 0, 0}, []byte{0, 4, 9})
+	f.Fuzz(func(t *testing.T, data, picks []byte) {
+		in := &seatingFuzzInput{b: data}
+		h, taken := in.hall()
+		if len(h.Seats) == 0 {
+			return
+		}
+		var picked []booking.Seat
+		for _, p := range picks {
+			picked = append(picked, h.Seats[int(p)%len(h.Seats)])
+		}
+		got := booking.StrandedSingles(h, taken, picked)
+		seatingCheckStranded(t, h, taken, picked, got)
+		// The order seats are listed in does not matter.
+		slices.Reverse(h.Seats)
+		if again := booking.StrandedSingles(h, taken, picked); !reflect.DeepEqual(booking.Labels(again), booking.Labels(got)) {
+			t.Fatalf("seats listed back to front: %v, want %v", booking.Labels(again), booking.Labels(got))
+		}
+	})
 }

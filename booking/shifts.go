@@ -53,6 +53,11 @@ type ShiftReport struct {
 	CashSales, CashRefunds Money
 	CardSales, CardRefunds Money
 	Sales, Refunds         int // how many payments of each kind
+	// CashSaleCount and CardSaleCount split Sales by how the customer
+	// paid, CashRefundCount and CardRefundCount Refunds: a report that
+	// says "Cash sales (n)" counts only the cash ones.
+	CashSaleCount, CardSaleCount     int
+	CashRefundCount, CardRefundCount int
 	// Expected is Float + CashSales − CashRefunds: what the drawer should
 	// hold now.
 	Expected Money
@@ -62,6 +67,14 @@ type ShiftReport struct {
 	Breakdown         string // the count by denomination, when typed so
 	// Events are the shift's opens, closes and reopens, oldest first.
 	Events []ShiftEvent
+	// Items are the items sold and refunded in the shift, by category
+	// (their money is in the sales and refunds above); LowStock, on an X
+	// report, the items on sale at or below LowStock now.
+	Items    []ItemTally
+	LowStock []Item
+	// Tax is the tax of the tickets sold and taken back through the
+	// shift, by rate (booking/tax.go), the untaxed 0 % too.
+	Tax []TaxRow
 }
 
 // ShiftEvent is one open, close or reopen of a shift.
@@ -176,10 +189,25 @@ func checkFloat(what string, m Money) error {
 // open shift and no float in the request to open one with.
 var ErrNoShift = &Error{Code: EInvalid, Message: "Open a shift first: count the float in the drawer."}
 
-// IsNoShift reports whether err is ErrNoShift.
+// noShiftForCash ends the refusal of NoShiftForCash.
+const noShiftForCash = " paid in cash: open a shift first (the float in the drawer); their refunds come out of it."
+
+// NoShiftForCash is ErrNoShift for cancelling a show whose n bookings
+// paid in cash would be refunded out of the actor's drawer: it says how
+// many, and IsNoShift knows it, so a screen asks for the float as it does
+// for a sale.
+func NoShiftForCash(n int) *Error {
+	what := "1 booking"
+	if n != 1 {
+		what = strconv.Itoa(n) + " bookings"
+	}
+	return &Error{Code: ErrNoShift.Code, Message: what + noShiftForCash}
+}
+
+// IsNoShift reports whether err is ErrNoShift or NoShiftForCash.
 func IsNoShift(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && e.Code == ErrNoShift.Code && e.Message == ErrNoShift.Message
+	return errors.As(err, &e) && e.Code == ErrNoShift.Code && (e.Message == ErrNoShift.Message || strings.HasSuffix(e.Message, noShiftForCash))
 }
 
 // RefundRequest refunds some tickets of a booking, named by seat: each

@@ -258,6 +258,9 @@ type Payment struct {
 	// ApprovedBy the supervisor or manager who approved a refund.
 	TicketID   int64
 	ApprovedBy string
+	// Reason is why a refund was made, as typed with it ("" for none,
+	// and for refunds made before refunds kept their own reason).
+	Reason string
 }
 
 // Ticket admits one person to one seat.

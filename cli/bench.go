@@ -98,6 +98,14 @@ type benchResult struct {
 	MeanBatch      float64 `json:"mean_batch"`
 	AuditSales     int64   `json:"audit_sale_rows"`
 
+	// What the writer wrote per booking acknowledged (the clashes' work
+	// included): statements, rows changed (triggers' too) and WAL bytes
+	// on SQLite; on PostgreSQL statements sent, rows inserted, updated
+	// or deleted, and WAL bytes generated.
+	StatementsPerBooking float64 `json:"statements_per_booking"`
+	RowsPerBooking       float64 `json:"rows_per_booking"`
+	WALBytesPerBooking   float64 `json:"wal_bytes_per_booking"`
+
 	// bench --db only (bench_pg.go): the seeds' FOR UPDATE shape on the
 	// same server in the same run, and this path's ratio to it.
 	SeedBookingsPerSec float64 `json:"seed_bookings_per_sec,omitempty"`
@@ -110,6 +118,9 @@ type benchResult struct {
 func (r *benchResult) writeText(w io.Writer) {
 	fmt.Fprintf(w, "%7d %12.0f %8.2f %8.2f %8.2f %8d %9d %9d %8.2f %7.1f\n",
 		r.Clients, r.BookingsPerSec, r.P50ms, r.P99ms, r.Maxms, r.Clashes, r.Bookings, r.Committed, r.Ratio, r.MeanBatch)
+	if r.StatementsPerBooking > 0 {
+		fmt.Fprintf(w, "        per booking: %.1f statements, %.1f rows, %.0f WAL bytes\n", r.StatementsPerBooking, r.RowsPerBooking, r.WALBytesPerBooking)
+	}
 	if r.DoubleSold != 0 || r.Bookings != r.Committed || r.Errors != 0 {
 		fmt.Fprintf(w, "        !! double sold %d, errors %d\n", r.DoubleSold, r.Errors)
 	}
@@ -267,6 +278,10 @@ func benchBooking(ctx context.Context, path, mode string, clients int, dur time.
 		}
 	}
 	before := store.Stats()
+	costsBefore, err := store.WriteCosts(ctx)
+	if err != nil {
+		return nil, err
+	}
 	counts := &benchCounts{lat: make([][]time.Duration, clients)}
 	deadline := time.Now().Add(dur)
 	var wg sync.WaitGroup
@@ -281,6 +296,11 @@ func benchBooking(ctx context.Context, path, mode string, clients int, dur time.
 	wg.Wait()
 	elapsed := time.Since(start).Seconds()
 	after := store.Stats()
+	costs, err := store.WriteCosts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	costs = costs.Sub(costsBefore)
 
 	all := slices.Concat(counts.lat...)
 	slices.Sort(all)
@@ -298,6 +318,11 @@ func benchBooking(ctx context.Context, path, mode string, clients int, dur time.
 	}
 	if c := after.Commits - before.Commits; c > 0 {
 		res.MeanBatch = float64(after.Jobs-before.Jobs) / float64(c)
+	}
+	if n := float64(res.Bookings); n > 0 {
+		res.StatementsPerBooking = float64(costs.Statements) / n
+		res.RowsPerBooking = float64(costs.Rows) / n
+		res.WALBytesPerBooking = float64(costs.WALBytes) / n
 	}
 	return res, auditBench(ctx, store, path, res)
 }

@@ -14,6 +14,7 @@ import (
 // booking is committed, no seat is sold twice on either side, and the
 // schema it ran in is gone afterwards. Its figures are not asserted.
 func TestBenchPG_BothShapesNoDoubleSale(t *testing.T) {
+	t.Parallel()
 	url := os.Getenv("BOXOFFICE_TEST_PG")
 	if url == "" {
 		t.Skip("BOXOFFICE_TEST_PG is empty: no PostgreSQL to test against (.ci/pg starts one)")

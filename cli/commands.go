@@ -49,6 +49,7 @@ func init() {
 			{name: "sell", args: "SHOW SEAT... [--type T] [--pay cash|card] [--tendered AMOUNT] [...]\nSHOW --best N [--wheelchair W] [--premium] [...]",
 				short: "sell the seats named\nsell the best N seats together", long: sellLong, json: machine, flags: sellFlags},
 			{name: "booking", args: "NUMBER [--json] [--pdf FILE]", short: "look a booking up", json: machine, flags: bookingFlags},
+			{name: "find", args: "TEXT [--json]", short: "find bookings by number, phone or name", long: findLong, json: machine, run: (*env).find},
 			{name: "cancel", args: "NUMBER [--reason R] [--json]", short: "cancel and refund a booking", json: machine, flags: cancelFlags},
 			{name: "admit", args: "CODE [--json]", short: "admit a ticket at the door (once)", json: machine, run: (*env).admit},
 			staffCommand(),
@@ -102,6 +103,8 @@ func init() {
 			siteCommand(),
 			{name: "sites", args: "[--json]", short: "the sites of the chain (one on SQLite)", json: machine, run: (*env).siteList},
 			{name: "kiosk", args: "[--reserve-cutoff 30m] [--printer URL] [--cinema NAME]", short: "the self-service kiosk, full screen in this terminal", long: kioskLong, flags: kioskFlags},
+			// Concessions: items sold beside seats.
+			itemCommand(),
 			// Customer accounts and the film watchlist (customers.go).
 			customerCommand(),
 			watchCommand(),

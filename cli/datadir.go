@@ -33,6 +33,8 @@ const (
 	dbFile        = "boxoffice.db"
 	ticketKeyFile = "ticket_key"
 	logFile       = "boxoffice.log"
+	// exportsDir is the folder the reports screen saves CSV files in.
+	exportsDir = "exports"
 )
 
 // resolveDataDir is --data, else BOXOFFICE_DATA, else the XDG data home,
@@ -106,17 +108,27 @@ func (d dataDir) storedTicketKeys() ([]booking.TicketKey, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read ticket key: %w", err)
+		return nil, keyFileUnreadable(path, err)
 	}
 	defer f.Close()
 	raw, err := io.ReadAll(io.LimitReader(f, maxTicketKeyFile+1))
 	if err != nil {
-		return nil, fmt.Errorf("read ticket key: %w", err)
+		return nil, keyFileUnreadable(path, err)
 	}
 	if len(raw) > maxTicketKeyFile {
 		return nil, fmt.Errorf("%s is longer than %d bytes: it is not a key file", path, maxTicketKeyFile)
 	}
 	return parseTicketKeys(path, string(raw))
+}
+
+// keyFileUnreadable says the key file cannot be read, and why, naming its
+// path once.
+func keyFileUnreadable(path string, err error) error {
+	why := err
+	if inner := errors.Unwrap(err); inner != nil {
+		why = inner
+	}
+	return booking.Errorf(booking.EInvalid, "The ticket key file %s cannot be read: %s.", booking.CleanLine(path, 200), booking.CleanLine(why.Error(), 200))
 }
 
 // formatTicketKeys is the key file's text for keys, the first signing.
@@ -161,27 +173,46 @@ func syncDir(dir string) error {
 }
 
 // parseTicketKeys reads the key file's lines; blank lines and # comments
-// are skipped, and a file without a key is refused.
+// are skipped, and a file without a key is refused. A refusal says where
+// the file is, which line is wrong and what a line should be, and never
+// repeats what the line holds: it may be most of a secret.
 func parseTicketKeys(path, raw string) ([]booking.TicketKey, error) {
 	var keys []booking.TicketKey
+	name := booking.CleanLine(path, 200)
 	for n, line := range strings.Split(raw, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		idText, secretHex, ok := strings.Cut(line, ":")
-		id, err1 := strconv.ParseUint(idText, 10, 32)
-		secret, err2 := hex.DecodeString(secretHex)
-		if !ok || err1 != nil || err2 != nil || len(secret) < 16 {
-			return nil, fmt.Errorf("%s:%d: want ID:HEXSECRET (at least 16 bytes of secret)", path, n+1)
+		id, err1 := strconv.ParseUint(strings.TrimSpace(idText), 10, 32)
+		secret, err2 := hex.DecodeString(strings.TrimSpace(secretHex))
+		var why string
+		switch {
+		case !ok:
+			why = "it has no colon"
+		case err1 != nil:
+			why = "what comes before the colon is not a key number"
+		case err2 != nil:
+			why = "what comes after the colon is not hexadecimal"
+		case len(secret) < 16:
+			why = fmt.Sprintf("its secret is %d bytes, and a key needs at least 16", len(secret))
+		}
+		if why != "" {
+			return nil, booking.Errorf(booking.EInvalid, "The ticket key file %s is damaged: line %d is not a key (%s). "+ticketKeyForm, name, n+1, why)
 		}
 		keys = append(keys, booking.TicketKey{ID: uint32(id), Secret: secret})
 	}
 	if len(keys) == 0 {
-		return nil, fmt.Errorf("%s holds no key", path)
+		return nil, booking.Errorf(booking.EInvalid, "The ticket key file %s holds no key. "+ticketKeyForm, name)
 	}
 	return keys, nil
 }
+
+// ticketKeyForm says what the ticket key file holds and how to mend it,
+// after a refusal of it.
+const ticketKeyForm = "Each line is ID:HEXSECRET, like 1:followed-by-64-hex-digits, the first signing new tickets. " +
+	"Put the file back from your copy of it: a new key would stop every ticket already sold from admitting."
 
 // createTicketKey writes a new random key with id 1, unless another
 // process created the file first. The key is written and synced under a

@@ -42,6 +42,7 @@ func TestResolveDataDir(t *testing.T) {
 }
 
 func TestDataDir_Ensure(t *testing.T) {
+	t.Parallel()
 	d := dataDir(filepath.Join(t.TempDir(), "a", "data"))
 	if err := d.ensure(); err != nil {
 		t.Fatal(err)
@@ -57,6 +58,7 @@ func TestDataDir_Ensure(t *testing.T) {
 }
 
 func TestDataDir_TicketKeys(t *testing.T) {
+	t.Parallel()
 	t.Run("CreatedOnce", func(t *testing.T) {
 		d := dataDir(t.TempDir())
 		// Two processes starting at once on a new dir agree on one key.
@@ -97,20 +99,43 @@ func TestDataDir_TicketKeys(t *testing.T) {
 	})
 	t.Run("Err", func(t *testing.T) {
 		for text, want := range map[string]string{
-			"garbage\n":                               "ticket_key:1: want ID:HEXSECRET",
+			"garbage\n":                               "line 1 is not a key (it has no colon)",
 			"# none\n\n":                              "holds no key",
-			"1:" + strings.Repeat("ab", 15):           "ticket_key:1: want ID:HEXSECRET (at least 16 bytes",
-			"\n1:" + strings.Repeat("zz", 16):         "ticket_key:2:",
-			"x:" + strings.Repeat("ab", 16):           "ticket_key:1:",
-			"99999999999:" + strings.Repeat("ab", 16): "ticket_key:1:",
+			"1:" + strings.Repeat("ab", 15):           "line 1 is not a key (its secret is 15 bytes, and a key needs at least 16)",
+			"\n1:" + strings.Repeat("zz", 16):         "line 2 is not a key (what comes after the colon is not hexadecimal)",
+			"x:" + strings.Repeat("ab", 16):           "line 1 is not a key (what comes before the colon is not a key number)",
+			"99999999999:" + strings.Repeat("ab", 16): "line 1 is not a key",
 		} {
 			d := dataDir(t.TempDir())
 			os.WriteFile(d.file(ticketKeyFile), []byte(text), 0o600)
-			if _, _, err := d.ticketKeys(); err == nil || !strings.Contains(err.Error(), want) {
+			_, _, err := d.ticketKeys()
+			msg := booking.ErrorMessage(err)
+			if booking.ErrorCode(err) != booking.EInvalid || !strings.Contains(msg, want) || !strings.Contains(msg, d.file(ticketKeyFile)) || !strings.Contains(msg, "ID:HEXSECRET") {
 				t.Errorf("%q: %v, want %q", text, err, want)
+			}
+			if strings.Contains(msg, "zz") || strings.Contains(msg, "abab") {
+				t.Errorf("%q: the message repeats the file: %s", text, msg)
 			}
 		}
 	})
+}
+
+// TestRun_BadTicketKey: a command on a data dir whose ticket_key is
+// damaged says what is wrong with the file and where, never "Internal
+// error.", and exits 2 having opened nothing.
+func TestRun_BadTicketKey(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ticketKeyFile), []byte("1:"+strings.Repeat("ab", 8)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, err := runArgs(t, "", "--data", dir, "shows")
+	want := "boxoffice: The ticket key file " + filepath.Join(dir, ticketKeyFile) + " is damaged: line 1 is not a key (its secret is 8 bytes, and a key needs at least 16)."
+	if booking.ErrorCode(err) != booking.EInvalid || !strings.HasPrefix(errOut, want) || strings.Contains(errOut, "Internal error") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("a damaged key file: %v\n%s", err, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, dbFile)); err == nil {
+		t.Error("a database was made beside a damaged key file")
+	}
 }
 
 func testOptions(now time.Time, noDemo bool) dataOptions {
@@ -118,6 +143,7 @@ func testOptions(now time.Time, noDemo bool) dataOptions {
 }
 
 func TestDataDir_Open(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 12, 1, 17, 0, 0, 0, time.Local)
 	t.Run("Demo", func(t *testing.T) {

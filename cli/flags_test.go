@@ -49,6 +49,7 @@ func TestRun_ValueNamedLikeAFlag(t *testing.T) {
 }
 
 func TestRoute(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		path string
@@ -78,6 +79,7 @@ func TestRoute(t *testing.T) {
 }
 
 func TestParseFlags(t *testing.T) {
+	t.Parallel()
 	newSet := func() (*flag.FlagSet, *string, *int, *bool) {
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
 		return fs, fs.String("name", "", ""), fs.Int("n", 0, ""), fs.Bool("json", false, "")
@@ -121,6 +123,7 @@ func TestParseFlags(t *testing.T) {
 // the command; that is exact only if no name is a boolean somewhere and
 // takes a value somewhere else.
 func TestCommandTable_FlagKinds(t *testing.T) {
+	t.Parallel()
 	kinds := map[string]bool{} // name → is a boolean
 	where := map[string]string{}
 	root.walk(func(cmd *command) {
@@ -136,6 +139,7 @@ func TestCommandTable_FlagKinds(t *testing.T) {
 // Every command and subcommand has help: a short line in the overview,
 // and its own help through help CMD and CMD --help alike, exit 0.
 func TestHelp_EveryCommand(t *testing.T) {
+	t.Parallel()
 	overview, _, err := runArgs(t, "", "help")
 	if err != nil || !strings.HasPrefix(overview, "boxoffice — a cinema box office") {
 		t.Fatalf("help: %v %q", err, overview)

@@ -19,6 +19,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -58,7 +59,8 @@ func (f *flakyBackupper) madeSoFar() []string {
 // logged and retried a period later, the newest --keep copies stay, each
 // a whole database, and files the rotation did not make are left alone.
 func TestRotation(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	t.Parallel()
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	dir := t.TempDir()
 	foreign := []string{"notes.txt", "boxoffice-mine.db", "boxoffice-20200101T000000.000Z.db.bak"}
 	for _, name := range foreign {
@@ -110,6 +112,7 @@ func TestRotation(t *testing.T) {
 
 // A server restarted within the period does not take another copy at once.
 func TestRotation_WaitsForThePeriod(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	recent := rotationName(time.Now().Add(-time.Minute))
 	os.WriteFile(filepath.Join(dir, recent), nil, 0o600)
@@ -182,8 +185,9 @@ var sampleRe = regexp.MustCompile(`^(boxoffice_[^ ]+) (\S+)$`)
 // The metrics count what the store committed: a sale once (its replay by
 // the same key not again), a clash, holds, a refund, and the latencies.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	web := httptest.NewServer(metricsHandler(s, fakeSessions{"clerk": 2, "none": 1}))
 	defer web.Close()
 	before := scrape(t, web.URL+"/metrics")
@@ -237,6 +241,7 @@ func TestMetrics(t *testing.T) {
 }
 
 func TestMetricsAddrAllowed(t *testing.T) {
+	t.Parallel()
 	for addr, ok := range map[string]bool{
 		"127.0.0.1:9222": true, "[::1]:9222": true, "localhost:9222": true,
 		":9222": false, "0.0.0.0:9222": false, "192.0.2.7:9222": false, "[::]:9222": false, "9222": false,

@@ -33,6 +33,7 @@ func (d *fullDisk) Write(p []byte) (int, error) {
 // A log file that cannot be written sends every line to stderr, says
 // once why, and goes back to the file a period after space is freed.
 func TestFallbackLog_FullDisk(t *testing.T) {
+	t.Parallel()
 	disk := &fullDisk{}
 	var stderr bytes.Buffer
 	l := newFallbackLog(disk, "/data/boxoffice.log", &stderr, nil, nil)
@@ -75,6 +76,7 @@ func TestFallbackLog_FullDisk(t *testing.T) {
 // A log file that cannot even be opened (here a directory stands in its
 // place) leaves the counter its log, on stderr, rather than refusing.
 func TestDataDir_OpenLogFallsBack(t *testing.T) {
+	t.Parallel()
 	dir := dataDir(t.TempDir())
 	if err := os.Mkdir(filepath.Join(string(dir), logFile), 0o700); err != nil {
 		t.Fatal(err)

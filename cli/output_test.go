@@ -18,6 +18,7 @@ var update = flag.Bool("update", false, "rewrite the goldens under testdata/")
 // A UTF-8 character split across two writes arrives whole; steering
 // characters never arrive.
 func TestCleanWriter(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	w := newCleanWriter(&out)
 	text := "é\u202e中\x1b[2Jok\n"
@@ -33,6 +34,7 @@ func TestCleanWriter(t *testing.T) {
 // JSON. (The states past waiting depend on the sweeper, which a command
 // line run does not wait for, so they are printed from fixed entries.)
 func TestGolden_WaitlistStates(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 12, 1, 17, 0, 0, 0, time.UTC)
 	at := func(min int) *time.Time { x := now.Add(time.Duration(min) * time.Minute); return &x }
 	list := []booking.WaitlistEntry{

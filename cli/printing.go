@@ -163,8 +163,9 @@ func (c *env) printShift(id int64, t target) error {
 }
 
 // printBooking prints a booking's tickets (their current codes) and its
-// sale's receipt. The booking is read first and the store closed before
-// the printer is touched: a slow printer holds nothing.
+// sale's receipt again, marked DUPLICATE with the refunds made since. The
+// booking is read first and the store closed before the printer is
+// touched: a slow printer holds nothing.
 func (c *env) printBooking(number string, t target) error {
 	var b *booking.Booking
 	var p booking.Printer
@@ -187,14 +188,14 @@ func (c *env) printBooking(number string, t target) error {
 	if err != nil {
 		return err
 	}
-	job, err := t.layout().BookingJob(b)
+	job, err := t.layout().ReprintJob(b)
 	if err != nil {
 		return err
 	}
 	if err := paper.Send(c.ctx, p, job, 0); err != nil {
 		return err
 	}
-	c.say("Printed %d ticket(s) and the receipt of %s on %s.", len(paper.Printable(b)), b.Number, p)
+	c.say("Printed %d ticket(s) and a duplicate receipt of %s on %s.", len(paper.Printable(b)), b.Number, p)
 	return nil
 }
 

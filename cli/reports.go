@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"encoding/csv"
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -161,7 +159,10 @@ func reportRunner(a *reportArgs, r *booking.ReportRange) (func(*env, backend) (*
 		}
 		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportTakings(c.ctx, booking.System, booking.TakingsQuery{ReportRange: *r, By: by})
-			return takingsTable(rep), err
+			if err != nil {
+				return nil, err
+			}
+			return c.withItems(st, sheet(booking.TakingsSheet(rep)), *r) // concessions (items.go)
 		}, nil
 	case reportOccupancy:
 		by, err := booking.ParseOccupancyBy(a.by)
@@ -170,71 +171,45 @@ func reportRunner(a *reportArgs, r *booking.ReportRange) (func(*env, backend) (*
 		}
 		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportOccupancy(c.ctx, booking.System, booking.OccupancyQuery{ReportRange: *r, By: by})
-			return occupancyTable(rep), err
+			return sheet(booking.OccupancySheet(rep)), err
 		}, nil
 	case reportRefunds:
 		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportRefunds(c.ctx, booking.System, *r)
-			return refundsTable(rep), err
+			return sheet(booking.RefundsSheet(rep)), err
 		}, nil
 	case reportShifts:
 		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportShifts(c.ctx, booking.System, *r)
-			return shiftsTable(rep), err
+			return sheet(booking.ShiftsSheet(rep)), err
 		}, nil
 	case reportReservations:
 		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportReservations(c.ctx, booking.System, *r)
-			return reservationsTable(rep), err
+			return sheet(booking.ReservationsSheet(rep)), err
 		}, nil
 	}
 	return func(c *env, st backend) (*reportTable, error) {
 		rep, err := st.ReportNoShows(c.ctx, booking.System, *r)
-		return noShowsTable(rep), err
+		return sheet(booking.NoShowsSheet(rep)), err
 	}, nil
 }
 
-// reportTable is a report as the command line prints it: named columns,
-// rows of cells, and a totals row with a cell for the columns that add
-// up. A cell is a string, an int, a booking.Money or a float64 (a
-// percentage); nil is empty.
+// reportTable is a report as the command line prints it: the sheet
+// (booking.ReportSheet, which the counter's reports screen exports too),
+// as text, CSV or JSON, and for takings the items sold beside the tickets
+// (nil when none).
 type reportTable struct {
-	report   string
-	from, to time.Time
-	by       string
-	columns  []reportColumn
-	rows     [][]any
-	total    map[string]any // column key -> total
+	*booking.ReportSheet
+	items *reportTable
 }
 
-// reportColumn is one column: its JSON key and its header.
-type reportColumn struct{ key, head string }
-
-// cellText is a cell as text and CSV print it: money as 12.50, every
-// string cleaned of control characters.
-func cellText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return booking.CleanLine(x, 200)
-	case booking.Money:
-		return x.String()
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
+// sheet wraps a report's sheet, nil for nil.
+func sheet(s *booking.ReportSheet) *reportTable {
+	if s == nil {
+		return nil
 	}
-	return fmt.Sprint(v)
-}
-
-// csvText keeps a text cell of a CSV file from being run as a formula by
-// the spreadsheet that opens it: a film titled "=HYPERLINK(…)" or a
-// customer "@SUM(…)" starts with a quote instead, which spreadsheets show
-// as the text itself. Figures never pass here, so "-5.00" stays a number.
-func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
-		return "'" + s
-	}
-	return s
+	return &reportTable{ReportSheet: s}
 }
 
 // cellJSON is a cell as JSON carries it: money as the string "12.50" (as
@@ -249,89 +224,63 @@ func cellJSON(v any) any {
 	return v
 }
 
-// totalRow is the totals as a row: "total" in the first column.
-func (t *reportTable) totalRow() []string {
-	out := make([]string, len(t.columns))
-	for i, col := range t.columns {
-		out[i] = cellText(t.total[col.key])
-	}
-	out[0] = "total"
-	return out
-}
-
-// heads is the text's header; keys is the CSV's, the names JSON uses.
+// heads is the text's header; the CSV's is the sheet's keys, the names
+// JSON uses.
 func (t *reportTable) heads() []string {
-	out := make([]string, len(t.columns))
-	for i, col := range t.columns {
-		out[i] = strings.ToUpper(col.head)
+	out := make([]string, len(t.Columns))
+	for i, col := range t.Columns {
+		out[i] = strings.ToUpper(col.Head)
 	}
 	return out
 }
 
-func (t *reportTable) keys() []string {
-	out := make([]string, len(t.columns))
-	for i, col := range t.columns {
-		out[i] = col.key
-	}
-	return out
-}
-
-// writeCSV prints the header, the rows and the totals row.
+// writeCSV prints the sheet, then the items' sheet when there is one.
 func (t *reportTable) writeCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.Write(t.keys())
-	for _, row := range t.rows {
-		cells := make([]string, len(row))
-		for i, v := range row {
-			cells[i] = cellText(v)
-			if _, text := v.(string); text {
-				cells[i] = csvText(cells[i])
-			}
-		}
-		cw.Write(cells)
+	if err := t.WriteCSV(w); err != nil {
+		return err
 	}
-	cw.Write(t.totalRow())
-	cw.Flush()
-	return cw.Error()
+	return t.writeItemsCSV(w)
 }
 
 func (t *reportTable) writeText(w io.Writer) {
-	fmt.Fprintf(w, "%s, %s to %s", t.report, t.from.Format("Mon 2 Jan 2006"), t.to.Format("Mon 2 Jan 2006"))
-	if t.by != "" {
-		fmt.Fprintf(w, ", by %s", t.by)
+	fmt.Fprintf(w, "%s, %s to %s", t.Report, t.From.Format("Mon 2 Jan 2006"), t.To.Format("Mon 2 Jan 2006"))
+	if t.By != "" {
+		fmt.Fprintf(w, ", by %s", t.By)
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	line := func(cells []string) { fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t") }
 	line(t.heads())
-	for _, row := range t.rows {
+	for _, row := range t.Rows {
 		cells := make([]string, len(row))
 		for i, v := range row {
-			cells[i] = cellText(v)
+			cells[i] = booking.SheetCell(v)
 		}
 		line(cells)
 	}
-	line(t.totalRow())
+	line(t.TotalRow())
 	tw.Flush()
+	t.writeItemsText(w)
 }
 
 func (t *reportTable) jsonValue() any {
-	rows := make([]map[string]any, 0, len(t.rows))
-	for _, row := range t.rows {
+	rows := make([]map[string]any, 0, len(t.Rows))
+	for _, row := range t.Rows {
 		m := map[string]any{}
 		for i, v := range row {
-			m[t.columns[i].key] = cellJSON(v)
+			m[t.Columns[i].Key] = cellJSON(v)
 		}
 		rows = append(rows, m)
 	}
 	total := map[string]any{}
-	for k, v := range t.total {
+	for k, v := range t.Total {
 		total[k] = cellJSON(v)
 	}
-	out := map[string]any{"report": t.report, "from": t.from.Format(time.DateOnly), "to": t.to.Format(time.DateOnly),
+	out := map[string]any{"report": t.Report, "from": t.From.Format(time.DateOnly), "to": t.To.Format(time.DateOnly),
 		"rows": rows, "count": len(rows), "total": total}
-	if t.by != "" {
-		out["by"] = t.by
+	if t.By != "" {
+		out["by"] = t.By
 	}
+	t.itemsJSON(out)
 	return out
 }

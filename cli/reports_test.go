@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // reportData is a data dir holding the reports fixture, built in the
@@ -20,7 +20,7 @@ import (
 func reportData(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	storetest.ReportFixture(t, filepath.Join(dir, dbFile), time.Local)
+	dbtest.ReportFixture(t, filepath.Join(dir, dbFile), time.Local)
 	return dir
 }
 
@@ -38,6 +38,7 @@ type reportJSON struct {
 // and ends with a totals row, and both agree with its --json: the same
 // rows, cell for cell, and the same totals.
 func TestReport_CSVMatchesJSON(t *testing.T) {
+	t.Parallel()
 	dir := reportData(t)
 	rng := []string{"--from", "2026-11-02", "--to", "2026-11-04"}
 	for _, args := range [][]string{
@@ -109,6 +110,7 @@ func jsonCell(v any) string {
 // The takings by day on the command line are the figures worked out by
 // hand for the fixture (db/reports_test.go), money as 12.50.
 func TestReport_TakingsFigures(t *testing.T) {
+	t.Parallel()
 	dir := reportData(t)
 	out, errOut, err := runArgs(t, "", "--data", dir, "report", "takings", "--from", "2026-11-02", "--to", "2026-11-04", "--csv")
 	if err != nil {
@@ -131,6 +133,7 @@ func TestReport_TakingsFigures(t *testing.T) {
 
 // A mistake is a usage error before anything is opened or printed.
 func TestReport_Refused(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "never")
 	for _, args := range [][]string{
 		{"report", "takings", "--from", "2026-11-31"},

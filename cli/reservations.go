@@ -158,20 +158,3 @@ func seatLabelsOf(seats []booking.Seat) string {
 	}
 	return strings.Join(labels, " ")
 }
-
-// reservationsTable is `report reservations`: per source, taken, paid,
-// lapsed and still reserved.
-func reservationsTable(rep *booking.ReservationsReport) *reportTable {
-	if rep == nil {
-		return nil
-	}
-	t := newTable("reservations", rep.Range.From, rep.Range.To, "",
-		reportColumn{"source", "source"}, reportColumn{"taken", "taken"}, reportColumn{"paid", "paid"},
-		reportColumn{"lapsed", "lapsed"}, reportColumn{"reserved", "reserved"})
-	for _, r := range rep.Rows {
-		t.rows = append(t.rows, []any{string(r.Source), r.Taken, r.Paid, r.Lapsed, r.Reserved})
-	}
-	tot := rep.Total
-	t.total = map[string]any{"taken": tot.Taken, "paid": tot.Paid, "lapsed": tot.Lapsed, "reserved": tot.Reserved}
-	return t
-}

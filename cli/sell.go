@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"boxoffice/booking"
@@ -14,20 +16,23 @@ import (
 // sell: seats named or the best N, held, checked out and printed as a
 // booking; nothing of the run stays held whatever happens.
 
-const sellLong = `Holds the seats, then sells them in one checkout at the prices current
+var sellLong = `Holds the seats, then sells them in one checkout at the prices current
 then: each seat by its kind and the show's price list (boxoffice help
 price). Everything that can be refused without the database (the seats,
 the ticket type, the money) is refused before a seat is held, with exit
 code 2; cash short of the total is refused once the seats are priced,
 with exit code 2 and nothing sold. --best keeps the party out of premium
-seats unless --premium is given or nothing else fits them together. The
+seats unless --premium is given or nothing else fits them together. Seats
+named that would leave a single empty seat between taken seats or an
+aisle are refused, naming it, unless --allow-single is given (written to
+the audit trail); the rule is off once a show is ` + strconv.Itoa(booking.SinglesRelaxPercent) + `% taken. The
 same --key again answers with the booking the first run made.`
 
 // sellInput is the sell command line as typed.
 type sellInput struct {
 	typ, pay, tendered, key, name, phone string
 	best, wheelchair                     int
-	premium                              bool
+	premium, allowSingle                 bool
 }
 
 func sellInputOf(fs *flag.FlagSet) *sellInput {
@@ -41,6 +46,7 @@ func sellInputOf(fs *flag.FlagSet) *sellInput {
 	fs.IntVar(&f.best, "best", 0, "hold the best `N` seats together instead of naming them")
 	fs.IntVar(&f.wheelchair, "wheelchair", 0, "with --best: how many (`W`) of the N are wheelchair places")
 	fs.BoolVar(&f.premium, "premium", false, "with --best: premium seats may be chosen (without it, only when nothing else fits)")
+	fs.BoolVar(&f.allowSingle, "allow-single", false, "with seats named: sell them even if they leave a single empty seat (written to the audit trail)")
 	return f
 }
 
@@ -56,8 +62,10 @@ type sellArgs struct {
 	best       int
 	wheelchair int
 	premium    bool
-	typ        string
-	req        booking.CheckoutRequest // without the hold
+	// allowSingle is --allow-single: the single-seat rule's override.
+	allowSingle bool
+	typ         string
+	req         booking.CheckoutRequest // without the hold
 }
 
 // parseSell checks the command line: everything that can be refused
@@ -69,7 +77,10 @@ func parseSell(pos []string, f *sellInput) (*sellArgs, error) {
 	if f.best < 0 || f.wheelchair < 0 || ((f.wheelchair > 0 || f.premium) && f.best == 0) {
 		return nil, usagef("--best takes a party size; --wheelchair and --premium go with --best")
 	}
-	a := &sellArgs{best: f.best, wheelchair: f.wheelchair, premium: f.premium, typ: strings.ToLower(strings.TrimSpace(f.typ))}
+	if f.allowSingle && f.best != 0 {
+		return nil, usagef("--allow-single goes with seats named: --best never leaves a single seat unless nothing else fits")
+	}
+	a := &sellArgs{best: f.best, wheelchair: f.wheelchair, premium: f.premium, allowSingle: f.allowSingle, typ: strings.ToLower(strings.TrimSpace(f.typ))}
 	var err error
 	if a.showID, err = showArg(pos[0]); err != nil {
 		return nil, err
@@ -215,6 +226,9 @@ func (c *env) sell(pos []string, f *sellInput) error {
 	}
 	return c.withStore(func(st backend) error {
 		b, err := c.sellOn(st, a)
+		if err == nil {
+			err = sameSale(a, b) // a key used before for another sale
+		}
 		if err != nil {
 			return err
 		}
@@ -270,7 +284,14 @@ func (c *env) sellOn(st backend, a *sellArgs) (*booking.Booking, error) {
 // hold holds the seats a names, or the best a.best.
 func (c *env) hold(st backend, actor booking.Actor, a *sellArgs, owner string) (*booking.Hold, error) {
 	if a.best == 0 {
-		return st.Hold(c.ctx, actor, booking.HoldRequest{ShowID: a.showID, Seats: a.seats, Owner: owner})
+		hold, err := st.Hold(c.ctx, actor, booking.HoldRequest{ShowID: a.showID, Seats: a.seats, Owner: owner, ByHand: true, AllowSingle: a.allowSingle})
+		var singles *booking.SingleSeatsError
+		if errors.As(err, &singles) {
+			// The store's words, and what to type instead.
+			return nil, booking.Errorf(booking.EConflict, "%s Sell %s, or add --allow-single to sell these anyway (written to the audit trail).",
+				singles.Message(), strings.Join(booking.Labels(singles.Fill()), " "))
+		}
+		return hold, err
 	}
 	hold, err := st.HoldBest(c.ctx, actor, booking.HoldBestRequest{ShowID: a.showID, N: a.best, Wheelchair: a.wheelchair, Premium: a.premium, Owner: owner})
 	if err == nil && !hold.Together {

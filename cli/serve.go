@@ -117,6 +117,7 @@ func (c *env) counter(idle time.Duration, pr target, layouts string) error {
 			Layout:          pr.layout(),
 			LayoutsDir:      layoutsDirIn(layouts, o.dir),
 			LogRing:         ring,
+			ExportDir:       o.dir.file(exportsDir),
 		}, c.stdin, c.term)
 		if err != nil {
 			logger.Error("counter", "err", err)
@@ -288,6 +289,7 @@ func (c *env) serve(sc serveConfig) error {
 			PDFDir:          sc.pdfDirIn(o.dir),
 			Layout:          paper.Layout{Cinema: sc.cinema},
 			LayoutsDir:      layoutsDirIn(sc.layouts, o.dir),
+			ExportDir:       o.dir.file(exportsDir),
 		})
 		if err != nil {
 			return err

@@ -285,7 +285,7 @@ func (v shiftReportView) lines() [][2]string {
 			out = append(out, [2]string{"breakdown", booking.Clean(r.Breakdown)})
 		}
 	}
-	return out
+	return append(out, itemShiftLines(r)...) // concessions (items.go)
 }
 
 func (v shiftReportView) kind() string {
@@ -308,7 +308,7 @@ func (v shiftReportView) writeText(w io.Writer) {
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"shift", "staff", "report", "field", "value"})
 		for _, l := range v.lines() {
-			cw.Write([]string{fmt.Sprint(v.r.Shift.ID), csvText(booking.Clean(v.r.Shift.Staff)), v.kind(), l[0], l[1]})
+			cw.Write([]string{fmt.Sprint(v.r.Shift.ID), booking.CSVText(booking.Clean(v.r.Shift.Staff)), v.kind(), l[0], l[1]})
 		}
 		cw.Flush()
 		return

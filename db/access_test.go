@@ -11,6 +11,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -47,7 +48,7 @@ func signedIn(t *testing.T, s *db.Store, name string) booking.Actor {
 // address.
 func TestStore_SignIn_LogsFailures(t *testing.T) {
 	logs := &logBuffer{}
-	s, _ := storetest.MustOpen(t, db.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	s, _ := dbtest.MustOpen(t, db.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ctx := context.Background()
 	s.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "0000", Terminal: "till-4", Addr: "192.0.2.7:5111"})
 	s.SignIn(ctx, booking.SignInRequest{Name: "nobody", PIN: "0000", Terminal: "till-4", Addr: "192.0.2.7:5112"})
@@ -71,7 +72,7 @@ func TestStore_SignIn_LogsFailures(t *testing.T) {
 // Wrong approval PINs typed in a clerk's cancel form lock approvals, not
 // the supervisor's own sign-in.
 func TestStore_ApprovalLockout(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	ctx := context.Background()
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1")
 	wrong := booking.CancelRequest{Number: b.Number, Reason: "x", Approver: &booking.Credentials{Name: "sue", PIN: "0000"}}
@@ -99,8 +100,8 @@ func TestStore_ApprovalLockout(t *testing.T) {
 // A person disabled or demoted, or a terminal removed, by another
 // connection to the file can do nothing from their next write on.
 func TestStore_WithdrawnActor(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{})
-	other := storetest.Open(t, path, db.Options{}) // another connection, as `staff disable` in another process
+	s, path := dbtest.MustOpen(t, db.Options{})
+	other := dbtest.Open(t, path, db.Options{}) // another connection, as `staff disable` in another process
 	ctx := context.Background()
 	show := firstShow(t, s).ID
 	termLine, _ := newAuthorizedKey(t)
@@ -170,7 +171,7 @@ func TestStore_WithdrawnActor(t *testing.T) {
 func TestStore_Admit_DoorsOpen(t *testing.T) {
 	clock := storetest.FixedClock()
 	clock.Set(time.Date(2026, 3, 13, 10, 0, 0, 0, time.Local))
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now})
 	door := booking.Actor{Name: "dora", Role: booking.RoleDoor}
 	ctx := context.Background()
 	b := mustSell(t, s, 2, "a", "A1") // 15:00, doors at 13:00
@@ -193,7 +194,7 @@ func TestStore_Admit_DoorsOpen(t *testing.T) {
 // says when the show ended, that night; the next day it names the show.
 func TestStore_Admit_LateShowEndedAfterMidnight(t *testing.T) {
 	clock := storetest.NewClock(time.Date(2026, 3, 13, 21, 0, 0, 0, time.Local))
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now})
 	door := booking.Actor{Name: "dora", Role: booking.RoleDoor}
 	ctx := context.Background()
 	code := mustSellTicket(t, s, 1, "a", "A1") // 23:00 to 00:40

@@ -9,6 +9,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 
 	"golang.org/x/crypto/ssh"
@@ -30,7 +31,7 @@ func newAuthorizedKey(t *testing.T) ([]byte, ssh.PublicKey) {
 func TestStore_HoldLifecycle(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	t.Run("Extend", func(t *testing.T) {
 		h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"B3"}, Owner: "a", TTL: time.Minute})
@@ -75,7 +76,7 @@ func TestStore_HoldLifecycle(t *testing.T) {
 
 func TestStore_FindBookings(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	h := mustHold(t, s, show.ID, "a", "D7")
 	b, err := s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "find-1", Method: booking.Card, Customer: "Ann Lee", Phone: "+44 20-7946 0018"})

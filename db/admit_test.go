@@ -9,14 +9,16 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
 // Invariant 5: a ticket is admitted at most once; the second scan says
 // when and by whom.
 func TestStore_Admit(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now})
 	show := firstShow(t, s)
 	b := mustSell(t, s, show.ID, "a", "E1", "E2")
 	door := booking.Actor{Name: "dora", Role: booking.RoleDoor}

@@ -3,7 +3,6 @@ package db
 import (
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"boxoffice/booking"
 	"boxoffice/store"
@@ -66,23 +65,6 @@ func flushAudit(w *wtx, rows []auditRow) error {
 // nullID stores a zero id as NULL: the audit row is about no such thing.
 func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: id != 0} }
 
-// auditHold is the one audit row of a write that made, grew or extended
-// hold h (nil when the write failed: then it only passes err on).
-func auditHold(w *wtx, actor booking.Actor, a booking.AuditAction, h *booking.Hold, err error) error {
-	if err != nil || h == nil {
-		return err
-	}
-	labels := make([]string, len(h.Seats))
-	for i, seat := range h.Seats {
-		labels[i] = seat.Label
-	}
-	detail := fmt.Sprintf("hold %d: %s", h.ID, strings.Join(labels, " "))
-	if a == booking.AuditExtend {
-		detail = fmt.Sprintf("hold %d until %s", h.ID, h.ExpiresAt.In(w.now.Location()).Format("15:04:05"))
-	}
-	return w.audit(actor, booking.AuditEntry{Action: a, ShowID: h.ShowID, Detail: detail}, 0)
-}
-
 // auditCount is the one audit row of a sweep or a release by owner that
 // changed n things; a sweep that found nothing changed nothing and writes
 // no row.
@@ -91,22 +73,4 @@ func auditCount(w *wtx, actor booking.Actor, a booking.AuditAction, n int, err e
 		return err
 	}
 	return w.audit(actor, booking.AuditEntry{Action: a, Detail: fmt.Sprintf(format, args...)}, 0)
-}
-
-// releaseDetail names the seats a release let go of, or the whole hold.
-func releaseDetail(holdID int64, seats []string) string {
-	if len(seats) == 0 {
-		return fmt.Sprintf("hold %d: all", holdID)
-	}
-	return fmt.Sprintf("hold %d: %s", holdID, strings.Join(seats, " "))
-}
-
-// saleDetail says how a sale was paid and what it sold; the row names
-// the booking itself.
-func saleDetail(b *booking.Booking, method booking.PayMethod) string {
-	labels := make([]string, len(b.Tickets))
-	for i, t := range b.Tickets {
-		labels[i] = t.Seat.Label
-	}
-	return fmt.Sprintf("%s: %s", method, strings.Join(labels, " "))
 }

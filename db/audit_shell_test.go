@@ -8,6 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -18,12 +19,13 @@ import (
 // booking's customer name, so the refusals are the triggers', not a
 // read-only file's.
 func TestAudit_SQLiteShell(t *testing.T) {
+	t.Parallel()
 	shell, err := exec.LookPath("sqlite3")
 	if err != nil {
 		t.Skip("sqlite3 is not installed (.ci/run installs it)")
 	}
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	sold := mustSell(t, s, 1, "a", "A1", "A2")
 	if _, err := s.Cancel(context.Background(), supervisor, booking.CancelRequest{Number: mustSell(t, s, 1, "b", "B1").Number}); err != nil {
 		t.Fatal(err)

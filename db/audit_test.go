@@ -11,6 +11,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -67,7 +68,7 @@ func soldAndStarted(f *auditFixture) {
 func newAuditFixture(t *testing.T) *auditFixture {
 	t.Helper()
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	return &auditFixture{t: t, ctx: context.Background(), s: s, raw: openRaw(t, path), clock: clock}
 }
 
@@ -356,6 +357,17 @@ var writeCalls = map[booking.Action][]auditCall{
 			return err
 		}},
 	},
+	// The cinema's settings and tax rates.
+	booking.ActionManageSettings: {
+		{"SetSetting", auditMgr, booking.AuditSettings, nil, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.SetSetting(f.ctx, a, booking.AllSites, booking.SetSymbol, "€")
+			return err
+		}},
+		{"SetTaxRate", auditMgr, booking.AuditSettings, nil, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.SetTaxRate(f.ctx, a, booking.TaxRate{Key: booking.TicketTax("adult"), Rate: 2000})
+			return err
+		}},
+	},
 }
 
 // blockE7 keeps E7 of show 1 out of sale as kind.
@@ -418,6 +430,7 @@ func told(f *auditFixture) {
 // each write action's every call writes exactly one audit row naming the
 // actor, their role and terminal, in the call's transaction.
 func TestAudit_EveryWriteAction(t *testing.T) {
+	t.Parallel()
 	for _, action := range booking.Actions() {
 		calls := writeCalls[action]
 		if !booking.IsWrite(action) {
@@ -572,11 +585,12 @@ var systemCalls = []systemCall{
 // TestAudit_SystemWrites: the sweeper's, a closing session's and the
 // command line's writes, and every PIN typed, leave their rows too.
 func TestAudit_SystemWrites(t *testing.T) {
+	t.Parallel()
 	for i, c := range systemCalls {
 		t.Run(fmt.Sprint(c.method, i), func(t *testing.T) {
 			f := newAuditFixture(t)
 			if c.empty {
-				s, path := storetest.MustOpenEmpty(t, db.Options{Clock: f.clock.Now, SweepInterval: -1})
+				s, path := dbtest.MustOpenEmpty(t, db.Options{Clock: f.clock.Now, SweepInterval: -1})
 				f.s, f.raw = s, openRaw(t, path)
 			}
 			if c.prep != nil {
@@ -607,9 +621,10 @@ func TestAudit_SystemWrites(t *testing.T) {
 var unaudited = []string{
 	"TicketTypes", "Booking", "BookingByKey", "FindBookings", "Shows", "Show", "SeatMap", "Halls", "Films",
 	"ListStaff", "ListTerminals", "IdentifyKey", "PINUnchanged", "Access", "Waitlist", "WaitlistCalls",
-	"Changes", "Empty", "IsDemo", "HasSales", "CheckInvariants", "Quiesce", "Close", "Path", "Stats",
+	"Changes", "Empty", "IsDemo", "HasSales", "CheckInvariants", "Quiesce", "Close", "Path", "Stats", "WriteCosts",
 	"TrimChanges", "Audit", "Prices", "Quote",
 	"ReportTakings", "ReportRefunds", "ReportOccupancy", "ReportShifts", "ReportNoShows", "Backup",
+	"Cinema", "TaxRates", "ReportTax",
 	"CurrentShift", "ListShifts", "ShiftReport",
 	// kiosk
 	"Reservation", "FindReservations", "Collect", "ReportReservations",
@@ -625,6 +640,7 @@ var unaudited = []string{
 // write walked above or named unaudited, so a write added later without
 // its audit row fails here until it is walked.
 func TestAudit_EveryMethodClassified(t *testing.T) {
+	t.Parallel()
 	walked := map[string]bool{}
 	for _, calls := range writeCalls {
 		for _, c := range calls {
@@ -647,6 +663,7 @@ func TestAudit_EveryMethodClassified(t *testing.T) {
 // transaction rolls its audit row back with everything else, even when
 // group commit ran it beside writes that committed.
 func TestAudit_FailedWriteLeavesNoRow(t *testing.T) {
+	t.Parallel()
 	f := newAuditFixture(t)
 	held := mustHold(t, f.s, 1, "a", "A1")
 	sold, err := f.s.Checkout(f.ctx, clerk, booking.CheckoutRequest{HoldID: held.ID, Owner: "a", IdempotencyKey: "k", Method: booking.Card})

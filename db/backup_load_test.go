@@ -11,7 +11,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // Must show 5, first half: a backup taken while 64 clients sell, as the
@@ -19,8 +19,9 @@ import (
 // opens, passes the check and holds every booking acknowledged before the
 // backup started; the clients go on selling while it is taken.
 func TestStore_BackupUnderSellLoad(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	s, _ := storetest.MustOpenDemo(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpenDemo(t, db.Options{SweepInterval: -1})
 	var shows []int64
 	for d := 1; d <= 3; d++ {
 		day, err := s.Shows(ctx, booking.System, time.Now().AddDate(0, 0, d))
@@ -110,7 +111,7 @@ func TestStore_BackupUnderSellLoad(t *testing.T) {
 	if int64(len(inCopy)) > int64(len(acked)) || ackedBefore == 0 {
 		t.Errorf("%d bookings in the copy, %d acknowledged in all, %d before the backup", len(inCopy), len(acked), ackedBefore)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 	t.Logf("%d sales acknowledged before the backup, %d while it ran (%s), %d in all; the copy holds %d",
 		ackedBefore, during, ended.Sub(started).Round(time.Millisecond), len(acked), len(inCopy))
 }

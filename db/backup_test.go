@@ -11,13 +11,14 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 func TestStore_Backup(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("OK", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+		s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 		show := firstShow(t, s)
 		mustSell(t, s, show.ID, "a", "A1", "A2")
 		mustSell(t, s, show.ID, "b", "B1")
@@ -41,11 +42,11 @@ func TestStore_Backup(t *testing.T) {
 			t.Fatalf("left in the directory: %v", entries)
 		}
 		// The copy opens as a store and sells on.
-		c := storetest.Open(t, path, db.Options{SweepInterval: -1})
+		c := dbtest.Open(t, path, db.Options{SweepInterval: -1})
 		mustSell(t, c, show.ID, "c", "C1")
 	})
 	t.Run("ErrExists", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+		s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 		path := filepath.Join(t.TempDir(), "copy.db")
 		if err := os.WriteFile(path, []byte("keep me"), 0o600); err != nil {
 			t.Fatal(err)
@@ -67,8 +68,9 @@ func TestStore_Backup(t *testing.T) {
 // index on live claims dropped and a second live claim slipped in — is
 // named by seat.
 func TestVerify_DamagedCopy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	b := mustSell(t, s, show.ID, "a", "D4", "D5")
 	path := filepath.Join(t.TempDir(), "copy.db")
@@ -96,6 +98,7 @@ func TestVerify_DamagedCopy(t *testing.T) {
 }
 
 func TestVerify_Err(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	if _, err := db.Verify(ctx, filepath.Join(dir, "none.db")); booking.ErrorCode(err) != booking.ENotFound {
@@ -113,15 +116,16 @@ func TestVerify_Err(t *testing.T) {
 
 // CheckInvariants names a seat let in on two tickets.
 func TestStore_CheckInvariants_AdmittedTwice(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	first := mustSell(t, s, show.ID, "a", "F3")
 	if _, err := s.Cancel(ctx, supervisor, booking.CancelRequest{Number: first.Number}); err != nil {
 		t.Fatal(err)
 	}
 	again := mustSell(t, s, show.ID, "b", "F3")
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 	raw := openRaw(t, path)
 	for _, id := range []int64{first.ID, again.ID} {
 		if _, err := raw.Exec(`UPDATE tickets SET status = 'admitted', admitted_at = 1, admitted_by = 'dora' WHERE booking_id = ?`, id); err != nil {
@@ -149,7 +153,7 @@ var tamper = []string{
 // was.
 func TestVerify_TamperedSchema(t *testing.T) {
 	ctx := context.Background()
-	s, live := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, live := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	mustSell(t, s, show.ID, "a", "D4", "D5")
 	path := filepath.Join(t.TempDir(), "copy.db")
@@ -194,7 +198,7 @@ func TestVerify_TamperedSchema(t *testing.T) {
 // the tables being boxoffice's, the invariants are still checked.
 func TestVerify_ChangedTrigger(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	path := filepath.Join(t.TempDir(), "copy.db")
 	if _, err := s.Backup(ctx, path); err != nil {
 		t.Fatal(err)

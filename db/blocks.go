@@ -30,42 +30,18 @@ const blockedCount = `((SELECT count(*) FROM seat_blocks b WHERE b.show_id = s.i
 	+ (SELECT count(*) FROM seat_blocks b WHERE b.show_id IS NULL AND b.hall_id = s.hall_id AND b.at < s.starts_at * 1000
 		AND NOT EXISTS (SELECT 1 FROM seat_claims c WHERE c.show_id = s.id AND c.seat_id = b.seat_id AND c.status IN ('held', 'sold') AND c.status = 'sold')))`
 
-// scanBlocks reads qShowBlocks' rows into the blocks in force by seat
-// (store.KeepBlock).
-func (s *Store) scanBlocks(rows *sql.Rows, hallID int64) (map[int64]booking.SeatBlock, error) {
+// scanBlocks reads qShowBlocks' rows.
+func scanBlocks(rows *sql.Rows) ([]store.BlockInForce, error) {
 	defer rows.Close()
-	out := map[int64]booking.SeatBlock{}
+	var out []store.BlockInForce
 	for rows.Next() {
-		var seatID, at int64
-		var kind, reason, by string
-		var hallWide bool
-		if err := rows.Scan(&seatID, &kind, &reason, &by, &at, &hallWide); err != nil {
+		var b store.BlockInForce
+		if err := rows.Scan(&b.SeatID, &b.Kind, &b.Reason, &b.By, &b.At, &b.HallWide); err != nil {
 			return nil, err
 		}
-		if seat, ok := s.seatByID(hallID, seatID); ok {
-			store.KeepBlock(out, seat, kind, reason, by, at, hallWide)
-		}
+		out = append(out, b)
 	}
 	return out, rows.Err()
-}
-
-// txBlocks is the blocks in force for show sh, as the write sees them.
-func (s *Store) txBlocks(w *wtx, sh booking.Show) (map[int64]booking.SeatBlock, error) {
-	rows, err := w.query(qShowBlocks, sh.ID, sh.HallID, sh.Starts.UnixMilli())
-	if err != nil {
-		return nil, err
-	}
-	return s.scanBlocks(rows, sh.HallID)
-}
-
-// outOfSale is the set of seats of show sh kept out of sale, for the
-// hold's and the clash's taken test.
-func (s *Store) outOfSale(w *wtx, sh booking.Show) (map[int64]bool, error) {
-	blocks, err := s.txBlocks(w, sh)
-	if err != nil {
-		return nil, err
-	}
-	return store.OutOfSale(blocks), nil
 }
 
 // qBlockedClaims finds live claims made on a seat after it was kept out

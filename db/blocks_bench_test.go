@@ -8,7 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // Run with go test ./db -run '^$' -bench Blocks -benchtime 2000x -count 4.
@@ -19,7 +19,7 @@ import (
 // blockBench is a store with one 500-seat hall and 2000 shows, and its
 // file's path.
 func blockBench(b *testing.B) (*db.Store, string) {
-	s, path := storetest.MustOpenEmpty(b, db.Options{Sync: "normal", SweepInterval: -1, PollInterval: -1})
+	s, path := dbtest.MustOpenEmpty(b, db.Options{Sync: "normal", SweepInterval: -1, PollInterval: -1})
 	h := booking.Hall{Name: "Bench", Width: 20}
 	for r := 0; r < 25; r++ {
 		tag := string(rune('A' + r))
@@ -34,7 +34,7 @@ func blockBench(b *testing.B) (*db.Store, string) {
 	for i := 0; i < 2000; i++ {
 		seed.Shows = append(seed.Shows, booking.SeedShow{Film: 0, Hall: 0, Starts: start.Add(time.Duration(i) * time.Minute)})
 	}
-	storetest.MustSeed(b, s, seed, false)
+	dbtest.MustSeed(b, s, seed, false)
 	return s, path
 }
 

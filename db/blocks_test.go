@@ -9,6 +9,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -53,7 +54,7 @@ func showFree(tb testing.TB, s *db.Store, id int64) (show, list, seatMap int) {
 // one, and a clash never suggests one.
 func TestStore_BlockedNeverOffered(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	blocked := map[string]bool{"E7": true, "E8": true, "F7": true}
 	mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"E7", "E8"}, Kind: booking.BlockBlocked, Reason: "broken"})
 	mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"F7"}, Kind: booking.BlockHouse})
@@ -117,7 +118,7 @@ func TestStore_BlockedNeverOffered(t *testing.T) {
 			t.Errorf("best available left %s (%s) free", seat.Label, seat.Kind)
 		}
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // TestStore_BlockedBySQL: a seat set blocked straight in the database no
@@ -125,7 +126,7 @@ func TestStore_BlockedNeverOffered(t *testing.T) {
 // slipped in by SQL is refused by the database itself, and a seat sold
 // before it was set blocked stays sold with nothing for the check to name.
 func TestStore_BlockedBySQL(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{})
+	s, path := dbtest.MustOpen(t, db.Options{})
 	raw := openRaw(t, path)
 	var seatID int64
 	if err := raw.QueryRow(`SELECT id FROM seats WHERE label = 'D4'`).Scan(&seatID); err != nil {
@@ -136,7 +137,7 @@ func TestStore_BlockedBySQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	s = storetest.Open(t, path, db.Options{})
+	s = dbtest.Open(t, path, db.Options{})
 	// D6 was sold before it was blocked: sold, not blocked, and no
 	// problem for the check.
 	if show, list, m := showFree(t, s, 2); show != 138 || list != 138 || m != 138 {
@@ -147,18 +148,18 @@ func TestStore_BlockedBySQL(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "seat out of sale") {
 		t.Fatalf("claim of a blocked seat by SQL: %v", err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // TestCheckInvariants_ClaimAfterBlock: blocked seats are no problem to
 // the check, but a live claim slipped onto one after it was blocked
 // (with the database's guard dropped) is named.
 func TestCheckInvariants_ClaimAfterBlock(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{})
+	s, path := dbtest.MustOpen(t, db.Options{})
 	mustSell(t, s, 1, "a", "A1")
 	mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"B2"}, Kind: booking.BlockHouse})
 	mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"B3"}, Kind: booking.BlockBlocked, HallWide: true})
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 	h := mustHold(t, s, 1, "b", "C1")
 	raw := openRaw(t, path)
 	if _, err := raw.Exec(`DROP TRIGGER seat_claims_not_blocked`); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -41,7 +42,8 @@ func adultPrice(tb testing.TB, s *db.Store) booking.Money {
 // The store refuses with the new total and sells nothing; confirming the
 // new total sells at it, tendered included.
 func TestStore_Checkout_PriceChanged(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{})
+	t.Parallel()
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	ctx := context.Background()
 	h := mustHold(t, s, show.ID, "a", "C5", "C6")
@@ -77,7 +79,8 @@ func TestStore_Checkout_PriceChanged(t *testing.T) {
 // Every sale is recorded at the total its seller saw, or refused with the
 // total at the price of that moment: never a third figure.
 func TestStore_Checkout_PriceRace(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{})
+	t.Parallel()
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	ctx := context.Background()
 	stop := make(chan struct{})
@@ -133,14 +136,15 @@ func TestStore_Checkout_PriceRace(t *testing.T) {
 // far as SQLite is concerned) reaches this one: its broker says anything
 // may have changed and its ticket types are read afresh.
 func TestStore_SetPrice_ReachesOtherProcess(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
+	t.Parallel()
+	s, path := dbtest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
 	if adultPrice(t, s) != 1250 {
 		t.Fatal("seed price")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	changes := s.Changes().Subscribe(ctx)
-	other := storetest.Open(t, path, db.Options{PollInterval: -1})
+	other := dbtest.Open(t, path, db.Options{PollInterval: -1})
 	setAdult(t, other, 1300)
 	deadline := time.After(5 * time.Second)
 	for {
@@ -162,7 +166,8 @@ func TestStore_SetPrice_ReachesOtherProcess(t *testing.T) {
 // The same process: the change is published after the cached prices are
 // dropped, so a counter reloading on the news reads the new price.
 func TestStore_SetPrice_Publishes(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{PollInterval: -1})
+	t.Parallel()
+	s, _ := dbtest.MustOpen(t, db.Options{PollInterval: -1})
 	adultPrice(t, s) // cache it
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -182,7 +187,8 @@ func TestStore_SetPrice_Publishes(t *testing.T) {
 }
 
 func TestStore_Checkout_ErrInvalidBeforeWriting(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{})
+	t.Parallel()
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	h := mustHold(t, s, show.ID, "a", "D1")
 	for name, req := range map[string]booking.CheckoutRequest{
@@ -206,8 +212,9 @@ func TestStore_Checkout_ErrInvalidBeforeWriting(t *testing.T) {
 // A hold lives at most MaxHoldLifetime from when it was made, however it
 // is extended or grown.
 func TestStore_Extend_Limit(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	ctx := context.Background()
 	made := clock.Now()
@@ -256,7 +263,8 @@ func TestStore_Extend_Limit(t *testing.T) {
 // Best available explains itself when it cannot: not "fewer than 1 seats"
 // when only accessible places are left, and sold out when nothing is.
 func TestStore_HoldBest_Explains(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{})
+	t.Parallel()
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	ctx := context.Background()
 	sm, _ := s.SeatMap(ctx, clerk, show.ID, "")

@@ -42,6 +42,7 @@ func TestLiveHoldSQL_IsHoldLive(t *testing.T) {
 // The show list's held count spells out the live-hold rule as a constant:
 // it must say what liveHoldSQL says.
 func TestHeldCount_IsTheLiveHoldRule(t *testing.T) {
+	t.Parallel()
 	want := strings.ReplaceAll(liveHoldSQL("ho"), "?", "?1")
 	if !strings.Contains(heldCount, want) {
 		t.Fatalf("heldCount has drifted from liveHoldSQL:\n%s\nwant it to contain\n%s", heldCount, want)
@@ -51,6 +52,7 @@ func TestHeldCount_IsTheLiveHoldRule(t *testing.T) {
 // qMadeAhead repeats the condition of the index holds_made_ahead, so
 // SQLite may use it, and says what liveHoldSQL says of a hold made ahead.
 func TestMadeAhead_IsTheIndexAndTheRule(t *testing.T) {
+	t.Parallel()
 	mig, err := os.ReadFile("migrations/0028_holds_made_ahead.sql")
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +69,7 @@ func TestMadeAhead_IsTheIndexAndTheRule(t *testing.T) {
 
 // expireStale's statements say what qExpiredBy and qMadeAhead say.
 func TestExpireStale_IsTheRule(t *testing.T) {
+	t.Parallel()
 	if !strings.Contains(qExpireStale, qExpiredBy) || !strings.Contains(qExpireMadeAhead, "(SELECT id FROM holds WHERE "+qMadeAhead+")") {
 		t.Fatalf("expireStale's statements have drifted:\n%s\n%s", qExpireStale, qExpireMadeAhead)
 	}

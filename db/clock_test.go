@@ -8,6 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -17,8 +18,8 @@ func twoCounters(t *testing.T) (a, b *db.Store, ca, cb *storetest.Clock) {
 	t.Helper()
 	ca = storetest.FixedClock()
 	cb = storetest.NewClock(ca.Now())
-	a, path := storetest.MustOpen(t, db.Options{Clock: ca.Now, SweepInterval: -1, PollInterval: -1})
-	b = storetest.Open(t, path, db.Options{Clock: cb.Now, SweepInterval: -1, PollInterval: -1})
+	a, path := dbtest.MustOpen(t, db.Options{Clock: ca.Now, SweepInterval: -1, PollInterval: -1})
+	b = dbtest.Open(t, path, db.Options{Clock: cb.Now, SweepInterval: -1, PollInterval: -1})
 	return a, b, ca, cb
 }
 
@@ -28,6 +29,7 @@ func twoCounters(t *testing.T) (a, b *db.Store, ca, cb *storetest.Clock) {
 // Which process's clock moved makes no difference: the rule lives in the
 // stored row, not in a process's memory.
 func TestClock_BackHoldLapses(t *testing.T) {
+	t.Parallel()
 	for _, moved := range []string{"both", "other counter only"} {
 		t.Run(moved, func(t *testing.T) {
 			ctx := context.Background()
@@ -64,7 +66,7 @@ func TestClock_BackHoldLapses(t *testing.T) {
 			if seat, _ := m.Hall.SeatByLabel("H4"); m.States[seat.ID] != booking.SeatHeldByMe || m.Show.Held != 1 {
 				t.Fatalf("H4 on the other counter's map: %v, %d held", m.States[seat.ID], m.Show.Held)
 			}
-			storetest.MustBeWhole(t, b)
+			dbtest.MustBeWhole(t, b)
 		})
 	}
 }
@@ -73,9 +75,10 @@ func TestClock_BackHoldLapses(t *testing.T) {
 // asks whether it is live: the show list's count, the seat map, the sweep,
 // growing or extending it, and turning it into a reservation.
 func TestClock_BackEveryPath(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	hold := func(owner string, seats ...string) *booking.Hold {
 		h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: show.ID, Seats: seats, Owner: owner})
@@ -126,14 +129,15 @@ func TestClock_BackEveryPath(t *testing.T) {
 	if want := "The hold on A4 ran out: the clock was set back since it was made. Hold the seats again."; booking.ErrorMessage(err) != want {
 		t.Fatalf("checkout of a swept hold: %q, want %q", booking.ErrorMessage(err), want)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // A step back within the slack (a clock correction) leaves holds alone.
 func TestClock_SmallStepKeepsHolds(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"H4"}, Owner: "a"})
 	if err != nil {
@@ -151,6 +155,7 @@ func TestClock_SmallStepKeepsHolds(t *testing.T) {
 // A jump forward expires holds, as their expiry says, and the checkout
 // says so in words; the seat is free to another counter.
 func TestClock_ForwardHoldLapses(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	a, b, ca, cb := twoCounters(t)
 	show := firstShow(t, a)
@@ -173,6 +178,7 @@ func TestClock_ForwardHoldLapses(t *testing.T) {
 // last 65. Now the lock is over within its length on the moved clock, seen
 // from either process, and the staff list no longer says locked.
 func TestClock_BackLockout(t *testing.T) {
+	t.Parallel()
 	for _, moved := range []string{"both", "other counter only"} {
 		t.Run(moved, func(t *testing.T) {
 			ctx := context.Background()
@@ -209,9 +215,10 @@ func TestClock_BackLockout(t *testing.T) {
 // The approval lockout (a supervisor's PIN typed at a clerk's counter) is
 // over within its length on a clock set back, like the sign-in lockout.
 func TestClock_BackApprovalLockout(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	b := mustSell(t, s, show.ID, "a", "H4")
 	cancel := func(pin string) error {

@@ -7,6 +7,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -128,7 +129,7 @@ func customerSteps(t *testing.T, s *db.Store, clock *storetest.Clock, step func(
 // the file, skipping the store, are refused, and so is an address in
 // capitals that would slip past the index.
 func TestCustomers_RawDuplicateRefused(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	if _, err := s.AddCustomer(context.Background(), clerk, booking.NewCustomer{Name: "Ann", Email: "ann@example.com", Phone: "07700 900123"}); err != nil {
 		t.Fatal(err)
 	}

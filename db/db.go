@@ -115,6 +115,7 @@ type Store struct {
 	ownSeqs map[int64]struct{} // change rows this process wrote and published itself
 
 	commits, jobsDone, retries atomic.Int64
+	statements                 atomic.Int64 // every statement the writer ran (WriteCosts)
 	reads                      atomic.Int64 // statements run on the read pool (Collect's equal-work test counts them)
 	pinChecks                  atomic.Int64
 	house                      houseStats // the figures metrics read (db/metrics.go)
@@ -274,7 +275,7 @@ func (s *Store) start(sync string) error {
 		return err
 	}
 	s.stopped.Add(1)
-	go s.writer(&wconn{conn: conn, stmts: make(map[string]*sql.Stmt)})
+	go s.writer(&wconn{conn: conn, stmts: make(map[string]*sql.Stmt), statements: &s.statements})
 	if err := s.startPoller(); err != nil {
 		s.Close()
 		return err
@@ -296,6 +297,28 @@ func (s *Store) start(sync string) error {
 // closeCheckpointWait bounds Close's last checkpoint.
 const closeCheckpointWait = time.Second
 
+// closingCheckpoint copies what it can of the WAL into the database file
+// and truncates the WAL when nobody else needs it, without waiting for
+// anyone. TRUNCATE calls the busy handler until every other process's
+// reader has left the WAL: with busy_timeout at 0 it does as much as
+// PASSIVE would and returns at once instead, so a CLI command exits when
+// it has answered even while a backup or a check holds a read for
+// seconds. Nothing committed is lost: it is in the WAL already, and the
+// server's checkpointer or the next close copies it back.
+func (s *Store) closingCheckpoint() {
+	ctx, cancel := context.WithTimeout(context.Background(), closeCheckpointWait)
+	defer cancel()
+	conn, err := s.ckpt.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return
+	}
+	conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+}
+
 // Close stops the writer, poller and sweeper and closes the database.
 // Writes already queued finish first.
 func (s *Store) Close() error {
@@ -309,12 +332,7 @@ func (s *Store) Close() error {
 		})
 		err = errors.Join(s.read.Close(), s.write.Close())
 		if s.ckpt != nil {
-			// TRUNCATE waits in the busy handler for any writer; another
-			// process holding the write lock must not hold up a close
-			// (a shutdown is bounded), and the WAL is only left for later.
-			ctx, cancel := context.WithTimeout(context.Background(), closeCheckpointWait)
-			s.ckpt.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
-			cancel()
+			s.closingCheckpoint()
 			err = errors.Join(err, s.ckpt.Close())
 		}
 	})
@@ -487,14 +505,6 @@ func sqliteCode(err error) int {
 }
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
-
-// notFoundAs turns "no rows" into a not-found domain error.
-func notFoundAs(err error, format string, args ...any) error {
-	if isNoRows(err) {
-		return booking.Errorf(booking.ENotFound, format, args...)
-	}
-	return err
-}
 
 // isBusy reports whether err is SQLite saying another connection holds the
 // lock: retried by the writer, never shown to a clerk.

@@ -11,6 +11,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -47,8 +48,9 @@ func mustSell(tb testing.TB, s *db.Store, show int64, owner string, seats ...str
 }
 
 func TestStore_Hold(t *testing.T) {
+	t.Parallel()
 	t.Run("OK", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "E7", "E8")
 		if len(h.Seats) != 2 || h.Seats[0].Label != "E7" || h.Seats[1].Label != "E8" {
@@ -68,7 +70,7 @@ func TestStore_Hold(t *testing.T) {
 		}
 	})
 	t.Run("AddToAndRelease", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "E7")
 		h2, err := s.Hold(context.Background(), clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"E8"}, Owner: "a", AddTo: h.ID})
@@ -84,7 +86,7 @@ func TestStore_Hold(t *testing.T) {
 		}
 	})
 	t.Run("ErrAllOrNothing", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		mustHold(t, s, show.ID, "a", "E7")
 		_, err := s.Hold(context.Background(), clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"E6", "E7"}, Owner: "b"})
@@ -99,7 +101,7 @@ func TestStore_Hold(t *testing.T) {
 		}
 	})
 	t.Run("ErrUnknownSeat", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		_, err := s.Hold(context.Background(), clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"Z99"}, Owner: "a"})
 		if booking.ErrorCode(err) != booking.EInvalid {
@@ -107,7 +109,7 @@ func TestStore_Hold(t *testing.T) {
 		}
 	})
 	t.Run("ErrForbidden", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		door := booking.Actor{Name: "dora", Role: booking.RoleDoor}
 		_, err := s.Hold(context.Background(), door, booking.HoldRequest{ShowID: show.ID, Seats: []string{"E7"}, Owner: "a"})
@@ -119,7 +121,8 @@ func TestStore_Hold(t *testing.T) {
 
 // Must show 1: 64 goroutines race for one seat.
 func TestStore_Hold_RaceOneSeat(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{})
+	t.Parallel()
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	const racers = 64
 	var wg sync.WaitGroup
@@ -171,7 +174,8 @@ func TestStore_Hold_RaceOneSeat(t *testing.T) {
 
 // Must show 3: SQLite itself refuses a second live claim.
 func TestSchema_OneLiveClaim(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{})
+	t.Parallel()
+	s, path := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	b := mustSell(t, s, show.ID, "a", "C3")
 	raw := openRaw(t, path)
@@ -199,8 +203,9 @@ func TestSchema_OneLiveClaim(t *testing.T) {
 }
 
 func TestStore_Checkout(t *testing.T) {
+	t.Parallel()
 	t.Run("OKCash", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "F5", "F6")
 		b, err := s.Checkout(context.Background(), clerk, booking.CheckoutRequest{
@@ -231,7 +236,7 @@ func TestStore_Checkout(t *testing.T) {
 		}
 	})
 	t.Run("ErrShortCash", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "F5")
 		_, err := s.Checkout(context.Background(), clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "k", Method: booking.Cash, Tendered: 1000})
@@ -244,7 +249,7 @@ func TestStore_Checkout(t *testing.T) {
 		}
 	})
 	t.Run("ErrOtherOwner", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "F5")
 		_, err := s.Checkout(context.Background(), clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "b", IdempotencyKey: "k", Method: booking.Card})
@@ -256,8 +261,9 @@ func TestStore_Checkout(t *testing.T) {
 
 // Must show 4: one idempotency key, one booking.
 func TestStore_Checkout_Idempotent(t *testing.T) {
+	t.Parallel()
 	t.Run("Sequential", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "B1", "B2")
 		req := booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "same", Method: booking.Card}
@@ -269,7 +275,7 @@ func TestStore_Checkout_Idempotent(t *testing.T) {
 		assertBookings(t, s, show.ID, 1, 2)
 	})
 	t.Run("Concurrent", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h := mustHold(t, s, show.ID, "a", "B1", "B2")
 		req := booking.CheckoutRequest{HoldID: h.ID, Owner: "a", IdempotencyKey: "same", Method: booking.Cash, Tendered: 5000}
@@ -315,8 +321,9 @@ func assertBookings(t *testing.T, s *db.Store, showID int64, bookings, sold int)
 
 // Must show 6: a lapsed hold cannot be sold and never blocks anyone.
 func TestStore_HoldExpiry(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	h, err := s.Hold(context.Background(), clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"H4"}, Owner: "a", TTL: time.Minute})
 	if err != nil {
@@ -340,8 +347,9 @@ func TestStore_HoldExpiry(t *testing.T) {
 }
 
 func TestStore_ExpireHolds(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	show := firstShow(t, s)
 	s.Hold(context.Background(), clerk, booking.HoldRequest{ShowID: show.ID, Seats: []string{"H4"}, Owner: "a", TTL: time.Minute})
 	sub := s.Changes().Subscribe(t.Context())
@@ -361,8 +369,9 @@ func TestStore_ExpireHolds(t *testing.T) {
 }
 
 func TestStore_HoldBest(t *testing.T) {
+	t.Parallel()
 	t.Run("OK", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h, err := s.HoldBest(context.Background(), clerk, booking.HoldBestRequest{ShowID: show.ID, N: 4, Owner: "a"})
 		if err != nil {
@@ -383,7 +392,7 @@ func TestStore_HoldBest(t *testing.T) {
 		}
 	})
 	t.Run("Wheelchair", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		h, err := s.HoldBest(context.Background(), clerk, booking.HoldBestRequest{ShowID: show.ID, N: 2, Owner: "a", Wheelchair: 1})
 		if err != nil {
@@ -400,7 +409,7 @@ func TestStore_HoldBest(t *testing.T) {
 		}
 	})
 	t.Run("ErrTooFew", func(t *testing.T) {
-		s, _ := storetest.MustOpen(t, db.Options{})
+		s, _ := dbtest.MustOpen(t, db.Options{})
 		show := firstShow(t, s)
 		_, err := s.HoldBest(context.Background(), clerk, booking.HoldBestRequest{ShowID: show.ID, N: 21, Owner: "a"})
 		if booking.ErrorCode(err) != booking.EInvalid {
@@ -410,8 +419,9 @@ func TestStore_HoldBest(t *testing.T) {
 }
 
 func TestStore_SignIn(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now})
 	ctx := context.Background()
 	if st, err := s.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "1234"}); err != nil || st.Role != booking.RoleClerk {
 		t.Fatalf("%+v %v", st, err)
@@ -427,7 +437,7 @@ func TestStore_SignIn(t *testing.T) {
 	}
 	// A restart does not reset the lock.
 	s.Close()
-	s2 := storetest.Open(t, path, db.Options{Clock: clock.Now})
+	s2 := dbtest.Open(t, path, db.Options{Clock: clock.Now})
 	if _, err := s2.SignIn(ctx, booking.SignInRequest{Name: "carl", PIN: "1234"}); booking.ErrorCode(err) != booking.EForbidden {
 		t.Fatalf("lock lost on restart: %v", err)
 	}
@@ -459,7 +469,8 @@ func TestMain(m *testing.M) {
 // Close while writes are being submitted: every caller gets an answer
 // (committed or "shutting down"), none hangs.
 func TestStore_CloseUnderLoad(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{})
+	t.Parallel()
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	hall, _ := s.SeatMap(context.Background(), clerk, show.ID, "")
 	var wg sync.WaitGroup

@@ -13,6 +13,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -63,7 +64,7 @@ func TestStore_KilledMidSale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
-	s, path := storetest.MustOpen(t, db.Options{})
+	s, path := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	s.Close()
 	for round := 0; round < 3; round++ {
@@ -115,7 +116,7 @@ func TestStore_KilledMidSale(t *testing.T) {
 	}
 	// The file still works: the next show (the seller may have sold this
 	// one out) sells.
-	s2 := storetest.Open(t, path, db.Options{})
+	s2 := dbtest.Open(t, path, db.Options{})
 	if _, err := s2.HoldBest(context.Background(), clerk, booking.HoldBestRequest{ShowID: show.ID + 1, N: 2, Owner: "after"}); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestStore_KilledMidSale(t *testing.T) {
 // success, never "database is locked". Held for good, the caller gets a
 // plain internal error after the bounded retries.
 func TestStore_BusyFromAnotherProcess(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{BusyTimeout: 20 * time.Millisecond})
+	s, path := dbtest.MustOpen(t, db.Options{BusyTimeout: 20 * time.Millisecond})
 	show := firstShow(t, s)
 	raw := openRaw(t, path)
 	ctx := context.Background()

@@ -8,12 +8,13 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // Bookings made before migration 3 are found by phone and name after it:
 // the migration back-fills the search columns.
 func TestMigration_BackfillsSearch(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "boxoffice.db")
 	raw := openRaw(t, path)
 	for _, name := range []string{"0001_init.sql", "0002_waitlist_calls.sql"} {
@@ -41,7 +42,7 @@ func TestMigration_BackfillsSearch(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
+	s := dbtest.Open(t, path, db.Options{SweepInterval: -1})
 	for _, q := range []string{"zoe", "old", "496 0000", "0000"} {
 		got, err := s.FindBookings(context.Background(), clerk, booking.BookingQuery{Text: q})
 		if err != nil || len(got) != 1 || got[0].Number != "BO-23456789" {

@@ -8,7 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // A shutdown under another process's write lock is bounded: a release's
@@ -18,7 +18,7 @@ import (
 // names what was left held. Once the lock is let go, the releases work.
 func TestStore_GiveUpWaiting(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1, BusyTimeout: 30 * time.Second})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1, BusyTimeout: 30 * time.Second})
 	show := firstShow(t, s)
 	kept := mustHold(t, s, show.ID, "ssh-1:a", "A1", "A2")
 	mustHold(t, s, show.ID, "other:b", "B1")
@@ -92,5 +92,5 @@ func TestStore_GiveUpWaiting(t *testing.T) {
 	if left, err := s.LiveHolds(ctx, "other:"); err != nil || len(left) != 1 {
 		t.Fatalf("another owner's holds: %+v, %v", left, err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }

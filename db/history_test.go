@@ -10,6 +10,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -17,12 +18,13 @@ import (
 // write paths: every invariant holds, and the history has sales, refunds,
 // released and lapsed holds and waiting lists.
 func TestGenerateHistory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path, opts, stats := generatedHistory(t, 4, 3)
 	if stats.Bookings < 500 || stats.Cancelled == 0 || stats.Abandoned == 0 {
 		t.Fatalf("stats %+v", stats)
 	}
-	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
+	s := dbtest.Open(t, path, db.Options{SweepInterval: -1})
 	problems, err := s.CheckInvariants(ctx)
 	if err != nil || len(problems) != 0 {
 		t.Fatalf("invariants: %v %v", problems, err)
@@ -65,8 +67,9 @@ func TestGenerateHistory(t *testing.T) {
 // CheckInvariants notices a sold count, a payment and a claim that do not
 // agree with the rest.
 func TestStore_CheckInvariants(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	a := mustSell(t, s, show.ID, "a", "A1", "A2")
 	b := mustSell(t, s, show.ID, "b", "B1")
@@ -105,7 +108,7 @@ func generatedHistory(t *testing.T, days int, seed uint64) (string, db.HistoryOp
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "boxoffice.db")
 	today := time.Now()
-	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
+	s := dbtest.Open(t, path, db.Options{SweepInterval: -1})
 	demo, err := assets.Demo(today.AddDate(0, 0, -days))
 	if err != nil {
 		t.Fatal(err)

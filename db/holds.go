@@ -1,8 +1,6 @@
 package db
 
 import (
-	"context"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,12 +9,10 @@ import (
 	"boxoffice/store"
 )
 
-// claim is one live seat claim as a write transaction sees it.
-type claim struct {
-	status string // held or sold
-	owner  string
-	holdID int64
-}
+// The holds' queries (store.SaleTx): a hold is a row of holds and one row
+// of seat_claims per seat; a seat is won by the partial unique index
+// seat_claims_one_live, and the trigger seat_claims_not_blocked keeps a
+// live claim off a seat kept out of sale.
 
 // liveHoldSQL is store.HoldLive in SQL for hold h (a table alias), the
 // one place db writes the rule: expiry ahead of now, and made no later
@@ -81,363 +77,209 @@ func expireStale(w *wtx, showID int64) (int, error) {
 	return len(ids), nil
 }
 
-// liveClaimsOf returns the live claims on the given seats of a show, in
-// one query.
-func liveClaimsOf(w *wtx, showID int64, seats []booking.Seat) (map[int64]claim, error) {
-	args := make([]any, 0, len(seats)+1)
-	args = append(args, showID)
-	for _, seat := range seats {
-		args = append(args, seat.ID)
-	}
-	rows, err := w.query(`SELECT c.seat_id, c.status, h.owner, c.hold_id FROM seat_claims c JOIN holds h ON h.id = c.hold_id
-		WHERE c.show_id = ? AND c.status IN ('held', 'sold') AND c.seat_id IN (`+placeholders("?", len(seats))+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := make(map[int64]claim, len(seats))
-	for rows.Next() {
-		var seat int64
-		var c claim
-		if err := rows.Scan(&seat, &c.status, &c.owner, &c.holdID); err != nil {
-			return nil, err
-		}
-		out[seat] = c
-	}
-	return out, rows.Err()
+// qOnSale is booking.SalesOpen in SQL for show s at now (parameter ?1,
+// unix ms): scheduled, and before its sales close (its own, else the
+// cinema's default, else booking.DefaultSalesClose: lifeColumns' close).
+const qOnSale = `s.status = 'scheduled' AND ?1 < (s.starts_at + coalesce(s.sales_close, (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'sales_close'), 1800)) * 1000`
+
+// qSeatFree is a seat (the expression seat) of show ?2 that a claim may
+// take: no live claim has it (seat_claims_one_live), and it is not kept
+// out of sale for the show (seat_claims_not_blocked's condition).
+func qSeatFree(seat string) string {
+	return `NOT EXISTS (SELECT 1 FROM seat_claims c WHERE c.show_id = ?2 AND c.seat_id = ` + seat + ` AND c.status IN ('held', 'sold'))
+	AND NOT EXISTS (SELECT 1 FROM seat_blocks b WHERE b.show_id = ?2 AND b.seat_id = ` + seat + `)
+	AND NOT EXISTS (SELECT 1 FROM shows so JOIN seat_blocks b ON b.hall_id = so.hall_id AND b.seat_id = ` + seat + ` AND b.show_id IS NULL
+		WHERE so.id = ?2 AND b.at < so.starts_at * 1000)`
 }
 
-// liveSeatIDs lists every seat of a show with a live claim. It reads only
-// the partial unique index, which covers exactly these rows.
-func liveSeatIDs(w *wtx, showID int64) (map[int64]bool, error) {
-	list, err := queryList[int64](w, `SELECT seat_id FROM seat_claims WHERE show_id = ? AND status IN ('held', 'sold')`, showID)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[int64]bool, len(list))
-	for _, id := range list {
-		out[id] = true
-	}
-	return out, nil
+// qActorStands is store.ActorCheck in SQL (?3 staff id, ?4 its roles as
+// ",clerk,manager,", ?5 terminal id; 0: none).
+const qActorStands = `(?3 = 0 OR EXISTS (SELECT 1 FROM staff WHERE id = ?3 AND disabled = 0 AND instr(?4, ',' || role || ',') > 0))
+	AND (?5 = 0 OR EXISTS (SELECT 1 FROM terminals WHERE id = ?5))`
+
+// actorArgs are qActorStands' parameters.
+func actorArgs(c store.ActorCheck) []any {
+	return []any{c.StaffID, "," + strings.Join(c.Roles, ",") + ",", c.TerminalID}
 }
 
-// takenSet says which seats cannot be offered: any live claim (the
-// asker's own holds included: they already have those), a seat blocked in
-// the layout, or one kept out of sale for the show (out).
-func takenSet(hall *booking.Hall, busy, out map[int64]bool) func(int64) bool {
-	blocked := make(map[int64]bool)
-	for _, s := range hall.Seats {
-		if s.Blocked {
-			blocked[s.ID] = true
-		}
-	}
-	return func(id int64) bool { return busy[id] || blocked[id] || out[id] }
-}
-
-// ttlOrDefault is the TTL a hold asks for, or the default, and never more
-// than a hold may live.
-func ttlOrDefault(ttl time.Duration) time.Duration {
-	if ttl <= 0 {
-		return booking.DefaultHoldTTL
-	}
-	return min(ttl, booking.MaxHoldLifetime)
-}
-
-// holdLimitMS is MaxHoldLifetime in milliseconds, as holds store time.
-const holdLimitMS = int64(booking.MaxHoldLifetime / time.Millisecond)
-
-// errHoldLimit says a hold already ends at MaxHoldLifetime.
-func errHoldLimit() error {
-	return booking.Errorf(booking.EInvalid, "This hold has reached its %d-minute limit: sell the seats or let them go.", int(booking.MaxHoldLifetime.Minutes()))
-}
-
-// Hold holds the requested seats, all or nothing. Whether the show's
-// sales are open it decides in the transaction, on the transaction's
-// clock.
-func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldRequest) (*booking.Hold, error) {
-	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
-		return nil, err
-	}
-	if req.Owner == "" {
-		return nil, booking.Errorf(booking.EInvalid, "A hold needs an owner.")
-	}
-	// The labels name seats of a layout that never changes: resolve
-	// them first, off the writer.
-	hall, err := s.hallOfShow(ctx, req.ShowID)
-	if err != nil {
-		return nil, err
-	}
-	if !booking.SiteServes(actor.Site, hall.Site) {
-		return nil, booking.ErrOtherSite(req.ShowID)
-	}
-	seats, err := hall.ResolveSeats(req.Seats, req.SeatIDs)
-	if err != nil {
-		return nil, err
-	}
-	ttl := ttlOrDefault(req.TTL)
-	hold, err := write(s, ctx, actor, "hold", func(w *wtx) (*booking.Hold, error) {
-		if _, err := s.saleableHall(w, req.ShowID); err != nil {
-			return nil, err
-		}
-		h, err := s.holdSeats(w, hall, req, ttl, seats)
-		return h, auditHold(w, actor, booking.AuditHold, h, err)
-	})
-	if err != nil {
-		return nil, err
-	}
-	hold.Together = true
-	return hold, nil
-}
-
-// holdSeats claims seats for req. Fast path: insert the claims and let
-// the partial unique index say whether any seat is live elsewhere. Only
-// on a clash does the transaction look further: expire lapsed holds
-// (which must never block) and try once more, then name the taken seats.
-func (s *Store) holdSeats(w *wtx, hall *booking.Hall, req booking.HoldRequest, ttl time.Duration, seats []booking.Seat) (*booking.Hold, error) {
-	hold, err := s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
-	if err == nil || !isConstraint(err) {
-		return hold, err
-	}
-	if err := w.rollbackJob(); err != nil {
-		return nil, err
-	}
-	if n, err := expireStale(w, req.ShowID); err != nil {
-		return nil, err
-	} else if n > 0 {
-		hold, err = s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
-		if err == nil || !isConstraint(err) {
-			return hold, err
-		}
-		if err := w.rollbackJob(); err != nil {
-			return nil, err
-		}
-	}
-	live, err := liveClaimsOf(w, req.ShowID, seats)
-	if err != nil {
-		return nil, err
-	}
-	var taken, fresh []booking.Seat
-	for _, seat := range seats {
-		c, ok := live[seat.ID]
-		switch {
-		case !ok:
-			fresh = append(fresh, seat)
-		case req.AddTo != 0 && c.holdID == req.AddTo && c.owner == req.Owner:
-			// Already in this selection: holding it again is a no-op.
-		default:
-			taken = append(taken, seat)
-		}
-	}
-	if len(taken) > 0 {
-		return nil, s.clash(w, hall, req.ShowID, taken, len(seats), false)
-	}
-	// Nothing live in the way, yet the database refused: a seat is kept
-	// out of sale (seat_claims_not_blocked). Only this slow path looks.
-	sh, err := s.showInfo(w.ctx, req.ShowID)
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.outOfSale(w, sh)
-	if err != nil {
-		return nil, err
-	}
-	for _, seat := range fresh {
-		if out[seat.ID] {
-			taken = append(taken, seat)
-		}
-	}
-	if len(taken) > 0 {
-		return nil, s.clash(w, hall, req.ShowID, taken, len(seats), true)
-	}
-	return s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, fresh)
-}
-
-// clash names the taken seats with the free blocks of the party's size
-// nearest the first of them, as the transaction sees the show: never a
-// seat kept out of sale. outOfSale says the taken seats are such seats.
-func (s *Store) clash(w *wtx, hall *booking.Hall, showID int64, taken []booking.Seat, party int, outOfSale bool) error {
-	busy, err := liveSeatIDs(w, showID)
-	if err != nil {
-		return err
-	}
-	sh, err := s.showInfo(w.ctx, showID)
-	if err != nil {
-		return err
-	}
-	out, err := s.outOfSale(w, sh)
-	if err != nil {
-		return err
-	}
-	return &booking.SeatsTakenError{
-		Taken:       taken,
-		Suggestions: booking.NextTo(hall, takenSet(hall, busy, out), taken[0], party, 3),
-		OutOfSale:   outOfSale,
-	}
-}
-
-// bestHold is what HoldBest's transaction returns: the hold, and whether
-// its seats sit together.
-type bestHold struct {
-	hold     *booking.Hold
-	together bool
-}
-
-// HoldBest holds the best available block of N seats.
-func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.HoldBestRequest) (*booking.Hold, error) {
-	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
-		return nil, err
-	}
-	if req.Owner == "" {
-		return nil, booking.Errorf(booking.EInvalid, "A hold needs an owner.")
-	}
-	if req.N < 1 || req.N > booking.MaxSeatsPerSale {
-		return nil, booking.Errorf(booking.EInvalid, "Ask for between 1 and %d seats.", booking.MaxSeatsPerSale)
-	}
-	if req.Wheelchair < 0 || req.Wheelchair > req.N {
-		return nil, booking.Errorf(booking.EInvalid, "Wheelchair places must be between 0 and the party size.")
-	}
-	ttl := ttlOrDefault(req.TTL)
-	best, err := write(s, ctx, actor, "hold best", func(w *wtx) (bestHold, error) {
-		hall, err := s.saleableHall(w, req.ShowID)
-		if err != nil {
-			return bestHold{}, err
-		}
-		if !booking.SiteServes(actor.Site, hall.Site) {
-			return bestHold{}, booking.ErrOtherSite(req.ShowID)
-		}
-		best, err := s.holdBestIn(w, hall, req, ttl)
-		return best, auditHold(w, actor, booking.AuditHold, best.hold, err)
-	})
-	if err != nil {
-		return nil, err
-	}
-	best.hold.Together = best.together
-	return best.hold, nil
-}
-
-// holdBestIn claims the best available block of req.N in the hall of a
-// show whose sales are open, inside the caller's transaction (HoldBest,
-// KioskHold).
-func (s *Store) holdBestIn(w *wtx, hall *booking.Hall, req booking.HoldBestRequest, ttl time.Duration) (bestHold, error) {
-	if _, err := expireStale(w, req.ShowID); err != nil {
-		return bestHold{}, err
-	}
-	busy, err := liveSeatIDs(w, req.ShowID)
-	if err != nil {
-		return bestHold{}, err
-	}
-	sh, err := s.showInfo(w.ctx, req.ShowID)
-	if err != nil {
-		return bestHold{}, err
-	}
-	out, err := s.outOfSale(w, sh)
-	if err != nil {
-		return bestHold{}, err
-	}
-	taken := takenSet(hall, busy, out)
-	blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair, Premium: req.Premium})
-	if !ok {
-		return bestHold{}, booking.NotEnoughFree(hall, taken, req)
-	}
-	var seats []booking.Seat
-	for _, b := range blocks {
-		seats = append(seats, b...)
-	}
-	hold, err := s.claimSeats(w, hall, req.ShowID, req.Owner, ttl, req.AddTo, seats)
-	return bestHold{hold, together}, err
-}
-
-// saleableHall returns the hall of a show whose sales are open at the
-// transaction's time. The show and its hall never change once made, so
-// they come from the store's cache (or the read pool, once).
-func (s *Store) saleableHall(w *wtx, showID int64) (*booking.Hall, error) {
-	sh, err := s.liveShow(w, showID)
-	if err != nil {
-		return nil, err
-	}
-	if err := booking.SalesOpen(sh, w.now); err != nil {
-		return nil, err
-	}
-	return s.hall(w.ctx, sh.HallID)
-}
-
-// claimSeats inserts live claims for seats into a new hold, or into the
-// live hold addTo of the same owner, and returns the whole hold. A caller
-// that meets a constraint error undoes the partial inserts with
-// w.rollbackJob().
-func (s *Store) claimSeats(w *wtx, hall *booking.Hall, showID int64, owner string, ttl time.Duration, addTo int64, seats []booking.Seat) (*booking.Hold, error) {
-	expires := w.now.Add(ttl).UnixMilli()
-	holdID := addTo
-	if addTo != 0 {
-		// Growing a hold renews it, but never past its lifetime limit.
-		err := w.queryRow(`UPDATE holds SET expires_at = min(?, created_at + ?) WHERE id = ? AND owner = ? AND show_id = ? AND status = 'held' AND `+liveHoldSQL("holds")+`
-			RETURNING expires_at`, expires, holdLimitMS, addTo, owner, showID, w.nowMS(), w.nowMS()).Scan(&expires)
-		if isNoRows(err) {
-			return nil, booking.Errorf(booking.EExpired, "Your held seats were released; hold them again.")
-		}
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		if err := w.queryRow(`INSERT INTO holds (show_id, owner, status, created_at, expires_at) VALUES (?, ?, 'held', ?, ?) RETURNING id`,
-			showID, owner, w.nowMS(), expires).Scan(&holdID); err != nil {
-			return nil, err
-		}
-	}
-	if len(seats) > 0 {
-		// One multi-row INSERT: one statement per hold, not per seat.
-		args := make([]any, 0, 3*len(seats))
-		for _, seat := range seats {
-			args = append(args, showID, seat.ID, holdID)
-		}
-		if _, err := w.exec(`INSERT INTO seat_claims (show_id, seat_id, hold_id, status) VALUES `+placeholders("(?, ?, ?, 'held')", len(seats)), args...); err != nil {
-			return nil, err
-		}
-	}
-	held := seats
-	if addTo != 0 {
-		var err error
-		if held, err = s.heldSeats(w, hall, holdID); err != nil {
-			return nil, err
-		}
-	}
-	if len(held) > booking.MaxSeatsPerSale {
-		return nil, booking.ErrTooManySeats()
-	}
-	w.touch(showID)
-	return &booking.Hold{ID: holdID, ShowID: showID, Owner: owner, Seats: held, ExpiresAt: time.UnixMilli(expires), Status: booking.HoldHeld}, nil
-}
-
-// heldSeats lists the seats a hold still holds, in hall order.
-func (s *Store) heldSeats(w *wtx, hall *booking.Hall, holdID int64) ([]booking.Seat, error) {
-	list, err := queryList[int64](w, `SELECT seat_id FROM seat_claims WHERE hold_id = ? AND status = 'held'`, holdID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]booking.Seat, 0, len(list))
-	for _, id := range list {
-		if seat, ok := s.seatByID(hall.ID, id); ok {
-			out = append(out, seat)
-		}
-	}
-	slices.SortFunc(out, func(a, b booking.Seat) int {
-		if a.Row != b.Row {
-			return a.Row - b.Row
-		}
-		return a.Col - b.Col
-	})
-	return out, nil
-}
-
-// placeholders repeats a VALUES tuple n times, comma separated. The
-// statement text depends only on n, so each size is prepared once.
-func placeholders(tuple string, n int) string {
+// valueRows is n one-column rows of numbered parameters from ?from on,
+// for a VALUES list: "(?6), (?7)".
+func valueRows(from, n int) string {
 	var b strings.Builder
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(tuple)
+		b.WriteString("(?" + strconv.Itoa(from+i) + ")")
 	}
 	return b.String()
+}
+
+// qHoldNew makes a hold of n seats when the show is on sale, every seat
+// free and the actor standing: its parameters are now (?1), the show
+// (?2), the actor (?3-?5), the owner (?6), the expiry (?7) and the seats
+// (?8 on). No row when any fails.
+func qHoldNew(n int) string {
+	return `INSERT INTO holds (show_id, owner, status, created_at, expires_at)
+		SELECT s.id, ?6, 'held', ?1, ?7 FROM shows s WHERE s.id = ?2 AND ` + qOnSale + ` AND ` + qActorStands + `
+		AND NOT EXISTS (SELECT 1 FROM (VALUES ` + valueRows(8, n) + `) v WHERE NOT (` + qSeatFree("v.column1") + `))
+		RETURNING id, (SELECT price_list FROM shows WHERE id = holds.show_id)`
+}
+
+// HoldNew makes the hold in two statements: the hold's row, written only
+// when everything checks, and its claims, which then cannot clash.
+func (w *wtx) HoldNew(h store.NewHold) (int64, string, bool, error) {
+	args := append([]any{w.nowMS(), h.ShowID}, actorArgs(h.Actor)...)
+	args = append(args, h.Owner, h.Expires.UnixMilli())
+	for _, id := range h.SeatIDs {
+		args = append(args, id)
+	}
+	var id int64
+	var list string
+	err := w.queryRow(qHoldNew(len(h.SeatIDs)), args...).Scan(&id, &list)
+	if isNoRows(err) {
+		return 0, "", false, nil
+	}
+	if err != nil {
+		return 0, "", false, err
+	}
+	if err := insertClaims(w, h.ShowID, id, h.SeatIDs); err != nil {
+		return 0, "", false, err
+	}
+	h.Audit.Detail = booking.CleanLine(store.HoldDetail(id, h.Labels), 200)
+	w.touch(h.ShowID)
+	return id, list, true, w.InsertAudit(h.Audit)
+}
+
+// insertClaims inserts held claims of seats for a hold in one statement.
+func insertClaims(w *wtx, showID, holdID int64, seatIDs []int64) error {
+	args := make([]any, 0, 3*len(seatIDs))
+	for _, id := range seatIDs {
+		args = append(args, showID, id, holdID)
+	}
+	_, err := w.exec(`INSERT INTO seat_claims (show_id, seat_id, hold_id, status) VALUES `+placeholders("(?, ?, ?, 'held')", len(seatIDs)), args...)
+	return err
+}
+
+// InsertHold makes a held hold.
+func (w *wtx) InsertHold(showID int64, owner string, expires time.Time) (int64, error) {
+	var id int64
+	err := w.queryRow(`INSERT INTO holds (show_id, owner, status, created_at, expires_at) VALUES (?, ?, 'held', ?, ?) RETURNING id`,
+		showID, owner, w.nowMS(), expires.UnixMilli()).Scan(&id)
+	return id, err
+}
+
+// RenewHold renews owner's live hold, never past its lifetime limit.
+func (w *wtx) RenewHold(holdID int64, owner string, showID int64, expires time.Time) (time.Time, bool, error) {
+	var set int64
+	err := w.queryRow(`UPDATE holds SET expires_at = min(?, created_at + ?) WHERE id = ? AND owner = ? AND show_id = ? AND status = 'held' AND `+liveHoldSQL("holds")+`
+		RETURNING expires_at`, expires.UnixMilli(), holdLimitMS, holdID, owner, showID, w.nowMS(), w.nowMS()).Scan(&set)
+	if isNoRows(err) {
+		return time.Time{}, false, nil
+	}
+	return time.UnixMilli(set), err == nil, err
+}
+
+// holdLimitMS is booking.MaxHoldLifetime in the unix ms holds keep.
+const holdLimitMS = int64(booking.MaxHoldLifetime / time.Millisecond)
+
+// SetHoldExpiry moves a held hold's expiry.
+func (w *wtx) SetHoldExpiry(holdID int64, expires time.Time) (bool, error) {
+	return changedOne(w.exec(`UPDATE holds SET expires_at = ? WHERE id = ? AND status = 'held'`, expires.UnixMilli(), holdID))
+}
+
+// ClaimSeats inserts the claims of the seats free now, in seat id order,
+// in one statement that returns them: a seat a live claim has, or one
+// kept out of sale, is left out (qSeatFree), so neither the unique index
+// nor the trigger has anything to refuse.
+func (w *wtx) ClaimSeats(showID, holdID int64, seatIDs []int64) ([]int64, error) {
+	args := []any{holdID, showID}
+	for _, id := range seatIDs {
+		args = append(args, id)
+	}
+	got, err := queryList[int64](w, `INSERT INTO seat_claims (show_id, seat_id, hold_id, status)
+		SELECT ?2, v.column1, ?1, 'held' FROM (VALUES `+valueRows(3, len(seatIDs))+`) v
+		WHERE `+qSeatFree("v.column1")+` ORDER BY v.column1 RETURNING seat_id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	return missing(seatIDs, got), nil
+}
+
+// missing is the ids of want not in got.
+func missing(want, got []int64) []int64 {
+	in := make(map[int64]bool, len(got))
+	for _, id := range got {
+		in[id] = true
+	}
+	var out []int64
+	for _, id := range want {
+		if !in[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// UnclaimSeats removes claims this transaction made.
+func (w *wtx) UnclaimSeats(holdID int64, seatIDs []int64) error {
+	args := []any{holdID}
+	for _, id := range seatIDs {
+		args = append(args, id)
+	}
+	_, err := w.exec(`DELETE FROM seat_claims WHERE hold_id = ? AND status = 'held' AND seat_id IN (`+placeholders("?", len(seatIDs))+`)`, args...)
+	return err
+}
+
+// qShowClaims reads a show's held and sold claims with their holds: the
+// show's range of seat_claims_one_live, whose condition it repeats.
+const qShowClaims = `SELECT c.seat_id, c.hold_id, c.status = 'sold', h.owner, h.created_at, h.expires_at
+	FROM seat_claims c JOIN holds h ON h.id = c.hold_id
+	WHERE c.show_id = ? AND c.status IN ('held', 'sold')`
+
+// scanClaims reads qShowClaims' rows.
+func scanClaims(rows interface {
+	Next() bool
+	Scan(...any) error
+	Err() error
+}) ([]store.SeatClaim, error) {
+	var out []store.SeatClaim
+	for rows.Next() {
+		var c store.SeatClaim
+		if err := rows.Scan(&c.SeatID, &c.HoldID, &c.Sold, &c.Owner, &c.Created, &c.Expires); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// ShowClaims reads a show's held and sold claims.
+func (w *wtx) ShowClaims(showID int64) ([]store.SeatClaim, error) {
+	rows, err := w.query(qShowClaims, showID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return scanClaims(rows)
+}
+
+// ShowBlocks reads the blocks in force for a show (qShowBlocks).
+func (w *wtx) ShowBlocks(sh booking.Show) ([]store.BlockInForce, error) {
+	rows, err := w.query(qShowBlocks, sh.ID, sh.HallID, sh.Starts.UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	return scanBlocks(rows)
+}
+
+// ClaimedSeatIDs lists every seat a hold claimed.
+func (w *wtx) ClaimedSeatIDs(holdID int64) ([]int64, error) {
+	return queryList[int64](w, `SELECT seat_id FROM seat_claims WHERE hold_id = ?`, holdID)
+}
+
+// placeholders repeats a VALUES tuple n times, comma separated. The
+// statement text depends only on n, so each size is prepared once.
+func placeholders(tuple string, n int) string {
+	return strings.TrimSuffix(strings.Repeat(tuple+", ", n), ", ")
 }

@@ -11,6 +11,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/hostile"
 	"boxoffice/internal/storetest"
 )
@@ -121,7 +122,7 @@ func TestHostile_StoreInputs(t *testing.T) {
 	// A morning, so the seed's shows (two hours, five hours and a day on)
 	// fall today and tomorrow whenever the test runs.
 	clock := storetest.NewClock(time.Date(2026, 3, 13, 10, 0, 0, 0, time.Local))
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, Sync: "normal"})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, Sync: "normal"})
 	fx := newHostileStore(t, s, clock.Now())
 	var tried, refused int
 	for i, h := range hostile.Strings {

@@ -13,6 +13,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -28,7 +29,7 @@ func fileHash(t *testing.T, path string) [32]byte {
 // openRefused opens path and wants a refusal of code naming want.
 func openRefused(t *testing.T, path, code, want string) {
 	t.Helper()
-	s, err := db.Open(path, storetest.Options(db.Options{}))
+	s, err := db.Open(path, dbtest.Options(db.Options{}))
 	if err == nil {
 		s.Close()
 		t.Fatalf("%s opened", path)
@@ -41,6 +42,7 @@ func openRefused(t *testing.T, path, code, want string) {
 // A SQLite file of another program is refused and left byte for byte as
 // it was (its journal mode included).
 func TestOpen_ForeignFileUntouched(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "boxoffice.db")
 	raw := openRaw(t, path)
 	if _, err := raw.Exec(`CREATE TABLE invoices (id INTEGER PRIMARY KEY, total INTEGER); INSERT INTO invoices VALUES (1, 100)`); err != nil {
@@ -62,7 +64,8 @@ func TestOpen_ForeignFileUntouched(t *testing.T) {
 // A database a newer boxoffice wrote is refused with both schema numbers;
 // one of ours is marked as such in the SQLite header.
 func TestOpen_NewerSchema(t *testing.T) {
-	s, path := storetest.MustOpenEmpty(t, db.Options{})
+	t.Parallel()
+	s, path := dbtest.MustOpenEmpty(t, db.Options{})
 	s.Close()
 	raw := openRaw(t, path)
 	var id int64
@@ -80,6 +83,7 @@ func TestOpen_NewerSchema(t *testing.T) {
 // Garbage is not a database; a damaged schema page is named with what
 // SQLite's integrity check says. Neither is written to.
 func TestOpen_NotOursOrDamaged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk.db")
 	if err := os.WriteFile(junk, []byte(strings.Repeat("not a cinema ", 1000)), 0o600); err != nil {
@@ -87,7 +91,7 @@ func TestOpen_NotOursOrDamaged(t *testing.T) {
 	}
 	openRefused(t, junk, booking.EInvalid, "junk.db is not a database")
 
-	s, path := storetest.MustOpen(t, db.Options{})
+	s, path := dbtest.MustOpen(t, db.Options{})
 	s.Close()
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -112,7 +116,8 @@ func TestOpen_NotOursOrDamaged(t *testing.T) {
 // anywhere, so the test mounts a read-only view of the data dir (CI runs
 // as root) and skips where it cannot mount.
 func TestOpen_ReadOnly(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{})
+	t.Parallel()
+	s, path := dbtest.MustOpen(t, db.Options{})
 	s.Close()
 	view := filepath.Join(t.TempDir(), "view")
 	if err := os.Mkdir(view, 0o700); err != nil {
@@ -126,7 +131,7 @@ func TestOpen_ReadOnly(t *testing.T) {
 		t.Skipf("cannot remount read-only here (%v: %s)", err, out)
 	}
 	openRefused(t, filepath.Join(view, "boxoffice.db"), booking.EInvalid, "view/boxoffice.db: it is read-only")
-	if _, err := db.Open(filepath.Join(view, "new.db"), storetest.Options(db.Options{})); booking.ErrorCode(err) != booking.EInvalid ||
+	if _, err := db.Open(filepath.Join(view, "new.db"), dbtest.Options(db.Options{})); booking.ErrorCode(err) != booking.EInvalid ||
 		!strings.Contains(booking.ErrorMessage(err), "Cannot write "+view) {
 		t.Fatalf("a new file in a read-only directory: %v", err)
 	}
@@ -137,6 +142,7 @@ func TestOpen_ReadOnly(t *testing.T) {
 // The disk is a small tmpfs (CI runs as root); skipped where it cannot be
 // mounted.
 func TestStore_DiskFull(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "disk")
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -147,8 +153,8 @@ func TestStore_DiskFull(t *testing.T) {
 	t.Cleanup(func() { exec.Command("umount", dir).Run() })
 	path := filepath.Join(dir, "boxoffice.db")
 	clock := storetest.FixedClock()
-	s := storetest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1})
-	storetest.MustSeed(t, s, storetest.Seed(clock.Now()), false)
+	s := dbtest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1})
+	dbtest.MustSeed(t, s, storetest.Seed(clock.Now()), false)
 	show := firstShow(t, s)
 	// Fill the disk but for a little.
 	filler := filepath.Join(dir, "filler")
@@ -186,7 +192,7 @@ func TestStore_DiskFull(t *testing.T) {
 			t.Fatalf("booking %s after the disk filled: %v", want.Number, err)
 		}
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // fillDisk writes path until the file system refuses, then gives back a
@@ -219,6 +225,7 @@ func fillDisk(t *testing.T, path string) {
 // database". The killed moment is made by copying the file and its journal
 // while the writer's transaction is open: the copy is what a SIGKILL leaves.
 func TestOpen_AfterAFirstStartKilledMidTransaction(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "writer.db")
 	w, err := sql.Open("sqlite", "file:"+src+"?_pragma=cache_size(2)")
@@ -257,10 +264,10 @@ func TestOpen_AfterAFirstStartKilledMidTransaction(t *testing.T) {
 		}
 	}
 	path := filepath.Join(killed, "boxoffice.db")
-	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
-	storetest.MustSeed(t, s, storetest.Seed(storetest.FixedClock().Now()), false)
+	s := dbtest.Open(t, path, db.Options{SweepInterval: -1})
+	dbtest.MustSeed(t, s, storetest.Seed(storetest.FixedClock().Now()), false)
 	if _, err := os.Stat(path + "-journal"); err == nil {
 		t.Fatal("the hot journal is still there after the store opened")
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }

@@ -34,27 +34,6 @@ func jsonStrings(words []string) string {
 	return string(b)
 }
 
-// committedBooking reads back the booking a committed write made or
-// changed (store's committed read: on a context of its own).
-func (s *Store) committedBooking(ctx context.Context, id int64) (*booking.Booking, error) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerTimeout)
-	defer cancel()
-	b, err := s.loadBooking(ctx, id)
-	if err != nil {
-		return nil, store.ErrSavedUnread(err)
-	}
-	return b, nil
-}
-
-// answerTimeout bounds the read that answers a write already committed
-// (store's, for the sale path still here).
-const answerTimeout = 30 * time.Second
-
-// loadBooking reads a whole booking (store.LoadBooking).
-func (s *Store) loadBooking(ctx context.Context, id int64) (*booking.Booking, error) {
-	return store.LoadBooking(s.Store, ctx, id)
-}
-
 // ReadBookings reads the rows of whole bookings in four queries whatever
 // their number (bookings, their shows, tickets, payments), all in one read
 // transaction so a booking cancelled meanwhile is never seen half
@@ -103,7 +82,7 @@ const (
 	qTickets = `SELECT t.id, t.booking_id, t.seat_id, t.type_code, t.price, t.price_source, t.status, t.admitted_at, t.admitted_by,
 		coalesce((SELECT n.number FROM exchanges e JOIN bookings n ON n.id = e.to_booking WHERE e.id = t.exchange_id), '')
 		FROM json_each(?) j CROSS JOIN tickets t ON t.id BETWEEN j.value * ? AND j.value * ? + ? ORDER BY t.id`
-	qPayments = `SELECT booking_id, id, kind, method, amount, tendered, change_due, at, staff, terminal, coalesce(shift_id, 0), coalesce(ticket_id, 0), approved_by
+	qPayments = `SELECT booking_id, id, kind, method, amount, tendered, change_due, at, staff, terminal, coalesce(shift_id, 0), coalesce(ticket_id, 0), approved_by, coalesce(reason, '')
 		FROM payments WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id`
 )
 
@@ -196,7 +175,7 @@ func (s *Store) readPayments(ctx context.Context, tx *sql.Tx, list string) ([]st
 		var p store.BookingPayment
 		var at int64
 		var method string
-		if err := rows.Scan(&p.BookingID, &p.ID, &p.Kind, &method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff, &p.Terminal, &p.ShiftID, &p.TicketID, &p.ApprovedBy); err != nil {
+		if err := rows.Scan(&p.BookingID, &p.ID, &p.Kind, &method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff, &p.Terminal, &p.ShiftID, &p.TicketID, &p.ApprovedBy, &p.Reason); err != nil {
 			return nil, err
 		}
 		p.Method = booking.PayMethod(method)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -13,7 +14,7 @@ import (
 // far as SQLite is concerned) reaches this one's cached programme: its
 // seat map is the new hall's once the change is heard.
 func TestStore_MoveShow_ReachesOtherProcess(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
+	s, path := dbtest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Let the poll hear the seeding first, so the read below is the one
@@ -23,7 +24,7 @@ func TestStore_MoveShow_ReachesOtherProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	changes := s.Changes().Subscribe(ctx)
-	other := storetest.Open(t, path, db.Options{PollInterval: -1})
+	other := dbtest.Open(t, path, db.Options{PollInterval: -1})
 	annex := storetest.Hall()
 	annex.Name = "Annex"
 	annex.Seats = annex.Seats[:10]

@@ -52,9 +52,9 @@ func (h *houseStats) note(op string, a answer) {
 	}
 	switch op {
 	case "checkout":
-		if s, ok := a.val.(sale); ok && s.sold != nil {
+		if b, ok := a.val.(*booking.Booking); ok && b != nil {
 			h.sales.Add(1)
-			h.seats.Add(int64(len(s.sold.Tickets)))
+			h.seats.Add(int64(len(b.Tickets)))
 		}
 	case "hold", "hold best":
 		h.holds.Add(1)

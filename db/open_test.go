@@ -12,6 +12,7 @@ import (
 // and a server started together) all open it: the one that loses the race
 // to create the schema waits, never fails with "database is locked".
 func TestOpen_ManyAtOnceOnANewFile(t *testing.T) {
+	t.Parallel()
 	rounds := 10
 	if testing.Short() {
 		rounds = 3

@@ -16,6 +16,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -220,6 +221,7 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	stepV("Empty")(s.Empty(ctx))
 	stepV("HasSales")(s.HasSales(ctx))
 	stepV("IsDemo")(s.IsDemo(ctx))
+	stepV("WriteCosts")(s.WriteCosts(ctx))
 	stepV("Shows")(s.Shows(ctx, clerk, clock.Now()))
 	stepV("Show")(s.Show(ctx, clerk, 1))
 	stepV("SeatMap")(s.SeatMap(ctx, clerk, 1, "a"))
@@ -350,6 +352,11 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 		stepV("ReportTakings")(s.ReportTakings(ctx, mgr, booking.TakingsQuery{ReportRange: week, By: by}))
 	}
 	stepV("ReportRefunds")(s.ReportRefunds(ctx, mgr, week))
+	stepV("SetSetting")(s.SetSetting(ctx, mgr, booking.AllSites, booking.SetSymbol, "€"))
+	stepV("SetTaxRate")(s.SetTaxRate(ctx, mgr, booking.TaxRate{Key: booking.TicketTax("adult"), Rate: 2000}))
+	stepV("Cinema")(s.Cinema(ctx, mgr, booking.AllSites))
+	stepV("TaxRates")(s.TaxRates(ctx, mgr))
+	stepV("ReportTax")(s.ReportTax(ctx, mgr, week))
 	stepV("ReportOccupancy")(s.ReportOccupancy(ctx, mgr, booking.OccupancyQuery{ReportRange: week, By: booking.PerShow}))
 	stepV("ReportOccupancy")(s.ReportOccupancy(ctx, mgr, booking.OccupancyQuery{ReportRange: week, By: booking.PerHall}))
 	stepV("ReportShifts")(s.ReportShifts(ctx, mgr, week))
@@ -407,6 +414,7 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	// sold or held seat, a hold and a clash beside them, best available
 	// around them, every free count, the check, and lifting them.
 	blockSteps(t, s, step, stepV)
+	itemSteps(t, s, clock, step, stepV) // concessions (items_test.go)
 	// The kiosk and reservations (issue 13): a kiosk hold, a second one
 	// refused, a move, a release; reserve, find, collect right and wrong,
 	// pay and its retry, a lapse swept, a lapsed one's payment, the report.
@@ -492,7 +500,7 @@ var notStatements = []string{"Close", "Path", "Changes", "Stats", "Seed", "Quies
 func TestPlanGuard(t *testing.T) {
 	clock := storetest.FixedClock()
 	stop := db.CapturePrepared()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	called := planWorkload(t, s, clock)
 	stmts := append(append(stop(), db.OtherStatements()...), db.TriggerStatements()...)
 	if len(stmts) < 80 || !slices.ContainsFunc(stmts, func(q string) bool { return strings.HasPrefix(q, "INSERT INTO bookings") }) {
@@ -519,7 +527,7 @@ func TestPlanGuard(t *testing.T) {
 func TestPlanGuard_DroppedIndex(t *testing.T) {
 	clock := storetest.FixedClock()
 	stop := db.CapturePrepared()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	planWorkload(t, s, clock)
 	stmts := stop()
 	raw := openRaw(t, path)

@@ -77,31 +77,6 @@ func eachRow(q queryFunc, query string, fn func(*sql.Rows) error, args ...any) e
 	return rows.Err()
 }
 
-// qPriceGen reads the price generation, which migration 0026 moves on
-// every write to ticket_types or prices.
-const qPriceGen = `(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'price_gen')`
-
-// txPriceTable returns the price table as the write transaction sees it,
-// given the price generation read in the same transaction, so a sale is
-// priced at what the database says now: the writer's copy is reused only
-// while the generation is the one it was read at, and read again inside
-// the transaction otherwise.
-func txPriceTable(w *wtx, gen sql.NullInt64) (*booking.PriceTable, error) {
-	c := w.c
-	if gen.Valid && c.prices != nil && c.pricesGen == gen.Int64 {
-		return c.prices, nil
-	}
-	t, err := loadPriceTable(w.query)
-	if err != nil {
-		return nil, err
-	}
-	c.prices, c.pricesGen = t, gen.Int64
-	if !gen.Valid { // a database without the generation row: never reuse
-		c.prices = nil
-	}
-	return t, nil
-}
-
 // priceTable is the cached price table, read from the pool when a price
 // change dropped it (forgetTicketTypes).
 func (s *Store) priceTable(ctx context.Context) (*booking.PriceTable, error) {
@@ -121,45 +96,6 @@ func (s *Store) priceTable(ctx context.Context) (*booking.PriceTable, error) {
 	}
 	s.hallsMu.Unlock()
 	return t, nil
-}
-
-// Quote prices seats of a show at the ticket types chosen, as a checkout
-// would now.
-func (s *Store) Quote(ctx context.Context, actor booking.Actor, req booking.QuoteRequest) (*booking.Quote, error) {
-	if err := booking.Authorize(actor, booking.ActionSell); err != nil {
-		return nil, err
-	}
-	if len(req.SeatIDs) == 0 || len(req.SeatIDs) > booking.MaxSeatsPerSale {
-		return nil, booking.Errorf(booking.EInvalid, "A quote is for 1 to %d seats.", booking.MaxSeatsPerSale)
-	}
-	sh, err := s.showInfo(ctx, req.ShowID)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := s.hall(ctx, sh.HallID); err != nil { // loads the seats seatByID reads
-		return nil, err
-	}
-	seats := make([]booking.Seat, len(req.SeatIDs))
-	for i, id := range req.SeatIDs {
-		var ok bool
-		if seats[i], ok = s.seatByID(sh.HallID, id); !ok {
-			return nil, booking.Errorf(booking.EInvalid, "Seat %d is not in %s.", id, booking.CleanLine(sh.HallName, 60))
-		}
-	}
-	var list string
-	if err := s.readRow(ctx, qShowList, req.ShowID).Scan(&list); err != nil {
-		return nil, s.translate("quote", err)
-	}
-	t, err := s.priceTable(ctx)
-	if err != nil {
-		return nil, err
-	}
-	q, err := booking.QuoteSeats(t, strings.ToLower(list), seats, req.Types)
-	if err != nil {
-		return nil, err
-	}
-	q.ShowID = req.ShowID
-	return q, nil
 }
 
 // forgetTicketTypes drops the cached price table, after a commit here

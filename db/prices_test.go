@@ -9,6 +9,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -99,7 +100,7 @@ func ticketPrices(tb testing.TB, s *db.Store, number string) (map[string]booking
 // show on the evening list at the evening price, each ticket says where
 // its price came from, and the booking's total is the sum of its tickets.
 func TestStore_Prices_Checkout(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := premiumShow(t, s)
 	setEntry(t, s, "", "adult", booking.Premium, 1500)
 	setEntry(t, s, "", "child", booking.Premium, 1100)
@@ -154,13 +155,13 @@ func TestStore_Prices_Checkout(t *testing.T) {
 			t.Fatalf("a show on the standing list sold at %s", b3.Total)
 		}
 	})
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // A wheelchair or companion place never costs more than a standard seat,
 // whatever prices were set for it.
 func TestStore_Prices_AccessibleCapped(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	setEntry(t, s, "", "adult", booking.Wheelchair, 2000)
 	setEntry(t, s, "", "adult", booking.Companion, 900)
 	ctx := context.Background()
@@ -191,7 +192,7 @@ func TestStore_Prices_AccessibleCapped(t *testing.T) {
 // A price set while the clerk looks at a quote: the sale at the old
 // total is refused with the new one, which is what a new quote says.
 func TestStore_Prices_ChangedMidCheckout(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := premiumShow(t, s)
 	setEntry(t, s, "", "adult", booking.Premium, 1500)
 	ctx := context.Background()
@@ -221,7 +222,7 @@ func TestStore_Prices_ChangedMidCheckout(t *testing.T) {
 // A premium price set by another store on the same file (another process,
 // as far as SQLite is concerned) reaches this one's quotes.
 func TestStore_SetPriceEntry_ReachesOtherProcess(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
+	s, path := dbtest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
 	show := premiumShow(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -242,7 +243,7 @@ func TestStore_SetPriceEntry_ReachesOtherProcess(t *testing.T) {
 		t.Fatalf("quote before %s", got)
 	}
 	changes := s.Changes().Subscribe(ctx)
-	other := storetest.Open(t, path, db.Options{PollInterval: -1})
+	other := dbtest.Open(t, path, db.Options{PollInterval: -1})
 	setEntry(t, other, "", "adult", booking.Premium, 1500)
 	deadline := time.After(5 * time.Second)
 	for {
@@ -266,7 +267,7 @@ func TestStore_SetPriceEntry_ReachesOtherProcess(t *testing.T) {
 // moves the price generation, and the very next sale is priced from the
 // new row although this store heard of no change (it polls never).
 func TestStore_Checkout_PriceWrittenBehindTheStore(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{PollInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{PollInterval: -1})
 	show := firstShow(t, s)
 	ctx := context.Background()
 	sell := func(key string, seat string) booking.Money {

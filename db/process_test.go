@@ -15,6 +15,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -67,10 +68,11 @@ func racerMain() int {
 
 // Must show 2: four OS processes race for one seat on one file.
 func TestStore_Hold_RaceProcesses(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
-	s, path := storetest.MustOpen(t, db.Options{})
+	s, path := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)
 	s.Close()
 
@@ -123,9 +125,10 @@ func TestStore_Hold_RaceProcesses(t *testing.T) {
 
 // A write committed by another process reaches this process's broker.
 func TestStore_ForeignWritesPublished(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
+	t.Parallel()
+	s, path := dbtest.MustOpen(t, db.Options{PollInterval: 10 * time.Millisecond})
 	show := firstShow(t, s)
-	other := storetest.Open(t, path, db.Options{})
+	other := dbtest.Open(t, path, db.Options{})
 	sub := s.Changes().Subscribe(t.Context())
 	mustHold(t, other, show.ID, "elsewhere", "A1")
 	select {

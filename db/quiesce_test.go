@@ -8,6 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -52,7 +53,7 @@ func waitWrites(t *testing.T, s *db.Store, n int) {
 // waiting for another process's lock, so Quiesce cannot return before it.
 func TestStore_Quiesce(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1, BusyTimeout: 30 * time.Second})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1, BusyTimeout: 30 * time.Second})
 	show := firstShow(t, s)
 	kept := mustHold(t, s, show.ID, "ssh-1:a", "A1")
 
@@ -114,7 +115,7 @@ func TestStore_Quiesce(t *testing.T) {
 	if n, err := s.ReleaseOwner(ctx, "ssh-1:a"); err != nil || n != 0 {
 		t.Fatalf("ReleaseOwner on a quiesced store: %d, %v", n, err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 	raw := openRaw(t, path)
 	var live int
 	raw.QueryRow(`SELECT count(*) FROM seat_claims WHERE status IN ('held', 'sold')`).Scan(&live)
@@ -133,7 +134,7 @@ func checkoutErr(s *db.Store, h *booking.Hold) error {
 // waits for another process's lock while the clock passes the close.
 func TestStore_Hold_SalesCloseInTransaction(t *testing.T) {
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, BusyTimeout: 30 * time.Second})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, BusyTimeout: 30 * time.Second})
 	show := firstShow(t, s)
 	clock.Set(show.Starts.Add(booking.DefaultSalesClose - time.Second))
 

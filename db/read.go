@@ -56,22 +56,6 @@ func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error
 	return s.prog.Show(ctx, showID)
 }
 
-// seatByID finds a seat of a hall already loaded by hall().
-func (s *Store) seatByID(hallID, seatID int64) (booking.Seat, bool) {
-	return s.prog.Seat(hallID, seatID)
-}
-
-// hallOfShow returns the hall a show plays in.
-func (s *Store) hallOfShow(ctx context.Context, showID int64) (*booking.Hall, error) {
-	return s.prog.HallOfShow(ctx, showID)
-}
-
-// hall returns a hall with its seats; a hall's layout never changes once
-// made, so it is cached for the life of the store.
-func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
-	return s.prog.Hall(ctx, hallID)
-}
-
 // ReadShowFacts reads a show's programme facts for store.Programme.
 func (d driver) ReadShowFacts(ctx context.Context, showID int64) (booking.Show, error) {
 	var sh booking.Show
@@ -144,58 +128,47 @@ func scanShow(sc interface{ Scan(...any) error }) (booking.Show, error) {
 	return sh, err
 }
 
-// Shows lists the shows starting on the local day of day.
-func (s *Store) Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error) {
-	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
-		return nil, err
-	}
-	if !booking.SiteServes(actor.Site, booking.MainSite) {
-		return nil, nil // every show is at the one site
-	}
-	from := booking.DayStart(day)
-	to := from.AddDate(0, 0, 1)
-	rows, err := s.readRows(ctx, `SELECT `+showColumns+`
+// ReadShows reads the shows starting in a range (every show is at the
+// one site).
+func (d driver) ReadShows(ctx context.Context, from, to time.Time, _ int64, now time.Time) ([]booking.Show, error) {
+	rows, err := d.s.readRows(ctx, `SELECT `+showColumns+`
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id
 		WHERE s.starts_at >= ? AND s.starts_at < ? ORDER BY s.starts_at, h.name`,
-		s.opts.Clock().UnixMilli(), from.Unix(), to.Unix())
+		now.UnixMilli(), from.Unix(), to.Unix())
 	if err != nil {
-		return nil, s.translate("shows", err)
+		return nil, d.s.translate("shows", err)
 	}
 	defer rows.Close()
 	var out []booking.Show
 	for rows.Next() {
 		sh, err := scanShow(rows)
 		if err != nil {
-			return nil, s.translate("shows", err)
+			return nil, d.s.translate("shows", err)
 		}
-		sh.Starts = sh.Starts.In(day.Location())
 		out = append(out, sh)
 	}
-	return out, s.translate("shows", rows.Err())
+	return out, d.s.translate("shows", rows.Err())
 }
 
-// Show returns one show.
-func (s *Store) Show(ctx context.Context, actor booking.Actor, showID int64) (*booking.Show, error) {
-	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
-		return nil, err
-	}
-	sh, err := scanShow(s.readRow(ctx, `SELECT `+showColumns+`
+// ReadShow reads one show with its counts.
+func (d driver) ReadShow(ctx context.Context, showID int64, now time.Time) (booking.Show, bool, error) {
+	sh, err := scanShow(d.s.readRow(ctx, `SELECT `+showColumns+`
 		FROM shows s JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id WHERE s.id = ?`,
-		s.opts.Clock().UnixMilli(), showID))
+		now.UnixMilli(), showID))
 	if err == sql.ErrNoRows {
-		return nil, store.ErrNoShow(showID)
+		return sh, false, nil
 	}
-	if err != nil {
-		return nil, s.translate("show", err)
-	}
-	return &sh, nil
+	return sh, err == nil, d.s.translate("show", err)
 }
 
-// claimRow is one live claim as the seat map needs it.
-type claimRow struct {
-	seat, holdID, created, expires int64
-	sold                           bool
-	owner                          string
+// ReadShowPriceList reads a show's price list.
+func (d driver) ReadShowPriceList(ctx context.Context, showID int64) (string, error) {
+	var list string
+	err := d.s.readRow(ctx, qShowList, showID).Scan(&list)
+	if err == sql.ErrNoRows {
+		return "", store.ErrNoShow(showID)
+	}
+	return list, d.s.translate("quote", err)
 }
 
 // seatSnap is the live claims of one show as one read saw them, shared by
@@ -204,11 +177,7 @@ type claimRow struct {
 // hundred.
 type seatSnap struct {
 	version uint64
-	sold    int
-	list    string // the show's price list
-	life    showLife
-	claims  []claimRow
-	blocks  map[int64]booking.SeatBlock // kept out of sale
+	store.SeatSnapshot
 }
 
 // seatVersion returns the version the cached snapshot of a show must carry
@@ -235,36 +204,37 @@ func (s *Store) invalidate(showID int64) {
 	delete(s.snaps, showID)
 }
 
+// ReadSeatMap reads a show's claims, blocks, price list and life in one
+// read transaction, or takes them from the snapshot cached since the last
+// change to the show.
+func (d driver) ReadSeatMap(ctx context.Context, sh booking.Show) (*store.SeatSnapshot, error) {
+	snap, err := d.s.seatSnapshot(ctx, sh)
+	if err != nil {
+		return nil, d.s.translate("seat map", err)
+	}
+	return &snap.SeatSnapshot, nil
+}
+
 // seatSnapshot returns the show's live claims, from the cache when no
 // change has been published since it was read.
-func (s *Store) seatSnapshot(ctx context.Context, showID int64) (*seatSnap, error) {
-	version := s.seatVersion(showID)
+func (s *Store) seatSnapshot(ctx context.Context, sh booking.Show) (*seatSnap, error) {
+	version := s.seatVersion(sh.ID)
 	s.snapMu.Lock()
-	snap := s.snaps[showID]
+	snap := s.snaps[sh.ID]
 	s.snapMu.Unlock()
 	if snap != nil && snap.version == version {
 		return snap, nil
 	}
-	// Both statements are prepared before the transaction takes a
+	// The statements are prepared before the transaction takes a
 	// connection: preparing on the pool while every connection sits in
 	// such a transaction would wait for ever.
-	soldStmt, err := s.readStmt(ctx, `SELECT sold, price_list, `+lifeColumns+` FROM shows s WHERE id = ?`)
-	if err != nil {
-		return nil, err
-	}
-	claimsStmt, err := s.readStmt(ctx, `SELECT c.seat_id, c.status = 'sold', h.owner, h.id, h.created_at, h.expires_at
-		FROM seat_claims c JOIN holds h ON h.id = c.hold_id
-		WHERE c.show_id = ? AND c.status IN ('held', 'sold')`)
-	if err != nil {
-		return nil, err
-	}
-	blocksStmt, err := s.readStmt(ctx, qShowBlocks)
-	if err != nil {
-		return nil, err
-	}
-	sh, err := s.showInfo(ctx, showID)
-	if err != nil {
-		return nil, err
+	var stmts [3]*sql.Stmt
+	for i, q := range []string{`SELECT price_list, ` + lifeColumns + ` FROM shows s WHERE id = ?`, qShowClaims, qShowBlocks} {
+		st, err := s.readStmt(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		stmts[i] = st
 	}
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -273,109 +243,30 @@ func (s *Store) seatSnapshot(ctx context.Context, showID int64) (*seatSnap, erro
 	defer tx.Rollback()
 	snap = &seatSnap{version: version}
 	var closeS int64
-	if err := tx.StmtContext(ctx, soldStmt).QueryRowContext(ctx, showID).Scan(&snap.sold, &snap.list, &snap.life.status, &snap.life.reason, &closeS); err != nil {
+	if err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, sh.ID).Scan(&snap.PriceList, &snap.Life.Status, &snap.Life.CancelReason, &closeS); err != nil {
 		return nil, err
 	}
-	snap.life.close = time.Duration(closeS) * time.Second
-	rows, err := tx.StmtContext(ctx, claimsStmt).QueryContext(ctx, showID)
+	snap.Life.SalesClose = time.Duration(closeS) * time.Second
+	rows, err := tx.StmtContext(ctx, stmts[1]).QueryContext(ctx, sh.ID)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var c claimRow
-		if err := rows.Scan(&c.seat, &c.sold, &c.owner, &c.holdID, &c.created, &c.expires); err != nil {
-			return nil, err
-		}
-		snap.claims = append(snap.claims, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	brows, err := tx.StmtContext(ctx, blocksStmt).QueryContext(ctx, sh.ID, sh.HallID, sh.Starts.UnixMilli())
+	snap.Claims, err = scanClaims(rows)
+	rows.Close()
 	if err != nil {
 		return nil, err
 	}
-	if snap.blocks, err = s.scanBlocks(brows, sh.HallID); err != nil {
+	brows, err := tx.StmtContext(ctx, stmts[2]).QueryContext(ctx, sh.ID, sh.HallID, sh.Starts.UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	if snap.Blocks, err = scanBlocks(brows); err != nil {
 		return nil, err
 	}
 	s.snapMu.Lock()
-	if s.snapEpoch<<32+s.snapVersion[showID] == version {
-		s.snaps[showID] = snap
+	if s.snapEpoch<<32+s.snapVersion[sh.ID] == version {
+		s.snaps[sh.ID] = snap
 	}
 	s.snapMu.Unlock()
 	return snap, nil
-}
-
-// SeatMap returns every seat of a show with its state as seen by owner.
-// The claims come from one read transaction (shared between maps of the
-// show until it changes); lapsed holds read as free whether or not they
-// have been swept.
-func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error) {
-	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
-		return nil, err
-	}
-	sh, err := s.showInfo(ctx, showID)
-	if err != nil {
-		return nil, err
-	}
-	hall, err := s.hall(ctx, sh.HallID)
-	if err != nil {
-		return nil, err
-	}
-	if !booking.SiteServes(actor.Site, hall.Site) {
-		return nil, booking.ErrOtherSite(showID)
-	}
-	snap, err := s.seatSnapshot(ctx, showID)
-	if err != nil {
-		return nil, s.translate("seat map", err)
-	}
-	now := s.opts.Clock().UnixMilli()
-	sh.Sold, sh.PriceList = snap.sold, strings.ToLower(snap.list)
-	snap.life.apply(&sh)
-	m := &booking.SeatMap{Show: sh, Hall: hall, States: make(map[int64]booking.SeatState, len(snap.claims)), HoldID: make(map[int64]int64),
-		Blocks: make(map[int64]booking.SeatBlock, len(snap.blocks))}
-	for _, seat := range hall.Seats {
-		if seat.Blocked {
-			m.States[seat.ID] = booking.SeatBlocked
-		}
-	}
-	for id, b := range snap.blocks {
-		m.Blocks[id] = b
-		m.States[id] = booking.SeatBlocked
-		if b.Kind == booking.BlockHouse {
-			m.States[id] = booking.SeatHouse
-		}
-	}
-	for _, c := range snap.claims {
-		switch {
-		case c.sold:
-			m.States[c.seat] = booking.SeatSold
-		case !store.HoldLive(c.owner, c.created, c.expires, now):
-			// Lapsed (ran out, or made later than a clock set back
-			// says): free for everyone, whether or not swept yet,
-			// unless kept out of sale.
-		case c.owner == owner && owner != "":
-			m.States[c.seat] = booking.SeatHeldByMe
-			m.HoldID[c.seat] = c.holdID
-			m.Show.Held++
-		default:
-			m.States[c.seat] = booking.SeatHeldByOther
-			m.Show.Held++
-		}
-	}
-	m.Show.Blocked = countBlocked(m)
-	return m, nil
-}
-
-// countBlocked counts the seats of a map kept out of sale and neither
-// sold nor held, layout blocks included: what Show.Free leaves out.
-func countBlocked(m *booking.SeatMap) int {
-	n := 0
-	for _, st := range m.States {
-		if st == booking.SeatBlocked || st == booking.SeatHouse {
-			n++
-		}
-	}
-	return n
 }

@@ -8,6 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -18,6 +19,7 @@ import (
 // the caller's context inside the transaction, after the writer has
 // begun it, so the commit happens and only the read-back sees the end.
 func TestStore_AnswerAfterCommitOutlivesTheCaller(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
 	var armed atomic.Pointer[context.CancelFunc]
 	now := func() time.Time {
@@ -26,7 +28,7 @@ func TestStore_AnswerAfterCommitOutlivesTheCaller(t *testing.T) {
 		}
 		return clock.Now()
 	}
-	s, path := storetest.MustOpen(t, db.Options{Clock: now})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: now})
 	show := firstShow(t, s)
 	try := func(name string, seats []string, call func(ctx context.Context, number string) (*booking.Booking, error), want booking.BookingStatus) {
 		t.Run(name, func(t *testing.T) {

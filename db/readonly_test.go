@@ -8,7 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // A store opened read-only answers reads as the file has them, refuses
@@ -17,7 +17,7 @@ import (
 func TestOpenReadOnly_ReadsAndRefusesWrites(t *testing.T) {
 	ctx := context.Background()
 	opts := db.Options{TicketKey: booking.TicketKey{ID: 1, Secret: []byte("readonly-test-key-0123456789abcd")}, SweepInterval: -1, PollInterval: -1}
-	s, path := storetest.MustOpen(t, opts)
+	s, path := dbtest.MustOpen(t, opts)
 	show := firstShow(t, s)
 	sold := mustSell(t, s, show.ID, "before", "A1")
 	if err := s.Close(); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -42,7 +43,7 @@ func BenchmarkReports_Year(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := storetest.Open(b, path, db.Options{SweepInterval: -1, PollInterval: -1})
+	s := dbtest.Open(b, path, db.Options{SweepInterval: -1, PollInterval: -1})
 	ctx := context.Background()
 	today := booking.DayStart(time.Now())
 	year := booking.ReportRange{From: today.AddDate(0, 0, -364), To: today}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // The takings report. A year holds some 180 000 payments, and handing a
@@ -67,8 +68,13 @@ func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q bookin
 	if _, err := booking.ParseTakingsBy(string(q.By)); err != nil || q.By == "" {
 		return nil, booking.Errorf(booking.EInvalid, "Takings add up by day, film, show, method or clerk, not %q.", booking.CleanLine(string(q.By), 20))
 	}
+	zoned, err := store.Zoned(s.Store, ctx, q.ReportRange)
+	if err != nil {
+		return nil, err
+	}
+	q.ReportRange = zoned
 	t := newTakings(q)
-	err := s.inReport(ctx, []string{takingsQuery(q.By), qTicketSpan, qBookingTickets, qReportShows, qExchangeTargets}, func(tx *sql.Tx) error {
+	err = s.inReport(ctx, []string{takingsQuery(q.By), qTicketSpan, qBookingTickets, qReportShows, qExchangeTargets}, func(tx *sql.Tx) error {
 		if err := s.takingsPayments(ctx, tx, t); err != nil {
 			return err
 		}

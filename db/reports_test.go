@@ -9,6 +9,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -21,8 +22,8 @@ var fixtureZone = time.FixedZone("UTC+1", 3600)
 func openReportFixture(t *testing.T) *db.Store {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "boxoffice.db")
-	storetest.ReportFixture(t, path, fixtureZone)
-	return storetest.Open(t, path, db.Options{SweepInterval: -1})
+	dbtest.ReportFixture(t, path, fixtureZone)
+	return dbtest.Open(t, path, db.Options{SweepInterval: -1})
 }
 
 // fixtureRange is D1..D3 of the fixture.
@@ -43,6 +44,7 @@ func takings(key, label string, sales, refunds booking.Money, tickets, refunded 
 // card mgr on D3; R6 whole 2500 cash bob (2 void tickets) on D3. Out of
 // range: R8 on D0, R10 on D4 at 00:10 local.
 func TestReports_Takings(t *testing.T) {
+	t.Parallel()
 	s := openReportFixture(t)
 	t.Run("span", func(t *testing.T) { checkTakings(t, s) })
 	// The same figures when each booking's tickets are counted on its
@@ -99,6 +101,7 @@ func checkTakings(t *testing.T, s *db.Store) {
 }
 
 func TestReports_Refunds(t *testing.T) {
+	t.Parallel()
 	s := openReportFixture(t)
 	rep, err := s.ReportRefunds(context.Background(), storetest.Manager, fixtureRange())
 	if err != nil {
@@ -136,6 +139,7 @@ func TestReports_Refunds(t *testing.T) {
 // D4) and their seats sold now: S1 8 of 140 (R1 2, R2 3, R8 1, R9 2), S2
 // 1 of 50 (R6 was cancelled), S3 4 of 50 (R4 2, R5 4 less 2 refunded).
 func TestReports_Occupancy(t *testing.T) {
+	t.Parallel()
 	s := openReportFixture(t)
 	ctx := context.Background()
 	rep, err := s.ReportOccupancy(ctx, storetest.Manager, booking.OccupancyQuery{ReportRange: fixtureRange()})
@@ -182,6 +186,7 @@ func TestReports_Occupancy(t *testing.T) {
 // ticket 10.00), ann's second (float 50.00, card R7 12.50, counted
 // exactly). mgr's on D0 is out of range.
 func TestReports_Shifts(t *testing.T) {
+	t.Parallel()
 	s := openReportFixture(t)
 	rep, err := s.ReportShifts(context.Background(), storetest.Manager, fixtureRange())
 	if err != nil {
@@ -218,6 +223,7 @@ func TestReports_Shifts(t *testing.T) {
 }
 
 func TestReports_NoShows(t *testing.T) {
+	t.Parallel()
 	s := openReportFixture(t)
 	ctx := context.Background()
 	rep, err := s.ReportNoShows(ctx, storetest.Manager, fixtureRange())
@@ -240,6 +246,7 @@ func TestReports_NoShows(t *testing.T) {
 }
 
 func TestReports_Refused(t *testing.T) {
+	t.Parallel()
 	s := openReportFixture(t)
 	ctx := context.Background()
 	r := fixtureRange()
@@ -263,8 +270,9 @@ func TestReports_Refused(t *testing.T) {
 // in the reports: the money of the sale and of its refund, and who
 // approved it.
 func TestReports_StoreWrites(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	ctx := context.Background()
 	show := firstShow(t, s)
 	sold := mustSell(t, s, show.ID, "a", "E7", "E8")

@@ -9,6 +9,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -19,7 +20,7 @@ var kioskActor = booking.Actor{Name: "kiosk", Role: booking.RoleKiosk, Terminal:
 func newKioskStore(t testing.TB) (*db.Store, string, *storetest.Clock) {
 	t.Helper()
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	return s, path, clock
 }
 
@@ -43,7 +44,7 @@ func mustReserve(t testing.TB, s *db.Store, show int64, owner string, n int, pho
 // reaches the rule (the contract runs on the default).
 func TestStore_ReserveCutoffConfigured(t *testing.T) {
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, ReserveCutoff: time.Hour})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, ReserveCutoff: time.Hour})
 	r := mustReserve(t, s, 1, "k1", 1, "0123456789")
 	if want := firstShow(t, s).Starts.Add(-time.Hour); !r.CutOff.Equal(want) {
 		t.Fatalf("cut-off %s, want %s", r.CutOff, want)
@@ -55,10 +56,11 @@ func TestStore_ReserveCutoffConfigured(t *testing.T) {
 // no counter can take payment for it; its seats are free at every
 // counter.
 func TestStore_ReservationLapsesOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	a, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
-	b := storetest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1})
+	a, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	b := dbtest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1})
 	r := mustReserve(t, a, 1, "k1", 2, "0123456789")
 	for range 2 {
 		mustReserve(t, a, 2, fmt.Sprint("other", clock.Now().UnixNano()), 1, "0999999999") // a later show's: not due
@@ -113,5 +115,5 @@ func TestStore_ReservationLapsesOnce(t *testing.T) {
 	if err != nil || rep.Total.Taken != 3 || rep.Total.Lapsed != 1 || rep.Total.Reserved != 2 || rep.Rows[0].Lapsed != 1 {
 		t.Fatalf("report %+v, %v", rep, err)
 	}
-	storetest.MustBeWhole(t, a)
+	dbtest.MustBeWhole(t, a)
 }

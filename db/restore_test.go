@@ -11,7 +11,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // A live database too damaged to open is still replaced (restoring it is
@@ -19,7 +19,7 @@ import (
 // checkpoint could not fold in: nothing of it is thrown away.
 func TestRestore_DamagedLive(t *testing.T) {
 	ctx := context.Background()
-	s, live := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, live := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	mustSell(t, s, show.ID, "a", "A1")
 	backup := filepath.Join(t.TempDir(), "copy.db")
@@ -55,7 +55,7 @@ func TestRestore_DamagedLive(t *testing.T) {
 // plain backup carries none.
 func TestStore_BackupWithKeys(t *testing.T) {
 	ctx := context.Background()
-	s, live := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, live := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	dir := t.TempDir()
 	with, plain := filepath.Join(dir, "with.db"), filepath.Join(dir, "plain.db")
 	if _, err := db.BackupWithKeys(ctx, s, with, "sealed keys"); err != nil {
@@ -103,7 +103,7 @@ func TestRecoverRestore_ErrJournal(t *testing.T) {
 			t.Fatalf("journal %s removed another file: %v", journal, err)
 		}
 	}
-	if _, err := db.Open(live, storetest.Options(db.Options{})); booking.ErrorCode(err) != booking.EConflict {
+	if _, err := db.Open(live, dbtest.Options(db.Options{})); booking.ErrorCode(err) != booking.EConflict {
 		t.Fatalf("open with a restore pending: %v", err)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // A file an older boxoffice made, once opened (and so migrated), checks
@@ -19,7 +19,7 @@ func TestVerify_OlderSchema(t *testing.T) {
 	if err := db.MigrateOnly(path, 21); err != nil {
 		t.Fatal(err)
 	}
-	s := storetest.Open(t, path, db.Options{SweepInterval: -1})
+	s := dbtest.Open(t, path, db.Options{SweepInterval: -1})
 	s.Close()
 	if report, err := db.Verify(ctx, path); err != nil || !report.OK() {
 		t.Fatalf("the same file migrated to %d: %+v %v", db.SchemaVersion(), report, err)

@@ -9,7 +9,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // Run with go test ./db -run '^$' -bench Store_Sell -benchtime 3000x -cpu 1,8.
@@ -18,7 +18,7 @@ import (
 // synchronous=NORMAL so the figure is the store's own work and not the
 // disk's fsync; RunParallel shows group commit at work.
 func BenchmarkStore_Sell(b *testing.B) {
-	s, _ := storetest.MustOpenEmpty(b, db.Options{Sync: "normal", SweepInterval: -1, PollInterval: -1})
+	s, _ := dbtest.MustOpenEmpty(b, db.Options{Sync: "normal", SweepInterval: -1, PollInterval: -1})
 	h := booking.Hall{Name: "Bench", Width: 20}
 	for r := 0; r < 25; r++ {
 		tag := string(rune('A' + r))
@@ -33,7 +33,7 @@ func BenchmarkStore_Sell(b *testing.B) {
 	for i := 0; i < 4000; i++ {
 		seed.Shows = append(seed.Shows, booking.SeedShow{Film: 0, Hall: 0, Starts: start.Add(time.Duration(i) * time.Minute)})
 	}
-	storetest.MustSeed(b, s, seed, false)
+	dbtest.MustSeed(b, s, seed, false)
 	actor := booking.Actor{Name: "bench", Role: booking.RoleClerk, Terminal: "bench"}
 	var next atomic.Int64
 	b.ResetTimer()

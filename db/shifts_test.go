@@ -9,13 +9,13 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // Migration 0014 refuses a cash payment without an open shift of its
 // staff, whatever writes it.
 func TestShift_TriggerRefusesCashWithoutShift(t *testing.T) {
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1")
 	sh, err := s.CurrentShift(context.Background(), clerk)
 	if err != nil {
@@ -39,7 +39,7 @@ func TestShift_TriggerRefusesCashWithoutShift(t *testing.T) {
 			t.Errorf("%s by %s in shift %v: %v", c.method, c.staff, c.shift, err)
 		}
 	}
-	storetest.MustCloseShift(t, s, clerk)
+	dbtest.MustCloseShift(t, s, clerk)
 	if _, err := raw.Exec(insert, b.ID, "cash", "carl", sh.ID); err == nil {
 		t.Error("a cash payment went into a closed shift")
 	}
@@ -55,12 +55,12 @@ func TestShift_TriggerRefusesCashWithoutShift(t *testing.T) {
 // whole, a refund of a ticket still issued is not.
 func TestRefund_CheckInvariants(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1", "A2")
 	if _, err := s.RefundTickets(ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}}); err != nil {
 		t.Fatal(err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 	raw := openRaw(t, path)
 	if _, err := raw.Exec(`INSERT INTO payments (booking_id, kind, method, amount, at, staff, ticket_id) VALUES (?, 'refund', 'card', 1250, 0, 'x', ?)`, b.ID, b.Tickets[1].ID); err != nil {
 		t.Fatal(err)
@@ -95,7 +95,7 @@ func TestGenerateHistory_Shifts(t *testing.T) {
 // check.
 func TestShift_MoneyKeptByTrigger(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1")
 	sh, err := s.CurrentShift(ctx, clerk)
 	if err != nil {

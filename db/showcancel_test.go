@@ -9,12 +9,13 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
 func TestStore_SetSalesClose(t *testing.T) {
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	ctx := context.Background()
 	sh, _ := s.Show(ctx, clerk, 1)
 	if sh.SalesClose != booking.DefaultSalesClose {
@@ -87,7 +88,7 @@ func BenchmarkStore_CancelShow(b *testing.B) {
 	var total time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		s, _ := storetest.MustOpenDemo(b, db.Options{SweepInterval: -1, PollInterval: -1})
+		s, _ := dbtest.MustOpenDemo(b, db.Options{SweepInterval: -1, PollInterval: -1})
 		shows, err := s.Shows(ctx, clerk, time.Now().AddDate(0, 0, 1))
 		if err != nil {
 			b.Fatal(err)
@@ -131,8 +132,8 @@ func BenchmarkStore_CancelShow(b *testing.B) {
 // and close in its own transaction, not from its cache.
 func TestStore_Hold_ShowLifeInTransaction(t *testing.T) {
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1})
-	other := storetest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1})
+	other := dbtest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1})
 	ctx := context.Background()
 	for _, id := range []int64{1, 2} {
 		if _, err := s.SeatMap(ctx, clerk, id, ""); err != nil { // cached here

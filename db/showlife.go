@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/store"
 )
 
 // A show's life on SQLite: its status and sales close, which change
@@ -21,24 +20,6 @@ const lifeColumns = `s.status, s.cancel_reason, coalesce(s.sales_close, (SELECT 
 // The 1800 above is booking.DefaultSalesClose in seconds; this stops the
 // build when the two part.
 var _ = [1]struct{}{}[booking.DefaultSalesClose/time.Second-1800]
-
-// showLife is what changes about a show, as one read saw it.
-type showLife struct {
-	status booking.ShowStatus
-	reason string
-	close  time.Duration
-}
-
-// apply copies the life onto sh.
-func (l showLife) apply(sh *booking.Show) {
-	sh.Status, sh.CancelReason, sh.SalesClose = l.status, l.reason, l.close
-}
-
-// liveShow returns the show with its life read inside the write
-// transaction (store.LiveShow).
-func (s *Store) liveShow(w *wtx, showID int64) (booking.Show, error) {
-	return store.LiveShow(w, s.prog, showID)
-}
 
 // markHistorySettled marks the generated history's shows that started
 // before until as settled, leaving their bookings as sold. The simulation

@@ -14,6 +14,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -147,7 +148,7 @@ func TestStore_SettleShows(t *testing.T) {
 
 	at := show.Ends().Add(booking.SettleGrace)
 	f.clock.Set(at)
-	other := storetest.Open(t, f.s.Path(), db.Options{Clock: f.clock.Now, SweepInterval: -1})
+	other := dbtest.Open(t, f.s.Path(), db.Options{Clock: f.clock.Now, SweepInterval: -1})
 	procs := []*settler{startSettler(t, f.s.Path(), at), startSettler(t, f.s.Path(), at)}
 	start := settleState(t, f)
 

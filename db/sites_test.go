@@ -6,6 +6,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -15,7 +16,7 @@ import (
 // Sites/ErrNoSite, Sites/AtTheMainSite).
 func TestStore_OneSite(t *testing.T) {
 	ctx := context.Background()
-	s, _ := storetest.MustOpen(t, db.Options{})
+	s, _ := dbtest.MustOpen(t, db.Options{})
 	mgr := storetest.Manager
 	halls, err := s.Halls(ctx, mgr)
 	if err != nil || len(halls) == 0 {

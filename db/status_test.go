@@ -14,6 +14,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -108,6 +109,7 @@ func sqlLiterals(t *testing.T) map[string]string {
 // Every status the store writes moves by booking's table: each status
 // UPDATE in db/ is a compare-and-set whose move the table allows.
 func TestStatusMoves_ObeyTheTable(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for pos, sql := range sqlLiterals(t) {
 		moves, problems := statusMoves(sql)
@@ -141,6 +143,7 @@ func TestStatusMoves_ObeyTheTable(t *testing.T) {
 // compare-and-set, a status from a parameter and one on a table without a
 // status table are all named.
 func TestStatusMoves_Catches(t *testing.T) {
+	t.Parallel()
 	for _, sql := range []string{
 		`UPDATE holds SET status = 'held' WHERE id = ? AND status = 'confirmed'`,
 		`UPDATE seat_claims SET status = 'confirmed' WHERE hold_id = ? AND status = 'held'`,
@@ -162,8 +165,9 @@ func TestStatusMoves_Catches(t *testing.T) {
 // Every row the store writes, down every path (sales, cancels, admits,
 // releases, expiry), has a status its kind's table knows.
 func TestStatuses_OnlyKnown(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
-	s, path := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	ctx := context.Background()
 	show := firstShow(t, s)
 	sold := mustSell(t, s, show.ID, "a", "A1", "A2")
@@ -186,7 +190,7 @@ func TestStatuses_OnlyKnown(t *testing.T) {
 	if _, err := s.Admit(ctx, storetest.Door, sold.Tickets[0].Code); err != nil {
 		t.Fatal(err)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 	raw := openRaw(t, path)
 	want := map[string]int{"bookings": 2, "tickets": 3, "holds": 4, "seat_claims": 5}
 	for table, kind := range statusTables {

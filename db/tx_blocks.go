@@ -47,21 +47,29 @@ func (w *wtx) SeatBlocksOf(showID, hallID int64, seatIDs []int64) ([]store.Block
 	return out, rows.Err()
 }
 
-// LiveClaimsOf reads the seats' held or sold claims (liveClaimsOf).
+// LiveClaimsOf reads the seats' held or sold claims, in one query.
 func (w *wtx) LiveClaimsOf(showID int64, seatIDs []int64) (map[int64]store.LiveClaim, error) {
-	seats := make([]booking.Seat, len(seatIDs))
-	for i, id := range seatIDs {
-		seats[i].ID = id
+	args := make([]any, 0, len(seatIDs)+1)
+	args = append(args, showID)
+	for _, id := range seatIDs {
+		args = append(args, id)
 	}
-	live, err := liveClaimsOf(w, showID, seats)
+	rows, err := w.query(`SELECT c.seat_id, c.status = 'sold', h.owner, c.hold_id FROM seat_claims c JOIN holds h ON h.id = c.hold_id
+		WHERE c.show_id = ? AND c.status IN ('held', 'sold') AND c.seat_id IN (`+placeholders("?", len(seatIDs))+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]store.LiveClaim, len(live))
-	for id, c := range live {
-		out[id] = store.LiveClaim{Sold: c.status == "sold", Owner: c.owner, HoldID: c.holdID}
+	defer rows.Close()
+	out := make(map[int64]store.LiveClaim, len(seatIDs))
+	for rows.Next() {
+		var seat int64
+		var c store.LiveClaim
+		if err := rows.Scan(&seat, &c.Sold, &c.Owner, &c.HoldID); err != nil {
+			return nil, err
+		}
+		out[seat] = c
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // ReleaseHeldSeats releases seats of a hold (releaseHold).
@@ -71,10 +79,7 @@ func (w *wtx) ReleaseHeldSeats(holdID, showID int64, seatIDs []int64) error {
 }
 
 // ExpireStaleHolds expires the show's lapsed holds (expireStale).
-func (w *wtx) ExpireStaleHolds(showID int64) error {
-	_, err := expireStale(w, showID)
-	return err
-}
+func (w *wtx) ExpireStaleHolds(showID int64) (int, error) { return expireStale(w, showID) }
 
 // FirstClaimInHall reads the earliest show to come's live claim of any
 // of the seats.

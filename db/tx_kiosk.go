@@ -54,21 +54,6 @@ func (w *wtx) LiveHolds(owner string) (int, error) {
 	return n, err
 }
 
-// HoldSeats claims the seats as Hold does (holdSeats).
-func (w *wtx) HoldSeats(hall *booking.Hall, req booking.HoldRequest, ttl time.Duration, seats []booking.Seat) (*booking.Hold, error) {
-	return w.s.holdSeats(w, hall, req, ttl, seats)
-}
-
-// HoldBest claims the best seats as HoldBest does (holdBestIn).
-func (w *wtx) HoldBest(hall *booking.Hall, req booking.HoldBestRequest, ttl time.Duration) (*booking.Hold, error) {
-	best, err := w.s.holdBestIn(w, hall, req, ttl)
-	if err != nil {
-		return nil, err
-	}
-	best.hold.Together = best.together
-	return best.hold, nil
-}
-
 // KioskLetGo counts an address's kiosk holds let go unbooked since since
 // (the customer started again, or the kiosk reset, or the hold lapsed)
 // and when the latest of them ended.

@@ -138,9 +138,9 @@ func (w *wtx) SaleMethod(bookingID int64) (booking.PayMethod, error) {
 // makes a second refund of a ticket impossible.
 func (w *wtx) InsertPayment(p store.PaymentRow) (int64, error) {
 	var id int64
-	err := w.queryRow(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff, terminal, shift_id, ticket_id, approved_by)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		p.BookingID, string(p.Kind), string(p.Method), p.Amount, p.Tendered, p.Change, w.nowMS(), p.Staff, p.Terminal, nullID(p.ShiftID), nullID(p.TicketID), p.ApprovedBy).Scan(&id)
+	err := w.queryRow(`INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff, terminal, shift_id, ticket_id, approved_by, reason)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		p.BookingID, string(p.Kind), string(p.Method), p.Amount, p.Tendered, p.Change, w.nowMS(), p.Staff, p.Terminal, nullID(p.ShiftID), nullID(p.TicketID), p.ApprovedBy, p.Reason).Scan(&id)
 	return id, err
 }
 

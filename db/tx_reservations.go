@@ -2,11 +2,8 @@ package db
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"time"
 
-	"boxoffice/booking"
 	"boxoffice/store"
 )
 
@@ -80,23 +77,6 @@ func (w *wtx) BookingMadeWithKey(bookingID int64, key string) (bool, error) {
 	var n int
 	err := w.queryRow(`SELECT count(*) FROM bookings WHERE id = ? AND idem_key = ?`, bookingID, key).Scan(&n)
 	return n == 1, err
-}
-
-// SellReservation sells the reservation's hold as Checkout sells a hold
-// (sell), then gives the booking the reservation's number.
-func (w *wtx) SellReservation(actor booking.Actor, req booking.CheckoutRequest, number string) (int64, error) {
-	b, err := w.s.sell(w, actor, req, strings.TrimSpace(req.IdempotencyKey), req.Customer, req.Phone)
-	if errors.Is(err, errKeyUsed) {
-		return 0, store.ErrKeyUsed
-	}
-	if err != nil {
-		return 0, err
-	}
-	_, err = w.exec(`UPDATE bookings SET number = ? WHERE id = ?`, number, b.ID)
-	if isConstraint(err) {
-		return 0, store.ErrKeyUsed // a booking drew the number since
-	}
-	return b.ID, err
 }
 
 // MarkReservationPaid moves a reservation reserved -> paid.

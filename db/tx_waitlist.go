@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 
 	"boxoffice/booking"
@@ -48,6 +49,11 @@ func (r readQuerier) FreeSeatCount(showID, now int64) (int, error) {
 	return n, r.s.translate("waitlist", err)
 }
 
+func (r readQuerier) FreeSeatsAmong(showID, now int64, seatIDs []int64) (int, error) {
+	n, err := freeSeatsAmong(r, showID, now, seatIDs)
+	return n, r.s.translate("waitlist", err)
+}
+
 func (r readQuerier) PromisedSeats(showID, since int64) (int, error) {
 	n, err := promisedSeats(r, showID, since)
 	return n, r.s.translate("waitlist", err)
@@ -61,6 +67,11 @@ func (r readQuerier) Waiting(showID int64) ([]booking.WaitlistEntry, error) {
 // FreeSeats counts a show's free seats at now.
 func (w *wtx) FreeSeatCount(showID, now int64) (int, error) { return freeSeats(w, showID, now) }
 
+// FreeSeatsAmong counts which of seatIDs are free at now.
+func (w *wtx) FreeSeatsAmong(showID, now int64, seatIDs []int64) (int, error) {
+	return freeSeatsAmong(w, showID, now, seatIDs)
+}
+
 // PromisedSeats sums the seats promised to a show's waiting parties.
 func (w *wtx) PromisedSeats(showID, since int64) (int, error) { return promisedSeats(w, showID, since) }
 
@@ -71,6 +82,25 @@ func freeSeats(q rowQuerier, showID, now int64) (int, error) {
 	var free int
 	err := q.queryRow(`SELECT s.capacity - s.sold - `+heldCount+` - `+blockedCount+` FROM shows s WHERE s.id = ?2`, now, showID).Scan(&free)
 	return free, err
+}
+
+// qFreeAmong counts the seats of a list (?3, a JSON array) free in show
+// ?1 at ?2: no live claim (sold, or held by a hold live then:
+// liveHoldSQL, spelled with ?2), no block in force (the show's own, or
+// its hall's hall-wide ones made before it starts). Each probe is one
+// range of seat_claims_one_live or of seat_blocks' indexes.
+var qFreeAmong = `SELECT count(*) FROM seats x JOIN shows s ON s.id = ?1
+	WHERE x.id IN (SELECT value FROM json_each(?3))
+	AND NOT EXISTS (SELECT 1 FROM seat_claims c LEFT JOIN holds ho ON ho.id = c.hold_id
+		WHERE c.show_id = s.id AND c.seat_id = x.id AND c.status IN ('held', 'sold')
+		AND (c.status = 'sold' OR ` + strings.ReplaceAll(liveHoldSQL("ho"), "?", "?2") + `))
+	AND NOT EXISTS (SELECT 1 FROM seat_blocks b WHERE b.show_id = s.id AND b.seat_id = x.id)
+	AND NOT EXISTS (SELECT 1 FROM seat_blocks b WHERE b.show_id IS NULL AND b.hall_id = s.hall_id AND b.seat_id = x.id AND b.at < s.starts_at * 1000)`
+
+func freeSeatsAmong(q rowQuerier, showID, now int64, seatIDs []int64) (int, error) {
+	var n int
+	err := q.queryRow(qFreeAmong, showID, now, idList(seatIDs)).Scan(&n)
+	return n, err
 }
 
 func promisedSeats(q rowQuerier, showID, since int64) (int, error) {

@@ -8,6 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -17,8 +18,8 @@ import (
 // contract's (Waitlist/NotifiedOnceByRacingSweeps).
 func TestStore_NotifyWaitlist_TwoProcesses(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
-	other := storetest.Open(t, path, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
+	other := dbtest.Open(t, path, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
 	sold := sellOut(t, s, show.ID, 20)
 	ann, err := s.AddWaitlist(ctx, clerk, show.ID, "Ann", "0123", 6)
@@ -87,7 +88,7 @@ func sellOut(t *testing.T, s *db.Store, showID int64, first int) []*booking.Book
 func TestStore_NotifyWaitlist_PastShows(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
 	show := firstShow(t, s)
 	sold := sellOut(t, s, show.ID, 20)
 	if _, err := s.AddWaitlist(ctx, clerk, show.ID, "Ann", "0123", 2); err != nil {
@@ -117,7 +118,7 @@ func TestStore_NotifyWaitlist_PastShows(t *testing.T) {
 // under that size writes nothing.
 func TestStore_TrimChanges(t *testing.T) {
 	ctx := context.Background()
-	s, path := storetest.MustOpen(t, db.Options{SweepInterval: -1})
+	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	raw := openRaw(t, path)
 	if _, err := raw.Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
 		INSERT INTO changes (show_id) SELECT 1 FROM n`, db.ChangesKeep+50); err != nil {
@@ -134,7 +135,7 @@ func TestStore_TrimChanges(t *testing.T) {
 		t.Fatalf("a second trim deleted %d (%v) and committed %d", n, err, s.Stats().Commits-before)
 	}
 	// A sale after the trim still reaches another process's poller.
-	other := storetest.Open(t, path, db.Options{SweepInterval: -1, PollInterval: 10 * time.Millisecond})
+	other := dbtest.Open(t, path, db.Options{SweepInterval: -1, PollInterval: 10 * time.Millisecond})
 	sub := other.Changes().Subscribe(ctx)
 	mustSell(t, s, 1, "after-trim", "A1")
 	select {
@@ -147,7 +148,7 @@ func TestStore_TrimChanges(t *testing.T) {
 // An idle store's sweeper takes no write transaction: it reads, finds
 // nothing to expire, nobody to tell and a short change log, and stops.
 func TestStore_IdleSweeperWritesNothing(t *testing.T) {
-	s, _ := storetest.MustOpen(t, db.Options{SweepInterval: 5 * time.Millisecond})
+	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: 5 * time.Millisecond})
 	show := firstShow(t, s)
 	sellOut(t, s, show.ID, 20)
 	if _, err := s.AddWaitlist(context.Background(), clerk, show.ID, "Ann", "0123", 2); err != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"boxoffice/booking"
@@ -18,13 +19,13 @@ import (
 type wconn struct {
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
-	// prices is the price table as last read inside a transaction, at
-	// price generation pricesGen (see txPrices). Callers only read it.
-	prices    *booking.PriceTable
-	pricesGen int64
+	// statements counts every statement the writer ran, its own
+	// (BEGIN, SAVEPOINT, …) included: what a sale costs it (WriteCosts).
+	statements *atomic.Int64
 }
 
 func (c *wconn) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	c.statements.Add(1)
 	if st, ok := c.stmts[query]; ok {
 		return st, nil
 	}
@@ -79,14 +80,6 @@ func queryList[T any](w *wtx, query string, args ...any) ([]T, error) {
 		out = append(out, v)
 	}
 	return out, rows.Err()
-}
-
-// rollbackJob undoes what this job wrote so far and lets it go on inside
-// the same savepoint (ROLLBACK TO keeps the savepoint open).
-func (w *wtx) rollbackJob() error {
-	_, err := w.exec("ROLLBACK TO job")
-	w.changed, w.audits = nil, nil
-	return err
 }
 
 // row is a *sql.Row or the error of preparing it.
@@ -458,6 +451,7 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 	defer s.house.batches.since(time.Now())
 	ctx := context.Background()
 	lctx, stopWait := s.lockWait(batch)
+	c.statements.Add(1)
 	_, err = c.conn.ExecContext(lctx, "BEGIN IMMEDIATE")
 	ended := lctx.Err() != nil
 	stopWait()
@@ -523,6 +517,7 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 		}
 		s.ownMu.Unlock()
 	}
+	c.statements.Add(1)
 	if _, err := c.conn.ExecContext(ctx, "COMMIT"); err != nil {
 		s.ownMu.Lock()
 		for _, q := range seqs {

@@ -26,6 +26,7 @@ func openBare(t *testing.T) *Store {
 // the one of the attempt that committed, and a job that fails on its
 // last attempt answers nothing, whatever an earlier attempt returned.
 func TestWrite_AnswerOfTheLastAttempt(t *testing.T) {
+	t.Parallel()
 	s := openBare(t)
 	ctx := context.Background()
 	runs := 0
@@ -59,6 +60,7 @@ func TestWrite_AnswerOfTheLastAttempt(t *testing.T) {
 // quiesce drain first: no write, whoever adds it later, can skip Quiesce
 // (giveBack, the releases a shutdown needs, is the one way past it).
 func TestWrite_OnePathToTheWriter(t *testing.T) {
+	t.Parallel()
 	fset := token.NewFileSet()
 	files, err := filepath.Glob("*.go")
 	if err != nil {

@@ -11,6 +11,7 @@ package escpos
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 )
 
 // The command prefixes.
@@ -49,6 +50,8 @@ const MaxQRData = 1000
 // stream to send.
 type Doc struct {
 	buf bytes.Buffer
+	// signs is set once CurrencySigns selected the page with them.
+	signs bool
 }
 
 // Bytes is the job so far.
@@ -61,6 +64,7 @@ func (d *Doc) Len() int { return d.buf.Len() }
 // previous job left set (bold, size, alignment) is gone.
 func (d *Doc) Init() *Doc {
 	d.buf.Write([]byte{ESC, '@'})
+	d.signs = false // the reset selects the printer's own code page again
 	return d
 }
 
@@ -93,8 +97,43 @@ func (d *Doc) Align(a Align) *Doc {
 // controls, nothing. A customer's name can therefore never switch the
 // printer into a mode or cut the paper.
 func (d *Doc) Text(s string) *Doc {
+	for d.signs {
+		i := strings.IndexFunc(s, func(r rune) bool { _, ok := pc858[r]; return ok })
+		if i < 0 {
+			break
+		}
+		d.buf.WriteString(Printable(s[:i]))
+		r, n := utf8.DecodeRuneInString(s[i:])
+		d.buf.WriteByte(pc858[r])
+		s = s[i+n:]
+	}
 	d.buf.WriteString(Printable(s))
 	return d
+}
+
+// CodePage858 is the printer's number of code page PC858 (ESC t n), the
+// Latin-1 page of the Epson TM series that has the euro sign.
+const CodePage858 = 19
+
+// pc858 are the currency signs Text writes as PC858 draws them once
+// CurrencySigns selected it, instead of spelling them out; every other
+// character is written as Printable writes it.
+var pc858 = map[rune]byte{'€': 0xD5, '£': 0x9C, '¥': 0xBE}
+
+// CurrencySigns selects code page PC858 (ESC t 19), so that Text writes
+// the currency signs €, £ and ¥ as signs rather than EUR, GBP and ?. A
+// job selects it only where its money needs it (NeedsSigns): the bytes
+// of every other job stay plain ASCII.
+func (d *Doc) CurrencySigns() *Doc {
+	d.buf.Write([]byte{ESC, 't', CodePage858})
+	d.signs = true
+	return d
+}
+
+// NeedsSigns reports whether s holds a currency sign that CurrencySigns
+// prints.
+func NeedsSigns(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { _, ok := pc858[r]; return ok })
 }
 
 // Line adds s as printable text and ends the line (LF).

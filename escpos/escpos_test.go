@@ -2,6 +2,7 @@ package escpos_test
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,6 +92,27 @@ func TestDoc_TextCannotCommand(t *testing.T) {
 		if c < 0x20 || c >= 0x7f {
 			t.Fatalf("byte %#x reached the stream", c)
 		}
+	}
+}
+
+// TestDoc_CurrencySigns: once PC858 is selected the currency signs are
+// its bytes, everything else stays as Printable writes it (controls
+// dropped), and a reset goes back to spelling them out.
+func TestDoc_CurrencySigns(t *testing.T) {
+	var d escpos.Doc
+	d.Line("12,50 €").CurrencySigns().Line("12,50 € £3 ¥9 Amélie\x1b@").Init().Line("€")
+	cmds, err := escpostest.Parse(d.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := escpostest.Texts(cmds); !slices.Equal(got, []string{"12,50 EUR", "12,50 € £3 ¥9 Amelie@", "EUR"}) {
+		t.Fatalf("texts %q", got)
+	}
+	if !bytes.Contains(d.Bytes(), []byte{0x1B, 't', 19, '1', '2', ',', '5', '0', ' ', 0xD5}) {
+		t.Fatalf("no ESC t 19 and a PC858 euro in % x", d.Bytes())
+	}
+	if !escpos.NeedsSigns("€") || escpos.NeedsSigns("$") {
+		t.Fatal("NeedsSigns")
 	}
 }
 

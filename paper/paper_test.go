@@ -20,6 +20,7 @@ import (
 	"boxoffice/db"
 	"boxoffice/escpos"
 	"boxoffice/escpos/escpostest"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 	"boxoffice/paper"
 )
@@ -33,7 +34,7 @@ var (
 func sold(t *testing.T) (*db.Store, *storetest.Clock, *booking.Booking) {
 	t.Helper()
 	clock := storetest.FixedClock()
-	s, _ := storetest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
+	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	ctx := context.Background()
 	h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"G7", "G8"}, Owner: "o"})
 	if err != nil {
@@ -205,13 +206,48 @@ func TestZReport(t *testing.T) {
 	}
 }
 
-// TestRefundReceipt prints the refund just made, with its approver.
+// TestXReport_CountsByMethod: an open shift's X report counts its cash
+// sales apart from its card ones. Before, "Cash sales (2)" after one
+// cash and one card sale.
+func TestXReport_CountsByMethod(t *testing.T) {
+	s, _, _ := sold(t) // one cash sale of two seats
+	ctx := context.Background()
+	h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"H1"}, Owner: "card"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Checkout(ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "card", IdempotencyKey: "k2", Method: booking.Card}); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := s.CurrentShift(ctx, clerk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := s.ShiftReport(ctx, clerk, cur.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, err := escpostest.Parse(paper.Layout{}.ZReportJob(x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(escpostest.Texts(cmds), "\n")
+	for _, want := range []string{"X REPORT", "Cash sales (1)", "Card sales (1)", "12.50", "Cash refunds (0)", "Card refunds (0)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("X report has no %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestRefundReceipt prints the refund just made, with why and who
+// approved it: the supervisor whose PIN the clerk's counter took, or the
+// supervisor who refunded alone.
 func TestRefundReceipt(t *testing.T) {
 	s, clock, b := sold(t)
 	clock.Add(time.Minute)
 	since := clock.Now()
-	sup := booking.Actor{StaffID: 2, Name: "sue", Role: booking.RoleSupervisor, Terminal: "till-2"}
-	after, err := s.RefundTickets(context.Background(), sup, booking.RefundRequest{Number: b.Number, Seats: []string{"G8"}})
+	after, err := s.RefundTickets(context.Background(), clerk, booking.RefundRequest{Number: b.Number, Seats: []string{"G8"},
+		Reason: "the child's seat was broken and nobody could move it", Approver: &booking.Credentials{Name: "sue", PIN: "1234"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +256,7 @@ func TestRefundReceipt(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := strings.Join(escpostest.Texts(cmds), "\n")
-	for _, want := range []string{"REFUND", "G8 Child", "8.50", "Paid out cash", "Clerk sue"} {
+	for _, want := range []string{"REFUND", "G8 Child", "8.50", "Paid out cash", "Reason: the child's seat was broken and\nnobody could move it", "Approved by sue", "Clerk carl"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("refund receipt has no %q:\n%s", want, text)
 		}
@@ -231,6 +267,64 @@ func TestRefundReceipt(t *testing.T) {
 	// The booking's printable tickets are now only G7.
 	if got := paper.Printable(after); len(got) != 1 || got[0].Seat.Label != "G7" {
 		t.Fatalf("printable after refund = %+v", got)
+	}
+
+	// A supervisor refunding alone approved it themselves.
+	clock.Add(time.Minute)
+	since = clock.Now()
+	sup := booking.Actor{StaffID: 2, Name: "sue", Role: booking.RoleSupervisor, Terminal: "till-2"}
+	last, err := s.RefundTickets(context.Background(), sup, booking.RefundRequest{Number: b.Number, Seats: []string{"G7"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, err = escpostest.Parse(paper.Layout{}.ReceiptJob(paper.RefundReceipt(last, since)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text = strings.Join(escpostest.Texts(cmds), "\n")
+	if !strings.Contains(text, "Approved by sue") || strings.Contains(text, "G8") || strings.Contains(text, "Reason") {
+		t.Errorf("a supervisor's own refund receipt:\n%s", text)
+	}
+}
+
+// TestReprintReceipt: a receipt printed again says DUPLICATE, top and
+// foot, and lists the refunds made since the sale with what the sale
+// comes to after them; the first one says neither.
+func TestReprintReceipt(t *testing.T) {
+	s, clock, b := sold(t)
+	receipt := func(job []byte, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds, err := escpostest.Parse(job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts := escpostest.Texts(cmds)
+		at := slices.Index(texts, "RECEIPT")
+		if at < 0 {
+			t.Fatalf("no receipt in %q", texts)
+		}
+		return strings.Join(texts[at:], "\n")
+	}
+	if first := receipt(paper.Layout{}.BookingJob(b)); strings.Contains(first, "DUPLICATE") || strings.Contains(first, "Refund") {
+		t.Errorf("the sale's own receipt:\n%s", first)
+	}
+	clock.Add(time.Minute)
+	sup := booking.Actor{StaffID: 2, Name: "sue", Role: booking.RoleSupervisor, Terminal: "till-2"}
+	after, err := s.RefundTickets(context.Background(), sup, booking.RefundRequest{Number: b.Number, Seats: []string{"G8"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := receipt(paper.Layout{}.ReprintJob(after))
+	if strings.Count(again, "*** DUPLICATE ***") != 2 || !strings.HasPrefix(again, "RECEIPT\n*** DUPLICATE ***") {
+		t.Errorf("the reprint is not marked DUPLICATE top and foot:\n%s", again)
+	}
+	for _, want := range []string{"G7 Adult", "G8 Child", "Total", "21.00", "Refund G8 Child", "-8.50", "Refunded", "Net", "12.50"} {
+		if !strings.Contains(again, want) {
+			t.Errorf("the reprint has no %q:\n%s", want, again)
+		}
 	}
 }
 

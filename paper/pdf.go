@@ -64,7 +64,7 @@ func (l Layout) pdfTicket(pdf *fpdf.Fpdf, tr func(string) string, b *booking.Boo
 	}
 	line(10, "", "Hall "+sh.HallName+" · "+l.when(sh.Starts))
 	line(15, "B", SeatText(t.Seat))
-	line(10, "", TypeName(t.Type)+"  "+t.Price.String())
+	line(10, "", TypeName(t.Type)+"  "+l.money(t.Price))
 	line(9, "", "Booking "+b.Number)
 	name := fmt.Sprintf("qr-%d", i)
 	pdf.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(png))

@@ -31,10 +31,12 @@ func (k ReceiptKind) String() string {
 	return fmt.Sprintf("ReceiptKind(%d)", int(k))
 }
 
-// ReceiptLine is one line of a receipt: what and how much.
+// ReceiptLine is one line of a receipt: what and how much, and what its
+// tax rate is for (the zero key: untaxed).
 type ReceiptLine struct {
 	Text   string
 	Amount booking.Money
+	Tax    booking.TaxKey
 }
 
 // Receipt is what a customer takes home as proof of a payment.
@@ -49,9 +51,24 @@ type Receipt struct {
 	Method        booking.PayMethod
 	Clerk, Where  string // who took it and at which terminal
 	At            time.Time
-	ApprovedBy    string // a refund's approver, "" for none
+	ApprovedBy    string // who authorised a refund: its approver, or who made it when it needed none
+	Reason        string // why a refund was made, "" for none given
 	Customer      string
 	CustomerPhone string
+
+	// Duplicate marks a receipt printed again after the sale: it says
+	// DUPLICATE at the top and at the foot, so it cannot pass for a
+	// second payment, and lists the refunds made since (Refunds,
+	// Refunded), so it cannot pass for money still held.
+	Duplicate bool
+	Refunds   []ReceiptLine
+	Refunded  booking.Money
+	// Items are the lines of items sold (or refunded) beside the tickets,
+	// or alone on an order of items (Film empty): "2 x Popcorn".
+	Items []ReceiptLine
+	// SoldAt is when the lines were sold: their tax is at the rates in
+	// force then (a refund's too: the tax its sale counted goes back).
+	SoldAt time.Time
 }
 
 // SaleReceipt is the receipt of b's sale: every ticket sold (whatever
@@ -59,7 +76,7 @@ type Receipt struct {
 func SaleReceipt(b *booking.Booking) Receipt {
 	r := receiptHead(ReceiptSale, b)
 	for _, t := range b.Tickets {
-		r.Lines = append(r.Lines, ReceiptLine{Text: t.Seat.Label + " " + TypeName(t.Type), Amount: t.Price})
+		r.Lines = append(r.Lines, ReceiptLine{Text: t.Seat.Label + " " + TypeName(t.Type), Amount: t.Price, Tax: booking.TicketTax(t.Type)})
 	}
 	r.Total = b.Total
 	for _, p := range b.Payments {
@@ -72,34 +89,79 @@ func SaleReceipt(b *booking.Booking) Receipt {
 	return r
 }
 
+// ReprintReceipt is the receipt of b's sale printed again: the sale's
+// receipt marked DUPLICATE, with every refund made since and what the
+// sale comes to after them.
+func ReprintReceipt(b *booking.Booking) Receipt {
+	r := SaleReceipt(b)
+	r.Duplicate = true
+	seat := ticketNames(b)
+	for _, p := range b.Payments {
+		if p.Kind != booking.PaymentRefund {
+			continue
+		}
+		text := "Refund"
+		switch s, ok := seat[p.TicketID]; {
+		case b.ExchangePayment(p):
+			text = "Exchange paid back"
+		case ok:
+			text = "Refund " + s
+		}
+		r.Refunds = append(r.Refunds, ReceiptLine{Text: text, Amount: p.Amount})
+		r.Refunded += p.Amount
+	}
+	return r
+}
+
 // RefundReceipt is the receipt of b's refund payments made at or after
-// since (the refund just made): one line per refunded ticket.
+// since (the refund just made): one line per refunded ticket, why, and
+// who authorised it.
 func RefundReceipt(b *booking.Booking, since time.Time) Receipt {
 	r := receiptHead(ReceiptRefund, b)
-	seat := map[int64]string{}
+	seat := map[int64]booking.Ticket{}
 	for _, t := range b.Tickets {
-		seat[t.ID] = t.Seat.Label + " " + TypeName(t.Type)
+		seat[t.ID] = t
 	}
 	for _, p := range b.Payments {
 		if p.Kind != booking.PaymentRefund || p.At.Before(since) {
 			continue
 		}
-		text := "Refund"
-		if s, ok := seat[p.TicketID]; ok {
-			text = s
+		line := ReceiptLine{Text: "Refund", Amount: p.Amount}
+		if t, ok := seat[p.TicketID]; ok {
+			line.Text, line.Tax = t.Seat.Label+" "+TypeName(t.Type), booking.TicketTax(t.Type)
 		}
-		r.Lines = append(r.Lines, ReceiptLine{Text: text, Amount: p.Amount})
+		r.Lines = append(r.Lines, line)
 		r.Total += p.Amount
 		r.payment(p)
+		// A refund names its approver; one that needed none was made
+		// by someone who may refund, who authorised it themselves.
 		r.ApprovedBy = p.ApprovedBy
+		if r.ApprovedBy == "" {
+			r.ApprovedBy = p.Staff
+		}
+		if p.Reason != "" {
+			r.Reason = p.Reason
+		}
+	}
+	if r.Reason == "" && b.Status == booking.BookingCancelled {
+		r.Reason = b.Reason // a refund made before refunds kept their own
 	}
 	r.Paid = r.Total
 	return r
 }
 
+// ticketNames names each ticket of b by id: "G8 Child".
+func ticketNames(b *booking.Booking) map[int64]string {
+	seat := make(map[int64]string, len(b.Tickets))
+	for _, t := range b.Tickets {
+		seat[t.ID] = t.Seat.Label + " " + TypeName(t.Type)
+	}
+	return seat
+}
+
 func receiptHead(k ReceiptKind, b *booking.Booking) Receipt {
 	return Receipt{Kind: k, Number: b.Number, Film: b.Show.Film.Title, Hall: b.Show.HallName, Starts: b.Show.Starts,
-		Clerk: b.SoldBy, Where: b.Terminal, At: b.CreatedAt, Customer: b.Customer}
+		Clerk: b.SoldBy, Where: b.Terminal, At: b.CreatedAt, Customer: b.Customer, SoldAt: b.CreatedAt}
 }
 
 // payment takes who, where, when and how from p.
@@ -113,26 +175,67 @@ func (r *Receipt) payment(p booking.Payment) {
 	}
 }
 
+// duplicateMark heads and ends a receipt printed again.
+const duplicateMark = "*** DUPLICATE ***"
+
+// Tax is r's tax by rate: each line's at the rate in force for it when
+// it was sold (Layout.Rates), in the currency's unit.
+func (l Layout) Tax(r Receipt) []booking.TaxRow {
+	lines := make([]booking.TaxLine, 0, len(r.Lines))
+	for _, ln := range r.Lines {
+		lines = append(lines, booking.TaxLine{Key: ln.Tax, Amount: ln.Amount, SoldAt: r.SoldAt})
+	}
+	unit := booking.Money(1)
+	if l.Settings != nil {
+		unit = l.Settings.Currency.Unit()
+	}
+	return l.Rates.Tally(lines, unit)
+}
+
 // Receipt adds r to d, cut at the end.
 func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
-	d.Align(escpos.Center).Bold(true).Line(l.cinema()).Line(r.Kind.String()).Bold(false)
+	l.head(d, r.Kind.String())
+	if r.Duplicate {
+		d.Align(escpos.Center).Bold(true).Line(duplicateMark).Bold(false)
+	}
 	d.Align(escpos.Left)
-	d.Line(clip("Booking "+r.Number, Width))
-	d.Line(clip(r.Film, Width))
-	d.Line(clip("Hall "+r.Hall+"  "+l.when(r.Starts), Width))
-	d.Line(rule())
-	for _, ln := range r.Lines {
-		d.Line(row(ln.Text, ln.Amount.String()))
+	if r.Film == "" && len(r.Items) > 0 {
+		d.Line(clip("Order "+r.Number, Width)) // items alone
+	} else {
+		d.Line(clip("Booking "+r.Number, Width))
+		d.Line(clip(r.Film, Width))
+		d.Line(clip("Hall "+r.Hall+"  "+l.when(r.Starts), Width))
 	}
 	d.Line(rule())
-	d.Bold(true).Line(row("Total", r.Total.String())).Bold(false)
+	for _, ln := range r.Lines {
+		d.Line(l.row(ln.Text, l.money(ln.Amount)))
+	}
+	for _, ln := range r.Items {
+		d.Line(l.row(ln.Text, l.money(ln.Amount)))
+	}
+	d.Line(rule())
+	d.Bold(true).Line(l.row("Total", l.money(r.Total))).Bold(false)
+	l.taxLines(d, l.Tax(r))
 	paid := "Paid"
 	if r.Kind == ReceiptRefund {
 		paid = "Paid out"
 	}
-	d.Line(row(paid+" "+string(r.Method), r.Paid.String()))
+	d.Line(l.row(paid+" "+string(r.Method), l.money(r.Paid)))
 	if r.Method == booking.Cash && r.Kind != ReceiptRefund {
-		d.Line(row("Change", r.Change.String()))
+		d.Line(l.row("Change", l.money(r.Change)))
+	}
+	if len(r.Refunds) > 0 {
+		d.Line(rule())
+		for _, ln := range r.Refunds {
+			d.Line(l.row(ln.Text, "-"+l.money(ln.Amount)))
+		}
+		d.Line(l.row("Refunded", l.money(r.Refunded)))
+		d.Bold(true).Line(l.row("Net", l.money(r.Total-r.Refunded))).Bold(false)
+	}
+	if r.Reason != "" {
+		for _, ln := range wrap("Reason: "+r.Reason, Width) {
+			d.Line(ln)
+		}
 	}
 	if r.ApprovedBy != "" {
 		d.Line(clip("Approved by "+r.ApprovedBy, Width))
@@ -142,6 +245,10 @@ func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
 		d.Line(clip("Terminal "+r.Where, Width))
 	}
 	d.Line(l.when(r.At))
+	if r.Duplicate {
+		d.Align(escpos.Center).Bold(true).Line(duplicateMark).Bold(false).Align(escpos.Left)
+	}
+	l.footer(d)
 	d.Feed(3).Cut()
 }
 
@@ -153,27 +260,33 @@ func (l Layout) ZReport(d *escpos.Doc, z *booking.ShiftReport) {
 		title = "Z REPORT"
 	}
 	sh := z.Shift
-	d.Align(escpos.Center).Bold(true).Line(l.cinema()).Line(title).Bold(false).Align(escpos.Left)
+	l.head(d, title)
+	d.Align(escpos.Left)
 	d.Line(clip(fmt.Sprintf("Shift %d  %s", sh.ID, sh.Staff), Width))
 	if sh.Terminal != "" {
 		d.Line(clip("Terminal "+sh.Terminal, Width))
 	}
-	d.Line(row("Opened", l.when(sh.OpenedAt)))
+	d.Line(l.row("Opened", l.when(sh.OpenedAt)))
 	if z.Final && !sh.ClosedAt.IsZero() {
-		d.Line(row("Closed", l.when(sh.ClosedAt)))
+		d.Line(l.row("Closed", l.when(sh.ClosedAt)))
 	}
 	d.Line(rule())
-	d.Line(row("Float", sh.Float.String()))
-	d.Line(row(fmt.Sprintf("Cash sales (%d)", z.Sales), z.CashSales.String()))
-	d.Line(row("Cash refunds", z.CashRefunds.String()))
-	d.Line(row("Card sales", z.CardSales.String()))
-	d.Line(row("Card refunds", z.CardRefunds.String()))
-	d.Line(row(fmt.Sprintf("Refunds (%d)", z.Refunds), (z.CashRefunds + z.CardRefunds).String()))
+	d.Line(l.row("Float", l.money(sh.Float)))
+	d.Line(l.row(fmt.Sprintf("Cash sales (%d)", z.CashSaleCount), l.money(z.CashSales)))
+	d.Line(l.row(fmt.Sprintf("Cash refunds (%d)", z.CashRefundCount), l.money(z.CashRefunds)))
+	d.Line(l.row(fmt.Sprintf("Card sales (%d)", z.CardSaleCount), l.money(z.CardSales)))
+	d.Line(l.row(fmt.Sprintf("Card refunds (%d)", z.CardRefundCount), l.money(z.CardRefunds)))
+	d.Line(l.row(fmt.Sprintf("Refunds (%d)", z.Refunds), l.money(z.CashRefunds+z.CardRefunds)))
+	l.zItems(d, z)
+	if taxed := booking.Taxed(z.Tax); len(taxed) > 0 {
+		d.Line(rule())
+		l.taxLines(d, taxed)
+	}
 	d.Line(rule())
-	d.Bold(true).Line(row("Expected in drawer", z.Expected.String())).Bold(false)
+	d.Bold(true).Line(l.row("Expected in drawer", l.money(z.Expected))).Bold(false)
 	if z.Final {
-		d.Line(row("Counted", z.Counted.String()))
-		d.Bold(true).Line(row("Variance", z.Variance.String())).Bold(false)
+		d.Line(l.row("Counted", l.money(z.Counted)))
+		d.Bold(true).Line(l.row("Variance", l.money(z.Variance))).Bold(false)
 		if z.Breakdown != "" {
 			d.Line(clip("Count "+z.Breakdown, Width))
 		}
@@ -187,12 +300,23 @@ func (l Layout) ZReport(d *escpos.Doc, z *booking.ShiftReport) {
 // BookingJob is a whole print job for b: the printer reset, every
 // printable ticket, and the sale's receipt.
 func (l Layout) BookingJob(b *booking.Booking) ([]byte, error) {
+	return l.bookingJob(b, SaleReceipt(b))
+}
+
+// ReprintJob is BookingJob printed again after the sale: the tickets
+// still to be used, and the receipt marked DUPLICATE with the refunds
+// made since (ReprintReceipt).
+func (l Layout) ReprintJob(b *booking.Booking) ([]byte, error) {
+	return l.bookingJob(b, ReprintReceipt(b))
+}
+
+func (l Layout) bookingJob(b *booking.Booking, r Receipt) ([]byte, error) {
 	var d escpos.Doc
-	d.Init()
+	l.begin(&d)
 	if err := l.Tickets(&d, b); err != nil {
 		return nil, err
 	}
-	l.Receipt(&d, SaleReceipt(b))
+	l.Receipt(&d, r)
 	return d.Bytes(), nil
 }
 
@@ -200,7 +324,7 @@ func (l Layout) BookingJob(b *booking.Booking) ([]byte, error) {
 // kiosk, where a customer collects tickets already paid for.
 func (l Layout) TicketsJob(b *booking.Booking) ([]byte, error) {
 	var d escpos.Doc
-	d.Init()
+	l.begin(&d)
 	if err := l.Tickets(&d, b); err != nil {
 		return nil, err
 	}
@@ -210,7 +334,7 @@ func (l Layout) TicketsJob(b *booking.Booking) ([]byte, error) {
 // ReceiptJob is a print job of one receipt.
 func (l Layout) ReceiptJob(r Receipt) []byte {
 	var d escpos.Doc
-	d.Init()
+	l.begin(&d)
 	l.Receipt(&d, r)
 	return d.Bytes()
 }
@@ -218,7 +342,7 @@ func (l Layout) ReceiptJob(r Receipt) []byte {
 // ZReportJob is a print job of one shift report.
 func (l Layout) ZReportJob(z *booking.ShiftReport) []byte {
 	var d escpos.Doc
-	d.Init()
+	l.begin(&d)
 	l.ZReport(&d, z)
 	return d.Bytes()
 }
@@ -227,11 +351,66 @@ func (l Layout) ZReportJob(z *booking.ShiftReport) []byte {
 // whoever stands at the printer sees it all works.
 func (l Layout) TestJob(at time.Time, target string) []byte {
 	var d escpos.Doc
-	d.Init().Align(escpos.Center).Bold(true).Size(2, 2).Line(l.cinema()).Size(1, 1).Line("PRINTER TEST").Bold(false)
+	l.begin(&d)
+	d.Align(escpos.Center).Bold(true).Size(2, 2).Line(l.cinema()).Size(1, 1).Line("PRINTER TEST").Bold(false)
 	d.Line(clip(target, Width)).Line(l.when(at))
 	d.Bold(true).Line("bold").Bold(false).Size(2, 1).Line("wide").Size(1, 2).Line("tall").Size(1, 1)
 	d.Align(escpos.Left).Line("left").Align(escpos.Right).Line("right").Align(escpos.Center)
 	d.QR("BOXOFFICE PRINTER TEST", 6, escpos.ECMedium).Line("A QR code above: the printer draws them.")
 	d.Feed(3).Cut()
 	return d.Bytes()
+}
+
+// ItemSaleReceipt is the receipt of an order of items: a line an item
+// sold (whatever happened to it since) and the sale payment.
+func ItemSaleReceipt(o *booking.ItemOrder) Receipt {
+	r := Receipt{Kind: ReceiptSale, Number: o.Number, Clerk: o.SoldBy, Where: o.Terminal, At: o.At, Total: o.Total}
+	for _, ln := range o.Lines {
+		r.Items = append(r.Items, itemLine(ln))
+	}
+	for _, p := range o.Payments {
+		if p.Kind == booking.PaymentSale {
+			r.payment(p.Payment)
+			r.Paid = max(p.Tendered, p.Amount)
+			break
+		}
+	}
+	return r
+}
+
+// ItemRefundReceipt is the receipt of an order's refund payments made at
+// or after since (the refund just made): a line a line refunded.
+func ItemRefundReceipt(o *booking.ItemOrder, since time.Time) Receipt {
+	r := Receipt{Kind: ReceiptRefund, Number: o.Number, Clerk: o.SoldBy, Where: o.Terminal, At: o.At}
+	for _, p := range o.Payments {
+		if p.Kind != booking.PaymentRefund || p.At.Before(since) {
+			continue
+		}
+		for _, ln := range o.Lines {
+			if ln.ID == p.LineID {
+				r.Items = append(r.Items, ReceiptLine{Text: itemLine(ln).Text, Amount: p.Amount})
+			}
+		}
+		r.Total += p.Amount
+		r.payment(p.Payment)
+		r.ApprovedBy = p.ApprovedBy
+	}
+	r.Paid = r.Total
+	return r
+}
+
+// itemLine is a line of items as a receipt prints it: "2 x Popcorn".
+func itemLine(ln booking.ItemOrderLine) ReceiptLine {
+	return ReceiptLine{Text: fmt.Sprintf("%d x %s", ln.Qty, ln.Name), Amount: ln.Amount()}
+}
+
+// zItems adds a shift report's items, by category, and on an X report
+// the items running low.
+func (l Layout) zItems(d *escpos.Doc, z *booking.ShiftReport) {
+	for _, t := range z.Items {
+		d.Line(l.row(fmt.Sprintf("Items %s (%d)", booking.CategoryName(t.Category), t.Sold-t.Refunded), l.money(t.Net())))
+	}
+	for _, it := range z.LowStock {
+		d.Line(l.row("Low: "+it.Name, it.StockText()))
+	}
 }

@@ -50,6 +50,8 @@ var carryOrder = []string{
 	"staff", "terminals", "holds", "shifts", "shift_events", "shift_money", "customers", "customer_words", "bookings", "booking_words", "seat_claims",
 	"exchanges", "tickets", "payments", "reservations", "waitlist", "seat_blocks", "audit",
 	"signin_failures", "approval_failures",
+	// Concessions.
+	"items", "item_orders", "item_lines", "item_payments",
 }
 
 // notCarried are the source's tables and columns PostgreSQL keeps another
@@ -292,7 +294,7 @@ var lowerCased = map[string]bool{"price_lists.name": true, "prices.list": true, 
 // would refuse (or a card payment it would move out of its shift). What
 // they guard is checked on the whole copy before it commits (checkAll).
 // Every other table keeps its triggers.
-var guardsOfMoves = map[string]bool{"payments": true}
+var guardsOfMoves = map[string]bool{"payments": true, "item_payments": true}
 
 // copyRows COPYs rows into p's table, its own triggers off for the
 // guardsOfMoves; foreign keys and CHECKs, PostgreSQL's own, stay on.

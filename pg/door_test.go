@@ -78,6 +78,7 @@ func dbExec(t *testing.T, u, sql string, args ...any) {
 // once, half on each of two servers, is admitted once, and every other
 // scan is told when and by whom.
 func TestAdmit_OnceAcrossTwoServers(t *testing.T) {
+	t.Parallel()
 	a, b, u, clk := doors(t)
 	ctx := context.Background()
 	sold := sellOne(t, a, 1, "A1")
@@ -122,6 +123,7 @@ func TestAdmit_OnceAcrossTwoServers(t *testing.T) {
 // The door window, in db's words: too early today, another day, ended
 // today, and a late show that ended after midnight (the fixed rule).
 func TestAdmit_DoorWindow(t *testing.T) {
+	t.Parallel()
 	a, _, _, clk := doors(t)
 	ctx := context.Background()
 	dora := signIn(t, a, "dora")
@@ -148,6 +150,7 @@ func TestAdmit_DoorWindow(t *testing.T) {
 // key before a rotation admits where OldTicketKeys has that key, and
 // nowhere else.
 func TestAdmit_TicketKeys(t *testing.T) {
+	t.Parallel()
 	a, _, u, clk := doors(t)
 	ctx := context.Background()
 	dora := signIn(t, a, "dora")
@@ -187,6 +190,7 @@ func TestAdmit_TicketKeys(t *testing.T) {
 // Refusals whatever the time: a cancelled ticket, a cancelled show, an
 // actor who may not admit or whose access was withdrawn.
 func TestAdmit_Refused(t *testing.T) {
+	t.Parallel()
 	a, b, u, clk := doors(t)
 	ctx := context.Background()
 	dora := signIn(t, a, "dora")

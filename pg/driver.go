@@ -7,7 +7,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"boxoffice/booking"
 	"boxoffice/store"
 )
 
@@ -51,14 +50,6 @@ func (t *tx) InsertAudit(r store.AuditRow) error {
 		r.At, r.Actor, r.Role, r.Terminal, string(r.Action), nullID(r.ShowID), nullID(r.BookingID), nullID(r.ShiftID), int64(r.Amount), r.Detail)
 	return err
 }
-
-// audit appends the row of e to the trail in t (store.Audit).
-func audit(t *tx, actor booking.Actor, e booking.AuditEntry, bookingID int64) error {
-	return store.Audit(t, actor, e, bookingID)
-}
-
-// checkActor refuses an actor who may no longer act (store.CheckActor).
-func checkActor(t *tx, actor booking.Actor) error { return store.CheckActor(t, actor) }
 
 // StaffStanding reads a member of staff's role and whether they are
 // disabled.

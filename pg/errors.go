@@ -13,19 +13,24 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // The messages a clerk reads while the database server cannot be reached.
-// The counter keeps what it was doing and tries the same call again (a
-// checkout with the same idempotency key), so the words say so.
+// A write's say what became of it, and that the counter, which keeps what
+// it was doing, tries the same call again (a checkout with the same
+// idempotency key). A read's say neither: nothing was to be saved, and a
+// command that only reads (boxoffice shows, report…) tries nothing again.
 const (
+	// msgReadUnreachable: a read, or opening the store.
+	msgReadUnreachable = "The database server cannot be reached."
 	// msgUnreachable: the failure came before any COMMIT went out, so
 	// the server rolled the transaction back (or never saw it).
 	msgUnreachable = "The database server cannot be reached: nothing was saved. Trying again…"
 	// msgSaleMaybeMade: a checkout's COMMIT went out and its answer was
 	// lost. The retry with the same key answers with the booking if it
 	// was made, or makes it now; never two (settleCheckout).
-	msgSaleMaybeMade = "The database server cannot be reached: the sale may have gone through. Trying again…"
+	msgSaleMaybeMade = store.MsgSaleMaybeMade
 	// msgMaybeSaved: any other write whose COMMIT answer was lost (a
 	// hold that committed holds its seats until it runs out).
 	msgMaybeSaved = "The database server cannot be reached: the change may have been saved. Trying again…"
@@ -59,12 +64,15 @@ func unreachable(err error) bool {
 }
 
 // unavailable is the clerk's error for an unreachable server (translate),
-// EUnavailable in every case; the words depend on whether a COMMIT went
-// out before the connection broke.
-func (s *Store) unavailable(op string, err error) error {
+// EUnavailable in every case; the words depend on whether it was a write
+// (inTx) and whether a COMMIT went out before the connection broke.
+func (s *Store) unavailable(op string, err error, wrote bool) error {
 	s.faults.markDown()
 	var cu *commitUnknownError
 	switch {
+	case !wrote:
+		s.log.Error("database unreachable", "op", op, "err", err)
+		return booking.Errorf(booking.EUnavailable, msgReadUnreachable)
 	case errors.As(err, &cu) && op == "checkout":
 		s.log.Error("database unreachable after COMMIT was sent", "op", op, "err", err)
 		return booking.Errorf(booking.EUnavailable, msgSaleMaybeMade)

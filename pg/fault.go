@@ -39,16 +39,6 @@ func (s *Store) settleCheckout(key string, run func() (*booking.Booking, error))
 	return b, err
 }
 
-// keyMadeSale is the answer of a checkout whose key made a booking
-// already: an unreachable server while reading that booking back must
-// not read "nothing was saved".
-func keyMadeSale(b *booking.Booking, err error) (*booking.Booking, error) {
-	if booking.ErrorCode(err) == booking.EUnavailable {
-		return nil, booking.Errorf(booking.EUnavailable, msgSaleMaybeMade)
-	}
-	return b, err
-}
-
 // saleMaybeMade reports the error a checkout returns when its COMMIT's
 // answer was lost.
 func saleMaybeMade(err error) bool {

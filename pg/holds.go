@@ -2,13 +2,9 @@ package pg
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
-
-	"context"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -17,80 +13,40 @@ import (
 	"boxoffice/store"
 )
 
-// holdMode is how holds and releases run. READ COMMITTED: nothing in
-// them is decided from a snapshot. A seat is won by the partial unique
-// index seat_claims_one_live (INSERT … ON CONFLICT DO NOTHING waits for a
+// The holds' queries (store.SaleTx). READ COMMITTED: nothing in them is
+// decided from a snapshot. A seat is won by the partial unique index
+// seat_claims_one_live (INSERT … ON CONFLICT DO NOTHING waits for a
 // concurrent claimer of the same seat to commit or roll back, and then
-// skips the seat if the other kept it), and every status move is a
+// skips the seat if the other kept it), a seat kept out of sale is
+// skipped by seat_claims_not_blocked (0007), and every status move is a
 // compare-and-set UPDATE that PostgreSQL re-checks on the newest version
-// of the row; a stronger level would only add serialization failures on
-// a hot show. The commit does not wait for the disk (unless
-// Options.SyncHolds): a hold lost in a crash frees its seats and nothing
-// was paid, and the checkout that sells a hold commits synchronously,
-// which flushes the WAL past the hold's own commit, so no acknowledged
-// sale rests on a hold that could be lost.
-func (s *Store) holdMode() txMode {
-	return txMode{iso: pgx.ReadCommitted, async: !s.opts.SyncHolds}
+// of the row. Holds and releases commit without waiting for the disk
+// (store.Write.Hold, unless Options.SyncHolds): a hold lost in a crash
+// frees its seats and nothing was paid, and the checkout that sells a
+// hold commits synchronously, which flushes the WAL past the hold's own
+// commit.
+
+// liveHold is store.HoldLive in SQL for hold h (a table alias) at now (a
+// parameter, unix ms), the one place pg writes the rule: expiry ahead of
+// now, and made no later than now and the slack unless a reservation's
+// (whose expiry is its cut-off, a time on the wall clock). A hold made
+// later than the clock now says was made before the clock was set back,
+// and lapsed then: a clock set back an hour must not make a 5-minute hold
+// block its seat for 65 minutes. TestLiveHold_IsHoldLive holds it to
+// store.HoldLive.
+func liveHold(h, now string) string {
+	return `(` + h + `.expires_at > ` + now + ` AND (` + h + `.created_at <= ` + now + ` + ` + strconv.Itoa(store.HoldSlackMS) +
+		` OR ` + h + `.owner LIKE '` + store.ReservationOwnerPrefix + `%'))`
 }
 
-// Hold holds the requested seats, all or nothing.
-func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldRequest) (*booking.Hold, error) {
-	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
-		return nil, err
-	}
-	if req.Owner == "" {
-		return nil, booking.Errorf(booking.EInvalid, "A hold needs an owner.")
-	}
-	hall, err := s.hallOfShow(ctx, req.ShowID)
-	if err != nil {
-		return nil, err
-	}
-	if !booking.SiteServes(actor.Site, hall.Site) {
-		return nil, booking.ErrOtherSite(req.ShowID) // a counter sells its own site's shows
-	}
-	seats, err := hall.ResolveSeats(req.Seats, req.SeatIDs)
-	if err != nil {
-		return nil, err
-	}
-	ttl := ttlOrDefault(req.TTL)
-	if req.AddTo == 0 {
-		h, err := inTx(s, ctx, "hold", s.holdMode(), func(t *tx) (*booking.Hold, error) {
-			if err := checkActor(t, actor); err != nil {
-				return nil, err
-			}
-			return s.holdFast(t, actor, req, ttl, seats)
-		})
-		if !errors.Is(err, errSlowPath) {
-			if h != nil {
-				h.Together = true
-			}
-			return h, err
-		}
-	}
-	h, err := inTx(s, ctx, "hold", s.holdMode(), func(t *tx) (*booking.Hold, error) {
-		if err := checkActor(t, actor); err != nil {
-			return nil, err
-		}
-		h, err := s.holdSeats(t, hall, req, ttl, seats)
-		if err != nil {
-			return nil, err
-		}
-		if err := s.salesOpen(t, req.ShowID); err != nil {
-			return nil, err
-		}
-		return h, auditHold(t, actor, h)
-	})
-	if err != nil {
-		return nil, err
-	}
-	h.Together = true
-	return h, nil
-}
+// holdLimitMS is booking.MaxHoldLifetime in the unix ms holds keep.
+const holdLimitMS = int64(booking.MaxHoldLifetime / time.Millisecond)
 
-// qHoldFast makes a hold, claims its seats in seat id order (see
-// claimAll) and writes its audit row, in one statement that returns the
-// hold's id, or raises (expect) when the unique index skipped a seat.
-const qHoldFast = `WITH h AS (
+// qHoldNew makes a hold, claims its seats in seat id order (see
+// ClaimSeats) and writes its audit row (its detail store.HoldDetail, in
+// SQL), in one statement that returns the hold's id, or raises (expect)
+// when the unique index or a block skipped a seat.
+const qHoldNew = `WITH h AS (
 		INSERT INTO holds (show_id, owner, status, created_at, expires_at) VALUES ($1, $2, 'held', $3, $4) RETURNING id
 	), c AS (
 		INSERT INTO seat_claims (show_id, seat_id, hold_id, status)
@@ -99,137 +55,97 @@ const qHoldFast = `WITH h AS (
 		RETURNING seat_id
 	), a AS (
 		INSERT INTO audit (at, actor, role, terminal, action, show_id, detail)
-		SELECT $3, $6, $7, $8, 'hold', $1, 'hold ' || h.id || ': ' || $9 FROM h
+		SELECT $3, $6, $7, $8, $9, $1, 'hold ' || h.id || ': ' || $10 FROM h
 	)
 	SELECT h.id, expect((SELECT count(*) FROM c) = cardinality($5::bigint[]), 'seats') FROM h`
 
 // qOnSale raises (expect) unless show $1 is scheduled and on sale at $2
-// (unix ms): booking.SalesOpen's rule, for the batch to stop at.
+// (unix ms), booking.SalesOpen's rule, and the actor ($3-$5) stands
+// (qActorStands); it returns the show's price list.
 const qOnSale = `SELECT expect(s.status = 'scheduled' AND $2 < (s.starts_at + coalesce(s.sales_close,
-	(SELECT value::integer FROM meta WHERE key = 'sales_close'), 1800)) * 1000, 'closed') FROM shows s WHERE s.id = $1`
+	(SELECT value::integer FROM meta WHERE key = 'sales_close'), 1800)) * 1000, 'closed'),
+	expect(` + qActorStands + `, 'actor'), s.price_list FROM shows s WHERE s.id = $1`
 
-// errSlowPath sends a hold down holdSeats' path: the fast one met a seat
-// already claimed (or a show off sale) and rolled back.
-var errSlowPath = errors.New("hold: take the slow path")
+// qActorStands is store.ActorCheck in SQL ($3 staff id, $4 its roles, $5
+// terminal id; 0: none).
+const qActorStands = `($3::bigint = 0 OR EXISTS (SELECT 1 FROM staff WHERE id = $3 AND NOT disabled AND role = ANY($4::text[])))
+	AND ($5::bigint = 0 OR EXISTS (SELECT 1 FROM terminals WHERE id = $5))`
 
-// holdFast holds seats for a new hold in one round trip: BEGIN, the hold
-// with its claims and audit row (qHoldFast), the show's life in a
-// statement of its own after them (qOnSale; see salesOpen for why after)
-// and COMMIT, in one batch; the notifier tells the other servers after
-// the COMMIT (notify.go). When any seat was skipped by
-// the unique index, or the show is off sale, a statement raises, the
-// COMMIT is skipped and it all rolls back: errSlowPath, for holdSeats to
-// expire lapsed holds, claim again or name the taken seats.
-func (s *Store) holdFast(t *tx, actor booking.Actor, req booking.HoldRequest, ttl time.Duration, seats []booking.Seat) (*booking.Hold, error) {
-	ids := make([]int64, len(seats))
-	labels := make([]string, len(seats))
-	for i, seat := range seats {
-		ids[i], labels[i] = seat.ID, seat.Label
-	}
-	role := ""
-	if actor.Role > booking.RoleKiosk {
-		role = actor.Role.String()
-	}
-	expires := t.now.Add(ttl).UnixMilli()
-	t.touch(req.ShowID)
+// missedStep reports a one-step batch that raised (expect): it rolled back,
+// and the store takes the checked path.
+func missedStep(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "ZB001"
+}
+
+// HoldNew makes a hold in one round trip: BEGIN, the hold with its claims
+// and audit row (qHoldNew), the show's life and the actor in a statement
+// of their own after them (qOnSale: under READ COMMITTED it sees a cancel
+// that committed while the claims waited) and COMMIT, in one batch; the
+// notifier tells the other servers after the COMMIT (notify.go). When a
+// seat was skipped, the show is off sale or the actor withdrawn, a
+// statement raises, PostgreSQL skips the COMMIT and it all rolls back.
+func (t *tx) HoldNew(h store.NewHold) (int64, string, bool, error) {
 	b := &pgx.Batch{}
-	b.Queue(qHoldFast, req.ShowID, req.Owner, t.nowMS(), expires, ids,
-		booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), strings.Join(labels, " "))
-	b.Queue(qOnSale, req.ShowID, t.nowMS())
+	b.Queue(qHoldNew, h.ShowID, h.Owner, t.nowMS(), h.Expires.UnixMilli(), h.SeatIDs,
+		h.Audit.Actor, h.Audit.Role, h.Audit.Terminal, string(h.Audit.Action), h.Labels)
+	b.Queue(qOnSale, h.ShowID, t.nowMS(), h.Actor.StaffID, h.Actor.Roles, h.Actor.TerminalID)
 	b.Queue(`COMMIT`)
+	t.touch(h.ShowID)
 	br := t.SendBatch(t.ctx, b)
-	var holdID int64
-	var ok bool
-	err := br.QueryRow().Scan(&holdID, &ok)
+	var id int64
+	var ok1, ok2, ok3 bool
+	var list string
+	err := br.QueryRow().Scan(&id, &ok1)
+	if err == nil {
+		err = br.QueryRow().Scan(&ok2, &ok3, &list)
+	}
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == "ZB001" {
-		return nil, errSlowPath
+	if missedStep(err) {
+		return 0, "", false, nil
 	}
 	if err != nil {
-		return nil, err
+		return 0, "", false, err
 	}
 	t.committed = true
-	return &booking.Hold{ID: holdID, ShowID: req.ShowID, Owner: req.Owner, Seats: seats, ExpiresAt: time.UnixMilli(expires), Status: booking.HoldHeld}, nil
+	return id, list, true, nil
 }
 
-// holdSeats claims seats for req: the claims are inserted, and a seat
-// another hold or a sale claims live is skipped by the unique index. A
-// skipped seat whose claim is a lapsed hold is freed (expireStale) and
-// claimed again; any seat still skipped is a clash.
-func (s *Store) holdSeats(t *tx, hall *booking.Hall, req booking.HoldRequest, ttl time.Duration, seats []booking.Seat) (*booking.Hold, error) {
-	holdID, expires, err := openHold(t, req.ShowID, req.Owner, ttl, req.AddTo)
-	if err != nil {
-		return nil, err
-	}
-	missing, err := claimAll(t, req.ShowID, holdID, seats)
-	if err != nil {
-		return nil, err
-	}
-	if len(missing) > 0 {
-		if n, err := expireStale(t, req.ShowID); err != nil {
-			return nil, err
-		} else if n > 0 {
-			if missing, err = claimAll(t, req.ShowID, holdID, missing); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if len(missing) > 0 {
-		taken, err := takenBy(t, req.ShowID, holdID, missing)
-		if err != nil {
-			return nil, err
-		}
-		if len(taken) > 0 {
-			return nil, s.clashOutOfSale(t, hall, req.ShowID, holdID, seats, taken, len(seats))
-		}
-	}
-	held := seats
-	if req.AddTo != 0 {
-		if held, err = s.heldSeats(t, hall, holdID); err != nil {
-			return nil, err
-		}
-	}
-	if len(held) > booking.MaxSeatsPerSale {
-		return nil, booking.ErrTooManySeats()
-	}
-	t.touch(req.ShowID)
-	return &booking.Hold{ID: holdID, ShowID: req.ShowID, Owner: req.Owner, Seats: held, ExpiresAt: time.UnixMilli(expires), Status: booking.HoldHeld}, nil
+// InsertHold makes a held hold.
+func (t *tx) InsertHold(showID int64, owner string, expires time.Time) (int64, error) {
+	var id int64
+	err := t.QueryRow(t.ctx, `INSERT INTO holds (show_id, owner, status, created_at, expires_at) VALUES ($1, $2, 'held', $3, $4) RETURNING id`,
+		showID, owner, t.nowMS(), expires.UnixMilli()).Scan(&id)
+	return id, err
 }
 
-// openHold makes a new hold, or renews owner's live hold addTo (never past
-// its lifetime limit) by compare-and-set, and returns its id and expiry.
-func openHold(t *tx, showID int64, owner string, ttl time.Duration, addTo int64) (int64, int64, error) {
-	expires := t.now.Add(ttl).UnixMilli()
-	if addTo == 0 {
-		var id int64
-		err := t.QueryRow(t.ctx, `INSERT INTO holds (show_id, owner, status, created_at, expires_at) VALUES ($1, $2, 'held', $3, $4) RETURNING id`,
-			showID, owner, t.nowMS(), expires).Scan(&id)
-		return id, expires, err
-	}
+// RenewHold renews owner's live hold, never past its lifetime limit.
+func (t *tx) RenewHold(holdID int64, owner string, showID int64, expires time.Time) (time.Time, bool, error) {
+	var set int64
 	err := t.QueryRow(t.ctx, `UPDATE holds SET expires_at = least($1, created_at + $2) WHERE id = $3 AND owner = $4 AND show_id = $5 AND status = 'held' AND `+liveHold("holds", "$6")+`
-		RETURNING expires_at`, expires, holdLimitMS, addTo, owner, showID, t.nowMS()).Scan(&expires)
-	if err == pgx.ErrNoRows {
-		return 0, 0, booking.Errorf(booking.EExpired, "Your held seats were released; hold them again.")
+		RETURNING expires_at`, expires.UnixMilli(), holdLimitMS, holdID, owner, showID, t.nowMS()).Scan(&set)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return time.Time{}, false, nil
 	}
-	return addTo, expires, err
+	return time.UnixMilli(set), err == nil, err
 }
 
-// claimAll inserts held claims on seats for holdID, in seat id order (two
-// holds racing for overlapping seats then wait for each other in one
-// order, never in a cycle), and returns the seats the unique index
-// skipped because another live claim has them.
-func claimAll(t *tx, showID, holdID int64, seats []booking.Seat) ([]booking.Seat, error) {
-	ids := make([]int64, len(seats))
-	for i, seat := range seats {
-		ids[i] = seat.ID
-	}
+// SetHoldExpiry moves a held hold's expiry.
+func (t *tx) SetHoldExpiry(holdID int64, expires time.Time) (bool, error) {
+	tag, err := t.Exec(t.ctx, `UPDATE holds SET expires_at = $1 WHERE id = $2 AND status = 'held'`, expires.UnixMilli(), holdID)
+	return tag.RowsAffected() == 1, err
+}
+
+// ClaimSeats inserts held claims in seat id order (two holds racing for
+// overlapping seats then wait for each other in one order, never in a
+// cycle) and returns the seats the unique index or a block skipped.
+func (t *tx) ClaimSeats(showID, holdID int64, seatIDs []int64) ([]int64, error) {
 	rows, err := t.Query(t.ctx, `INSERT INTO seat_claims (show_id, seat_id, hold_id, status)
 		SELECT $1, x, $2, 'held' FROM unnest($3::bigint[]) AS x ORDER BY x
 		ON CONFLICT (show_id, seat_id) WHERE status IN ('held', 'sold') DO NOTHING
-		RETURNING seat_id`, showID, holdID, ids)
+		RETURNING seat_id`, showID, holdID, seatIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -237,38 +153,66 @@ func claimAll(t *tx, showID, holdID int64, seats []booking.Seat) ([]booking.Seat
 	if err != nil {
 		return nil, err
 	}
-	var missing []booking.Seat
-	for _, seat := range seats {
-		if !slices.Contains(got, seat.ID) {
-			missing = append(missing, seat)
+	var missing []int64
+	for _, id := range seatIDs {
+		if !slices.Contains(got, id) {
+			missing = append(missing, id)
 		}
 	}
 	return missing, nil
 }
 
-// takenBy returns the seats among missing that another hold or a sale
-// claims: a seat already in holdID (a hold grown with a seat it has) is
-// not taken.
-func takenBy(t *tx, showID, holdID int64, missing []booking.Seat) ([]booking.Seat, error) {
-	ids := make([]int64, len(missing))
-	for i, seat := range missing {
-		ids[i] = seat.ID
-	}
-	rows, err := t.Query(t.ctx, `SELECT seat_id FROM seat_claims WHERE show_id = $1 AND hold_id = $2 AND status = 'held' AND seat_id = ANY($3)`, showID, holdID, ids)
+// UnclaimSeats removes claims this transaction made.
+func (t *tx) UnclaimSeats(holdID int64, seatIDs []int64) error {
+	_, err := t.Exec(t.ctx, `DELETE FROM seat_claims WHERE hold_id = $1 AND status = 'held' AND seat_id = ANY($2)`, holdID, seatIDs)
+	return err
+}
+
+// qShowClaims reads a show's held and sold claims with their holds,
+// through the show's range of seat_claims_one_live (the IN repeats its
+// condition so the planner may use it).
+const qShowClaims = `SELECT c.seat_id, c.hold_id, c.status = 'sold', h.owner, h.created_at, h.expires_at
+	FROM seat_claims c JOIN holds h ON h.id = c.hold_id WHERE c.show_id = $1 AND c.status IN ('held', 'sold')`
+
+// scanClaims reads qShowClaims' rows.
+func scanClaims(rows pgx.Rows, err error) ([]store.SeatClaim, error) {
 	if err != nil {
 		return nil, err
 	}
-	mine, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.SeatClaim, error) {
+		var c store.SeatClaim
+		return c, r.Scan(&c.SeatID, &c.HoldID, &c.Sold, &c.Owner, &c.Created, &c.Expires)
+	})
+}
+
+// ShowClaims reads a show's held and sold claims.
+func (t *tx) ShowClaims(showID int64) ([]store.SeatClaim, error) {
+	return scanClaims(t.Query(t.ctx, qShowClaims, showID))
+}
+
+// ShowBlocks reads the blocks in force for a show.
+func (t *tx) ShowBlocks(sh booking.Show) ([]store.BlockInForce, error) {
+	return scanBlocks(t.Query(t.ctx, pqShowBlocks, sh.ID, sh.HallID, sh.Starts.UnixMilli()))
+}
+
+// scanBlocks reads pqShowBlocks' rows.
+func scanBlocks(rows pgx.Rows, err error) ([]store.BlockInForce, error) {
 	if err != nil {
 		return nil, err
 	}
-	var taken []booking.Seat
-	for _, seat := range missing {
-		if !slices.Contains(mine, seat.ID) {
-			taken = append(taken, seat)
-		}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.BlockInForce, error) {
+		var b store.BlockInForce
+		return b, r.Scan(&b.SeatID, &b.Kind, &b.Reason, &b.By, &b.At, &b.HallWide)
+	})
+}
+
+// ClaimedSeatIDs lists every seat a hold claimed.
+func (t *tx) ClaimedSeatIDs(holdID int64) ([]int64, error) {
+	rows, err := t.Query(t.ctx, `SELECT seat_id FROM seat_claims WHERE hold_id = $1`, holdID)
+	if err != nil {
+		return nil, err
 	}
-	return taken, nil
+	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
 // expireStale expires the lapsed holds of one show and their claims, so a
@@ -292,115 +236,4 @@ func expireStale(t *tx, showID int64) (int, error) {
 	}
 	t.touch(showID)
 	return len(ids), nil
-}
-
-// busySeats lists the seats of a show that cannot be offered: claimed by
-// a sale or an unexpired hold, leaving out the claims this transaction
-// just made for holdID (about to be rolled back with it).
-func busySeats(t *tx, showID, holdID int64, ours []booking.Seat) (map[int64]bool, error) {
-	rows, err := t.Query(t.ctx, `SELECT c.seat_id, c.hold_id FROM seat_claims c JOIN holds h ON h.id = c.hold_id
-		WHERE c.show_id = $1 AND c.status IN ('held', 'sold') AND (c.status = 'sold' OR `+liveHold("h", "$2")+`)`, showID, t.nowMS())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	busy := map[int64]bool{}
-	for rows.Next() {
-		var seat, hold int64
-		if err := rows.Scan(&seat, &hold); err != nil {
-			return nil, err
-		}
-		if hold == holdID && slices.ContainsFunc(ours, func(s booking.Seat) bool { return s.ID == seat }) {
-			continue
-		}
-		busy[seat] = true
-	}
-	return busy, rows.Err()
-}
-
-// salesOpen refuses a hold of a show that was cancelled or whose sales
-// closed. It reads the show's life in a statement of its own after the
-// claims were inserted: under READ COMMITTED that statement sees a
-// cancellation committed while the claims waited, so a hold never
-// outlives a cancel that committed before it.
-func (s *Store) salesOpen(t *tx, showID int64) error {
-	sh, err := s.showLife(t, showID)
-	if err != nil {
-		return err
-	}
-	return booking.SalesOpen(sh, t.now)
-}
-
-// showLife is show showID with its life (status, cancel reason, sales
-// close) as t reads it now.
-func (s *Store) showLife(t *tx, showID int64) (booking.Show, error) {
-	sh, err := s.showInfo(t.ctx, showID)
-	if err != nil {
-		return booking.Show{}, err
-	}
-	var closeS int64
-	if err := t.QueryRow(t.ctx, `SELECT `+lifeColumns+` FROM shows s WHERE s.id = $1`, showID).Scan(&sh.Status, &sh.CancelReason, &closeS); err != nil {
-		return booking.Show{}, err
-	}
-	sh.SalesClose = time.Duration(closeS) * time.Second
-	return sh, nil
-}
-
-// heldSeats lists the seats a hold still holds, in hall order.
-func (s *Store) heldSeats(t *tx, hall *booking.Hall, holdID int64) ([]booking.Seat, error) {
-	rows, err := t.Query(t.ctx, `SELECT seat_id FROM seat_claims WHERE hold_id = $1 AND status = 'held'`, holdID)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil {
-		return nil, err
-	}
-	out := make([]booking.Seat, 0, len(ids))
-	for _, id := range ids {
-		if seat, ok := s.seatByID(hall.ID, id); ok {
-			out = append(out, seat)
-		}
-	}
-	slices.SortFunc(out, func(a, b booking.Seat) int {
-		if a.Row != b.Row {
-			return a.Row - b.Row
-		}
-		return a.Col - b.Col
-	})
-	return out, nil
-}
-
-// auditHold is the audit row of a write that made or grew hold h.
-func auditHold(t *tx, actor booking.Actor, h *booking.Hold) error {
-	labels := make([]string, len(h.Seats))
-	for i, seat := range h.Seats {
-		labels[i] = seat.Label
-	}
-	return audit(t, actor, booking.AuditEntry{Action: booking.AuditHold, ShowID: h.ShowID, Detail: fmt.Sprintf("hold %d: %s", h.ID, strings.Join(labels, " "))}, 0)
-}
-
-// The rules below repeat db/holds.go's small helpers of the same names
-// (they are unexported there, and each is a few lines).
-
-func ttlOrDefault(ttl time.Duration) time.Duration {
-	if ttl <= 0 {
-		return booking.DefaultHoldTTL
-	}
-	return min(ttl, booking.MaxHoldLifetime)
-}
-
-const holdLimitMS = int64(booking.MaxHoldLifetime / time.Millisecond)
-
-// liveHold is store.HoldLive in SQL for hold h (a table alias) at now (a
-// parameter, unix ms), the one place pg writes the rule: expiry ahead of
-// now, and made no later than now and the slack unless a reservation's
-// (whose expiry is its cut-off, a time on the wall clock). A hold made
-// later than the clock now says was made before the clock was set back,
-// and lapsed then: a clock set back an hour must not make a 5-minute hold
-// block its seat for 65 minutes. TestLiveHold_IsHoldLive holds it to
-// store.HoldLive.
-func liveHold(h, now string) string {
-	return `(` + h + `.expires_at > ` + now + ` AND (` + h + `.created_at <= ` + now + ` + ` + strconv.Itoa(store.HoldSlackMS) +
-		` OR ` + h + `.owner LIKE '` + store.ReservationOwnerPrefix + `%'))`
 }

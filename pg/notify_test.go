@@ -21,6 +21,7 @@ import (
 // busy machine for no fault of the code. The deadline is only there so a
 // lost notification fails the test instead of hanging it.
 func TestNotify_AnotherServerHearsTheSale(t *testing.T) {
+	t.Parallel()
 	a, u, clk := seeded(t)
 	b := MustOpen(t, u, clk)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -74,6 +75,7 @@ func TestNotify_AnotherServerHearsTheSale(t *testing.T) {
 }
 
 func TestExtend_ReleaseOwner_Quote(t *testing.T) {
+	t.Parallel()
 	s, _, clk := seeded(t)
 	ctx := context.Background()
 	h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"B1", "B2"}, Owner: "srv1/a", TTL: time.Minute})

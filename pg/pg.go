@@ -286,7 +286,20 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 // passes through, a constraint becomes a conflict, a server that cannot
 // be reached EUnavailable (errors.go), the rest is logged and reads
 // "Internal error.".
-func (s *Store) translate(op string, err error) error {
+func (s *Store) translate(op string, err error) error { return s.translateAs(op, err, false) }
+
+// translateWrite is translate for a write transaction (inTx): a server
+// that cannot be reached reads as a write's words (errors.go), also when
+// a read the write made on the pool (the programme) found it away first.
+func (s *Store) translateWrite(op string, err error) error {
+	var de *booking.Error
+	if errors.As(err, &de) && de.Code == booking.EUnavailable && de.Message == msgReadUnreachable {
+		return booking.Errorf(booking.EUnavailable, msgUnreachable)
+	}
+	return s.translateAs(op, err, true)
+}
+
+func (s *Store) translateAs(op string, err error, wrote bool) error {
 	if err == nil {
 		return nil
 	}
@@ -296,7 +309,7 @@ func (s *Store) translate(op string, err error) error {
 	var priced *booking.PriceChangedError
 	var pe *pgconn.PgError
 	switch {
-	case errors.As(err, &de), errors.As(err, &taken), errors.As(err, &stale), errors.As(err, &priced), errors.Is(err, errKeyUsed), errors.Is(err, errSlowPath):
+	case errors.As(err, &de), errors.As(err, &taken), errors.As(err, &stale), errors.As(err, &priced):
 		return err
 	case errors.Is(err, pgx.ErrNoRows):
 		return booking.Errorf(booking.ENotFound, "Not found.")
@@ -306,7 +319,7 @@ func (s *Store) translate(op string, err error) error {
 		s.log.Warn("constraint refused a write", "op", op, "err", err)
 		return booking.Errorf(booking.EConflict, "That was changed at another counter; try again.")
 	case unreachable(err):
-		return s.unavailable(op, err)
+		return s.unavailable(op, err, wrote)
 	}
 	s.log.Error("internal error", "op", op, "err", err)
 	return &booking.Error{Code: booking.EInternal, Message: "Internal error."}

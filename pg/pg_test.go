@@ -79,6 +79,7 @@ func seeded(t *testing.T) (*pg.Store, string, *clock) {
 var clerk = booking.Actor{Name: "ann", Role: booking.RoleClerk, Terminal: "t1"}
 
 func TestOpen_MigratesOnceWhenServersStartTogether(t *testing.T) {
+	t.Parallel()
 	u := testURL(t)
 	clk := &clock{now: time.Now()}
 	var wg sync.WaitGroup
@@ -108,6 +109,7 @@ func TestOpen_MigratesOnceWhenServersStartTogether(t *testing.T) {
 }
 
 func TestHold_FiftyRacersOneWinner(t *testing.T) {
+	t.Parallel()
 	s, _, _ := seeded(t)
 	ctx := context.Background()
 	const racers = 50
@@ -167,6 +169,7 @@ func TestHold_FiftyRacersOneWinner(t *testing.T) {
 }
 
 func TestHold_DuplicateLiveClaimRefusedByPostgres(t *testing.T) {
+	t.Parallel()
 	s, u, _ := seeded(t)
 	ctx := context.Background()
 	h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"B1"}, Owner: "a"})
@@ -189,6 +192,7 @@ func TestHold_DuplicateLiveClaimRefusedByPostgres(t *testing.T) {
 }
 
 func TestHold_ExpiredHoldNeverBlocks(t *testing.T) {
+	t.Parallel()
 	s, _, clk := seeded(t)
 	ctx := context.Background()
 	h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"A1", "A2"}, Owner: "a", TTL: time.Minute})
@@ -221,6 +225,7 @@ func TestHold_ExpiredHoldNeverBlocks(t *testing.T) {
 }
 
 func TestCheckout_Idempotent(t *testing.T) {
+	t.Parallel()
 	s, _, _ := seeded(t)
 	ctx := context.Background()
 	h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"A3", "A4"}, Owner: "a"})
@@ -272,6 +277,7 @@ func TestCheckout_Idempotent(t *testing.T) {
 }
 
 func TestCheckout_PricedInsideTheTransaction(t *testing.T) {
+	t.Parallel()
 	s, u, _ := seeded(t)
 	ctx := context.Background()
 	h, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"A7", "A8"}, Owner: "a"})
@@ -329,6 +335,7 @@ func TestCheckout_PricedInsideTheTransaction(t *testing.T) {
 }
 
 func TestRelease_FreesTheSeats(t *testing.T) {
+	t.Parallel()
 	s, _, _ := seeded(t)
 	ctx := context.Background()
 	h, err := s.HoldBest(ctx, clerk, booking.HoldBestRequest{ShowID: 1, N: 3, Owner: "a"})
@@ -358,6 +365,7 @@ func TestRelease_FreesTheSeats(t *testing.T) {
 }
 
 func TestHold_WithdrawnStaffRefused(t *testing.T) {
+	t.Parallel()
 	s, u, _ := seeded(t)
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, u)
@@ -390,6 +398,7 @@ func TestHold_WithdrawnStaffRefused(t *testing.T) {
 }
 
 func TestHold_ClosedShowRefused(t *testing.T) {
+	t.Parallel()
 	s, u, clk := seeded(t)
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, u)
@@ -419,6 +428,7 @@ func TestHold_ClosedShowRefused(t *testing.T) {
 }
 
 func TestHoldBest_RacersNeverShareASeat(t *testing.T) {
+	t.Parallel()
 	s, _, _ := seeded(t)
 	ctx := context.Background()
 	const racers = 30 // for 10 pairs of a 20-seat hall
@@ -466,6 +476,7 @@ func TestHoldBest_RacersNeverShareASeat(t *testing.T) {
 }
 
 func TestAudit_OneRowPerWriteThatHappened(t *testing.T) {
+	t.Parallel()
 	s, u, _ := seeded(t)
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, u)
@@ -534,6 +545,7 @@ func TestAudit_OneRowPerWriteThatHappened(t *testing.T) {
 }
 
 func TestRelease_RacingCheckoutOfTheSameHold(t *testing.T) {
+	t.Parallel()
 	s, _, _ := seeded(t)
 	ctx := context.Background()
 	// Ten rounds, one pair each: A1-A2 … A9-A10, B1-B2 … B9-B10. Each

@@ -19,6 +19,7 @@ import (
 // plan a pooled connection keeps then read every live claim of the
 // database on every sale: a cost that grows with history.
 func TestPlans_SaleNeverReadsEveryLiveClaim(t *testing.T) {
+	t.Parallel()
 	s, u, clk := seeded(t)
 	ctx := context.Background()
 	shows, err := s.Shows(ctx, clerk, booking.DayStart(clk.Now().Add(24*time.Hour)))

@@ -2,7 +2,6 @@ package pg
 
 import (
 	"context"
-	"time"
 
 	"boxoffice/booking"
 	"boxoffice/internal/drain"
@@ -59,43 +58,4 @@ func (s *Store) Quiesce(ctx context.Context) error {
 // and ReleasePrefix: for a shutdown whose Quiesce ran out of time. For good.
 func (s *Store) GiveUpWaiting() {
 	s.down.giveUp()
-}
-
-// LiveHolds lists the live holds whose owner starts with prefix, with their
-// seats and expiry: what a shutdown could not release. EInvalid for an
-// empty prefix.
-func (s *Store) LiveHolds(ctx context.Context, prefix string) ([]booking.Hold, error) {
-	if prefix == "" {
-		return nil, booking.Errorf(booking.EInvalid, "LiveHolds needs an owner prefix.")
-	}
-	now := s.opts.Clock().UnixMilli()
-	rows, err := s.pool.Query(ctx, `SELECT h.id, h.show_id, h.owner, h.expires_at, coalesce(array_agg(c.seat_id ORDER BY c.seat_id) FILTER (WHERE c.seat_id IS NOT NULL), '{}')
-		FROM holds h LEFT JOIN seat_claims c ON c.hold_id = h.id AND c.status = 'held'
-		WHERE h.status = 'held' AND h.expires_at > $1 AND starts_with(h.owner, $2)
-		GROUP BY h.id ORDER BY h.id`, now, prefix)
-	if err != nil {
-		return nil, s.translate("live holds", err)
-	}
-	defer rows.Close()
-	var out []booking.Hold
-	for rows.Next() {
-		var h booking.Hold
-		var expires int64
-		var seatIDs []int64
-		if err := rows.Scan(&h.ID, &h.ShowID, &h.Owner, &expires, &seatIDs); err != nil {
-			return nil, s.translate("live holds", err)
-		}
-		h.ExpiresAt, h.Status, h.Together = time.UnixMilli(expires), booking.HoldHeld, true
-		hall, err := s.hallOfShow(ctx, h.ShowID)
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range seatIDs {
-			if seat, ok := s.seatByID(hall.ID, id); ok {
-				h.Seats = append(h.Seats, seat)
-			}
-		}
-		out = append(out, h)
-	}
-	return out, s.translate("live holds", rows.Err())
 }

@@ -17,27 +17,6 @@ import (
 // COMMITTED) or one read-only REPEATABLE READ transaction where two
 // statements must agree (the seat map).
 
-// showInfo returns a show's programme facts (film, running time, hall,
-// start, capacity) from the store's cache (store.Programme); a show's
-// life — status, sales close — is read in each transaction.
-func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error) {
-	return s.prog.Show(ctx, showID)
-}
-
-// hall returns a hall with its seats; a hall's layout never changes once
-// made, so it is cached for the life of the store.
-func (s *Store) hall(ctx context.Context, hallID int64) (*booking.Hall, error) {
-	return s.prog.Hall(ctx, hallID)
-}
-
-func (s *Store) hallOfShow(ctx context.Context, showID int64) (*booking.Hall, error) {
-	return s.prog.HallOfShow(ctx, showID)
-}
-
-func (s *Store) seatByID(hallID, seatID int64) (booking.Seat, bool) {
-	return s.prog.Seat(hallID, seatID)
-}
-
 // ReadShowFacts reads a show's programme facts for store.Programme.
 func (d driver) ReadShowFacts(ctx context.Context, showID int64) (booking.Show, error) {
 	var sh booking.Show
@@ -114,116 +93,65 @@ func scanShow(row pgx.Row) (booking.Show, error) {
 	return sh, err
 }
 
-// Shows lists the shows starting on the local day of day, by start: of
-// the halls of the actor's site when it works at one.
-func (s *Store) Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error) {
-	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
-		return nil, err
-	}
-	y, m, d := day.Date()
-	from := time.Date(y, m, d, 0, 0, 0, 0, day.Location())
-	to := from.AddDate(0, 0, 1)
-	rows, err := s.pool.Query(ctx, `SELECT `+showColumns+showFrom+`WHERE s.starts_at >= $2 AND s.starts_at < $3 AND ($4 = 0 OR h.site_id = $4)
-		ORDER BY s.starts_at, h.name`, s.opts.Clock().UnixMilli(), from.Unix(), to.Unix(), actor.Site)
+// ReadShows reads the shows starting in a range, of a site's halls
+// (0: every site's), with their counts.
+func (d driver) ReadShows(ctx context.Context, from, to time.Time, site int64, now time.Time) ([]booking.Show, error) {
+	rows, err := d.s.pool.Query(ctx, `SELECT `+showColumns+showFrom+`WHERE s.starts_at >= $2 AND s.starts_at < $3 AND ($4 = 0 OR h.site_id = $4)
+		ORDER BY s.starts_at, h.name`, now.UnixMilli(), from.Unix(), to.Unix(), site)
 	if err != nil {
-		return nil, s.translate("shows", err)
+		return nil, d.s.translate("shows", err)
 	}
 	defer rows.Close()
 	var out []booking.Show
 	for rows.Next() {
 		sh, err := scanShow(rows)
 		if err != nil {
-			return nil, s.translate("shows", err)
+			return nil, d.s.translate("shows", err)
 		}
-		sh.Starts = sh.Starts.In(day.Location())
 		out = append(out, sh)
 	}
-	return out, s.translate("shows", rows.Err())
+	return out, d.s.translate("shows", rows.Err())
 }
 
-// Show returns one show with its counts.
-func (s *Store) Show(ctx context.Context, actor booking.Actor, showID int64) (*booking.Show, error) {
-	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
-		return nil, err
-	}
-	sh, err := scanShow(s.pool.QueryRow(ctx, `SELECT `+showColumns+showFrom+`WHERE s.id = $2`, s.opts.Clock().UnixMilli(), showID))
+// ReadShow reads one show with its counts.
+func (d driver) ReadShow(ctx context.Context, showID int64, now time.Time) (booking.Show, bool, error) {
+	sh, err := scanShow(d.s.pool.QueryRow(ctx, `SELECT `+showColumns+showFrom+`WHERE s.id = $2`, now.UnixMilli(), showID))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, store.ErrNoShow(showID)
+		return sh, false, nil
 	}
-	if err != nil {
-		return nil, s.translate("show", err)
-	}
-	return &sh, nil
+	return sh, err == nil, d.s.translate("show", err)
 }
 
-// SeatMap returns every seat of a show with its state as seen by owner;
-// lapsed holds read as free whether or not they were expired yet, and a
-// seat kept out of sale reads as blocked or a house seat unless sold or
-// held. The show's life, its blocks and its claims come from one REPEATABLE READ read-only
-// transaction, so the map is one moment of the show.
-func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error) {
-	if err := booking.Authorize(actor, booking.ActionViewShows); err != nil {
-		return nil, err
+// ReadShowPriceList reads a show's price list.
+func (d driver) ReadShowPriceList(ctx context.Context, showID int64) (string, error) {
+	var list string
+	err := d.s.pool.QueryRow(ctx, `SELECT price_list FROM shows WHERE id = $1`, showID).Scan(&list)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", store.ErrNoShow(showID)
 	}
-	sh, err := s.showInfo(ctx, showID)
-	if err != nil {
-		return nil, err
-	}
-	hall, err := s.hall(ctx, sh.HallID)
-	if err != nil {
-		return nil, err
-	}
-	if !booking.SiteServes(actor.Site, hall.Site) {
-		return nil, booking.ErrOtherSite(showID)
-	}
-	now := s.opts.Clock().UnixMilli()
-	m := &booking.SeatMap{Hall: hall, States: map[int64]booking.SeatState{}, HoldID: map[int64]int64{}, Blocks: map[int64]booking.SeatBlock{}}
-	var blocks map[int64]booking.SeatBlock
-	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(t pgx.Tx) error {
+	return list, d.s.translate("quote", err)
+}
+
+// ReadSeatMap reads a show's life, blocks and claims in one REPEATABLE
+// READ read-only transaction, so the map is one moment of the show.
+func (d driver) ReadSeatMap(ctx context.Context, sh booking.Show) (*store.SeatSnapshot, error) {
+	snap := &store.SeatSnapshot{}
+	err := pgx.BeginTxFunc(ctx, d.s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(t pgx.Tx) error {
 		var closeS int64
-		if err := t.QueryRow(ctx, `SELECT price_list, `+lifeColumns+` FROM shows s WHERE s.id = $1`, showID).Scan(
-			&sh.PriceList, &sh.Status, &sh.CancelReason, &closeS); err != nil {
+		if err := t.QueryRow(ctx, `SELECT price_list, `+lifeColumns+` FROM shows s WHERE s.id = $1`, sh.ID).Scan(
+			&snap.PriceList, &snap.Life.Status, &snap.Life.CancelReason, &closeS); err != nil {
 			return err
 		}
-		sh.SalesClose = time.Duration(closeS) * time.Second
-		if blocks, err = s.showBlocks(ctx, t, sh, hall); err != nil {
+		snap.Life.SalesClose = time.Duration(closeS) * time.Second
+		var err error
+		if snap.Blocks, err = scanBlocks(t.Query(ctx, pqShowBlocks, sh.ID, sh.HallID, sh.Starts.UnixMilli())); err != nil {
 			return err
 		}
-		rows, err := t.Query(ctx, `SELECT c.seat_id, c.status = 'sold', h.owner, h.id, h.created_at, h.expires_at
-			FROM seat_claims c JOIN holds h ON h.id = c.hold_id WHERE c.show_id = $1 AND c.status IN ('held', 'sold')`, showID)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var seat, holdID, created, expires int64
-			var sold bool
-			var holder string
-			if err := rows.Scan(&seat, &sold, &holder, &holdID, &created, &expires); err != nil {
-				return err
-			}
-			switch {
-			case sold:
-				m.States[seat] = booking.SeatSold
-				sh.Sold++
-			case !store.HoldLive(holder, created, expires, now):
-				// Lapsed (or made before the clock was set back): free
-				// for everyone, swept or not.
-			case holder == owner && owner != "":
-				m.States[seat] = booking.SeatHeldByMe
-				m.HoldID[seat] = holdID
-				sh.Held++
-			default:
-				m.States[seat] = booking.SeatHeldByOther
-				sh.Held++
-			}
-		}
-		return rows.Err()
+		snap.Claims, err = scanClaims(t.Query(ctx, qShowClaims, sh.ID))
+		return err
 	})
 	if err != nil {
-		return nil, s.translate("seat map", err)
+		return nil, d.s.translate("seat map", err)
 	}
-	sh.Blocked = applyBlocks(m, blocks)
-	m.Show = sh
-	return m, nil
+	return snap, nil
 }

@@ -2,147 +2,32 @@ package pg
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
-// HoldBest holds the best available block of N seats. The choice is made
-// from the show's claims as one statement reads them; if a seat of the
-// chosen block is won by another counter before this transaction claims
-// it, the claims are undone and the choice is made again from a fresh
-// read (READ COMMITTED gives each statement the newest commits), a
-// bounded number of times.
-func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.HoldBestRequest) (*booking.Hold, error) {
-	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
-		return nil, err
-	}
-	if req.Owner == "" {
-		return nil, booking.Errorf(booking.EInvalid, "A hold needs an owner.")
-	}
-	if req.N < 1 || req.N > booking.MaxSeatsPerSale {
-		return nil, booking.Errorf(booking.EInvalid, "Ask for between 1 and %d seats.", booking.MaxSeatsPerSale)
-	}
-	if req.Wheelchair < 0 || req.Wheelchair > req.N {
-		return nil, booking.Errorf(booking.EInvalid, "Wheelchair places must be between 0 and the party size.")
-	}
-	hall, err := s.hallOfShow(ctx, req.ShowID)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.siteServes(ctx, actor, req.ShowID); err != nil {
-		return nil, err
-	}
-	ttl := ttlOrDefault(req.TTL)
-	return inTx(s, ctx, "hold best", s.holdMode(), func(t *tx) (*booking.Hold, error) {
-		if err := checkActor(t, actor); err != nil {
-			return nil, err
-		}
-		if _, err := expireStale(t, req.ShowID); err != nil {
-			return nil, err
-		}
-		h, err := s.holdBestIn(t, hall, req, ttl)
-		if err != nil {
-			return nil, err
-		}
-		if err := s.salesOpen(t, req.ShowID); err != nil {
-			return nil, err
-		}
-		return h, auditHold(t, actor, h)
-	})
-}
+// Letting holds go (store.SaleTx, store.SaleReads): each move is a
+// compare-and-set on a status still 'held', so a checkout that confirmed
+// a hold first keeps it.
 
-// holdBestIn holds the best block of req.N seats in t (never a seat kept
-// out of sale), with Together saying whether they sit together: a block
-// another counter took since it was chosen is chosen again, from a
-// savepoint, up to five times.
-func (s *Store) holdBestIn(t *tx, hall *booking.Hall, req booking.HoldBestRequest, ttl time.Duration) (*booking.Hold, error) {
-	for try := 0; ; try++ {
-		if _, err := t.Exec(t.ctx, `SAVEPOINT best`); err != nil {
-			return nil, err
-		}
-		busy, err := busySeats(t, req.ShowID, 0, nil)
-		if err != nil {
-			return nil, err
-		}
-		out, err := s.outOfSale(t, req.ShowID)
-		if err != nil {
-			return nil, err
-		}
-		taken := takenOrOut(busy, out)
-		blocks, together, ok := booking.BestAvailable(hall, taken, req.N, booking.BestOptions{Wheelchair: req.Wheelchair, Premium: req.Premium})
-		if !ok {
-			return nil, booking.NotEnoughFree(hall, taken, req)
-		}
-		var seats []booking.Seat
-		for _, b := range blocks {
-			seats = append(seats, b...)
-		}
-		h, err := s.holdSeats(t, hall, booking.HoldRequest{ShowID: req.ShowID, Owner: req.Owner, AddTo: req.AddTo}, ttl, seats)
-		if _, clash := err.(*booking.SeatsTakenError); clash && try < 5 {
-			if _, err := t.Exec(t.ctx, `ROLLBACK TO SAVEPOINT best`); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		h.Together = together
-		return h, nil
-	}
-}
+var (
+	_ booking.Sales   = (*Store)(nil)
+	_ booking.Changes = (*Store)(nil)
+)
 
-// Release lets go of some seats of owner's hold, or all of it, in one
-// READ COMMITTED transaction of compare-and-set moves (held -> released).
-func (s *Store) Release(ctx context.Context, actor booking.Actor, holdID int64, owner string, seats ...string) error {
-	if err := booking.Authorize(actor, booking.ActionHold); err != nil {
-		return err
-	}
-	_, err := inTx(s, ctx, "release", s.holdMode(), func(t *tx) (struct{}, error) {
-		if err := checkActor(t, actor); err != nil {
-			return struct{}{}, err
-		}
-		var showID int64
-		// The hold's row first, locked, as every other write that moves a
-		// hold and its claims takes them (checkout, expiry, give-back):
-		// one order, so a release and a checkout of one hold queue
-		// instead of deadlocking.
-		err := t.QueryRow(t.ctx, `SELECT show_id FROM holds WHERE id = $1 AND owner = $2 FOR NO KEY UPDATE`, holdID, owner).Scan(&showID)
-		if err == pgx.ErrNoRows {
-			return struct{}{}, booking.Errorf(booking.ENotFound, "That hold is gone.")
-		}
-		if err != nil {
-			return struct{}{}, err
-		}
-		var ids []int64
-		if len(seats) > 0 {
-			hall, err := s.hallOfShow(t.ctx, showID)
-			if err != nil {
-				return struct{}{}, err
-			}
-			resolved, err := hall.ResolveSeats(seats, nil)
-			if err != nil {
-				return struct{}{}, err
-			}
-			for _, seat := range resolved {
-				ids = append(ids, seat.ID)
-			}
-		}
-		n, err := releaseHold(t, holdID, showID, ids)
-		if err != nil || n == 0 {
-			return struct{}{}, err
-		}
-		return struct{}{}, audit(t, actor, booking.AuditEntry{Action: booking.AuditRelease, ShowID: showID, Detail: fmt.Sprintf("hold %d: %d seats", holdID, n)}, 0)
-	})
-	return err
+// ReleaseHold lets go of seats of a hold (releaseHold).
+func (t *tx) ReleaseHold(holdID, showID int64, seatIDs []int64) (int, error) {
+	n, err := releaseHold(t, holdID, showID, seatIDs)
+	return int(n), err
 }
 
 // releaseHold releases the given seats of a hold (all when none), and the
-// hold itself once no seat is left, and says how many claims it moved.
+// hold itself once no seat is left, and says how many claims and holds it
+// moved.
 func releaseHold(t *tx, holdID, showID int64, seatIDs []int64) (int64, error) {
 	var moved int64
 	if len(seatIDs) > 0 {
@@ -173,4 +58,66 @@ func releaseHold(t *tx, holdID, showID int64, seatIDs []int64) (int64, error) {
 		t.touch(showID)
 	}
 	return moved + tag.RowsAffected(), nil
+}
+
+// GiveBackHolds releases the matching held holds by compare-and-set and
+// then their claims.
+func (t *tx) GiveBackHolds(owner string, prefix bool) (int, []int64, error) {
+	match := `owner = $1`
+	if prefix {
+		match = `starts_with(owner, $1)`
+	}
+	rows, err := t.Query(t.ctx, `UPDATE holds SET status = 'released' WHERE status = 'held' AND `+match+` RETURNING id, show_id`, owner)
+	if err != nil {
+		return 0, nil, err
+	}
+	var ids, shows []int64
+	for rows.Next() {
+		var id, show int64
+		if err := rows.Scan(&id, &show); err != nil {
+			rows.Close()
+			return 0, nil, err
+		}
+		ids, shows = append(ids, id), append(shows, show)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(ids) == 0 {
+		return 0, nil, err
+	}
+	_, err = t.Exec(t.ctx, `UPDATE seat_claims SET status = 'released' WHERE hold_id = ANY($1) AND status = 'held'`, ids)
+	return len(ids), shows, err
+}
+
+// LapsedHoldShows lists the shows with a lapsed hold still held.
+func (t *tx) LapsedHoldShows() ([]int64, error) {
+	rows, err := t.Query(t.ctx, `SELECT DISTINCT show_id FROM holds WHERE status = 'held' AND NOT `+liveHold("holds", "$1"), t.nowMS())
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[int64])
+}
+
+// ReadLapsedHolds reports whether any held hold has lapsed.
+func (d driver) ReadLapsedHolds(ctx context.Context, now time.Time) (bool, error) {
+	var any bool
+	err := d.s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM holds WHERE status = 'held' AND NOT `+liveHold("holds", "$1")+`)`, now.UnixMilli()).Scan(&any)
+	return any, d.s.translate("expire holds", err)
+}
+
+// ReadHeldHolds lists the held holds of owners starting with prefix, with
+// their held seats.
+func (d driver) ReadHeldHolds(ctx context.Context, prefix string) ([]store.HeldHold, error) {
+	rows, err := d.s.pool.Query(ctx, `SELECT h.id, h.show_id, h.owner, h.created_at, h.expires_at,
+		coalesce(array_agg(c.seat_id ORDER BY c.seat_id) FILTER (WHERE c.seat_id IS NOT NULL), '{}')
+		FROM holds h LEFT JOIN seat_claims c ON c.hold_id = h.id AND c.status = 'held'
+		WHERE h.status = 'held' AND starts_with(h.owner, $1)
+		GROUP BY h.id ORDER BY h.id`, prefix)
+	if err != nil {
+		return nil, d.s.translate("live holds", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.HeldHold, error) {
+		var h store.HeldHold
+		return h, r.Scan(&h.ID, &h.ShowID, &h.Owner, &h.Created, &h.Expires, &h.SeatIDs)
+	})
+	return out, d.s.translate("live holds", err)
 }

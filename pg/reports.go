@@ -20,7 +20,8 @@ import (
 // hall's site, a shift by the site it was opened at (0006_sites.sql).
 
 const pqRefunds = `SELECT p.at, b.number, f.title, h.name, s.starts_at, coalesce(se.label, ''), p.amount, p.method, p.staff,
-	CASE WHEN p.approved_by <> '' THEN p.approved_by WHEN p.ticket_id IS NULL THEN b.approved_by ELSE '' END, b.reason
+	CASE WHEN p.approved_by <> '' THEN p.approved_by WHEN p.ticket_id IS NULL THEN b.approved_by ELSE '' END,
+	coalesce(p.reason, b.reason)
 	FROM payments p JOIN bookings b ON b.id = p.booking_id JOIN shows s ON s.id = b.show_id
 	JOIN films f ON f.id = s.film_id JOIN halls h ON h.id = s.hall_id
 	LEFT JOIN tickets t ON t.id = p.ticket_id LEFT JOIN seats se ON se.id = t.seat_id
@@ -72,11 +73,11 @@ func (d driver) HallSeats(ctx context.Context, w store.ReportWindow) ([]booking.
 }
 
 // pqShifts lists the shifts opened in a range with their cash, summed from
-// their payments (SQLite reads its running shift_money).
+// their payments and their items' (SQLite reads its running shift_money).
 const pqShifts = `SELECT sh.id, sh.staff, sh.terminal, sh.status, sh.opened_at, sh.closed_at, sh.float, sh.counted, sh.expected,
-	(SELECT coalesce(sum(amount), 0) FROM payments WHERE shift_id = sh.id AND kind = 'sale' AND method = 'cash'),
-	(SELECT coalesce(sum(amount), 0) FROM payments WHERE shift_id = sh.id AND kind = 'refund' AND method = 'cash'),
-	(SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM payments WHERE shift_id = sh.id AND method = 'card')
+	(SELECT coalesce(sum(amount), 0) FROM ` + shiftPayments + ` sp WHERE shift_id = sh.id AND kind = 'sale' AND method = 'cash'),
+	(SELECT coalesce(sum(amount), 0) FROM ` + shiftPayments + ` sp WHERE shift_id = sh.id AND kind = 'refund' AND method = 'cash'),
+	(SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM ` + shiftPayments + ` sp WHERE shift_id = sh.id AND method = 'card')
 	FROM shifts sh WHERE sh.opened_at >= $1 AND sh.opened_at < $2 AND ($3::bigint = 0 OR sh.site_id = $3) ORDER BY sh.opened_at, sh.id`
 
 // ShiftLines reads the shifts of a window with their money.

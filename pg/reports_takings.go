@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // The takings report on PostgreSQL, as SQLite's (db/reports_takings.go):
@@ -61,6 +62,11 @@ func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q bookin
 	if _, err := booking.ParseTakingsBy(string(q.By)); err != nil || q.By == "" {
 		return nil, booking.Errorf(booking.EInvalid, "Takings add up by day, film, show, method or clerk, not %q.", booking.CleanLine(string(q.By), 20))
 	}
+	zoned, err := store.Zoned(s.Store, ctx, q.ReportRange)
+	if err != nil {
+		return nil, err
+	}
+	q.ReportRange = zoned
 	t := booking.NewTakingsTally(q)
 	days := q.Days()
 	bounds := make([]int64, 0, len(days)+1)
@@ -68,7 +74,7 @@ func (s *Store) ReportTakings(ctx context.Context, actor booking.Actor, q bookin
 		bounds = append(bounds, d.UnixMilli())
 	}
 	bounds = append(bounds, q.End().UnixMilli())
-	err := s.inReport(ctx, func(tx pgx.Tx) error {
+	err = s.inReport(ctx, func(tx pgx.Tx) error {
 		query, args := takingsSQL(q, bounds)
 		err := eachRow(ctx, tx, query, args, func(rows pgx.Rows) error {
 			var key string

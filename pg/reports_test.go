@@ -12,6 +12,7 @@ import (
 // counted from the claims, a shift's cash summed from its payments, the
 // no-shows once the show is settled, and no refunds where none were paid.
 func TestReports_OnPostgres(t *testing.T) {
+	t.Parallel()
 	s, _, clk := seeded(t)
 	ctx := context.Background()
 	if _, err := s.OpenShift(ctx, clerk, booking.OpenShiftRequest{Float: 10000}); err != nil {

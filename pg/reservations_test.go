@@ -20,6 +20,7 @@ var kioskActor = booking.Actor{Name: "kiosk", Role: booking.RoleKiosk, Terminal:
 // unpaid lapses once though both servers sweep, and its seats go back
 // on sale.
 func TestReservation_TwoServers(t *testing.T) {
+	t.Parallel()
 	a, u, clk := seeded(t)
 	b := MustOpen(t, u, clk)
 	ctx := context.Background()

@@ -183,7 +183,7 @@ func inTx[T any](s *Store, ctx context.Context, what string, mode txMode, fn fun
 		if ctx.Err() != nil && s.down.givenUp.Err() != nil && !mode.release {
 			return zero, errShuttingDown // GiveUpWaiting ended it
 		}
-		return zero, s.translate(what, err)
+		return zero, s.translateWrite(what, err)
 	}
 }
 
@@ -209,7 +209,7 @@ func runTx[T any](s *Store, ctx context.Context, mode txMode, fn func(t *tx) (T,
 			return t, out, nil
 		}
 	}
-	if t.started() {
+	if t.started() && !t.committed {
 		if _, rerr := conn.Exec(context.Background(), "ROLLBACK"); rerr != nil {
 			conn.Conn().Close(context.Background())
 		}

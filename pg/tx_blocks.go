@@ -62,10 +62,7 @@ func (t *tx) ReleaseHeldSeats(holdID, showID int64, seatIDs []int64) error {
 }
 
 // ExpireStaleHolds expires the show's lapsed holds (expireStale).
-func (t *tx) ExpireStaleHolds(showID int64) error {
-	_, err := expireStale(t, showID)
-	return err
-}
+func (t *tx) ExpireStaleHolds(showID int64) (int, error) { return expireStale(t, showID) }
 
 // FirstClaimInHall reads the earliest show to come's live claim of any
 // of the seats.

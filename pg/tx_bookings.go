@@ -110,7 +110,7 @@ const (
 		coalesce((SELECT n.number FROM exchanges e JOIN bookings n ON n.id = e.to_booking WHERE e.id = t.exchange_id), '')
 		FROM unnest($1::bigint[]) AS b(id) JOIN tickets t ON t.id BETWEEN b.id * $2::bigint AND b.id * $2::bigint + $2::bigint - 1
 		ORDER BY t.id`
-	qPayments = `SELECT booking_id, id, kind, method, amount, tendered, change_due, at, staff, terminal, coalesce(shift_id, 0), coalesce(ticket_id, 0), approved_by
+	qPayments = `SELECT booking_id, id, kind, method, amount, tendered, change_due, at, staff, terminal, coalesce(shift_id, 0), coalesce(ticket_id, 0), approved_by, coalesce(reason, '')
 		FROM payments WHERE booking_id = ANY($1::bigint[]) ORDER BY id`
 )
 
@@ -180,7 +180,7 @@ func (d driver) ReadBookings(ctx context.Context, ids []int64) (store.BookingRow
 		for rows.Next() {
 			var p store.BookingPayment
 			var at int64
-			if err := rows.Scan(&p.BookingID, &p.ID, &p.Kind, &p.Method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff, &p.Terminal, &p.ShiftID, &p.TicketID, &p.ApprovedBy); err != nil {
+			if err := rows.Scan(&p.BookingID, &p.ID, &p.Kind, &p.Method, &p.Amount, &p.Tendered, &p.Change, &at, &p.Staff, &p.Terminal, &p.ShiftID, &p.TicketID, &p.ApprovedBy, &p.Reason); err != nil {
 				return err
 			}
 			p.At = time.UnixMilli(at)

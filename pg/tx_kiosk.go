@@ -63,16 +63,6 @@ func (t *tx) LiveHolds(owner string) (int, error) {
 	return n, err
 }
 
-// HoldSeats claims the seats as Hold's slow path does (holdSeats).
-func (t *tx) HoldSeats(hall *booking.Hall, req booking.HoldRequest, ttl time.Duration, seats []booking.Seat) (*booking.Hold, error) {
-	return t.s.holdSeats(t, hall, req, ttl, seats)
-}
-
-// HoldBest claims the best seats as HoldBest does (holdBestIn).
-func (t *tx) HoldBest(hall *booking.Hall, req booking.HoldBestRequest, ttl time.Duration) (*booking.Hold, error) {
-	return t.s.holdBestIn(t, hall, req, ttl)
-}
-
 // KioskLetGo counts an address's kiosk holds let go unbooked since since
 // (the customer started again, or the kiosk reset, or the hold lapsed)
 // and when the latest of them ended.

@@ -130,9 +130,9 @@ func (t *tx) SaleMethod(bookingID int64) (booking.PayMethod, error) {
 // InsertPayment writes one payment.
 func (t *tx) InsertPayment(p store.PaymentRow) (int64, error) {
 	var id int64
-	err := t.QueryRow(t.ctx, `INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff, terminal, shift_id, ticket_id, approved_by)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-		p.BookingID, string(p.Kind), string(p.Method), p.Amount, p.Tendered, p.Change, t.nowMS(), p.Staff, p.Terminal, nullID(p.ShiftID), nullID(p.TicketID), p.ApprovedBy).Scan(&id)
+	err := t.QueryRow(t.ctx, `INSERT INTO payments (booking_id, kind, method, amount, tendered, change_due, at, staff, terminal, shift_id, ticket_id, approved_by, reason)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+		p.BookingID, string(p.Kind), string(p.Method), p.Amount, p.Tendered, p.Change, t.nowMS(), p.Staff, p.Terminal, nullID(p.ShiftID), nullID(p.TicketID), p.ApprovedBy, p.Reason).Scan(&id)
 	return id, err
 }
 

@@ -3,14 +3,10 @@ package pg
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
-	"boxoffice/booking"
 	"boxoffice/store"
 )
 
@@ -99,67 +95,6 @@ func (t *tx) BookingMadeWithKey(bookingID int64, key string) (bool, error) {
 	var n int
 	err := t.QueryRow(t.ctx, `SELECT count(*) FROM bookings WHERE id = $1 AND idem_key = $2`, bookingID, key).Scan(&n)
 	return n == 1, err
-}
-
-// SellReservation is sell (checkout.go) for a reservation's hold: the
-// same checks and the same one statement (qSale), but under the
-// reservation's number, which the booking keeps, and without the COMMIT,
-// so the reservation moves to paid in the same transaction. The hold's
-// confirm is this payment's (0007's holds_reservation_paid_only).
-func (t *tx) SellReservation(actor booking.Actor, req booking.CheckoutRequest, number string) (int64, error) {
-	if _, err := t.Exec(t.ctx, `SELECT set_config('boxoffice.paying', $1, true)`, number); err != nil {
-		return 0, err
-	}
-	show, seats, prices, shiftID, err := t.s.confirmHold(t, actor, req)
-	if err != nil {
-		return 0, err
-	}
-	for label, code := range req.Types {
-		if _, ok := booking.PriceFor(prices, "", code, booking.Standard); !ok {
-			return 0, booking.Errorf(booking.EInvalid, "Unknown ticket type %q for %s.", booking.CleanLine(code, 16), booking.CleanLine(label, 8))
-		}
-	}
-	quote, err := booking.QuoteSeats(prices, strings.ToLower(show.PriceList), seats, req.Types)
-	if err != nil {
-		return 0, err
-	}
-	tendered, change, err := req.Payment(quote.Total)
-	if err != nil {
-		return 0, err
-	}
-	if shiftID == 0 && req.Method == booking.Cash {
-		// None open when the hold was confirmed: the one rule opens it
-		// with the float, or refuses (store.ShiftFor).
-		if shiftID, err = store.ShiftFor(t, actor, req.Method, req.OpenFloat); err != nil {
-			return 0, err
-		}
-	}
-	n := len(quote.Lines)
-	seatIDs, amounts := make([]int64, n), make([]int64, n)
-	types, sources, labels := make([]string, n), make([]string, n), make([]string, n)
-	for i, l := range quote.Lines {
-		seatIDs[i], amounts[i], types[i], sources[i], labels[i] = l.Seat.ID, int64(l.Amount), l.Type, l.Source, l.Seat.Label
-	}
-	role := ""
-	if actor.Role > booking.RoleKiosk {
-		role = actor.Role.String()
-	}
-	var ok1, ok2 bool
-	var bookingID, payID int64
-	err = t.QueryRow(t.ctx, qSale, number, show.ID, req.HoldID, req.IdempotencyKey, req.Customer, req.Phone, quote.Total,
-		actor.Name, actor.Terminal, t.nowMS(),
-		seatIDs, types, amounts, sources, string(req.Method), tendered, change, nullID(shiftID),
-		booking.CleanLine(actor.Name, 40), role, booking.CleanLine(actor.Terminal, 60), fmt.Sprintf("%s: %s", req.Method, strings.Join(labels, " ")),
-		booking.NameWords(req.Customer)).Scan(&ok1, &ok2, &bookingID, &payID)
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == "ZB001" && pe.Message == "key" {
-		return 0, store.ErrKeyUsed
-	}
-	if err != nil {
-		return 0, err
-	}
-	t.touch(show.ID)
-	return bookingID, nil
 }
 
 // MarkReservationPaid moves a reservation reserved -> paid.

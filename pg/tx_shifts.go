@@ -23,7 +23,7 @@ const (
 	qShiftByID   = qShiftRow + ` WHERE id = $1`
 	qShiftOpenOf = qShiftRow + ` WHERE lower(staff) = lower($1) AND status = 'open'`
 	qShiftList   = qShiftRow + ` WHERE ($1 = '' OR lower(staff) = lower($1)) AND (NOT $2 OR status = 'open') ORDER BY id DESC LIMIT $3`
-	qShiftMoney  = `SELECT kind, method, coalesce(sum(amount), 0), count(*) FROM payments WHERE shift_id = $1 GROUP BY kind, method`
+	qShiftMoney  = `SELECT kind, method, coalesce(sum(amount), 0), count(*) FROM ` + shiftPayments + ` sp WHERE shift_id = $1 GROUP BY kind, method`
 	qShiftEvents = `SELECT kind, at, by, counted, expected, breakdown, reason FROM shift_events WHERE shift_id = $1 ORDER BY id`
 )
 
@@ -68,10 +68,10 @@ func (t *tx) OpenShiftForUpdate(staff string) (int64, booking.Money, bool, error
 	return id, float, err == nil, err
 }
 
-// ShiftCash sums the cash of a shift's payments.
+// ShiftCash sums the cash of a shift's payments, its items' too.
 func (t *tx) ShiftCash(shiftID int64) (booking.Money, error) {
 	var cash booking.Money
-	err := t.QueryRow(t.ctx, `SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM payments WHERE shift_id = $1 AND method = 'cash'`, shiftID).Scan(&cash)
+	err := t.QueryRow(t.ctx, `SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM `+shiftPayments+` sp WHERE shift_id = $1 AND method = 'cash'`, shiftID).Scan(&cash)
 	return cash, err
 }
 

@@ -47,6 +47,11 @@ func (p poolQueries) FreeSeatCount(showID, now int64) (int, error) {
 	return n, p.s.translate("waitlist", err)
 }
 
+func (p poolQueries) FreeSeatsAmong(showID, now int64, seatIDs []int64) (int, error) {
+	n, err := freeSeatsAmong(p.ctx, p.s.pool, showID, now, seatIDs)
+	return n, p.s.translate("waitlist", err)
+}
+
 func (p poolQueries) PromisedSeats(showID, since int64) (int, error) {
 	n, err := promisedSeats(p.ctx, p.s.pool, showID, since)
 	return n, p.s.translate("waitlist", err)
@@ -59,6 +64,11 @@ func (p poolQueries) Waiting(showID int64) ([]booking.WaitlistEntry, error) {
 
 // FreeSeats counts a show's free seats at now.
 func (t *tx) FreeSeatCount(showID, now int64) (int, error) { return freeSeats(t.ctx, t, showID, now) }
+
+// FreeSeatsAmong counts which of seatIDs are free at now.
+func (t *tx) FreeSeatsAmong(showID, now int64, seatIDs []int64) (int, error) {
+	return freeSeatsAmong(t.ctx, t, showID, now, seatIDs)
+}
 
 // PromisedSeats sums the seats promised to a show's waiting parties.
 func (t *tx) PromisedSeats(showID, since int64) (int, error) {
@@ -76,6 +86,20 @@ func freeSeats(ctx context.Context, q rowQuerier, showID, now int64) (int, error
 		- `+pqBlockedCount+`
 		FROM shows s WHERE s.id = $1`, showID, now).Scan(&free)
 	return free, err
+}
+
+// freeSeatsAmong counts the seats of a list free in a show at now, as
+// freeSeats counts them: no live claim, no block in force.
+func freeSeatsAmong(ctx context.Context, q rowQuerier, showID, now int64, seatIDs []int64) (int, error) {
+	var n int
+	err := q.QueryRow(ctx, `SELECT count(*) FROM seats x JOIN shows s ON s.id = $1
+		WHERE x.id = ANY($3::bigint[]) AND NOT x.blocked
+		AND NOT EXISTS (SELECT 1 FROM seat_claims c LEFT JOIN holds ho ON ho.id = c.hold_id
+			WHERE c.show_id = s.id AND c.seat_id = x.id AND c.status IN ('held', 'sold') AND (c.status = 'sold' OR ho.expires_at > $2))
+		AND NOT EXISTS (SELECT 1 FROM seat_blocks b WHERE b.show_id = s.id AND b.seat_id = x.id)
+		AND NOT EXISTS (SELECT 1 FROM seat_blocks b WHERE b.show_id IS NULL AND b.hall_id = s.hall_id AND b.seat_id = x.id AND b.at < s.starts_at * 1000)`,
+		showID, now, seatIDs).Scan(&n)
+	return n, err
 }
 
 func promisedSeats(ctx context.Context, q rowQuerier, showID, since int64) (int, error) {

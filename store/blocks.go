@@ -36,8 +36,10 @@ type BlocksTx interface {
 	// ReleaseHeldSeats lets go of seats a hold of the show holds (the
 	// whole hold when none is left), as a release does.
 	ReleaseHeldSeats(holdID, showID int64, seatIDs []int64) error
-	// ExpireStaleHolds expires the show's lapsed holds and their claims.
-	ExpireStaleHolds(showID int64) error
+	// ExpireStaleHolds expires the show's lapsed holds (HoldLive) and
+	// their claims, lapsing their reservations (LapseReservations), and
+	// says how many holds it expired.
+	ExpireStaleHolds(showID int64) (int, error)
 	// FirstClaimInHall reads, among the shows of a hall that start after
 	// after, the earliest show's live claim (sold, or held by a live
 	// hold) of any of seats; found is false when there is none.
@@ -275,7 +277,7 @@ func (s *Store) checkUnclaimed(tx Tx, sh booking.Show, seats []booking.Seat, hal
 		seat, _ := s.prog.Seat(sh.HallID, c.SeatID)
 		return claimedError([]booking.Seat{seat}, c.Sold, " for the show at "+c.Starts.In(tx.Now().Location()).Format("Mon 02 Jan 15:04"))
 	}
-	if err := tx.ExpireStaleHolds(sh.ID); err != nil {
+	if _, err := tx.ExpireStaleHolds(sh.ID); err != nil {
 		return err
 	}
 	live, err := tx.LiveClaimsOf(sh.ID, seatIDs(seats))

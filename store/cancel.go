@@ -43,6 +43,7 @@ func (s *Store) Cancel(ctx context.Context, actor booking.Actor, req booking.Can
 		return b.ID, unwind(tx, actor, ok.Name, b, reason, req.OpenFloat)
 	})
 	if err != nil {
+		s.approvalNotUsed(ctx, actor, ok, "cancel of "+number, err)
 		return nil, err
 	}
 	return s.committedBooking(ctx, id)
@@ -79,7 +80,7 @@ func unwind(tx Tx, actor booking.Actor, approver string, b BookingRow, reason st
 	if _, err := tx.FreeSeats(b, nil); err != nil {
 		return err
 	}
-	r, err := newRefunder(tx, actor, approver, b.ID, openFloat)
+	r, err := newRefunder(tx, actor, approver, reason, b.ID, openFloat)
 	if err != nil {
 		return err
 	}

@@ -49,8 +49,14 @@ func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*b
 	if err != nil {
 		return nil, err
 	}
+	// The door's day is its site's: the settings are read before the
+	// write, which finds the show's site.
+	settings, err := s.d.ReadSettings(ctx)
+	if err != nil {
+		return nil, err
+	}
 	return write(s, ctx, actor, Write{Op: "admit"}, func(tx Tx) (*booking.Admission, error) {
-		return s.admit(tx, actor, ticketID)
+		return s.admit(tx, actor, ticketID, settings)
 	})
 }
 
@@ -59,7 +65,7 @@ func (s *Store) Admit(ctx context.Context, actor booking.Actor, code string) (*b
 // doors at once, the one whose compare-and-set found the ticket moved
 // reads it again (a new statement, so it sees the admission that won) and
 // is told when and by whom.
-func (s *Store) admit(tx Tx, actor booking.Actor, ticketID int64) (*booking.Admission, error) {
+func (s *Store) admit(tx Tx, actor booking.Actor, ticketID int64, settings []booking.SettingRow) (*booking.Admission, error) {
 	sc, err := tx.ScannedTicket(ticketID)
 	if err != nil {
 		return nil, err
@@ -76,10 +82,15 @@ func (s *Store) admit(tx Tx, actor booking.Actor, ticketID int64) (*booking.Admi
 	res.Ticket.Seat, _ = s.prog.Seat(hall.ID, sc.SeatID)
 	res.Ticket.ID, res.Ticket.Type = ticketID, sc.Type
 	seat := res.Ticket.Seat.Label
-	if err := refusal(tx.Now(), sc, seat); err != nil {
+	now := tx.Now()
+	if at := booking.ResolveCinema(settings, s.settingSite(hall.Site)); at.Zoned() {
+		now = now.In(at.Location())
+		res.Show.Starts = res.Show.Starts.In(at.Location())
+	}
+	if err := refusal(now, sc, seat); err != nil {
 		return nil, err
 	}
-	if err := booking.DoorWindow(tx.Now(), show, seat); err != nil {
+	if err := booking.DoorWindow(now, show, seat); err != nil {
 		return nil, err
 	}
 	ok, err := tx.AdmitTicket(ticketID, actor.Name)
@@ -90,12 +101,12 @@ func (s *Store) admit(tx Tx, actor booking.Actor, ticketID int64) (*booking.Admi
 		if sc, err = tx.ScannedTicket(ticketID); err != nil {
 			return nil, err
 		}
-		if err := refusal(tx.Now(), sc, seat); err != nil {
+		if err := refusal(now, sc, seat); err != nil {
 			return nil, err
 		}
 		return nil, &booking.StaleError{What: "Ticket " + seat, Current: string(sc.Status)}
 	}
-	admitted := tx.Now()
+	admitted := now
 	res.Ticket.Status, res.Ticket.AdmittedAt, res.Ticket.AdmittedBy = booking.TicketAdmitted, &admitted, actor.Name
 	return res, Audit(tx, actor, booking.AuditEntry{Action: booking.AuditAdmit, ShowID: sc.ShowID, Detail: "seat " + seat}, sc.BookingID)
 }

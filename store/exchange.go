@@ -25,21 +25,9 @@ type ExchangeTx interface {
 	// when it is still live; a hold that lapsed or is another's is left
 	// as it is.
 	ReleaseOwnHold(holdID int64, owner string) error
-	// ClaimSeats claims seats of a show of hall for a new hold of owner's,
-	// confirmed at once, as a hold claims them (a lapsed hold never
-	// blocks), and returns its id. *booking.SeatsTakenError, naming the
-	// free seats nearest, when another hold or a sale has one of them or
-	// one is kept out of sale.
-	ClaimSeats(hall *booking.Hall, showID int64, owner string, seats []booking.Seat) (holdID int64, err error)
 	// PricesOf reads the price table and a show's price list (lower
 	// case), as the transaction sees them.
 	PricesOf(showID int64) (*booking.PriceTable, string, error)
-	// InsertBooking writes a confirmed booking at the transaction's time
-	// under a fresh number, and returns its id and number.
-	InsertBooking(b NewBooking) (id int64, number string, err error)
-	// SellSeats sells the seats ClaimSeats claimed for holdID to booking
-	// bookingID of show showID.
-	SellSeats(holdID, bookingID, showID int64, seats []booking.Seat) error
 	// InsertTickets issues a booking's tickets, one per quote line in
 	// order, and returns them.
 	InsertTickets(bookingID int64, lines []booking.QuoteLine) ([]booking.Ticket, error)
@@ -64,6 +52,7 @@ type ExchangeRow struct {
 type NewBooking struct {
 	ShowID, HoldID   int64
 	Key              string // its idempotency key
+	Number           string // a reservation's, which its booking keeps; "": a fresh one
 	Customer, Phone  string
 	Total            booking.Money
 	SoldBy, Terminal string
@@ -99,6 +88,7 @@ func (s *Store) Exchange(ctx context.Context, actor booking.Actor, req booking.E
 		reason: booking.CleanLine(req.Reason, 200)}
 	got, err := write(s, ctx, actor, Write{Op: "exchange"}, x.run)
 	if err != nil {
+		s.approvalNotUsed(ctx, actor, ok, "exchange of "+number, err)
 		return nil, err
 	}
 	from, err := s.committedBooking(ctx, got.From)
@@ -249,7 +239,7 @@ func (x *exchange) freeOld(tx Tx) error {
 // what the difference needs, and writes the new booking, its tickets and
 // claims, the payments, the exchange row and the audit row.
 func (x *exchange) issue(tx Tx, hall *booking.Hall, showID int64, seats []booking.Seat) (ExchangeRow, error) {
-	holdID, err := tx.ClaimSeats(hall, showID, exchangeOwner+x.number, seats)
+	holdID, err := x.s.claimForSale(tx, hall, showID, exchangeOwner+x.number, seats)
 	if err != nil {
 		return ExchangeRow{}, err
 	}
@@ -279,12 +269,12 @@ func (x *exchange) issue(tx Tx, hall *booking.Hall, showID int64, seats []bookin
 	if _, err := x.saleable(tx, showID); err != nil {
 		return ExchangeRow{}, err
 	}
-	id, number, err := tx.InsertBooking(NewBooking{ShowID: showID, HoldID: holdID, Key: exchangeOwner + x.key, Customer: x.old.Customer, Phone: x.old.Phone,
+	id, number, err := tx.InsertSale(NewBooking{ShowID: showID, HoldID: holdID, Key: exchangeOwner + x.key, Customer: x.old.Customer, Phone: x.old.Phone,
 		Total: quote.Total, SoldBy: x.actor.Name, Terminal: x.actor.Terminal})
 	if err != nil {
 		return ExchangeRow{}, err
 	}
-	if err := tx.SellSeats(holdID, id, showID, seats); err != nil {
+	if err := sellClaims(tx, holdID, id, showID, len(seats)); err != nil {
 		return ExchangeRow{}, err
 	}
 	tickets, err := tx.InsertTickets(id, quote.Lines)

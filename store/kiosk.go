@@ -43,17 +43,6 @@ type KioskTx interface {
 	// LiveHolds counts owner's holds live at the transaction's time
 	// (HoldLive).
 	LiveHolds(owner string) (int, error)
-	// HoldSeats claims seats of show req.ShowID, in hall, for a new hold
-	// of req.Owner lasting ttl, all or nothing, as a counter's hold claims
-	// them (a lapsed hold never blocks): *booking.SeatsTakenError, naming
-	// the free seats nearest, when a live hold or a sale has one of them
-	// or one is kept out of sale.
-	HoldSeats(hall *booking.Hall, req booking.HoldRequest, ttl time.Duration, seats []booking.Seat) (*booking.Hold, error)
-	// HoldBest claims the best req.N free seats of show req.ShowID, in
-	// hall, for a new hold of req.Owner lasting ttl, as HoldBest does
-	// (Together set); booking.NotEnoughFree's error when they are not
-	// there.
-	HoldBest(hall *booking.Hall, req booking.HoldBestRequest, ttl time.Duration) (*booking.Hold, error)
 	// KioskLetGo counts addr's kiosk holds made after since that were let
 	// go unbooked by the transaction's time (ended as let go, or never
 	// ended and lapsed), and says when the latest of them ended (the
@@ -144,7 +133,7 @@ func (s *Store) KioskHold(ctx context.Context, actor booking.Actor, req booking.
 		}
 		// Lapsed holds go first, so a clash below is a live seat and
 		// never the retry that would undo the move's release.
-		if err := tx.ExpireStaleHolds(req.ShowID); err != nil {
+		if _, err := tx.ExpireStaleHolds(req.ShowID); err != nil {
 			return nil, err
 		}
 		if err := kioskMove(tx, req); err != nil {
@@ -156,12 +145,12 @@ func (s *Store) KioskHold(ctx context.Context, actor booking.Actor, req booking.
 		var h *booking.Hold
 		var err error
 		if len(seats) > 0 {
-			h, err = tx.HoldSeats(hall, booking.HoldRequest{ShowID: req.ShowID, Owner: req.Owner}, booking.KioskHoldTTL, seats)
+			h, err = s.holdSeats(tx, hall, booking.HoldRequest{ShowID: req.ShowID, Owner: req.Owner}, booking.KioskHoldTTL, seats)
 			if h != nil {
 				h.Together = true
 			}
 		} else {
-			h, err = tx.HoldBest(hall, booking.HoldBestRequest{ShowID: req.ShowID, N: n, Owner: req.Owner}, booking.KioskHoldTTL)
+			h, err = s.holdBest(tx, hall, booking.HoldBestRequest{ShowID: req.ShowID, N: n, Owner: req.Owner}, booking.KioskHoldTTL)
 		}
 		if err != nil {
 			return nil, err

@@ -80,6 +80,7 @@ type PaymentRow struct {
 	ShiftID          int64 // 0: none
 	TicketID         int64 // the ticket a refund is for; 0: none
 	ApprovedBy       string
+	Reason           string // why a refund was made; "" for none given
 }
 
 // lockBooking reads and locks the booking with number; ENotFound when
@@ -122,15 +123,17 @@ type Refundable struct {
 // out of the refunding person's shift.
 type refunder struct {
 	actor            booking.Actor
-	approver         string
+	approver, reason string
 	bookingID, shift int64
 	method           booking.PayMethod
 }
 
 // newRefunder finds how the booking was paid and the shift its refunds
 // belong to (ShiftFor): a cash refund with no shift open needs openFloat.
-func newRefunder(tx Tx, actor booking.Actor, approver string, bookingID int64, openFloat *booking.Money) (*refunder, error) {
-	r := &refunder{actor: actor, approver: approver, bookingID: bookingID}
+// Each refund it writes keeps reason: a booking refunded seat by seat has
+// a reason per refund, and its own reason is only its cancel's.
+func newRefunder(tx Tx, actor booking.Actor, approver, reason string, bookingID int64, openFloat *booking.Money) (*refunder, error) {
+	r := &refunder{actor: actor, approver: approver, reason: reason, bookingID: bookingID}
 	var err error
 	if r.method, err = tx.SaleMethod(bookingID); err != nil {
 		return nil, err
@@ -144,7 +147,7 @@ func newRefunder(tx Tx, actor booking.Actor, approver string, bookingID int64, o
 // refund writes one ticket's refund payment.
 func (r *refunder) refund(tx Tx, t Refundable) error {
 	_, err := tx.InsertPayment(PaymentRow{BookingID: r.bookingID, Kind: booking.PaymentRefund, Method: r.method, Amount: t.Price,
-		Staff: r.actor.Name, Terminal: r.actor.Terminal, ShiftID: r.shift, TicketID: t.TicketID, ApprovedBy: r.approver})
+		Staff: r.actor.Name, Terminal: r.actor.Terminal, ShiftID: r.shift, TicketID: t.TicketID, ApprovedBy: r.approver, Reason: r.reason})
 	return err
 }
 
@@ -194,15 +197,36 @@ func (s *Store) RefundTickets(ctx context.Context, actor booking.Actor, req book
 		return b.ID, refundSeats(tx, actor, ok.Name, b, reason, seats, req.OpenFloat)
 	})
 	if err != nil {
+		s.approvalNotUsed(ctx, actor, ok, "refund of "+number, err)
 		return nil, err
 	}
 	return s.committedBooking(ctx, id)
 }
 
+// approvalNotUsed follows the override row an approval left (checkPIN
+// writes it when the PIN is right, before the write it approves) with
+// one saying that write was not made, and why: the trail must never
+// read as if a supervisor's override let money go that stayed. Nothing
+// when no one else approved or the write was made. A failure to write
+// the row is logged: the caller's refusal is what the clerk is told.
+func (s *Store) approvalNotUsed(ctx context.Context, actor booking.Actor, ok Approval, what string, refused error) {
+	if ok.Name == "" || refused == nil {
+		return
+	}
+	approver := booking.Actor{Name: ok.Name, Role: ok.Role, Terminal: actor.Terminal}
+	e := booking.AuditEntry{Action: booking.AuditOverride,
+		Detail: what + " by " + actor.Name + " approved, not made: " + booking.ErrorMessage(refused)}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerTimeout)
+	defer cancel()
+	if err := apply(s, ctx, booking.System, Write{Op: "approval not used"}, func(tx Tx) error { return Audit(tx, approver, e, 0) }); err != nil {
+		s.log.Warn("audit an approval not used", "what", what, "err", err)
+	}
+}
+
 // refundSeats refunds the named seats' tickets of b and cancels b when
 // none is left to use.
 func refundSeats(tx Tx, actor booking.Actor, approver string, b BookingRow, reason string, seats []string, openFloat *booking.Money) error {
-	r, err := newRefunder(tx, actor, approver, b.ID, openFloat)
+	r, err := newRefunder(tx, actor, approver, reason, b.ID, openFloat)
 	if err != nil {
 		return err
 	}

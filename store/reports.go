@@ -52,16 +52,21 @@ type ShiftLine struct {
 	Recorded *booking.Money // the expected cash recorded at the close
 }
 
-// reportRange authorizes a report, validates its range and says what
-// window it reads.
-func (s *Store) reportRange(actor booking.Actor, r booking.ReportRange) (ReportWindow, error) {
+// reportRange authorizes a report, validates its range, reads its days
+// at its site (Zoned) and says what window it reads; the range returned
+// is the one the rows' times are put in.
+func (s *Store) reportRange(ctx context.Context, actor booking.Actor, r booking.ReportRange) (ReportWindow, booking.ReportRange, error) {
 	if err := booking.Authorize(actor, booking.ActionViewReports); err != nil {
-		return ReportWindow{}, err
+		return ReportWindow{}, r, err
 	}
 	if err := r.Validate(); err != nil {
-		return ReportWindow{}, err
+		return ReportWindow{}, r, err
 	}
-	return ReportWindow{From: r.Start(), To: r.End(), Site: r.Site}, nil
+	r, err := Zoned(s, ctx, r)
+	if err != nil {
+		return ReportWindow{}, r, err
+	}
+	return ReportWindow{From: r.Start(), To: r.End(), Site: r.Site}, r, nil
 }
 
 // reportTo is the last day a report's heading names.
@@ -69,7 +74,7 @@ func reportTo(r booking.ReportRange) time.Time { return booking.DayStart(r.To.In
 
 // ReportRefunds lists the refunds paid out in the range.
 func (s *Store) ReportRefunds(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.RefundsReport, error) {
-	w, err := s.reportRange(actor, r)
+	w, r, err := s.reportRange(ctx, actor, r)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +96,7 @@ func (s *Store) ReportRefunds(ctx context.Context, actor booking.Actor, r bookin
 
 // ReportOccupancy is how full the shows starting in the range are.
 func (s *Store) ReportOccupancy(ctx context.Context, actor booking.Actor, q booking.OccupancyQuery) (*booking.OccupancyReport, error) {
-	w, err := s.reportRange(actor, q.ReportRange)
+	w, zr, err := s.reportRange(ctx, actor, q.ReportRange)
 	if err != nil {
 		return nil, err
 	}
@@ -109,10 +114,10 @@ func (s *Store) ReportOccupancy(ctx context.Context, actor booking.Actor, q book
 	}
 	for i := range rows {
 		if by != booking.PerHall {
-			rows[i].Starts = rows[i].Starts.In(q.From.Location())
+			rows[i].Starts = rows[i].Starts.In(zr.From.Location())
 		}
 	}
-	rep := &booking.OccupancyReport{From: w.From, To: reportTo(q.ReportRange), By: by, Rows: append([]booking.OccupancyRow{}, rows...)}
+	rep := &booking.OccupancyReport{From: w.From, To: reportTo(zr), By: by, Rows: append([]booking.OccupancyRow{}, rows...)}
 	rep.Totals()
 	return rep, nil
 }
@@ -121,7 +126,7 @@ func (s *Store) ReportOccupancy(ctx context.Context, actor booking.Actor, q book
 // a closed shift's expected figure is the one recorded at its close, an
 // open one's is worked out as it stands.
 func (s *Store) ReportShifts(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ShiftsReport, error) {
-	w, err := s.reportRange(actor, r)
+	w, r, err := s.reportRange(ctx, actor, r)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +158,7 @@ func (s *Store) ReportShifts(ctx context.Context, actor booking.Actor, r booking
 
 // ReportNoShows lists the no-shows of the shows starting in the range.
 func (s *Store) ReportNoShows(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.NoShowsReport, error) {
-	w, err := s.reportRange(actor, r)
+	w, r, err := s.reportRange(ctx, actor, r)
 	if err != nil {
 		return nil, err
 	}

@@ -57,13 +57,6 @@ type ReservationTx interface {
 	// BookingMadeWithKey reports whether booking bookingID was made with
 	// idempotency key key.
 	BookingMadeWithKey(bookingID int64, key string) (bool, error)
-	// SellReservation sells the hold req.HoldID of owner req.Owner as a
-	// checkout does (its compare-and-set requires the hold live, by
-	// HoldLive), as a booking numbered number, inside this transaction,
-	// and returns the booking's id: the clerk's shift, prices, tickets,
-	// payment and audit row as a checkout's. ErrKeyUsed when req's key
-	// made a booking already.
-	SellReservation(actor booking.Actor, req booking.CheckoutRequest, number string) (bookingID int64, err error)
 	// MarkReservationPaid moves reservation id reserved -> paid by
 	// booking bookingID at the transaction's time, by compare-and-set:
 	// false when it was not reserved.
@@ -423,7 +416,7 @@ func (s *Store) PayReservation(ctx context.Context, actor booking.Actor, req boo
 		if !found {
 			return 0, errNoReservation(number)
 		}
-		return payReservation(tx, actor, req, r, key)
+		return s.payReservation(tx, actor, req, r, key)
 	})
 	if err != nil {
 		return nil, err
@@ -440,7 +433,7 @@ func errNoReservation(number string) error {
 // paid already answers the same key with its booking; lapsed, or past
 // its cut-off though not yet swept, is refused; otherwise its hold is
 // sold under its number and it moves to paid.
-func payReservation(tx Tx, actor booking.Actor, req booking.PayReservationRequest, r ReservationRow, key string) (int64, error) {
+func (s *Store) payReservation(tx Tx, actor booking.Actor, req booking.PayReservationRequest, r ReservationRow, key string) (int64, error) {
 	now := tx.Now()
 	switch {
 	case r.Status == booking.ReservationPaid:
@@ -458,7 +451,7 @@ func payReservation(tx Tx, actor booking.Actor, req booking.PayReservationReques
 	}
 	creq := booking.CheckoutRequest{HoldID: r.HoldID, Owner: ReservationOwner(r.Number), IdempotencyKey: key, Types: parseTypes(r.Types),
 		Customer: r.Name, Phone: r.Phone, Method: req.Method, Tendered: req.Tendered, OpenFloat: req.OpenFloat}
-	bookingID, err := tx.SellReservation(actor, creq, r.Number)
+	bookingID, err := s.sellReservation(tx, actor, creq, r.Number)
 	if errors.Is(err, ErrKeyUsed) {
 		// The key made another sale, or a booking drew the number since
 		// the reservation was made.
@@ -567,10 +560,8 @@ func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text 
 // ReportReservations counts the reservations made in the range by how
 // they stand: one whose cut-off passed unpaid counts as lapsed.
 func (s *Store) ReportReservations(ctx context.Context, actor booking.Actor, r booking.ReportRange) (*booking.ReservationsReport, error) {
-	if err := booking.Authorize(actor, booking.ActionViewReports); err != nil {
-		return nil, err
-	}
-	if err := r.Validate(); err != nil {
+	_, r, err := s.reportRange(ctx, actor, r)
+	if err != nil {
 		return nil, err
 	}
 	counts, err := s.d.ReadReservationCounts(ctx, r.Start(), r.End(), s.d.Now())

@@ -303,7 +303,11 @@ func (s *Store) shiftReport(ctx context.Context, id int64) (*booking.ShiftReport
 	if !found {
 		return nil, noShift(id)
 	}
-	return report(rec), nil
+	r := report(rec)
+	if r.Tax, err = s.shiftTax(ctx, r.Shift); err != nil {
+		return nil, err
+	}
+	return r, s.shiftItems(ctx, r)
 }
 
 // report works out a shift's X or Z report from its record: the cash and
@@ -316,15 +320,16 @@ func report(rec ShiftRecord) *booking.ShiftReport {
 	for _, m := range rec.Money {
 		switch {
 		case m.Kind == booking.PaymentSale && m.Method == booking.Cash:
-			r.CashSales, r.Sales = r.CashSales+m.Sum, r.Sales+m.N
+			r.CashSales, r.CashSaleCount = r.CashSales+m.Sum, r.CashSaleCount+m.N
 		case m.Kind == booking.PaymentSale:
-			r.CardSales, r.Sales = r.CardSales+m.Sum, r.Sales+m.N
+			r.CardSales, r.CardSaleCount = r.CardSales+m.Sum, r.CardSaleCount+m.N
 		case m.Method == booking.Cash:
-			r.CashRefunds, r.Refunds = r.CashRefunds+m.Sum, r.Refunds+m.N
+			r.CashRefunds, r.CashRefundCount = r.CashRefunds+m.Sum, r.CashRefundCount+m.N
 		default:
-			r.CardRefunds, r.Refunds = r.CardRefunds+m.Sum, r.Refunds+m.N
+			r.CardRefunds, r.CardRefundCount = r.CardRefunds+m.Sum, r.CardRefundCount+m.N
 		}
 	}
+	r.Sales, r.Refunds = r.CashSaleCount+r.CardSaleCount, r.CashRefundCount+r.CardRefundCount
 	for _, e := range rec.Events {
 		if e.Kind == "close" {
 			r.Breakdown = e.Breakdown

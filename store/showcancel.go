@@ -109,7 +109,7 @@ func (s *Store) cashNeedsShift(ctx context.Context, actor booking.Actor, showID 
 	if err != nil || open {
 		return err
 	}
-	return booking.Errorf(booking.EInvalid, "%s paid in cash: open a shift first (the float in the drawer); their refunds come out of it.", plural(cash, "booking", "bookings"))
+	return booking.NoShiftForCash(cash)
 }
 
 // markCancelled moves the show scheduled -> cancelled by compare-and-set
@@ -194,7 +194,8 @@ func unwindForShow(tx Tx, prog *Programme, actor booking.Actor, showID, bookingI
 	if err != nil || !found || b.ShowID != showID || b.Status != booking.BookingConfirmed {
 		return false, err
 	}
-	moved, err := tx.CancelBooking(b.ID, Cancellation{By: actor.Name, Reason: "show cancelled: " + sh.CancelReason})
+	why := "show cancelled: " + sh.CancelReason
+	moved, err := tx.CancelBooking(b.ID, Cancellation{By: actor.Name, Reason: why})
 	if err != nil || !moved {
 		return false, err
 	}
@@ -209,7 +210,7 @@ func unwindForShow(tx Tx, prog *Programme, actor booking.Actor, showID, bookingI
 	if _, err := tx.FreeSeats(b, nil); err != nil {
 		return false, err
 	}
-	r, err := newRefunder(tx, actor, "", b.ID, nil)
+	r, err := newRefunder(tx, actor, "", why, b.ID, nil)
 	if err != nil {
 		return false, err
 	}

@@ -56,6 +56,11 @@ type Write struct {
 	// Release marks a shutdown's own release of seats, which still runs
 	// on a quiesced store.
 	Release bool
+	// Hold marks a write that only holds or frees seats: nothing paid
+	// rests on it alone, so an engine may commit it without waiting for
+	// the disk (a lost hold frees its seats; the checkout that sells a
+	// hold waits, and that wait covers the hold's commit too).
+	Hold bool
 }
 
 // Isolation is how a write is kept apart from others running at once.
@@ -98,10 +103,11 @@ type Options struct {
 // written once. A driver's store embeds it, so its methods are the
 // driver's exported methods.
 type Store struct {
-	d    Driver
-	prog *Programme
-	opts Options
-	log  *slog.Logger
+	d     Driver
+	prog  *Programme
+	opts  Options
+	log   *slog.Logger
+	sales *saleCache
 
 	dummyOnce sync.Once // dummyHash
 	dummy     []byte
@@ -118,7 +124,7 @@ func New(d Driver, prog *Programme, opts Options) *Store {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Store{d: d, prog: prog, opts: opts, log: log}
+	return &Store{d: d, prog: prog, opts: opts, log: log, sales: newSaleCache()}
 }
 
 // write runs fn as one write transaction for actor: before fn, inside the

@@ -43,6 +43,10 @@ type Tx interface {
 	KioskTx
 	ReservationTx
 	CollectTx
+	ItemsTx
+	SettingsTx
+	TaxTx
+	SaleTx
 	CustomerTx
 	WatchTx
 }
@@ -63,6 +67,10 @@ type Reads interface {
 	PriceReads
 	ShowLifeReads
 	ReservationReads
+	ItemReads
+	SettingsReads
+	TaxReads
+	SaleReads
 	CustomerReads
 	WatchReads
 }

@@ -24,6 +24,10 @@ type WaitlistQueries interface {
 	// FreeSeatCount counts a show's seats neither sold, nor held by a hold
 	// live at now (unix ms), nor kept out of sale.
 	FreeSeatCount(showID, now int64) (int, error)
+	// FreeSeatsAmong counts those of seatIDs (seats of the show's hall)
+	// that FreeSeatCount counts: neither sold, nor held by a hold live at
+	// now, nor kept out of sale. 0 for none.
+	FreeSeatsAmong(showID, now int64, seatIDs []int64) (int, error)
 	// PromisedSeats sums the seats of a show's waiting parties told or
 	// called after since (unix ms) who have not bought: no booking of the
 	// show with their phone's digits made since they were told.
@@ -109,7 +113,7 @@ func (s *Store) AddWaitlistEntry(ctx context.Context, actor booking.Actor, req b
 		if err := booking.SalesOpen(sh, tx.Now()); err != nil {
 			return nil, err
 		}
-		left, err := unpromised(tx, showID, tx.Now())
+		left, err := s.unpromised(tx, tx.Context(), showID, tx.Now())
 		if err != nil {
 			return nil, err
 		}
@@ -138,12 +142,32 @@ func (s *Store) showNow(tx Tx, showID int64) (booking.Show, error) {
 	return sh, tx.ShowLifeNow(&sh)
 }
 
-// unpromised is a show's free seats less those promised to waiting
-// customers, at now.
-func unpromised(q WaitlistQueries, showID int64, now time.Time) (int, error) {
+// unpromised is the seats of a show a waiting party could be sold at now:
+// those free, less the wheelchair and companion places among them (kept
+// for the customers who need them: a party is never offered one, so a
+// show with only those free is sold out to it), less those promised to
+// parties told before.
+func (s *Store) unpromised(q WaitlistQueries, ctx context.Context, showID int64, now time.Time) (int, error) {
 	free, err := q.FreeSeatCount(showID, now.UnixMilli())
 	if err != nil {
 		return 0, err
+	}
+	h, err := s.prog.HallOfShow(ctx, showID)
+	if err != nil {
+		return 0, err
+	}
+	var accessible []int64
+	for _, seat := range h.Seats {
+		if seat.Kind.Accessible() && !seat.Blocked {
+			accessible = append(accessible, seat.ID)
+		}
+	}
+	if len(accessible) > 0 {
+		kept, err := q.FreeSeatsAmong(showID, now.UnixMilli(), accessible)
+		if err != nil {
+			return 0, err
+		}
+		free -= kept
 	}
 	promised, err := q.PromisedSeats(showID, now.Add(-booking.WaitlistOffer).UnixMilli())
 	return free - promised, err
@@ -193,7 +217,7 @@ func (s *Store) NotifyWaitlist(ctx context.Context) ([]booking.WaitlistEntry, er
 	var due []int64
 	view := s.d.WaitlistView(ctx)
 	for _, id := range shows {
-		next, err := nextToNotify(view, id, now)
+		next, err := s.nextToNotify(view, ctx, id, now)
 		if err != nil {
 			return nil, err
 		}
@@ -226,7 +250,7 @@ func (s *Store) notify(tx Tx, due []int64) ([]booking.WaitlistEntry, error) {
 		if booking.SalesOpen(sh, tx.Now()) != nil {
 			continue
 		}
-		next, err := nextToNotify(tx, showID, tx.Now())
+		next, err := s.nextToNotify(tx, tx.Context(), showID, tx.Now())
 		if err != nil {
 			return nil, err
 		}
@@ -250,8 +274,8 @@ func (s *Store) notify(tx Tx, due []int64) ([]booking.WaitlistEntry, error) {
 // order of arrival, as long as each fits the seats still free and
 // unpromised. Nobody jumps the queue: the first party that does not fit
 // stops it.
-func nextToNotify(q WaitlistQueries, showID int64, now time.Time) ([]booking.WaitlistEntry, error) {
-	left, err := unpromised(q, showID, now)
+func (s *Store) nextToNotify(q WaitlistQueries, ctx context.Context, showID int64, now time.Time) ([]booking.WaitlistEntry, error) {
+	left, err := s.unpromised(q, ctx, showID, now)
 	if err != nil || left <= 0 {
 		return nil, err
 	}

@@ -215,7 +215,7 @@ func (auditScreen) view(m *Model, height int) string {
 	b.WriteString("\n\n")
 	switch {
 	case a.err != "":
-		b.WriteString(st.Error.Render("  " + cut(a.err, m.width-4)))
+		b.WriteString(st.Error.Render(indent(wrapText(a.err, m.width-4, 3), 2)))
 		return b.String()
 	case a.busy && !a.loaded:
 		b.WriteString(st.Subtle.Render("  Reading the trail…"))
@@ -224,11 +224,14 @@ func (auditScreen) view(m *Model, height int) string {
 		b.WriteString(st.Subtle.Render("  No change matches."))
 		return b.String()
 	}
+	// The row under the cursor, whole: wrapped under the table, which
+	// gives up the lines it takes.
+	loc := m.now().Location()
+	summary := wrapText(auditSummary(a.rows[a.cursor], loc), m.width-4, 3)
 	cols := auditLayout(m.width)
 	b.WriteString(st.Label.Render("  "+cols.header()) + "\n")
-	rows := max(height-7, 1)
+	rows := max(height-6-strings.Count(summary, "\n")-1, 1)
 	first := max(a.cursor-rows+1, 0)
-	loc := m.now().Location()
 	for i := first; i < len(a.rows) && i < first+rows; i++ {
 		line := "  " + cols.row(a.rows[i], loc)
 		if i == a.cursor {
@@ -236,7 +239,7 @@ func (auditScreen) view(m *Model, height int) string {
 		}
 		b.WriteString(line + "\n")
 	}
-	b.WriteString("\n" + st.Subtle.Render(cutStyled("  "+auditSummary(a.rows[a.cursor], loc), m.width)))
+	b.WriteString("\n" + st.Subtle.Render(indent(summary, 2)))
 	return b.String()
 }
 

@@ -88,7 +88,8 @@ func auditTrail(t *testing.T, s *db.Store, clock interface{ Add(time.Duration) }
 }
 
 // TestGolden_Audit draws the audit trail at 80×24 and 120×40: all of it,
-// then one person's.
+// then one person's, the row under the cursor told whole under the table
+// (checkFits: wrapped, never cut at the edge).
 func TestGolden_Audit(t *testing.T) {
 	t.Parallel()
 	clock := newClock()
@@ -99,11 +100,13 @@ func TestGolden_Audit(t *testing.T) {
 		m := newTestModel(t, s, clock, fmt.Sprintf("audit-%d", w), w, hgt)
 		signIn(t, m, assets.DemoUser, assets.DemoPIN)
 		press(t, m, "ctrl+e")
+		checkTableFits(t, "audit", m)
 		for _, p := range []colorprofile.Profile{colorprofile.Ascii, colorprofile.ANSI256} {
 			auditGolden(t, m, fmt.Sprintf("audit-%dx%d-%s", w, hgt, p), p)
 		}
 		typeText(t, m, "SUE")
 		press(t, m, "enter")
+		checkTableFits(t, "audit of sue", m)
 		auditGolden(t, m, fmt.Sprintf("audit-sue-%dx%d-%s", w, hgt, colorprofile.Ascii), colorprofile.Ascii)
 	}
 }

@@ -52,7 +52,7 @@ func (m *Model) printViewed() tea.Cmd {
 	if m.find.booking == nil {
 		return nil
 	}
-	return m.printBooking(m.find.booking.Number)
+	return m.printAgain(m.find.booking.Number)
 }
 
 // bookingViewState is what the view draws beyond the booking: the QR

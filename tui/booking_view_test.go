@@ -225,7 +225,7 @@ func TestBookingView_ExchangeToAnotherShow(t *testing.T) {
 	findBooking(t, m, c.Number)
 	press(t, m, "e")
 	m.exch.tickets[0].Price += 5_00 // as if it had been sold dearer
-	goTo(t, m, "H9")
+	goTo(t, m, "H10")               // H9 would leave H8 single beside the sold H7
 	press(t, m, "enter")
 	if text := screenText(m); !strings.Contains(text, "paid back") || !strings.Contains(text, "Supervisor") {
 		t.Fatalf("a cheaper exchange by a clerk:\n%s", text)

@@ -96,9 +96,9 @@ func (m *Model) onCalled(msg calledMsg) tea.Cmd {
 	return m.loadCallsCmd()
 }
 
-// callsLine is the banner over the status line while someone is to be
+// callsText is the banner over the status line while someone is to be
 // called: the oldest first, with how many more wait.
-func (m *Model) callsLine() string {
+func (m *Model) callsText() string {
 	if len(m.calls) == 0 || m.clerk == nil {
 		return ""
 	}
@@ -108,8 +108,7 @@ func (m *Model) callsLine() string {
 	if more := len(m.calls) - 1; more > 0 {
 		line += fmt.Sprintf(" (+%d more)", more)
 	}
-	line += " · ctrl+k called"
-	return m.styles.Banner.Render(padRight(line, m.width))
+	return line + together(" · ctrl+k called") // the hint moves to the next line whole
 }
 
 type waitlistedMsg struct {
@@ -126,7 +125,7 @@ func (m *Model) addWaitlist(text string) tea.Cmd {
 		m.setError("Type the name, the phone number and the party size, with commas: Ann Lee, 0123 456, 2")
 		return nil
 	}
-	seats := m.seats.count
+	seats := m.seats.party.size()
 	if seats == 0 {
 		seats = 2
 	}

@@ -88,7 +88,6 @@ func (m *Model) openCheckout() tea.Cmd {
 		hold:     hold,
 		key:      checkoutKey(m.opts.Owner, hold),
 		seats:    mine,
-		types:    map[string]string{},
 		method:   booking.Cash,
 		tendered: newField(10),
 		name:     newField(60),
@@ -96,10 +95,8 @@ func (m *Model) openCheckout() tea.Cmd {
 	}
 	c.tendered.accept = isAmountRune
 	c.phone.accept = func(r rune) bool { return isDigit(r) || strings.ContainsRune("+ -()", r) }
-	def := m.defaultType()
-	for _, s := range mine {
-		c.types[s.Label] = def
-	}
+	// The party typed on the map puts its types on the seats.
+	c.types = m.partyTypes(mine, m.defaultType())
 	// Start on the tendered amount: with adult tickets and cash, a sale
 	// is the amount (or nothing, for exact money), enter to Sell, enter.
 	c.focus = len(mine) + focusTendered
@@ -181,6 +178,14 @@ func (checkoutScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		return m.extend()
 	case rel < 0 && key.Matches(msg, k.CycleType):
 		m.cycleType(c.seats[c.focus].Label, key.Matches(msg, k.PrevType))
+	case rel != focusName && rel != focusPhone && key.Matches(msg, k.PayCard):
+		// One key to a card sale's Sell button (the sale itself is
+		// still enter there); again, back to cash and the amount.
+		if c.method == booking.Cash {
+			c.method, c.focus = booking.Card, len(c.seats)+focusSell
+		} else {
+			c.method, c.focus = booking.Cash, len(c.seats)+focusTendered
+		}
 	case rel == focusMethod && key.Matches(msg, k.Method):
 		if c.method == booking.Cash {
 			c.method = booking.Card
@@ -412,7 +417,7 @@ func (m *Model) holdAgainCmd() tea.Cmd {
 	for i, seat := range c.seats {
 		ids[i] = seat.ID
 	}
-	req := booking.HoldRequest{ShowID: m.seats.show.ID, SeatIDs: ids, Owner: m.opts.Owner, TTL: booking.DefaultHoldTTL}
+	req := booking.HoldRequest{ShowID: m.seats.show.ID, SeatIDs: ids, Owner: m.opts.Owner, TTL: booking.DefaultHoldTTL, ByHand: true}
 	c.busy = true
 	m.setInfo("Holding " + joinLabels(c.seats) + " again…")
 	store, actor, key := m.store, m.actor(), c.key
@@ -432,7 +437,15 @@ func (m *Model) onReheld(msg reheldMsg) tea.Cmd {
 	}
 	c.busy = false
 	var taken *booking.SeatsTakenError
+	var single *booking.SingleSeatsError
 	switch {
+	case errors.As(msg.err, &single):
+		// Meanwhile the seats around them sold: the map says which seat
+		// they would leave single, and takes it or the override.
+		m.screen = screenSeatMap
+		m.seats.lapsed, m.seats.single = nil, single
+		m.setInfo("")
+		return m.loadSeatMapCmd()
 	case errors.As(msg.err, &taken):
 		m.screen = screenSeatMap
 		m.seats.lapsed = nil

@@ -21,11 +21,19 @@ func (checkoutScreen) help(m *Model) helpKeys {
 	case rel == focusTendered, rel == focusMethod && c.method == booking.Card:
 		enter = says(k.Confirm, "to Sell")
 	}
+	pay := k.PayCard
+	if c.method == booking.Card {
+		pay = says(k.PayCard, "cash")
+	}
+	short := []key.Binding{enter}
+	if rel := c.focus - len(c.seats); rel != focusName && rel != focusPhone && !c.lapsed {
+		short = append(short, pay)
+	}
 	return helpKeys{
-		short: []key.Binding{enter, k.CycleType, k.NextField, k.Extend, k.Back, k.Help},
+		short: append(short, k.CycleType, k.NextField, k.Extend, k.Back, k.Help),
 		full: [][]key.Binding{
 			{k.NextField, k.PrevField},
-			{k.CycleType, k.Method, k.Confirm, k.Extend},
+			{k.CycleType, k.PayCard, k.Method, k.Confirm, k.Extend},
 			k.global(),
 		},
 	}
@@ -60,7 +68,7 @@ func (checkoutScreen) view(m *Model, height int) string {
 	case c.focus-len(c.seats) == focusSell:
 		b.WriteString(st.Bold.Render("  enter") + st.Subtle.Render(" sells · tab or ↑ goes back to the form"))
 	case c.focus-len(c.seats) == focusTendered || (c.focus-len(c.seats) == focusMethod && c.method == booking.Card):
-		b.WriteString(st.Bold.Render("  enter") + st.Subtle.Render(" goes to Sell, enter again sells · tab the customer's name"))
+		b.WriteString(st.Bold.Render("  enter") + st.Subtle.Render(" goes to Sell, enter again sells · c card · tab the customer's name"))
 	default:
 		b.WriteString(st.Bold.Render("  enter") + st.Subtle.Render(" next field · the sale is made on Sell"))
 	}

@@ -15,7 +15,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // TestMain lets the test binary double as the other process of
@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 // it already, and answers "ok" after the commit.
 func writerProcess(path string) int {
 	clock := newClock()
-	s, err := db.Open(path, storetest.Options(storeOptions(clock)))
+	s, err := db.Open(path, dbtest.Options(storeOptions(clock)))
 	if err != nil {
 		fmt.Println("ERR", err)
 		return 1
@@ -73,7 +73,7 @@ func BenchmarkCommitToRepaintAcrossProcesses(b *testing.B) {
 	seeded.Close()
 	opts := storeOptions(clock)
 	opts.PollInterval = 50 * time.Millisecond
-	s := storetest.Open(b, path, opts)
+	s := dbtest.Open(b, path, opts)
 	viewer := newTestModel(b, s, clock, "viewer", 120, 40)
 	show := openGrandShow(b, viewer)
 

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"boxoffice/booking"
 	"boxoffice/tui/qrtext"
@@ -53,7 +54,7 @@ func (doneScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevTicket):
 		d.page = max(d.page-per, 0)
 	case key.Matches(msg, k.Reprint) && m.canPrint() && d.booking != nil:
-		return m.printBooking(d.booking.Number)
+		return m.printAgain(d.booking.Number)
 	}
 	return nil
 }
@@ -99,23 +100,38 @@ func (doneScreen) view(m *Model, height int) string {
 	end := min(d.page+per, len(d.qrs))
 	pager := ""
 	if len(d.qrs) > per {
-		pager = st.Subtle.Render(fmt.Sprintf("tickets %d–%d of %d · ←/→", d.page+1, end, len(d.qrs)))
+		pager = fmt.Sprintf("%d–%d of %d tickets ←/→", d.page+1, end, len(d.qrs))
 	}
-	title := st.Title.Render("Sold "+cut(b.Number, 20)) + st.Subtle.Render(" · "+cut(sh.Film.Title, 30)+" · "+cut(sh.HallName, 12)+" · "+sh.Starts.In(m.now().Location()).Format("Mon 2 Jan 15:04"))
-	out.WriteString(spread(title, pager, m.width))
+	// The title leaves out what does not fit, whole: the hall first,
+	// then the time; the number and the film always show.
+	head := "Sold " + cut(b.Number, 20)
+	rest := []string{cut(sh.Film.Title, 30), sh.Starts.In(m.now().Location()).Format("Mon 2 Jan 15:04"), cut(sh.HallName, 12)}
+	for len(rest) > 1 && ansi.StringWidth(head+" · "+strings.Join(rest, " · "))+ansi.StringWidth(pager)+1 > m.width {
+		rest = rest[:len(rest)-1]
+	}
+	title := st.Title.Render(head) + st.Subtle.Render(" · "+strings.Join(rest, " · "))
+	out.WriteString(spread(title, st.Subtle.Render(pager), m.width))
 	out.WriteString("\n")
-	line := st.Label.Render("Seats ") + st.Bold.Render(strings.Join(seatLabelsOf(b), " ")) +
-		st.Label.Render("   Total ") + st.Money.Render(b.Total.String())
+	money := st.Label.Render("   Total ") + st.Money.Render(b.Total.String())
 	for _, p := range b.Payments {
 		if p.Kind != booking.PaymentSale {
 			continue
 		}
-		line += st.Label.Render("   Paid ") + string(p.Method)
+		money += st.Label.Render("   Paid ") + string(p.Method)
 		if p.Method == booking.Cash && p.Tendered > 0 {
-			line += " " + p.Tendered.String()
+			money += " " + p.Tendered.String()
 		}
-		line += st.Label.Render("   Change due ") + st.Money.Render(p.Change.String())
+		money += st.Label.Render("   Change due ") + st.Money.Render(p.Change.String())
 	}
+	// The seats as many as fit beside the money, and how many more: the
+	// codes below need every line, and the booking view lists them all.
+	labels := seatLabelsOf(b)
+	room := m.width - ansi.StringWidth(money) - len("Seats ")
+	shown := strings.Join(labels, " ")
+	for n := len(labels); n > 0 && ansi.StringWidth(shown) > room; n-- {
+		shown = strings.Join(labels[:n-1], " ") + fmt.Sprintf(" +%d more", len(labels)-n+1)
+	}
+	line := st.Label.Render("Seats ") + st.Bold.Render(strings.TrimSpace(shown)) + money
 	out.WriteString(cutStyled(line, m.width))
 	out.WriteString("\n")
 	blocks := m.ticketBlocks(d.page, end)

@@ -121,11 +121,40 @@ func (doorScreen) view(m *Model, height int) string {
 	return b.String()
 }
 
+// mayFind reports whether the clerk signed in may look bookings up
+// (ctrl+f): door staff may not, so neither the hint bar nor the ? keys
+// offer it to them (helpFor) and the key does nothing.
+func (m *Model) mayFind() bool {
+	return m.clerk != nil && m.clerk.role >= booking.MinRole(booking.ActionFindBooking)
+}
+
+// without is h with no binding that offers drop's keys, in the hint bar
+// or the ? keys.
+func (h helpKeys) without(drop key.Binding) helpKeys {
+	keep := func(bs []key.Binding) []key.Binding {
+		out := make([]key.Binding, 0, len(bs))
+		for _, b := range bs {
+			if b.Help().Key != drop.Help().Key {
+				out = append(out, b)
+			}
+		}
+		return out
+	}
+	out := helpKeys{short: keep(h.short), full: make([][]key.Binding, len(h.full))}
+	for i, col := range h.full {
+		out.full[i] = keep(col)
+	}
+	return out
+}
+
 func (doorScreen) help(m *Model) helpKeys {
 	k := m.keys
-	submit := says(k.Submit, "admit")
+	submit, back := says(k.Submit, "admit"), k.Back
+	if m.clerk != nil && m.clerk.role == booking.RoleDoor {
+		back = says(k.Back, "clear") // the door is home for door staff
+	}
 	return helpKeys{
-		short: []key.Binding{submit, k.Back, k.Find, k.SignOut, k.Help},
-		full:  [][]key.Binding{{submit, k.Back}, {k.Find, k.SignOut, k.Help, k.Quit}},
+		short: []key.Binding{submit, back, k.Find, k.SignOut, k.Help},
+		full:  [][]key.Binding{{submit, back}, {k.Find, k.SignOut, k.Help, k.Quit}},
 	}
 }

@@ -500,8 +500,9 @@ func (findScreen) view(m *Model, height int) string {
 	}
 	for i := first; i < len(f.results) && i < first+rows; i++ {
 		r := f.results[i]
+		// The film takes what the other columns leave of the width.
 		line := fmt.Sprintf("  %-12s %s %s  %-16s %-10s %9s", cut(r.Number, 12),
-			r.Show.Starts.In(m.now().Location()).Format("02 Jan 15:04"), fit(r.Show.Film.Title, 18),
+			r.Show.Starts.In(m.now().Location()).Format("02 Jan 15:04"), fit(r.Show.Film.Title, min(max(m.width-67, 8), 30)),
 			fit(r.Customer, 16), fit(string(r.Status), 10), r.Total.String())
 		if f.mode == findList && i == f.cursor {
 			b.WriteString(st.Selected.Render(line))

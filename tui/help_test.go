@@ -56,6 +56,11 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 		{"seat map go-to prompt typing", func(t *testing.T, m *Model) { typeText(t, m, "N8") }},
 		{"seat map waiting-list prompt", func(t *testing.T, m *Model) { press(t, m, "esc", "w") }},
 		{"seat map block prompt", func(t *testing.T, m *Model) { press(t, m, "esc", "B") }},
+		{"seat map party", func(t *testing.T, m *Model) { press(t, m, "esc", "2", "a") }},
+		{"seat map single seat", func(t *testing.T, m *Model) {
+			press(t, m, "esc")
+			goTo(t, m, "G7")
+		}},
 		{"seat map holding", func(t *testing.T, m *Model) {
 			press(t, m, "esc")
 			goTo(t, m, "N8-9")
@@ -163,12 +168,12 @@ func TestHelp_EveryScreen(t *testing.T) {
 		t.Logf("%s: screen %v leaving %v status %q", step.name, m.screen, m.leaving != nil, m.status)
 		h := m.helpFor()
 		fmt.Fprintf(&out, "== %s (screen %v)\n", step.name, m.screen)
-		fmt.Fprintf(&out, "bar: %s\n", ansi.Strip(m.help.ShortHelpView(h.ShortHelp())))
+		fmt.Fprintf(&out, "bar: %s\n", ansi.Strip(m.hintBar(h.ShortHelp())))
 		for _, b := range h.ShortHelp() {
 			fmt.Fprintf(&out, "  short %q %q enabled=%v\n", b.Help().Key, b.Help().Desc, b.Enabled())
 		}
 		if full := h.FullHelp(); len(full) > 0 {
-			fmt.Fprintf(&out, "overlay:\n%s\n", ansi.Strip(m.fullHelp(full)))
+			fmt.Fprintf(&out, "overlay:\n%s\n", ansi.Strip(m.fullHelp(full, 21)))
 		}
 	}
 	path := filepath.Join("testdata", "help.golden")

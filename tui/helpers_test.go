@@ -12,6 +12,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -35,7 +36,7 @@ func storeOptions(clock *storetest.Clock) db.Options {
 // MustOpenStore opens the demo cinema on a file in a temp dir.
 func MustOpenStore(tb testing.TB, clock *storetest.Clock) *db.Store {
 	tb.Helper()
-	s, _ := storetest.MustOpenDemo(tb, storeOptions(clock))
+	s, _ := dbtest.MustOpenDemo(tb, storeOptions(clock))
 	return s
 }
 
@@ -45,7 +46,7 @@ func addStaff(tb testing.TB, s *db.Store, name string, role booking.Role, pin st
 	if _, err := s.AddStaff(context.Background(), booking.System, name, role, pin, nil); err != nil {
 		tb.Fatal(err)
 	}
-	storetest.MustStaffShift(tb, s, name, role)
+	dbtest.MustStaffShift(tb, s, name, role)
 }
 
 // newTestModel opens a counter session on store, sized w×h, with blocking

@@ -7,13 +7,15 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
 )
 
-// hold asks for seats, added to this session's hold.
-func (m *Model) hold(seats []booking.Seat, offer bool) tea.Cmd {
+// hold asks for seats, added to this session's hold. They were picked by
+// hand, so the single-seat rule applies; allow is the clerk's override.
+func (m *Model) hold(seats []booking.Seat, offer, allow bool) tea.Cmd {
 	if m.refuseCancelled() {
 		return nil
 	}
@@ -22,11 +24,13 @@ func (m *Model) hold(seats []booking.Seat, offer bool) tea.Cmd {
 		ids[i] = seat.ID
 	}
 	req := booking.HoldRequest{
-		ShowID:  m.seats.show.ID,
-		SeatIDs: ids,
-		Owner:   m.opts.Owner,
-		TTL:     booking.DefaultHoldTTL,
-		AddTo:   m.seats.holdID,
+		ShowID:      m.seats.show.ID,
+		SeatIDs:     ids,
+		Owner:       m.opts.Owner,
+		TTL:         booking.DefaultHoldTTL,
+		AddTo:       m.seats.holdID,
+		ByHand:      true,
+		AllowSingle: allow,
 	}
 	store, actor := m.store, m.actor()
 	return m.call(func(ctx context.Context) (tea.Msg, error) {
@@ -41,17 +45,21 @@ func (m *Model) hold(seats []booking.Seat, offer bool) tea.Cmd {
 	})
 }
 
-func (m *Model) holdBest(n int, premium bool) tea.Cmd {
+// holdBest asks for the best n seats, wheel of them wheelchair places
+// (with companion seats beside them); checkout opens the checkout once
+// they are held together.
+func (m *Model) holdBest(n int, premium bool, wheel int, checkout bool) tea.Cmd {
 	if m.refuseCancelled() {
 		return nil
 	}
 	req := booking.HoldBestRequest{
-		ShowID:  m.seats.show.ID,
-		N:       n,
-		Owner:   m.opts.Owner,
-		TTL:     booking.DefaultHoldTTL,
-		AddTo:   m.seats.holdID,
-		Premium: premium,
+		ShowID:     m.seats.show.ID,
+		N:          n,
+		Owner:      m.opts.Owner,
+		TTL:        booking.DefaultHoldTTL,
+		AddTo:      m.seats.holdID,
+		Premium:    premium,
+		Wheelchair: wheel,
 	}
 	m.setInfo(fmt.Sprintf("Finding the best %d…", n))
 	store, actor := m.store, m.actor()
@@ -61,7 +69,7 @@ func (m *Model) holdBest(n int, premium bool) tea.Cmd {
 			req.AddTo = 0
 			h, err = store.HoldBest(ctx, actor, req)
 		}
-		return holdMsg{showID: req.ShowID, hold: h, err: err, best: n}, err
+		return holdMsg{showID: req.ShowID, hold: h, err: err, best: n, checkout: checkout}, err
 	})
 }
 
@@ -112,19 +120,24 @@ func (m *Model) onHold(msg holdMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		var taken *booking.SeatsTakenError
-		if errors.As(msg.err, &taken) {
+		var single *booking.SingleSeatsError
+		switch {
+		case errors.As(msg.err, &taken):
 			s.clash = newClash(taken)
 			m.setInfo("")
 			if offer := s.clash.offerSeats(); len(offer) > 0 {
 				s.curRow, s.curCol = offer[0].Row, offer[0].Col
 			}
-		} else {
+		case errors.As(msg.err, &single):
+			s.single = single
+			m.setInfo("")
+		default:
 			m.fail(msg.err)
 		}
 		return m.loadSeatMapCmd()
 	}
 	h := msg.hold
-	s.clash = nil
+	s.clash, s.single = nil, nil
 	cmd := m.adoptHold(h)
 	n := len(s.mine())
 	switch {
@@ -136,7 +149,41 @@ func (m *Model) onHold(msg holdMsg) tea.Cmd {
 	if msg.best > 0 && len(h.Seats) > 0 {
 		s.curRow, s.curCol = h.Seats[0].Row, h.Seats[0].Col
 	}
+	if msg.checkout && h.Together && m.screen == screenSeatMap && n > 0 {
+		// Quantity first: the party's seats are held together, so the
+		// checkout opens with their types on them.
+		return tea.Batch(cmd, m.openCheckout())
+	}
 	return cmd
+}
+
+// singleKey answers the single-seat banner: enter holds the seats with
+// the single ones they would strand, y holds them anyway (the store logs
+// the override), esc chooses again, and anything else dismisses it and
+// acts as usual (done false).
+func (m *Model) singleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	s := &m.seats
+	e := s.single
+	if e == nil {
+		return nil, false
+	}
+	switch {
+	case key.Matches(msg, m.keys.TakeOffer):
+		s.single = nil
+		fill := e.Fill()
+		m.setInfo("Holding " + joinLabels(fill) + "…")
+		return m.hold(fill, false, false), true
+	case key.Matches(msg, m.keys.AllowSingle):
+		s.single = nil
+		m.setInfo("Holding " + joinLabels(e.Picked) + "…")
+		return m.hold(e.Picked, false, true), true
+	case key.Matches(msg, m.keys.Dismiss):
+		s.single = nil
+		m.setInfo("Choose again.")
+		return nil, true
+	}
+	s.single = nil
+	return nil, false
 }
 
 // adoptHold makes h this session's hold: its seats drawn as held here at
@@ -252,7 +299,7 @@ func (m *Model) takeOffer() tea.Cmd {
 		return nil
 	}
 	m.setInfo("Taking " + strings.Join(seatLabels(offer), ", ") + "…")
-	return m.hold(offer, true)
+	return m.hold(offer, true, false)
 }
 
 // ensureTick keeps the one-second hold countdown running while a hold is.

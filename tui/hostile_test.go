@@ -16,6 +16,7 @@ import (
 
 	"boxoffice/assets"
 	"boxoffice/booking"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/hostile"
 	"boxoffice/internal/storetest"
 	"boxoffice/tui/kiosk"
@@ -47,7 +48,7 @@ const (
 
 func newHostileFix(t *testing.T, clock *storetest.Clock) *hostileFix {
 	t.Helper()
-	s, path := storetest.MustOpenDemo(t, storeOptions(clock))
+	s, path := dbtest.MustOpenDemo(t, storeOptions(clock))
 	ctx := context.Background()
 	shows, err := s.Shows(ctx, booking.System, clock.Now())
 	if err != nil || len(shows) < 2 {
@@ -319,7 +320,7 @@ func (f *hostileFix) plant(t *testing.T, h string) (planted, refused []string) {
 // Then a kiosk on the same file shows its films, shows and seats.
 func (f *hostileFix) walk(t *testing.T, clock *storetest.Clock, h, seat string, w, ht int, check func(where, frame string, w, h int)) {
 	t.Helper()
-	s := storetest.Open(t, f.path, storeOptions(clock))
+	s := dbtest.Open(t, f.path, storeOptions(clock))
 	defer s.Close()
 	m := newTestModel(t, s, clock, "hostile", w, ht)
 	defer m.Close()
@@ -398,7 +399,7 @@ func (f *hostileFix) walk(t *testing.T, clock *storetest.Clock, h, seat string, 
 		press(t, m, "tab")
 	}
 	press(t, m, "esc", "ctrl+g")
-	for _, n := range []string{"1", "2", "3", "4", "5", "6"} {
+	for _, n := range []string{"1", "2", "3", "4", "5", "6", "7"} {
 		press(t, m, n)
 		frame("manager section " + n)
 		press(t, m, "esc")

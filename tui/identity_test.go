@@ -21,7 +21,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // identityValues are the values that say who acts or where: the counter
@@ -150,7 +150,7 @@ func TestModel_IdentityReachesStore(t *testing.T) {
 	logs := &logBuffer{}
 	opts := storeOptions(clock)
 	opts.Logger = slog.New(slog.NewTextHandler(logs, nil))
-	s, _ := storetest.MustOpenDemo(t, opts)
+	s, _ := dbtest.MustOpenDemo(t, opts)
 	addStaff(t, s, "carl", booking.RoleClerk, "2468")
 	term := registerTerminal(t, s, "till-4")
 	const addr = "192.0.2.7:40001"

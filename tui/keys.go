@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // KeyMap is every key the counter answers to, each with its help text.
@@ -17,6 +20,10 @@ type KeyMap struct {
 	Door    key.Binding
 	Called  key.Binding
 	SignOut key.Binding
+	// Messages opens the log of the last messages the status line said
+	// (see messages.go): a message too long for its two lines is read
+	// whole there.
+	Messages key.Binding
 
 	// Sign-in and forms. Submit is enter wherever it sends what was
 	// typed: a sign-in, a prompt, a ticket code, a form's next step.
@@ -49,17 +56,30 @@ type KeyMap struct {
 	Count     key.Binding
 	Best      key.Binding
 	BestN     key.Binding // help only: a party size, then b
-	Clear     key.Binding
-	Extend    key.Binding
-	Checkout  key.Binding
-	TakeOffer key.Binding
-	Dismiss   key.Binding
+	// PartyType is help only: a count and a ticket type's letter ("2a1c")
+	// make the party row (seatmap_party.go); its letters follow the
+	// ticket types. Wheelchair, on a party row, makes one of it a
+	// wheelchair user: best available gives a wheelchair place with a
+	// companion seat beside it.
+	PartyType  key.Binding
+	Wheelchair key.Binding
+	// AllowSingle holds seats that would leave a single empty seat all
+	// the same, from the map's single-seat banner: an override the store
+	// logs with the clerk's name.
+	AllowSingle key.Binding
+	Clear       key.Binding
+	Extend      key.Binding
+	Checkout    key.Binding
+	TakeOffer   key.Binding
+	Dismiss     key.Binding
 
 	// Checkout. PrevType is the one key of CycleType that steps back.
 	CycleType key.Binding
 	PrevType  key.Binding
 	Method    key.Binding
 	Confirm   key.Binding
+	// PayCard pays by card and goes to Sell in one key (again: cash).
+	PayCard key.Binding
 
 	// Done.
 	NewSale    key.Binding
@@ -100,6 +120,9 @@ type KeyMap struct {
 	ReportPrev   key.Binding
 	ReportBy     key.Binding
 	ReportPeriod key.Binding
+	// ReportExport saves the report on show as a CSV file in the data
+	// folder's exports.
+	ReportExport key.Binding
 
 	// Shifts and refunds. Shift opens the clerk's own shift from any
 	// screen away from the seats; XReport and CloseShift work on it.
@@ -131,6 +154,12 @@ type KeyMap struct {
 	MgrUnlock     key.Binding
 	MgrRemove     key.Binding
 	MgrYes        key.Binding
+	// MgrPrinter sets a terminal's printer; MgrSalesClose when a show's
+	// sales close (or the cinema's default); MgrReopen reopens a closed
+	// shift.
+	MgrPrinter    key.Binding
+	MgrSalesClose key.Binding
+	MgrReopen     key.Binding
 	// The booking view (issue 11): exchange the booking, its tickets'
 	// QR codes again, and the view opened from the done screen.
 	ExchangeBooking key.Binding
@@ -150,6 +179,8 @@ type KeyMap struct {
 	Reservations key.Binding
 	ResvPay      key.Binding
 	ResvMethod   key.Binding
+	// Items opens the items screen from the shows (items.go).
+	Items key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -157,13 +188,14 @@ func DefaultKeyMap() KeyMap {
 	b := key.NewBinding
 	k, h := key.WithKeys, key.WithHelp
 	km := KeyMap{
-		Quit:    b(k("ctrl+c"), h("ctrl+c", "quit")),
-		Help:    b(k("?"), h("?", "keys")),
-		Back:    b(k("esc"), h("esc", "back")),
-		Find:    b(k("ctrl+f"), h("ctrl+f", "find booking")),
-		Door:    b(k("ctrl+d"), h("ctrl+d", "door: admit tickets")),
-		Called:  b(k("ctrl+k"), h("ctrl+k", "waiting-list customer called")),
-		SignOut: b(k("ctrl+o"), h("ctrl+o", "sign out/switch clerk")),
+		Quit:     b(k("ctrl+c"), h("ctrl+c", "quit")),
+		Help:     b(k("?"), h("?", "keys")),
+		Back:     b(k("esc"), h("esc", "back")),
+		Find:     b(k("ctrl+f"), h("ctrl+f", "find booking")),
+		Door:     b(k("ctrl+d"), h("ctrl+d", "door: admit tickets")),
+		Called:   b(k("ctrl+k"), h("ctrl+k", "waiting-list customer called")),
+		SignOut:  b(k("ctrl+o"), h("ctrl+o", "sign out/switch clerk")),
+		Messages: b(k("ctrl+l"), h("ctrl+l", "messages")),
 
 		NextField: b(k("tab", "down"), h("tab", "next field")),
 		PrevField: b(k("shift+tab", "up"), h("shift+tab/↑", "previous field")),
@@ -180,27 +212,31 @@ func DefaultKeyMap() KeyMap {
 		Open:    b(k("enter"), h("enter", "open")),
 		Filter:  hint("type", "filter by film"),
 
-		SeatUp:    b(k("up", "k"), h("↑/k", "up")),
-		SeatDown:  b(k("down", "j"), h("↓/j", "down")),
-		SeatLeft:  b(k("left", "h"), h("←/h", "left")),
-		SeatRight: b(k("right", "l"), h("→/l", "right")),
-		Toggle:    b(k("space"), h("space", "hold/release")),
-		GoTo:      b(k("/"), h("/", "go to G7 or G7-9")),
-		Waitlist:  b(k("w"), h("w", "add to waiting list")),
-		WaitList:  b(k("W"), h("W", "waiting-list screen")),
-		Count:     b(k("1", "2", "3", "4", "5", "6", "7", "8", "9"), h("1-9", "party size")),
-		Best:      b(k("b"), h("b", "best seats")),
-		BestN:     hint("1-9 b", "best N"),
-		Clear:     b(k("x"), h("x", "release all")),
-		Extend:    b(k("+"), h("+", "extend hold")),
-		Checkout:  b(k("enter"), h("enter", "checkout")),
-		TakeOffer: b(k("enter"), h("enter", "take offer")),
-		Dismiss:   b(k("esc"), h("esc", "choose again")),
+		SeatUp:      b(k("up", "k"), h("↑/k", "up")),
+		SeatDown:    b(k("down", "j"), h("↓/j", "down")),
+		SeatLeft:    b(k("left", "h"), h("←/h", "left")),
+		SeatRight:   b(k("right", "l"), h("→/l", "right")),
+		Toggle:      b(k("space"), h("space", "hold/release")),
+		GoTo:        b(k("/"), h("/", "go to G7 or G7-9")),
+		Waitlist:    b(k("w"), h("w", "add to waiting list")),
+		WaitList:    b(k("W"), h("W", "waiting-list screen")),
+		Count:       b(k("1", "2", "3", "4", "5", "6", "7", "8", "9", "0"), h("0-9", "party size")),
+		Best:        b(k("b"), h("b", "best seats")),
+		BestN:       hint("4b", "best 4"),
+		PartyType:   hint("2a1c", "party: 2 adult 1 child"),
+		Wheelchair:  b(k("w"), h("w", "wheelchair user + companion")),
+		AllowSingle: b(k("y"), h("y", "hold anyway (logged)")),
+		Clear:       b(k("x"), h("x", "release all")),
+		Extend:      b(k("+"), h("+", "extend hold")),
+		Checkout:    b(k("enter"), h("enter", "checkout")),
+		TakeOffer:   b(k("enter"), h("enter", "take offer")),
+		Dismiss:     b(k("esc"), h("esc", "choose again")),
 
 		CycleType: b(k("t", "space", "left", "right"), h("t", "ticket type")),
 		PrevType:  b(k("left"), h("←", "previous ticket type")),
 		Method:    b(k("space", "left", "right"), h("space", "cash/card")),
 		Confirm:   b(k("enter"), h("enter", "next field; on Sell, sell")),
+		PayCard:   b(k("c"), h("c", "card, to Sell")),
 
 		NewSale:    b(k("enter", "n"), h("enter", "next sale")),
 		PrevTicket: b(k("left"), h("←", "previous tickets")),
@@ -222,6 +258,7 @@ func DefaultKeyMap() KeyMap {
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
 
 		LogLines: logLinesKey, // a local counter's missed log lines (logring.go)
+		Items:    b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks")),
 	}
 	return withReservationKeys(withBlockKeys(withBookingView(managerKeys(moneyKeys(km)))))
 }
@@ -237,6 +274,7 @@ func moneyKeys(km KeyMap) KeyMap {
 	km.ReportPrev = b(k("shift+tab"), h("shift+tab", "previous report"))
 	km.ReportBy = b(k("b"), h("b", "add up by"))
 	km.ReportPeriod = b(k("p"), h("p", "day/week/month/year"))
+	km.ReportExport = b(k("e"), h("e", "export CSV"))
 	km.Shift = b(k("ctrl+t"), h("ctrl+t", "my shift"))
 	km.XReport = b(k("x"), h("x", "X report"))
 	km.CloseShift = b(k("c"), h("c", "close: blind count"))
@@ -267,6 +305,9 @@ func managerKeys(km KeyMap) KeyMap {
 	km.MgrUnlock = b(k("u"), h("u", "unlock"))
 	km.MgrRemove = b(k("x"), h("x", "remove"))
 	km.MgrYes = b(k("y"), h("y", "yes"))
+	km.MgrPrinter = b(k("p"), h("p", "printer"))
+	km.MgrSalesClose = b(k("s"), h("s", "sales close"))
+	km.MgrReopen = b(k("o"), h("o", "reopen"))
 	return km
 }
 
@@ -321,22 +362,78 @@ func (m *Model) helpFor() helpKeys {
 		}
 		h.short = short
 	}
+	if m.clerk != nil && !m.mayFind() {
+		h = h.without(m.keys.Find)
+	}
 	return h
 }
 
+// hintBar is the line of keys under every screen: the screen's own keys
+// first, in the order it gives them, then the keys every screen answers
+// to (the ctrl+ chords), then ? last, which lists them all. Each is drawn
+// whole or not at all: what does not fit the width is left out rather
+// than cut, and ? stays whenever it is offered, so nothing is out of
+// reach.
+func (m *Model) hintBar(bindings []key.Binding) string {
+	st := m.help.Styles
+	sep := st.ShortSeparator.Inline(true).Render(m.help.ShortSeparator)
+	sepW := ansi.StringWidth(sep)
+	item := func(b key.Binding) string {
+		h := b.Help()
+		return st.ShortKey.Inline(true).Render(h.Key) + " " + st.ShortDesc.Inline(true).Render(h.Desc)
+	}
+	var own, global []key.Binding
+	var help *key.Binding
+	for i, b := range bindings {
+		switch k := b.Help().Key; {
+		case !b.Enabled():
+		case k == m.keys.Help.Help().Key:
+			help = &bindings[i]
+		case strings.HasPrefix(k, "ctrl+"):
+			global = append(global, b)
+		default:
+			own = append(own, b)
+		}
+	}
+	room := m.width
+	last := ""
+	if help != nil {
+		last = item(*help)
+		room -= ansi.StringWidth(last) + sepW
+	}
+	var out []string
+	used := 0
+	for _, b := range append(own, global...) {
+		s := item(b)
+		w := ansi.StringWidth(s)
+		if len(out) > 0 {
+			w += sepW
+		}
+		if used+w > room {
+			break // the rest matter less than what is shown
+		}
+		out = append(out, s)
+		used += w
+	}
+	if last != "" {
+		out = append(out, last)
+	}
+	return strings.Join(out, sep)
+}
+
 // forManagers adds to a screen's ? overlay the keys only a manager is
-// offered: the audit trail and the manager screens.
+// offered: the audit trail, the reports and the manager screens.
 func (m *Model) forManagers(full [][]key.Binding) [][]key.Binding {
 	if !m.isManager() {
 		return full
 	}
-	return append(full, []key.Binding{m.keys.Audit, m.keys.Manage})
+	return append(full, []key.Binding{m.keys.Audit, m.keys.Reports, m.keys.Manage})
 }
 
 // global is the ? overlay's column of the keys every signed-in screen
 // answers to.
 func (k *KeyMap) global() []key.Binding {
-	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Shift, k.Reservations, k.Help, k.Quit}
+	return []key.Binding{k.Back, k.Find, k.Door, k.Called, k.SignOut, k.Shift, k.Reservations, k.Messages, k.Help, k.Quit}
 }
 
 // says is b as the hint bar shows it in one state: the same keys, and what

@@ -122,3 +122,39 @@ func joinLabels(seats []booking.Seat) string {
 	}
 	return strings.Join(l[:len(l)-1], ", ") + " and " + l[len(l)-1]
 }
+
+// glue is the space inside a phrase that wrapWords keeps on one line (a
+// no-break space while it wraps, a space when drawn).
+const glue = "\u00a0"
+
+// together glues the words of s so wrapWords never parts them: a key and
+// what it does ("ctrl+k called") move to the next line whole.
+func together(s string) string { return strings.ReplaceAll(s, " ", glue) }
+
+// wrapWords wraps plain text to lines of at most width cells, at spaces
+// where it can (a word longer than the width is broken), without trailing
+// spaces. It is how a message too long for one line keeps every word.
+func wrapWords(s string, width int) []string {
+	if width < 1 {
+		return []string{strings.ReplaceAll(s, glue, " ")}
+	}
+	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
+	for i, l := range lines {
+		lines[i] = strings.ReplaceAll(strings.TrimRight(l, " "), glue, " ")
+	}
+	return lines
+}
+
+// fitWords shortens a line of plain text to at most width cells by
+// leaving out whole words from its end: a line that must be shorter ends
+// on a word, never in the middle of one.
+func fitWords(s string, width int) string {
+	for ansi.StringWidth(s) > width {
+		i := strings.LastIndexByte(strings.TrimRight(s, " "), ' ')
+		if i <= 0 {
+			return ansi.Truncate(s, max(width, 0), "")
+		}
+		s = strings.TrimRight(s[:i], " ")
+	}
+	return s
+}

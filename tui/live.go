@@ -27,6 +27,14 @@ func (m *Model) onLive(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case ServerNoticeMsg:
 		m.notice = booking.CleanLine(msg.Text, 200)
 		return nil, true
+	case PrinterMsg:
+		m.opts.Printer, m.opts.PDFDir = msg.Printer, msg.PDFDir
+		if msg.Printer.None() {
+			m.setInfo("This counter has no printer now: tickets are saved as PDF files.")
+		} else {
+			m.setInfo("This counter prints on " + msg.Printer.String() + " now.")
+		}
+		return nil, true
 	case subscribedMsg:
 		m.live = msg.ch
 		return m.waitChangeCmd(), true
@@ -40,6 +48,8 @@ func (m *Model) onLive(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case idleMsg:
 		m.idleArmed = false
 		return m.onIdle(), true
+	case clockMsg:
+		return m.onClock(), true
 	}
 	return nil, false
 }
@@ -66,6 +76,7 @@ const (
 	parkWithdrawn                 // the end of a withdrawn session
 	parkPrint                     // a print job (issue 12), which may wait on a printer
 	parkRetry                     // a sale sent again after the database server was away
+	parkClock                     // the title bar's clock, once a minute (clock.go)
 )
 
 // parkedCmd is a command kept aside by park.

@@ -17,7 +17,8 @@ import (
 // The log lines a local counter keeps for its own screen: while the log
 // file cannot be written (a full disk), its lines cannot go to stderr
 // either when stderr is the terminal the counter draws on (they would be
-// drawn over the screen), so they wait in a LogRing and ctrl+l shows them.
+// drawn over the screen), so they wait in a LogRing, and the messages
+// (ctrl+l) say so and show them on L.
 
 // Bounds of a LogRing: the newest lines, each cut to a size a screen can
 // show, so a flood of lines costs a fixed amount of memory.
@@ -103,8 +104,9 @@ func (r *LogRing) snapshot() logsState {
 	return logsState{open: true, lines: lines, dropped: dropped, problem: r.problem, since: r.since}
 }
 
-// logLinesKey opens the lines (KeyMap.LogLines).
-var logLinesKey = key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "log lines the log file missed"))
+// logLinesKey opens the lines from the messages (ctrl+l, then L):
+// KeyMap.LogLines.
+var logLinesKey = key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log lines the log file missed"))
 
 // logsState is the log lines as they were when ctrl+l was pressed, drawn
 // over the active screen until esc.

@@ -34,9 +34,11 @@ func TestModel_LogLines(t *testing.T) {
 	store := MustOpenStore(t, clock)
 	m := newTestModel(t, store, clock, "owner-logs", 80, 24)
 	press(t, m, "ctrl+l")
+	press(t, m, "L")
 	if strings.Contains(screenText(m), "Log lines") {
-		t.Fatalf("ctrl+l without a ring opened:\n%s", screenText(m))
+		t.Fatalf("ctrl+l L without a ring opened:\n%s", screenText(m))
 	}
+	press(t, m, "esc")
 
 	ring := NewLogRing()
 	m.opts.LogRing = ring
@@ -47,6 +49,10 @@ func TestModel_LogLines(t *testing.T) {
 		fmt.Fprintf(ring, "level=WARN msg=filler n=%d\n", i)
 	}
 	press(t, m, "ctrl+l")
+	if !strings.Contains(screenText(m), "The log file missed 42 lines: L shows them.") {
+		t.Fatalf("the messages do not say the log file missed lines:\n%s", screenText(m))
+	}
+	press(t, m, "L")
 	frame := m.View().Content
 	screen := ansi.Strip(frame)
 	for _, want := range []string{"Log lines the log file missed (42, newest last)", "The log file cannot be written since 10:00:00:", "  write /data/boxoffice.log: no space left on device",
@@ -83,6 +89,7 @@ func TestModel_LogLines(t *testing.T) {
 	signIn(t, m, "demo", "1234")
 	ring.SetProblem("", clock.Now())
 	press(t, m, "ctrl+l")
+	press(t, m, "L")
 	if !strings.Contains(screenText(m), "The log file is written again since 10:00:00; these lines are not in it.") {
 		t.Fatalf("after space was freed:\n%s", screenText(m))
 	}

@@ -11,11 +11,12 @@ import (
 )
 
 // The manager screens (ctrl+g, managers only): a menu of the programme
-// and the people — films, halls, the week's shows, prices, staff and
-// terminals. Every change is a store call in a command; the store refuses
-// anyone below manager whatever the screens do, and its words are drawn
-// on the form or the list that asked. A destructive change asks first,
-// and only y says yes.
+// and the people — films, halls, the week's shows, prices, staff,
+// terminals and shifts. Every change is a store call in a command; the
+// store refuses anyone below manager whatever the screens do, and its
+// words are drawn on the form or the list that asked, wrapped rather than
+// cut at the window's edge. A destructive change asks first, and only y
+// says yes.
 
 // mgrSection is which part of the manager screens is on show.
 type mgrSection int
@@ -28,10 +29,11 @@ const (
 	mgrPrices
 	mgrStaff
 	mgrTerminals
+	mgrShifts
 	numMgrSections
 )
 
-var mgrNames = [numMgrSections]string{"Manager", "Films", "Halls", "Shows: the week", "Prices", "Staff", "Terminals"}
+var mgrNames = [numMgrSections]string{"Manager", "Films", "Halls", "Shows: the week", "Prices", "Staff", "Terminals", "Shifts"}
 
 // mgrAbout is what each section is for, on the menu.
 var mgrAbout = [numMgrSections]string{
@@ -40,7 +42,8 @@ var mgrAbout = [numMgrSections]string{
 	mgrWeek:      "a week of shows by hall; add, move, cancel",
 	mgrPrices:    "the price table; set prices, put a show on a list",
 	mgrStaff:     "add, disable/enable, role, PIN reset, unlock",
-	mgrTerminals: "the registered counter terminals; add and remove",
+	mgrTerminals: "the counter terminals; add, remove, their printer",
+	mgrShifts:    "everyone's shifts; reopen a closed one",
 }
 
 // manageState is the manager screens: the section on show, what it last
@@ -53,6 +56,7 @@ type manageState struct {
 	dirty   bool   // a change was heard while busy: read again after
 	seq     int    // answers to an older read are dropped
 	err     string // why the last read or change failed, in the store's words
+	note    string // what the last change did, said above the section
 
 	films  []booking.Film
 	halls  []booking.Hall
@@ -60,6 +64,7 @@ type manageState struct {
 	list   int // the price list shown: 0 standing, i the (i-1)th list
 	staff  []booking.Staff
 	terms  []booking.Terminal
+	shifts []booking.Shift
 	week   weekState
 	// sites names the sites of a chain for the halls, staff and
 	// terminals lists; nil for a single cinema, which sees no site column.
@@ -67,6 +72,11 @@ type manageState struct {
 
 	form    *mgrForm
 	confirm *mgrConfirm
+	// pick is the list of shows a change is for, open over the section
+	// (manage_shows.go); cancelled the customers of a show just
+	// cancelled (manage_cancel.go).
+	pick      *showPicker
+	cancelled *cancelledView
 }
 
 // mgrLoadedMsg is what a section read.
@@ -77,6 +87,7 @@ type mgrLoadedMsg struct {
 	prices *booking.PriceTable
 	staff  []booking.Staff
 	terms  []booking.Terminal
+	shifts []booking.Shift
 	shows  [weekDays][]booking.Show
 	sites  []booking.Site
 	err    error
@@ -108,7 +119,7 @@ func (m *Model) openManage() tea.Cmd {
 // openSection opens a section of the menu and reads what it shows.
 func (m *Model) openSection(s mgrSection) tea.Cmd {
 	g := &m.manage
-	g.section, g.cursor, g.err, g.form, g.confirm = s, 0, "", nil, nil
+	g.section, g.cursor, g.err, g.note, g.form, g.confirm, g.pick, g.cancelled = s, 0, "", "", nil, nil, nil, nil
 	if s == mgrWeek && g.week.start.IsZero() {
 		g.week = weekState{start: dayOf(m.now())}
 	}
@@ -135,6 +146,9 @@ func (m *Model) mgrLoadCmd() tea.Cmd {
 			if msg.halls, err = store.Halls(ctx, actor); err == nil {
 				msg.films, err = store.Films(ctx, actor)
 			}
+			if err == nil { // the lists a show may be put on
+				msg.prices, err = store.Prices(ctx, actor)
+			}
 			for d := 0; d < weekDays && err == nil; d++ {
 				msg.shows[d], err = store.Shows(ctx, actor, start.AddDate(0, 0, d))
 			}
@@ -144,6 +158,8 @@ func (m *Model) mgrLoadCmd() tea.Cmd {
 			msg.staff, err = store.ListStaff(ctx, actor)
 		case mgrTerminals:
 			msg.terms, err = store.ListTerminals(ctx, actor)
+		case mgrShifts:
+			msg.shifts, err = store.ListShifts(ctx, actor, booking.ShiftQuery{Limit: mgrShiftsShown})
 		}
 		if err == nil && (section == mgrHalls || section == mgrStaff || section == mgrTerminals) {
 			msg.sites, err = store.Sites(ctx, actor)
@@ -181,7 +197,7 @@ func (m *Model) onMgrLoadedData(msg mgrLoadedMsg) {
 	case mgrHalls:
 		g.halls = msg.halls
 	case mgrWeek:
-		g.halls, g.films, g.week.shows = msg.halls, msg.films, msg.shows
+		g.halls, g.films, g.week.shows, g.prices = msg.halls, msg.films, msg.shows, msg.prices
 		g.week.clamp(g.halls)
 	case mgrPrices:
 		g.prices = msg.prices
@@ -190,6 +206,8 @@ func (m *Model) onMgrLoadedData(msg mgrLoadedMsg) {
 		g.staff = msg.staff
 	case mgrTerminals:
 		g.terms = msg.terms
+	case mgrShifts:
+		g.shifts = msg.shifts
 	}
 	g.sites = siteNames(msg.sites)
 	g.cursor = min(g.cursor, max(g.rows()-1, 0))
@@ -233,6 +251,8 @@ func (g *manageState) rows() int {
 		return len(g.staff)
 	case mgrTerminals:
 		return len(g.terms)
+	case mgrShifts:
+		return len(g.shifts)
 	}
 	return 0
 }
@@ -263,8 +283,8 @@ func (m *Model) onMgrDone(msg mgrDoneMsg) tea.Cmd {
 		}
 		return nil
 	}
-	g.form, g.err = nil, ""
-	m.setInfo(msg.info)
+	g.form, g.err, g.note = nil, "", msg.info
+	m.setInfo("")
 	return m.mgrLoadCmd()
 }
 
@@ -296,10 +316,14 @@ func (m *Model) manageKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.mgrConfirmKey(msg)
 	case g.form != nil:
 		return m.formKey(msg)
+	case g.cancelled != nil:
+		return m.cancelledKey(msg)
+	case g.pick != nil:
+		return m.showPickKey(msg)
 	case g.section == mgrMenu:
 		return m.menuKey(msg)
 	case key.Matches(msg, k.Back):
-		g.section, g.err = mgrMenu, ""
+		g.section, g.err, g.note = mgrMenu, "", ""
 		m.setInfo("")
 		return nil
 	case g.busy:
@@ -324,6 +348,8 @@ func (m *Model) manageKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.staffKey(msg)
 	case mgrTerminals:
 		return m.termsKey(msg)
+	case mgrShifts:
+		return m.shiftsKey(msg)
 	}
 	return nil
 }
@@ -361,7 +387,7 @@ func (manageScreen) changed(m *Model, c booking.ShowChanged) tea.Cmd {
 	if !(g.section == mgrWeek && (c.ShowID == 0 || g.week.has(c.ShowID))) && !(g.section == mgrPrices && c.ShowID == 0) {
 		return nil
 	}
-	if g.form != nil || g.confirm != nil || g.busy {
+	if g.form != nil || g.confirm != nil || g.pick != nil || g.busy {
 		g.dirty = true // read again once the read under way, or the form, is done
 		return nil
 	}
@@ -376,7 +402,7 @@ func (manageScreen) view(m *Model, height int) string {
 	if g.section != mgrMenu {
 		title = st.Subtle.Render("Manager › ") + title
 	}
-	b.WriteString(title + st.Subtle.Render(" · "+mgrSubtitle(g.section)) + "\n\n")
+	b.WriteString(cutStyled(title+st.Subtle.Render(" · "+mgrSubtitle(g.section)), m.width) + "\n\n")
 	switch {
 	case g.confirm != nil:
 		b.WriteString(m.confirmView())
@@ -384,13 +410,22 @@ func (manageScreen) view(m *Model, height int) string {
 	case g.form != nil:
 		b.WriteString(m.formView())
 		return b.String()
-	case g.err != "":
-		b.WriteString(st.Error.Render("  "+cut(g.err, m.width-4)) + "\n\n")
-	case g.busy && g.section != mgrMenu && g.rows() == 0 && g.section != mgrWeek:
+	case g.cancelled != nil:
+		b.WriteString(m.cancelledView(height - 2))
+		return b.String()
+	case g.pick != nil:
+		b.WriteString(m.pickView(height - 2))
+		return b.String()
+	}
+	used := 2
+	if said := m.mgrSaid(); said != "" {
+		b.WriteString(said + "\n\n")
+		used += strings.Count(said, "\n") + 2
+	} else if g.busy && g.section != mgrMenu && g.rows() == 0 && g.section != mgrWeek {
 		b.WriteString(st.Subtle.Render("  Reading…"))
 		return b.String()
 	}
-	h := max(height-4, 1)
+	h := max(height-used, 1)
 	switch g.section {
 	case mgrMenu:
 		b.WriteString(m.menuView())
@@ -406,8 +441,24 @@ func (manageScreen) view(m *Model, height int) string {
 		b.WriteString(m.staffView(h))
 	case mgrTerminals:
 		b.WriteString(m.termsView(h))
+	case mgrShifts:
+		b.WriteString(m.shiftsView(h))
 	}
 	return b.String()
+}
+
+// mgrSaid is the store's refusal, or what the last change did, wrapped
+// to the window (at most three lines): "" for neither.
+func (m *Model) mgrSaid() string {
+	g := &m.manage
+	st := &m.styles
+	switch {
+	case g.err != "":
+		return st.Error.Render(indent(wrapText(g.err, m.width-4, 3), 2))
+	case g.note != "":
+		return st.Info.Render(indent(wrapText(g.note, m.width-4, 3), 2))
+	}
+	return ""
 }
 
 func mgrSubtitle(s mgrSection) string {
@@ -459,15 +510,21 @@ func (manageScreen) help(m *Model) helpKeys {
 		return helpKeys{short: []key.Binding{yes, no}, full: [][]key.Binding{{yes, no}}}
 	case g.form != nil:
 		return m.formHelp()
+	case g.cancelled != nil:
+		back := says(k.Back, "back to the week")
+		return helpKeys{short: []key.Binding{k.Up, k.Down, back, k.Help}, full: [][]key.Binding{{k.Up, k.Down, back}, k.global()}}
+	case g.pick != nil:
+		pick, back := says(k.Open, "this show"), says(k.Back, "cancel")
+		return helpKeys{short: []key.Binding{pick, k.Up, k.Down, back, k.Help}, full: [][]key.Binding{{pick, k.Up, k.Down, back}, k.global()}}
 	case g.section == mgrMenu:
 		open := says(k.Open, "open")
-		short := []key.Binding{open, k.Up, k.Down, k.Back, k.Help}
-		return helpKeys{short: short, full: [][]key.Binding{{open, k.Up, k.Down}, k.global()}}
+		short := []key.Binding{open, k.Up, k.Down, k.Reports, k.Back, k.Help}
+		return helpKeys{short: short, full: m.forManagers([][]key.Binding{{open, k.Up, k.Down}, k.global()})}
 	}
 	own := m.sectionKeys()
 	back := says(k.Back, "menu")
 	short := append(append([]key.Binding{}, own...), back, k.Help)
-	return helpKeys{short: short, full: [][]key.Binding{own, {k.Up, k.Down, back}, k.global()}}
+	return helpKeys{short: short, full: m.forManagers([][]key.Binding{own, {k.Up, k.Down, back}, k.global()})}
 }
 
 // sectionKeys are the keys of the section on show.
@@ -479,13 +536,16 @@ func (m *Model) sectionKeys() []key.Binding {
 	case mgrHalls:
 		return []key.Binding{k.MgrAdd}
 	case mgrWeek:
-		return []key.Binding{k.MgrAdd, k.MgrMove, k.MgrCancelShow, k.MgrHall, k.MgrWeek}
+		return []key.Binding{k.MgrAdd, says(k.MgrMove, "move"), says(k.MgrCancelShow, "cancel"), says(k.MgrShowList, "price list"),
+			k.MgrSalesClose, says(k.MgrHall, "hall"), says(k.MgrWeek, "week")}
 	case mgrPrices:
 		return []key.Binding{k.MgrSetPrice, k.MgrTicketType, k.MgrShowList, k.MgrList}
 	case mgrStaff:
 		return []key.Binding{k.MgrAdd, k.MgrDisable, k.MgrRole, k.MgrPIN, k.MgrUnlock}
 	case mgrTerminals:
-		return []key.Binding{k.MgrAdd, k.MgrRemove}
+		return []key.Binding{k.MgrAdd, k.MgrPrinter, k.MgrRemove}
+	case mgrShifts:
+		return []key.Binding{k.MgrReopen}
 	}
 	return nil
 }

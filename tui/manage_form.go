@@ -63,6 +63,8 @@ type mgrForm struct {
 	focus  int
 	err    string // what is wrong, checked here or refused by the store
 	submit mgrSubmit
+	// verb is what enter does, for the hint bar: "save" when empty.
+	verb string
 }
 
 // mgrConfirm is a question before a destructive change; only y runs it.
@@ -74,6 +76,7 @@ type mgrConfirm struct {
 // openForm puts a form over the section.
 func (m *Model) openForm(title, note string, submit mgrSubmit, fields ...mgrField) {
 	m.manage.form = &mgrForm{title: title, note: note, fields: fields, submit: submit}
+	m.manage.note = ""
 	m.setInfo("")
 }
 
@@ -150,9 +153,9 @@ func (m *Model) formView() string {
 	st := &m.styles
 	f := m.manage.form
 	var b strings.Builder
-	b.WriteString("  " + st.Bold.Render(f.title) + "\n")
+	b.WriteString("  " + st.Bold.Render(cut(f.title, m.width-4)) + "\n")
 	if f.note != "" {
-		b.WriteString("  " + st.Subtle.Render(cut(f.note, m.width-4)) + "\n")
+		b.WriteString(st.Subtle.Render(indent(wrapText(f.note, m.width-4, 3), 2)) + "\n")
 	}
 	b.WriteString("\n")
 	width := max(min(m.width-24, 60), 20)
@@ -175,7 +178,7 @@ func (m *Model) formView() string {
 	b.WriteString("\n")
 	switch {
 	case f.err != "":
-		b.WriteString("  " + st.Error.Render(cut(f.err, m.width-4)) + "\n")
+		b.WriteString(st.Error.Render(indent(wrapText(f.err, m.width-4, 3), 2)) + "\n")
 	case m.manage.busy:
 		b.WriteString("  " + st.Subtle.Render("Saving…") + "\n")
 	}
@@ -196,7 +199,11 @@ func (m *Model) confirmView() string {
 func (m *Model) formHelp() helpKeys {
 	k := m.keys
 	f := m.manage.form
-	save := says(k.Submit, "save")
+	verb := f.verb
+	if verb == "" {
+		verb = "save"
+	}
+	save := says(k.Submit, verb)
 	next := relabel(k.NextField, "tab", "next field")
 	prev := relabel(k.PrevField, "shift+tab", "previous field")
 	back := says(k.Back, "cancel")
@@ -206,4 +213,25 @@ func (m *Model) formHelp() helpKeys {
 	}
 	short = append(short, back)
 	return helpKeys{short: short, full: [][]key.Binding{{save, next, prev, says(k.Choose, "choose"), back}, {k.DeleteChar, k.ClearField, k.DeleteWord}}}
+}
+
+// wrapText cleans s and wraps it at word boundaries to lines of at most
+// width cells, keeping its own line breaks: a message that would be cut
+// at the edge goes on to the next line instead. A word longer than the
+// line is broken; past maxLines (0: no limit) the last line kept ends in
+// "…". It returns the lines joined by "\n".
+func wrapText(s string, width, maxLines int) string {
+	width = max(width, 10)
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		out = append(out, strings.Split(ansi.Wrap(booking.Clean(para), width, " "), "\n")...)
+	}
+	for i := range out {
+		out[i] = strings.TrimRight(out[i], " ")
+	}
+	if maxLines > 0 && len(out) > maxLines {
+		out = out[:maxLines]
+		out[maxLines-1] = ansi.Truncate(out[maxLines-1], width-1, "") + "…"
+	}
+	return strings.Join(out, "\n")
 }

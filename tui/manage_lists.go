@@ -116,7 +116,7 @@ func (m *Model) hallsKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	dir := m.opts.LayoutsDir
 	if dir == "" {
-		m.setInfo("Halls are added from a layouts folder, and this counter has none: add them with boxoffice hall add FILE.")
+		m.manage.err = "Halls are added from a layouts folder, and this counter has none: it was started without one."
 		return nil
 	}
 	m.openForm("Add a hall from a layout file", "The name of a layout file in "+booking.CleanLine(dir, 200)+" (see the README for the layout).",

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -91,7 +90,7 @@ func (m *Model) pricesKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.MgrTicketType):
 		m.ticketTypeForm()
 	case key.Matches(msg, k.MgrShowList):
-		m.showListForm()
+		return m.pickShowCmd("Put a show on a price list", m.showListForm)
 	}
 	return nil
 }
@@ -156,26 +155,6 @@ func (m *Model) ticketTypeForm() {
 			return s.SetPrice(ctx, a, t)
 		}), "", nil
 	}, textField("Code", 20, code), textField("Name", 40, name), amount)
-}
-
-// showListForm puts a show on a price list.
-func (m *Model) showListForm() {
-	g := &m.manage
-	show := textField("Show number", 10, "")
-	show.f.accept = isDigit
-	m.openForm("Put a show on a price list", "Its sales from now on are priced from the list; an empty list is the standing one.", func(m *Model, v []string) (tea.Cmd, string, error) {
-		id, err := strconv.ParseInt(v[0], 10, 64)
-		if err != nil || id <= 0 {
-			return nil, "", booking.Errorf(booking.EInvalid, "Type the show's number (the shows list and the week show it).")
-		}
-		list, err := booking.ParseListName(v[1], true)
-		if err != nil {
-			return nil, "", err
-		}
-		return m.mgrDo(fmt.Sprintf("Show %d sells at the %s list.", id, listLabel(list)), func(ctx context.Context, s Backend, a booking.Actor) error {
-			return s.SetShowPriceList(ctx, a, id, list)
-		}), "", nil
-	}, show, textField("List", booking.MaxListName, g.listName()))
 }
 
 // listLabel names a price list, "standing" for "".

@@ -61,8 +61,8 @@ func (m *Model) staffKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case self && (key.Matches(msg, k.MgrDisable) || key.Matches(msg, k.MgrRole)):
 		// A manager who disables or demotes themselves here is out at once:
-		// another manager, or the command line, does that.
-		g.err = "Your own access is changed by another manager or at the command line."
+		// another manager does that.
+		g.err = "Your own access is changed by another manager."
 	case key.Matches(msg, k.MgrDisable) && s.Disabled:
 		return m.mgrDo("Enabled "+cut(name, 40)+".", func(ctx context.Context, b Backend, a booking.Actor) error {
 			return b.EnableStaff(ctx, a, name)
@@ -101,10 +101,13 @@ func (m *Model) staffKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// addStaffForm adds a member of staff with a PIN and, when one is
+// pasted, the SSH public key that signs them in over SSH straight to
+// their own counter.
 func (m *Model) addStaffForm() {
 	pin := textField("PIN", 32, "")
 	pin.f.mask = true
-	m.openForm("Add a member of staff", "They sign in with their name and PIN at any counter.", func(m *Model, v []string) (tea.Cmd, string, error) {
+	m.openForm("Add a member of staff", "They sign in with their name and PIN at any counter. An SSH key (one line of authorized_keys, pasted) signs them in without one; leave it empty for none.", func(m *Model, v []string) (tea.Cmd, string, error) {
 		name := v[0]
 		role, err := booking.ParseRole(v[1])
 		switch {
@@ -115,11 +118,16 @@ func (m *Model) addStaffForm() {
 		case len([]rune(v[2])) < 4:
 			return nil, "", booking.Errorf(booking.EInvalid, "A PIN has 4 to 32 characters.")
 		}
-		return m.mgrDo("Added "+cut(name, 40)+" as a "+v[1]+".", func(ctx context.Context, b Backend, a booking.Actor) error {
-			_, err := b.AddStaff(ctx, a, name, role, v[2], nil)
+		var sshKey []byte
+		with := ""
+		if v[3] != "" {
+			sshKey, with = []byte(v[3]), " with an SSH key"
+		}
+		return m.mgrDo("Added "+cut(name, 40)+" as a "+v[1]+with+".", func(ctx context.Context, b Backend, a booking.Actor) error {
+			_, err := b.AddStaff(ctx, a, name, role, v[2], sshKey)
 			return err
 		}), "", nil
-	}, textField("Name", 40, ""), choiceField("Role", staffRoles, "clerk"), pin)
+	}, textField("Name", 40, ""), choiceField("Role", staffRoles, "clerk"), pin, textField("SSH key", 2000, ""))
 }
 
 // Terminals.
@@ -130,17 +138,22 @@ func (m *Model) termsView(h int) string {
 		return m.styles.Subtle.Render("  No terminals registered: a adds one by its SSH public key.")
 	}
 	rows := make([]string, len(g.terms))
-	for i, t := range g.terms {
-		if g.sites == nil {
-			rows[i] = fmt.Sprintf("%4d  %s", t.ID, cut(t.Name, 40))
-			continue
-		}
-		rows[i] = fmt.Sprintf("%4d  %s", t.ID, fit(t.Name, 24)) + g.siteColumn(t.Site)
-	}
+	printerW := max(m.width-36, 16)
 	if g.sites != nil {
-		return m.listLines(fmt.Sprintf("%4s  %s  %s", "ID", fit("Terminal", 24), "Site"), rows, h)
+		printerW = max(m.width-54, 12)
 	}
-	return m.listLines(fmt.Sprintf("%4s  %s", "ID", "Terminal"), rows, h)
+	for i, t := range g.terms {
+		printer := booking.CleanLine(t.Printer, 200)
+		if printer == "" {
+			printer = "none: PDFs"
+		}
+		rows[i] = fmt.Sprintf("%4d  %s  %s", t.ID, fit(t.Name, 24), fit(printer, printerW)) + g.siteColumn(t.Site)
+	}
+	head := fmt.Sprintf("%4s  %s  %s", "ID", fit("Terminal", 24), fit("Printer", printerW))
+	if g.sites != nil {
+		head += "  Site"
+	}
+	return m.listLines(head, rows, h)
 }
 
 func (m *Model) termsKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -161,6 +174,8 @@ func (m *Model) termsKey(msg tea.KeyPressMsg) tea.Cmd {
 				return err
 			}), "", nil
 		}, textField("Name", 40, ""), textField("Public key", 2000, ""))
+	case key.Matches(msg, k.MgrPrinter) && len(g.terms) > 0:
+		m.printerForm(g.terms[g.cursor])
 	case key.Matches(msg, k.MgrRemove) && len(g.terms) > 0:
 		name := g.terms[g.cursor].Name
 		m.ask(fmt.Sprintf("Remove terminal %s? Its sessions stop at their next change.", cut(name, 30)),
@@ -169,4 +184,27 @@ func (m *Model) termsKey(msg tea.KeyPressMsg) tea.Cmd {
 			}))
 	}
 	return nil
+}
+
+// printerForm sets where terminal t prints. The server hands the new
+// printer to the terminal's open sessions within seconds (see
+// tui/server), so nobody signs out for it.
+func (m *Model) printerForm(t booking.Terminal) {
+	name := booking.CleanLine(t.Name, 40)
+	m.openForm("The printer of "+name,
+		"tcp://HOST[:PORT] for a network printer (port 9100 when none is given), or a device such as /dev/usb/lp0. Empty: none, and its sales are saved as PDF tickets.",
+		func(m *Model, v []string) (tea.Cmd, string, error) {
+			p, err := booking.ParsePrinter(v[0])
+			if err != nil {
+				return nil, "", err
+			}
+			done := fmt.Sprintf("%s prints on %s now, open sessions too.", name, p.String())
+			if p.None() {
+				done = name + " has no printer now: its sales are saved as PDF tickets."
+			}
+			return m.mgrDo(done, func(ctx context.Context, b Backend, a booking.Actor) error {
+				_, err := b.SetTerminalPrinter(ctx, a, t.Name, v[0])
+				return err
+			}), "", nil
+		}, textField("Printer", 200, booking.CleanLine(t.Printer, 200)))
 }

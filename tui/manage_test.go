@@ -298,9 +298,9 @@ func TestManage_WeekAddAndCancel(t *testing.T) {
 	press(t, m, "enter")
 	onScreen(t, m, "refund every booking?", "y/N")
 	press(t, m, "y")
-	onScreen(t, m, "Cancelled show")
+	onScreen(t, m, "cancelled: ", "Nobody had booked it")
 	var cancelled int64
-	if _, err := fmt.Sscanf(screenText(m)[strings.Index(screenText(m), "Cancelled show "):], "Cancelled show %d", &cancelled); err != nil {
+	if _, err := fmt.Sscanf(screenText(m)[strings.Index(screenText(m), "  Show ")+2:], "Show %d cancelled", &cancelled); err != nil {
 		t.Fatalf("no show number on screen: %v\n%s", err, screenText(m))
 	}
 	if sh, err := s.Show(ctx, booking.System, cancelled); err != nil || sh.Status != booking.ShowCancelled || sh.CancelReason != "projector" {
@@ -324,20 +324,19 @@ func TestManage_Prices(t *testing.T) {
 	}
 	onScreen(t, m, "16.25*")
 
-	// A show on a list that nobody priced is refused in the store's words.
+	// l picks the show from the coming shows, not by a number typed, and
+	// offers only the lists a price was set on.
 	press(t, m, "l")
-	typeText(t, m, "1")
-	press(t, m, "tab")
-	typeText(t, m, "matinee")
-	press(t, m, "enter")
-	if m.manage.form == nil || m.manage.form.err == "" {
-		t.Fatal("an unpriced list was accepted")
+	onScreen(t, m, "Put a show on a price list", "Fri 13 Mar 11:00", "The Lighthouse Keeper")
+	press(t, m, "enter") // the first: show 1
+	if got := m.manage.form.fields[0].choices; !slices.Equal(got, []string{"standing", "evening"}) {
+		t.Fatalf("lists offered %q", got)
 	}
-	retype(t, m, "evening")
-	press(t, m, "enter")
+	press(t, m, "right", "enter")
 	if sh, _ := s.Show(ctx, booking.System, 1); sh.PriceList != "evening" {
 		t.Fatalf("show 1 on list %q", sh.PriceList)
 	}
+	onScreen(t, m, "Show 1 sells at the evening list.")
 	press(t, m, "tab") // the evening list's column
 	onScreen(t, m, "evening")
 }

@@ -13,9 +13,10 @@ import (
 )
 
 // The week: the programme of one hall, seven days across from a start
-// day, each show as its start and a short title. ← → pick the day, ↑ ↓
-// the show, tab the hall, [ ] the week; a adds a show on the day, m moves
-// the one picked, c cancels it.
+// day, each show as its start and a short title, a cancelled one marked ×
+// and struck through. ← → pick the day, ↑ ↓ the show, tab the hall, [ ]
+// the week; a adds a show on the day, m moves the one picked, c cancels
+// it, l puts it on a price list, s sets when its sales close.
 
 const weekDays = 7
 
@@ -105,6 +106,14 @@ func (m *Model) weekKey(msg tea.KeyPressMsg) tea.Cmd {
 		if sh, ok := w.picked(g.halls); ok {
 			m.cancelShowForm(sh)
 		}
+	case key.Matches(msg, k.MgrShowList):
+		if sh, ok := w.picked(g.halls); ok {
+			m.showListForm(sh)
+		}
+	case key.Matches(msg, k.MgrSalesClose):
+		if sh, ok := w.picked(g.halls); ok {
+			m.salesCloseForm(sh)
+		}
 	}
 	w.clamp(g.halls)
 	return nil
@@ -132,13 +141,27 @@ func (m *Model) weekView(h int) string {
 		most = max(most, len(days[d]))
 	}
 	b.WriteString(st.Label.Render(head) + "\n")
-	rows := max(min(most, h-7), 1)
+	rows := max(min(most, h-8), 1)
+	struck := st.Faint.Strikethrough(true)
+	anyCancelled := false
 	for r := range rows {
 		line := "  "
 		for d := range weekDays {
 			cell := strings.Repeat(" ", colW)
 			if r < len(days[d]) {
 				sh := days[d][r]
+				if sh.Cancelled() {
+					// The × says it without colour or strikethrough.
+					anyCancelled = true
+					cell = fit("×"+sh.Starts.Format("15:04")+" "+shortTitle(sh.Film.Title), colW-1)
+					if d == w.day && r == w.row {
+						cell = st.Selected.Render(cell + " ")
+					} else {
+						cell = struck.Render(cell) + " "
+					}
+					line += cell
+					continue
+				}
 				cell = fit(sh.Starts.Format("15:04")+" "+shortTitle(sh.Film.Title), colW-1) + " "
 			}
 			if d == w.day && r == w.row {
@@ -147,6 +170,9 @@ func (m *Model) weekView(h int) string {
 			line += cell
 		}
 		b.WriteString(line + "\n")
+	}
+	if anyCancelled {
+		b.WriteString(st.Subtle.Render("  × cancelled") + "\n")
 	}
 	b.WriteString("\n" + m.pickedLine())
 	return b.String()
@@ -172,9 +198,14 @@ func (m *Model) pickedLine() string {
 		return st.Subtle.Render("  No show on " + g.week.start.AddDate(0, 0, g.week.day).Format("Mon 02 Jan") + " here: a adds one.")
 	}
 	ends := sh.Starts.Add(time.Duration(sh.Film.Minutes) * time.Minute)
-	line := fmt.Sprintf("  Show %d · %s · %s–%s · %d/%d sold, %d held · %s list", sh.ID, cut(sh.Film.Title, 30),
-		sh.Starts.Format("Mon 15:04"), ends.Format("15:04"), sh.Sold, sh.Capacity, sh.Held, listLabel(sh.PriceList))
-	return cutStyled(line, m.width)
+	line := fmt.Sprintf("Show %d · %s · %s–%s · ", sh.ID, booking.CleanLine(sh.Film.Title, 40), sh.Starts.Format("Mon 15:04"), ends.Format("15:04"))
+	if sh.Cancelled() {
+		line += "× cancelled: " + booking.CleanLine(sh.CancelReason, 60) + " (c lists its customers)"
+		return st.Bold.Render(indent(wrapText(line, m.width-4, 2), 2))
+	}
+	line += fmt.Sprintf("%d/%d sold, %d held · %s list · sales close %s", sh.Sold, sh.Capacity, sh.Held,
+		listLabel(sh.PriceList), booking.DescribeSalesClose(sh.SalesClose))
+	return indent(wrapText(line, m.width-4, 2), 2)
 }
 
 // hallNames are the halls' names, for a choice.
@@ -267,16 +298,4 @@ func (m *Model) moveShowForm(sh booking.Show) {
 		return cmd, fmt.Sprintf("Move show %d with %s sold to %s? Its bookings keep their seats; tell the customers.", sh.ID, plural(sh.Sold, "seat", "seats"), starts.Format("Mon 02 Jan 15:04")), nil
 	}, textField("Day", 10, sh.Starts.In(loc).Format("2006-01-02")), textField("Time", 5, sh.Starts.In(loc).Format("15:04")),
 		choiceField("Hall", g.hallNames(), booking.CleanLine(sh.HallName, 30)))
-}
-
-// cancelShowForm asks why, then whether, and cancels the show picked.
-func (m *Model) cancelShowForm(sh booking.Show) {
-	m.openForm(fmt.Sprintf("Cancel show %d: %s", sh.ID, cut(sh.Film.Title, 40)),
-		fmt.Sprintf("Every booking (%d seats sold) is cancelled and refunded; you get the list of customers to call.", sh.Sold),
-		func(m *Model, v []string) (tea.Cmd, string, error) {
-			if v[0] == "" {
-				return nil, "", booking.Errorf(booking.EInvalid, "Say why the show is cancelled.")
-			}
-			return m.cancelShowCmd(sh.ID, v[0]), fmt.Sprintf("Cancel show %d at %s and refund every booking?", sh.ID, sh.Starts.Format("Mon 02 Jan 15:04")), nil
-		}, textField("Reason", 120, ""))
 }

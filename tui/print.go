@@ -32,6 +32,15 @@ type printedMsg struct {
 	err     error
 }
 
+// PrinterMsg is sent into a running program from outside (the SSH
+// server) when the printer of the session's terminal was changed: the
+// session prints there from its next job on. A zero Printer prints on
+// none, writing the tickets of a sale as a PDF in PDFDir instead.
+type PrinterMsg struct {
+	Printer booking.Printer
+	PDFDir  string
+}
+
 // canPrint reports whether this counter has anywhere to print.
 func (m *Model) canPrint() bool { return !m.opts.Printer.None() || m.opts.PDFDir != "" }
 
@@ -39,7 +48,14 @@ func (m *Model) canPrint() bool { return !m.opts.Printer.None() || m.opts.PDFDir
 // issued tickets with their current codes, and its sale's receipt — on
 // this counter's printer, or writes the tickets as a PDF when it has
 // none. nil when the counter has neither, or a job is already running.
-func (m *Model) printBooking(number string) tea.Cmd {
+// It is the print that follows the sale; printAgain is every later one.
+func (m *Model) printBooking(number string) tea.Cmd { return m.printBookingJob(number, false) }
+
+// printAgain is printBooking after the sale was printed (or tried): the
+// receipt is marked DUPLICATE and shows the refunds made since.
+func (m *Model) printAgain(number string) tea.Cmd { return m.printBookingJob(number, true) }
+
+func (m *Model) printBookingJob(number string, again bool) tea.Cmd {
 	if !m.canPrint() {
 		return nil
 	}
@@ -59,18 +75,23 @@ func (m *Model) printBooking(number string) tea.Cmd {
 			return printedMsg{number: number, err: err}, err
 		}
 		// The job has its own deadline (PrintTimeout), not the store call's.
-		return printJob(ctx, opts, b), nil
+		return printJob(ctx, opts, b, again), nil
 	}))
 }
 
-// printJob sends b to opts' printer, or writes its PDF.
-func printJob(ctx context.Context, opts Options, b *booking.Booking) printedMsg {
+// printJob sends b to opts' printer, the receipt as a duplicate when
+// again, or writes its PDF.
+func printJob(ctx context.Context, opts Options, b *booking.Booking, again bool) printedMsg {
 	out := printedMsg{number: b.Number, tickets: len(paper.Printable(b))}
 	if opts.Printer.None() {
 		out.path, out.err = opts.Layout.WritePDFIn(opts.PDFDir, b)
 		return out
 	}
-	job, err := opts.Layout.BookingJob(b)
+	build := opts.Layout.BookingJob
+	if again {
+		build = opts.Layout.ReprintJob
+	}
+	job, err := build(b)
 	if err != nil {
 		out.err = err
 		return out

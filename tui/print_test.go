@@ -214,3 +214,53 @@ func TestModel_PrintRefundAndZReport(t *testing.T) {
 		t.Fatalf("Z report:\n%s", text)
 	}
 }
+
+// TestModel_ReprintIsDuplicate: the receipt printed with the sale is the
+// only one without DUPLICATE; a refund's receipt says why; p on the
+// booking afterwards prints the receipt marked DUPLICATE with that
+// refund on it.
+func TestModel_ReprintIsDuplicate(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	pr := escpostest.NewPrinter(t)
+	p, _ := booking.ParsePrinter(pr.URL())
+	m := newPrintModel(t, s, clock, "reprint", Options{Printer: p})
+	openGrandShow(t, m)
+	press(t, m, "2", "b", "enter", "enter", "enter")
+	sold := m.done.booking
+	run(t, m, takeParked(t, m, parkPrint))
+	job := func() string {
+		t.Helper()
+		cmds, err := escpostest.Parse(pr.Job(t, 5*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(escpostest.Texts(cmds), "\n")
+	}
+	if text := job(); !strings.Contains(text, "RECEIPT") || strings.Contains(text, "DUPLICATE") {
+		t.Fatalf("the sale's receipt:\n%s", text)
+	}
+
+	press(t, m, "ctrl+f")
+	typeText(t, m, sold.Number)
+	press(t, m, "enter", "tab", "r", "enter")
+	typeText(t, m, "seat wobbles")
+	press(t, m, "enter", "right", "enter")
+	after, err := s.Booking(context.Background(), booking.System, sold.Number)
+	if err != nil || len(after.Payments) != 2 {
+		t.Fatalf("refund: %v, status %q, screen:\n%s", err, m.status, screenText(m))
+	}
+	run(t, m, takeParked(t, m, parkPrint))
+	if text := job(); !strings.Contains(text, "REFUND") || !strings.Contains(text, "Reason: seat wobbles") || !strings.Contains(text, "Approved by") {
+		t.Fatalf("the refund's receipt:\n%s", text)
+	}
+
+	press(t, m, "p")
+	run(t, m, takeParked(t, m, parkPrint))
+	text := job()
+	refunded := after.Payments[1].Amount.String()
+	if strings.Count(text, "DUPLICATE") != 2 || !strings.Contains(text, "Refund "+sold.Tickets[0].Seat.Label) || !strings.Contains(text, "-"+refunded) {
+		t.Fatalf("the receipt printed again:\n%s", text)
+	}
+}

@@ -23,7 +23,7 @@ func TestModel_TwoCountersRace(t *testing.T) {
 	show := openGrandShow(t, a)
 	openGrandShow(t, b)
 
-	for round, want := range []string{"G7-8", "J10-11", "D3-5"} {
+	for round, want := range []string{"G8-9", "J10-11", "D3-5"} {
 		t.Run(fmt.Sprint(want), func(t *testing.T) {
 			// Both clerks type the same seats; both holds are sent before
 			// either answer is seen.

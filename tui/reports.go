@@ -12,9 +12,10 @@ import (
 )
 
 // The reports screen (managers, ctrl+r): one report at a time over a
-// period of days ending on a chosen day, drawn as a table; occupancy
-// carries a bar a row. tab changes the report, b what it adds up by, p
-// the period, ← → move it.
+// period of days ending on a chosen day, drawn as a table no wider than
+// the window; occupancy carries a bar a row. tab changes the report, b
+// what it adds up by, p the period, ← → move it, e saves it as a CSV file
+// in the data folder's exports (reports_export.go).
 
 // reportKind is which report the screen shows.
 type reportKind int
@@ -25,10 +26,11 @@ const (
 	reportRefunds
 	reportShifts
 	reportNoShows
+	reportReservations
 	numReportKinds
 )
 
-var reportNames = [numReportKinds]string{"Takings", "Occupancy", "Refunds", "Shifts", "No-shows"}
+var reportNames = [numReportKinds]string{"Takings", "Occupancy", "Refunds", "Shifts", "No-shows", "Reservations"}
 
 // reportBys are the ways each report adds up; nil for one way only.
 var reportBys = [numReportKinds][]string{
@@ -57,9 +59,14 @@ type reportsState struct {
 	period reportPeriod
 	end    time.Time // the last day
 	table  *reportTable
+	// sheet is the same report as the CSV export writes it.
+	sheet  *booking.ReportSheet
 	busy   bool
 	seq    int
-	offset int // the first row shown
+	offset int    // the first row shown
+	note   string // what the last export did, said above the table
+	// exporting is set while a CSV file is being written.
+	exporting bool
 }
 
 // reportTable is a report as the screen draws it: cells already cleaned
@@ -73,11 +80,15 @@ type reportTable struct {
 	bars     []float64
 	totalBar float64
 	empty    string // what to say when there are no rows
+	// cut are the columns of names that may be shortened to fit the
+	// window; figures never are.
+	cut []int
 }
 
 type reportMsg struct {
 	seq   int
 	table *reportTable
+	sheet *booking.ReportSheet
 	err   error
 }
 
@@ -137,35 +148,40 @@ func (m *Model) loadReportCmd() tea.Cmd {
 	r.seq++
 	// The last answer goes: under the new title it would read as the
 	// new report's until that one arrives.
-	r.busy, r.table = true, nil
+	r.busy, r.table, r.sheet = true, nil, nil
 	store, actor, seq := m.store, m.actor(), r.seq
 	kind, by, span := r.kind, r.byName(), r.span()
 	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		var t *reportTable
+		var sh *booking.ReportSheet
 		var err error
 		switch kind {
 		case reportTakings:
 			var rep *booking.TakingsReport
 			rep, err = store.ReportTakings(ctx, actor, booking.TakingsQuery{ReportRange: span, By: booking.TakingsBy(by)})
-			t = takingsTable(rep)
+			t, sh = takingsTable(rep), booking.TakingsSheet(rep)
 		case reportOccupancy:
 			var rep *booking.OccupancyReport
 			rep, err = store.ReportOccupancy(ctx, actor, booking.OccupancyQuery{ReportRange: span, By: booking.OccupancyBy(by)})
-			t = occupancyTable(rep)
+			t, sh = occupancyTable(rep), booking.OccupancySheet(rep)
 		case reportRefunds:
 			var rep *booking.RefundsReport
 			rep, err = store.ReportRefunds(ctx, actor, span)
-			t = refundsTable(rep)
+			t, sh = refundsTable(rep), booking.RefundsSheet(rep)
 		case reportShifts:
 			var rep *booking.ShiftsReport
 			rep, err = store.ReportShifts(ctx, actor, span)
-			t = shiftsTable(rep)
+			t, sh = shiftsTable(rep), booking.ShiftsSheet(rep)
+		case reportReservations:
+			var rep *booking.ReservationsReport
+			rep, err = store.ReportReservations(ctx, actor, span)
+			t, sh = reservationsTable(rep), booking.ReservationsSheet(rep)
 		default:
 			var rep *booking.NoShowsReport
 			rep, err = store.ReportNoShows(ctx, actor, span)
-			t = noShowsTable(rep)
+			t, sh = noShowsTable(rep), booking.NoShowsSheet(rep)
 		}
-		return reportMsg{seq: seq, table: t, err: err}, err
+		return reportMsg{seq: seq, table: t, sheet: sh, err: err}, err
 	})
 }
 
@@ -180,7 +196,7 @@ func (m *Model) onReport(msg reportMsg) tea.Cmd {
 		m.fail(msg.err)
 		return nil
 	}
-	r.table, r.offset = msg.table, 0
+	r.table, r.sheet, r.offset = msg.table, msg.sheet, 0
 	return nil
 }
 
@@ -216,10 +232,13 @@ func (reportsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		r.step(-1)
 	case key.Matches(msg, k.NextDay):
 		r.step(1)
+	case key.Matches(msg, k.ReportExport):
+		return m.exportReportCmd()
 	default:
 		return nil
 	}
 	m.setInfo("")
+	r.note = ""
 	return m.loadReportCmd()
 }
 
@@ -235,9 +254,13 @@ func (reportsScreen) help(m *Model) helpKeys {
 		by.SetEnabled(false)
 	}
 	earlier, later := says(k.PrevDay, "earlier"), says(k.NextDay, "later")
+	export := k.ReportExport
+	if m.reports.sheet == nil {
+		export.SetEnabled(false)
+	}
 	return helpKeys{
-		short: []key.Binding{k.ReportNext, by, k.ReportPeriod, earlier, later, k.Back, k.Help},
-		full:  [][]key.Binding{{k.ReportNext, k.ReportPrev, by, k.ReportPeriod}, {earlier, later, k.Up, k.Down}, k.global()},
+		short: []key.Binding{k.ReportNext, by, says(k.ReportPeriod, "period"), earlier, later, export, k.Back, k.Help},
+		full:  [][]key.Binding{{k.ReportNext, k.ReportPrev, by, k.ReportPeriod}, {earlier, later, k.Up, k.Down, export}, k.global()},
 	}
 }
 

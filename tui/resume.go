@@ -26,6 +26,10 @@ type Resume struct {
 	// none, and Seats its seat labels in hall order.
 	HoldID int64
 	Seats  []string
+	// Expires is when HoldID runs out, as the dropped session counted
+	// down to it (the seat map says which seats are held, not until
+	// when); zero for none.
+	Expires time.Time
 	// Checkout is the checkout of HoldID, when it was on screen.
 	Checkout *ResumeCheckout
 }
@@ -55,7 +59,7 @@ func (m *Model) Resume() *Resume {
 		return nil
 	}
 	s, c := &m.seats, &m.checkout
-	r := &Resume{StaffID: m.clerk.id, ShowID: s.show.ID, HoldID: s.holdID}
+	r := &Resume{StaffID: m.clerk.id, ShowID: s.show.ID, HoldID: s.holdID, Expires: s.expires}
 	switch {
 	case c.hold != 0 && (m.screen == screenCheckout || (m.screen == screenDone && m.done.booking != nil)):
 		types := make(map[string]string, len(c.types))
@@ -152,6 +156,12 @@ func (m *Model) onResumed(msg resumedMsg) tea.Cmd {
 	}
 	r := msg.r
 	cmd := m.onSeatMap(msg.seatMap)
+	if r.HoldID != 0 && m.seats.holdID == r.HoldID && m.seats.expires.IsZero() && !r.Expires.IsZero() {
+		// The hold is still this session's: its countdown goes on from
+		// where the dropped session left it (and says so when it ends).
+		m.seats.expires = r.Expires
+		cmd = tea.Batch(cmd, m.ensureTick())
+	}
 	if msg.sold != nil {
 		// The dropped session's sale committed; its answer was lost with
 		// the connection. Show it instead of offering a second sale.

@@ -2,8 +2,10 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -262,5 +264,58 @@ func signInTo(tb testing.TB, m *Model, name, pin string) {
 	press(tb, m, "enter")
 	if m.clerk == nil {
 		tb.Fatalf("sign-in as %s failed: %q", name, m.status)
+	}
+}
+
+// The hold's countdown goes on after a resume, from where the dropped
+// session left it, on the map and on a resumed checkout; when it ends the
+// resumed session says the hold ran out. Before, the seat map said which
+// seats were held but not until when, and the countdown was gone.
+func TestModel_ResumeKeepsCountdown(t *testing.T) {
+	t.Parallel()
+	for _, checkout := range []bool{false, true} {
+		name := "SeatMap"
+		if checkout {
+			name = "Checkout"
+		}
+		t.Run(name, func(t *testing.T) {
+			clock := newClock()
+			s := MustOpenStore(t, clock)
+			m := newTestModel(t, s, clock, "me", 80, 24)
+			openGrandShow(t, m)
+			press(t, m, "2", "b")
+			if checkout {
+				press(t, m, "enter")
+			}
+			expires := m.seats.expires
+			r := m.Resume()
+			if r == nil || expires.IsZero() || !r.Expires.Equal(expires) {
+				t.Fatalf("resume %+v, hold expiring %v", r, expires)
+			}
+			m.Close()
+
+			clock.Add(30 * time.Second) // the connection was down a while
+			m2 := newResumedModel(t, s, clock, "me", r)
+			signInTo(t, m2, assets.DemoUser, assets.DemoPIN)
+			if !m2.seats.expires.Equal(expires) || m2.heldCount() != 2 {
+				t.Fatalf("resumed with the hold expiring %v (want %v), %d held", m2.seats.expires, expires, m2.heldCount())
+			}
+			left := expires.Sub(clock.Now()).Round(time.Second)
+			want := fmt.Sprintf("hold %d:%02d", int(left.Minutes()), int(left.Seconds())%60)
+			if checkout {
+				press(t, m2, "esc") // back to the map, the hold kept
+			}
+			if v := screenText(m2); !strings.Contains(v, want) {
+				t.Fatalf("no countdown %q after the resume:\n%s", want, v)
+			}
+			// The countdown is running: when the hold's time is up the
+			// session says so.
+			clock.Set(expires.Add(time.Second))
+			takeParked(t, m2, parkTick)
+			send(t, m2, tickMsg{})
+			if m2.seats.holdID != 0 || !strings.Contains(m2.status, "ran out") {
+				t.Fatalf("the hold's end after a resume: status %q", m2.status)
+			}
+		})
 	}
 }

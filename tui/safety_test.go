@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"boxoffice/booking"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // moneyRows counts what moves money in the file at path: payments,
@@ -54,7 +54,7 @@ func premiumSeat(t *testing.T, s Backend, showID int64) string {
 func TestFind_TypingOnAFoundBookingMovesNothing(t *testing.T) {
 	t.Parallel()
 	clock := newClock()
-	s, path := storetest.MustOpenDemo(t, storeOptions(clock))
+	s, path := dbtest.MustOpenDemo(t, storeOptions(clock))
 	first, _ := grandShows(t, s)
 	b := storeSell(t, s, first.ID, "card-customer", nil, "G7")
 	addStaff(t, s, "cleo", booking.RoleClerk, "2468")
@@ -176,7 +176,7 @@ func TestRefund_MethodIsThePayment(t *testing.T) {
 func TestShift_CloseConfirmsAndXIsForSupervisors(t *testing.T) {
 	t.Parallel()
 	clock := newClock()
-	s, path := storetest.MustOpenDemo(t, storeOptions(clock))
+	s, path := dbtest.MustOpenDemo(t, storeOptions(clock))
 	addStaff(t, s, "nina", booking.RoleClerk, "2468")
 	m := newTestModel(t, s, clock, "nina-counter", 100, 30)
 	signIn(t, m, "nina", "2468")

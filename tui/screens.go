@@ -32,6 +32,7 @@ const (
 	screenExchange // an exchange's confirmation (issue 11)
 	// kiosk: reservations at the counter (issue 13)
 	screenReservations
+	screenItems // concessions: items sold alone, and a manager's changes
 	numScreens
 )
 
@@ -123,6 +124,7 @@ var screens = [numScreens]screenSpec{
 	screenExchange: {"exchange", heldOnMap, exchangeScreen{}},
 	// kiosk
 	screenReservations: {"reservations", heldAway, reservationsScreen{}},
+	screenItems:        {"items", heldAway, itemsScreen{}},
 }
 
 func (s screen) String() string {

@@ -25,7 +25,10 @@ type seatMapState struct {
 	hallHas    [numLooks]bool // which seat kinds the hall has, for the legend
 
 	curRow, curCol int
-	count          int // party size typed before b
+	party          partyState // the party row (seatmap_party.go)
+	// bottomH is how many lines the frame drawn last has under its body
+	// (render sets it): the map's layout leaves them free.
+	bottomH int
 
 	prompt bool // the go-to-seat prompt is open
 	input  field
@@ -41,6 +44,9 @@ type seatMapState struct {
 	blockReq   booking.BlockRequest
 
 	clash *clashState
+	// single is the banner of a hold refused for leaving a single empty
+	// seat: enter takes the seats with the single, y holds them anyway.
+	single *booking.SingleSeatsError
 
 	holdID  int64
 	expires time.Time
@@ -81,6 +87,9 @@ type holdMsg struct {
 	err    error
 	best   int  // N for HoldBest, 0 for Hold
 	offer  bool // taking a clash offer
+	// checkout opens the checkout once the best seats are held together
+	// (enter with a party typed).
+	checkout bool
 }
 
 type releaseMsg struct {
@@ -304,12 +313,18 @@ func (seatMapScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, done := m.clashKey(msg); done {
 		return cmd
 	}
+	if cmd, done := m.singleKey(msg); done {
+		return cmd
+	}
 	if s.sm == nil {
 		if key.Matches(msg, k.Back) {
 			m.screen = screenShows
 			return m.loadShowsCmd()
 		}
 		return nil
+	}
+	if cmd, done := m.partyKey(msg); done {
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.SeatUp):
@@ -324,21 +339,8 @@ func (seatMapScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		if seat, ok := s.current(); ok {
 			return m.toggle([]booking.Seat{seat})
 		}
-	case key.Matches(msg, k.Count):
-		s.count = digit(msg)
-		m.setInfo(fmt.Sprintf("Party of %d — b holds the best %d seats, p lets them be premium.", s.count, s.count))
-		return nil
 	case key.Matches(msg, k.Best), key.Matches(msg, k.BestPremium):
-		n := s.count
-		if n == 0 {
-			n = 2
-		}
-		s.count = 0
-		if s.freeCount() == 0 {
-			m.setError("Sold out — w adds the customer to the waiting list.")
-			return nil
-		}
-		return m.holdBest(n, key.Matches(msg, k.BestPremium))
+		return m.bestForParty(key.Matches(msg, k.BestPremium), false)
 	case key.Matches(msg, k.GoTo):
 		s.prompt = true
 		s.input.Reset()
@@ -358,9 +360,9 @@ func (seatMapScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Checkout):
 		return m.mapEnter()
 	case key.Matches(msg, k.Back):
-		if s.count != 0 {
-			s.count = 0
-			m.setInfo("")
+		if !s.party.empty() {
+			m.clearParty()
+			m.setInfo("Party cleared.")
 			return nil
 		}
 		return m.leave(leaveShows)
@@ -392,6 +394,12 @@ func (seatMapScreen) help(m *Model) helpKeys {
 			short: []key.Binding{k.TakeOffer, k.Dismiss, k.Help},
 			full:  [][]key.Binding{{k.TakeOffer, k.Dismiss}, k.global()},
 		}
+	case s.single != nil:
+		take := says(k.TakeOffer, "hold "+joinLabels(s.single.Fill()))
+		return helpKeys{
+			short: []key.Binding{take, k.AllowSingle, k.Dismiss, k.Help},
+			full:  [][]key.Binding{{take, k.AllowSingle, k.Dismiss}, k.global()},
+		}
 	case s.waitPrompt:
 		return helpKeys{short: []key.Binding{says(k.Submit, "add to the waiting list"), says(k.Back, "cancel")}}
 	case s.prompt:
@@ -406,12 +414,34 @@ func (seatMapScreen) help(m *Model) helpKeys {
 	case m.exch != nil:
 		enter = says(k.Checkout, "exchange for these")
 	}
+	// The overlay lists each ticket type's letter as a key of the party.
+	party := []key.Binding{k.PartyType}
+	letters := typeLetters(m.types)
+	for _, t := range m.types {
+		if r := letterOf(letters, t.Code); r != 0 {
+			party = append(party, relabel(k.PartyType, string(r), booking.Clean(t.Name)))
+		}
+	}
+	party = append(party, k.Count, k.Wheelchair, k.Best, k.BestPremium, says(k.Checkout, "best seats + checkout"))
+	var short []key.Binding
+	switch n := s.party.size(); {
+	case len(s.mine()) > 0 || s.showLapsed() || m.exch != nil:
+		short = []key.Binding{enter, k.Toggle, k.GoTo, k.Clear, k.Extend, k.Help}
+	case !s.party.empty():
+		short = []key.Binding{says(k.Checkout, fmt.Sprintf("best %d + checkout", n)), says(k.Best, fmt.Sprintf("best %d here", n))}
+		if s.party.typed() {
+			short = append(short, says(k.Wheelchair, "a wheelchair user"))
+		}
+		short = append(short, says(k.DeleteChar, "undo"), says(k.Back, "clear"), k.Help)
+	default:
+		short = []key.Binding{says(k.PartyType, "2 adult 1 child"), k.BestN, k.Toggle, says(k.GoTo, "go to G7"), k.Help}
+	}
 	return helpKeys{
-		short: []key.Binding{k.Toggle, k.BestN, k.GoTo, enter, k.Help},
+		short: short,
 		full: m.withBlockKeys([][]key.Binding{
 			{k.SeatUp, k.SeatDown, k.SeatLeft, k.SeatRight},
-			{k.Toggle, k.GoTo, k.Count, k.Best, k.BestPremium},
-			{k.Clear, k.Extend, k.Waitlist, k.WaitList, enter},
+			party,
+			{k.Toggle, k.GoTo, k.Clear, k.Extend, k.Waitlist, k.WaitList, enter},
 			k.global(),
 		}),
 	}
@@ -458,8 +488,10 @@ func (m *Model) clashKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// mapEnter opens the checkout of the seats held or, right after a hold ran
-// out, takes the same seats again (a clash banner if any went).
+// mapEnter opens the checkout of the seats held; with none held and a
+// party typed, holds the best seats for it and opens the checkout when
+// they sit together; right after a hold ran out, takes the same seats
+// again (a clash banner if any went).
 func (m *Model) mapEnter() tea.Cmd {
 	s := &m.seats
 	switch {
@@ -470,10 +502,29 @@ func (m *Model) mapEnter() tea.Cmd {
 	case len(s.lapsed) > 0:
 		lapsed := s.lapsed
 		m.setInfo("Holding " + joinLabels(lapsed) + " again…")
-		return m.hold(lapsed, false)
+		return m.hold(lapsed, false, false)
+	case s.party.size() > 0 && m.exch == nil:
+		return m.bestForParty(false, true)
 	}
-	m.setError("Hold some seats first: space, or a party size then b.")
+	m.setError("Hold some seats first: space, or type the party (" + m.keys.PartyType.Help().Key + ") then enter.")
 	return nil
+}
+
+// bestForParty holds the best seats for the party typed (2 when none
+// is), with its wheelchair places; checkout opens the checkout once they
+// are held together.
+func (m *Model) bestForParty(premium, checkout bool) tea.Cmd {
+	s := &m.seats
+	n := s.party.size()
+	if n == 0 {
+		n = 2
+	}
+	if s.freeCount() == 0 {
+		m.setError("Sold out — w adds the customer to the waiting list.")
+		return nil
+	}
+	s.party.num = 0
+	return m.holdBest(n, premium, s.party.wheel(), checkout)
 }
 
 // freeCount is how many seats of the map are free to hold.
@@ -521,7 +572,7 @@ func (m *Model) toggle(seats []booking.Seat) tea.Cmd {
 	if allMine {
 		return m.release(seats)
 	}
-	return m.hold(want, false)
+	return m.hold(want, false, false)
 }
 
 // goTo toggles the seats typed at the / prompt: "G7" or "G7-9".

@@ -259,7 +259,7 @@ func (s *seatMapState) blockNote(seat booking.Seat) string {
 	if !ok || b.Reason == "" || s.sm.State(seat.ID) == booking.SeatSold {
 		return ""
 	}
-	return ": " + booking.CleanLine(b.Reason, 40)
+	return ": " + booking.CleanLine(b.Reason, booking.MaxBlockReason) // the map wraps it
 }
 
 // mapHas reports whether some seat of the map is drawn with look, for the

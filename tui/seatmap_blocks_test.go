@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -52,14 +53,14 @@ func TestModel_BlockFromMap(t *testing.T) {
 	openGrand(t, sup)
 	free := clerk.seats.show.Free()
 
-	goTo(t, mgr, "G7-9")
+	goTo(t, mgr, "G8-10")
 	press(t, mgr, "B")
-	if !mgr.seats.blockAsk || !strings.Contains(screenText(mgr), "Block G7 G8 G9 — reason:") {
+	if !mgr.seats.blockAsk || !strings.Contains(screenText(mgr), "Block G8 G9 G10 — reason:") {
 		t.Fatalf("no reason prompt:\n%s", screenText(mgr))
 	}
 	typeText(t, mgr, "broken")
 	press(t, mgr, "enter")
-	if mgr.status != "Blocked: G7 G8 G9." || mgr.seats.show.Free() != free-3 || len(mgr.seats.mine()) != 0 || mgr.seats.showLapsed() {
+	if mgr.status != "Blocked: G8 G9 G10." || mgr.seats.show.Free() != free-3 || len(mgr.seats.mine()) != 0 || mgr.seats.showLapsed() {
 		t.Fatalf("manager: status %q, free %d (want %d), holding %d", mgr.status, mgr.seats.show.Free(), free-3, len(mgr.seats.mine()))
 	}
 	hearUntil(t, clerk, "the clerk's count drops by three", func() bool { return clerk.seats.show.Free() == free-3 })
@@ -112,9 +113,9 @@ func TestModel_BlockFromMap(t *testing.T) {
 	}
 
 	// B again on a seat blocked for this show unblocks it.
-	goTo(t, mgr, "G7")
+	goTo(t, mgr, "G10")
 	press(t, mgr, "B")
-	if mgr.status != "Unblocked: G7." || mgr.seats.show.Free() != free-2 {
+	if mgr.status != "Unblocked: G10." || mgr.seats.show.Free() != free-2 {
 		t.Fatalf("unblock: %q, free %d", mgr.status, mgr.seats.show.Free())
 	}
 	hearUntil(t, clerk, "the clerk's count rises by one", func() bool { return clerk.seats.show.Free() == free-2 })
@@ -147,7 +148,7 @@ func TestModel_BlockFromMap(t *testing.T) {
 	if c := clerk.seats.clash; c == nil || !c.err.OutOfSale || !strings.Contains(screenText(clerk), "L9 is not for sale") {
 		t.Fatalf("stale map toggles L9: %q\n%s", clerk.status, screenText(clerk))
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // seatID is a seat's id in m's hall.

@@ -27,6 +27,13 @@ type mapGeom struct {
 	// below is how many lines under the rows the legend, the details and
 	// the banner take.
 	below int
+	// spill is how many lines of the side panel go on under the map, in
+	// its column: on a hall shorter than the panel (the seat details and
+	// the party come after the legend), so none of it is cut.
+	spill int
+	// panelLines is the side panel, drawn once for both the layout and
+	// the frame.
+	panelLines []string
 	// more is set when the hall has more rows than fit: a line under the
 	// rows says which are above and below.
 	more bool
@@ -42,7 +49,11 @@ func (m *Model) mapGeom() mapGeom {
 	if m.notice != "" {
 		topLines++
 	}
-	bodyRows := m.height - topLines - m.bottomCount()
+	bottom := m.seats.bottomH // the frame being drawn, or the last one (a click)
+	if bottom == 0 {
+		bottom = len(m.bottomLines())
+	}
+	bodyRows := m.height - topLines - bottom
 	width := len(s.grid[0])
 	g.mapW = 2*s.labelW + 2*width + 1
 	if g.mapW+2 > m.width {
@@ -57,17 +68,15 @@ func (m *Model) mapGeom() mapGeom {
 		g.left = max((m.width-g.mapW)/2, 0)
 	}
 	g.seatX0 = g.left + s.labelW + 1
-	banner := 0
-	switch {
-	case s.clash != nil:
-		banner = 2
-	case s.prompt, s.waitPrompt, s.blockAsk, s.showLapsed():
-		banner = 1
-	}
+	banner := lineCount(m.mapBanner())
 	if g.panel {
 		g.below = banner
 	} else {
-		g.below = 1 + strings.Count(m.legend(), "\n") + 1 + max(banner, 1)
+		footer := banner
+		if footer == 0 {
+			footer = len(m.cursorLines())
+		}
+		g.below = 1 + strings.Count(m.legend(), "\n") + 1 + max(footer, 1)
 	}
 	avail := max(bodyRows-2-g.below, 1)
 	g.rows = min(len(s.grid), avail)
@@ -78,19 +87,34 @@ func (m *Model) mapGeom() mapGeom {
 		}
 		g.first = min(max(s.curRow-g.rows/2, 0), len(s.grid)-g.rows)
 	}
+	if g.panel {
+		// What of the panel is longer than the map goes on under it, in
+		// the lines the hall leaves free.
+		room := max(bodyRows-1-g.beside()-banner, 0)
+		g.panelLines = m.sidePanel(m.width - g.panelX)
+		g.spill = min(max(len(g.panelLines)-g.beside(), 0), room)
+		g.below += g.spill
+	}
 	g.top = topLines + 2 // the show header and the screen come first
 	return g
 }
 
-// bottomCount is how many lines bottomLines takes, without drawing them.
-func (m *Model) bottomCount() int {
-	if m.leaving != nil {
-		return 2
+// beside is how many lines the side panel has beside the map: the screen
+// edge, the rows and the line saying which rows are off screen.
+func (g mapGeom) beside() int {
+	n := 1 + g.rows
+	if g.more {
+		n++
 	}
-	if len(m.calls) > 0 && m.clerk != nil {
-		return 3
+	return n
+}
+
+// lineCount is how many lines s takes: 0 for "".
+func lineCount(s string) int {
+	if s == "" {
+		return 0
 	}
-	return 2
+	return strings.Count(s, "\n") + 1
 }
 
 // showLapsed reports whether the map shows the banner of a hold that ran
@@ -126,8 +150,7 @@ func (m *Model) moreRows(g mapGeom) string {
 
 // lapsedBanner tells the clerk the hold ran out and what enter does now.
 func (m *Model) lapsedBanner() string {
-	msg := " The hold on " + joinLabels(m.seats.lapsed) + " ran out · enter holds them again"
-	return m.styles.Banner.Render(padRight(ansi.Truncate(msg, m.width, "…"), m.width))
+	return strings.Join(m.bannerLines(" The hold on "+joinLabels(m.seats.lapsed)+" ran out · "+together("enter holds them again")), "\n")
 }
 
 // lookOf picks how a seat is drawn.
@@ -189,7 +212,7 @@ func (seatMapScreen) view(m *Model, height int) string {
 	var panel []string
 	gutter := ""
 	if g.panel {
-		panel = m.sidePanel(m.width - g.panelX)
+		panel = g.panelLines
 		gutter = strings.Repeat(" ", g.panelX-g.left-g.mapW)
 	}
 	withPanel := func(i int) {
@@ -225,6 +248,9 @@ func (seatMapScreen) view(m *Model, height int) string {
 		b.WriteString(more)
 		withPanel(g.rows + 1)
 	}
+	for i := g.beside(); i < g.beside()+g.spill && i < len(panel); i++ {
+		b.WriteString(strings.Repeat(" ", g.panelX) + panel[i] + "\n")
+	}
 	if !g.panel {
 		b.WriteString("\n")
 		b.WriteString(m.legend())
@@ -235,16 +261,31 @@ func (seatMapScreen) view(m *Model, height int) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// mapFooter is the line (or two) under the map: the clash banner, a
-// prompt, a hold that ran out, or what is under the cursor.
+// mapFooter is the line (or two) under the map: the banner of a clash, a
+// refused single seat, a prompt or a hold that ran out, or else, without
+// the side panel, what is under the cursor.
 func (m *Model) mapFooter(g mapGeom) string {
+	if banner := m.mapBanner(); banner != "" || g.panel {
+		return banner
+	}
+	return strings.Join(m.cursorLines(), "\n")
+}
+
+// mapBanner is the banner or prompt under the map, "" when there is none.
+func (m *Model) mapBanner() string {
 	st := &m.styles
 	s := &m.seats
 	switch {
 	case s.show.Cancelled():
-		return st.Error.Render(cut(" "+cancelledLine(s.show)+" · no seats can be held", m.width-1))
+		var out []string
+		for _, l := range wrapWords(" "+cancelledLine(s.show)+" · no seats can be held", m.width-1) {
+			out = append(out, st.Error.Render(l))
+		}
+		return strings.Join(out[:min(len(out), 2)], "\n")
 	case s.clash != nil:
 		return m.clashBanner()
+	case s.single != nil:
+		return m.singleBanner()
 	case s.prompt:
 		return st.Label.Render(" Go to seat (G7 or G7-9): ") + s.input.view(st, true, 12)
 	case s.waitPrompt:
@@ -253,10 +294,21 @@ func (m *Model) mapFooter(g mapGeom) string {
 		return m.blockPromptView()
 	case s.showLapsed():
 		return m.lapsedBanner()
-	case !g.panel:
-		return m.cursorLine()
 	}
 	return ""
+}
+
+// singleBanner says which seat a hold refused by the single-seat rule
+// would strand, and the two ways on: the seats with the single, or the
+// override.
+func (m *Model) singleBanner() string {
+	e := m.seats.single
+	msg := " " + booking.Clean(e.Message())
+	hint := " " + together("enter holds") + " " + joinLabels(e.Fill()) + " · " + together("y holds") + " " + joinLabels(e.Picked) + " " + together("anyway (logged)") + " · esc"
+	if full := msg + " ·" + hint; ansi.StringWidth(full) <= m.width {
+		return strings.Join(m.bannerLines(full), "\n") // one line
+	}
+	return strings.Join(append(m.bannerLines(msg), m.bannerLines(hint)...), "\n")
 }
 
 // screenEdge is the line that stands for the screen, above row A.
@@ -352,7 +404,14 @@ func (m *Model) sidePanel(width int) []string {
 	}
 	out = append(out, "")
 	if seat, ok := s.current(); ok {
-		out = append(out, st.Bold.Render(cut(seat.Label, 6))+" "+seatWord(s.sm.State(seat.ID), seat.Kind)+s.blockNote(seat))
+		// The seat, its state and why it is kept out of sale, wrapped
+		// to the panel: the reason is what the clerk tells the customer.
+		for i, l := range wrapWords(booking.Clean(seat.Label)+" "+seatWord(s.sm.State(seat.ID), seat.Kind)+s.blockNote(seat), width) {
+			if i == 0 {
+				l = st.Bold.Render(cut(seat.Label, 6)) + strings.TrimPrefix(l, booking.Clean(seat.Label))
+			}
+			out = append(out, l)
+		}
 	}
 	if mine := s.mine(); len(mine) > 0 {
 		out = append(out, "", st.Seats[lookMine].Style.Render(fmt.Sprintf("holding %d:", len(mine))))
@@ -369,8 +428,14 @@ func (m *Model) sidePanel(width int) []string {
 		}
 		out = append(out, line, st.Subtle.Render("enter checkout"))
 	}
-	if s.count > 0 {
-		out = append(out, "", st.Bold.Render(fmt.Sprintf("party of %d: b", s.count)))
+	if !s.party.empty() {
+		out = append(out, "", st.Bold.Render(fmt.Sprintf("party of %d:", s.party.size())))
+		out = append(out, wrapWords(m.partyText(), width)...)
+		if len(s.mine()) == 0 {
+			for _, l := range wrapWords("enter: best seats and checkout", width) {
+				out = append(out, st.Subtle.Render(l))
+			}
+		}
 	}
 	for i, l := range out {
 		out[i] = cutStyled(l, width)
@@ -461,22 +526,32 @@ func (m *Model) clashBanner() string {
 		st.Banner.Render(padRight(hint, m.width))
 }
 
-// cursorLine describes the seat under the cursor and the seats held.
-func (m *Model) cursorLine() string {
-	st := &m.styles
+// cursorLines describe the seat under the cursor, the seats held and the
+// party, under a map with no side panel: a line, two when it is longer
+// than the width.
+func (m *Model) cursorLines() []string {
 	s := &m.seats
+	if s.sm == nil {
+		return nil
+	}
 	var parts []string
 	if seat, ok := s.current(); ok {
-		desc := booking.Clean(seat.Label) + " " + seatWord(s.sm.State(seat.ID), seat.Kind) + s.blockNote(seat)
-		parts = append(parts, st.Bold.Render(" "+desc))
+		parts = append(parts, booking.Clean(seat.Label)+" "+seatWord(s.sm.State(seat.ID), seat.Kind)+s.blockNote(seat))
 	}
 	if mine := s.mine(); len(mine) > 0 {
-		parts = append(parts, st.Seats[lookMine].Style.Render(fmt.Sprintf("holding %d: %s", len(mine), strings.Join(seatLabels(mine), " "))))
+		parts = append(parts, fmt.Sprintf("holding %d: %s", len(mine), strings.Join(seatLabels(mine), " ")))
 	}
-	if s.count > 0 {
-		parts = append(parts, st.Bold.Render(fmt.Sprintf("party of %d: b", s.count)))
+	if !s.party.empty() {
+		parts = append(parts, fmt.Sprintf("party of %d: %s", s.party.size(), m.partyText()))
 	}
-	return cutStyled(strings.Join(parts, st.Subtle.Render(" · ")), m.width)
+	lines := wrapWords(" "+strings.Join(parts, " · "), m.width)
+	if len(lines) > 2 {
+		lines = lines[:2] // the seat and the hold come first
+	}
+	for i, l := range lines {
+		lines[i] = m.styles.Bold.Render(l)
+	}
+	return lines
 }
 
 func seatWord(state booking.SeatState, kind booking.SeatKind) string {

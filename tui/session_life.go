@@ -63,6 +63,7 @@ func (m *Model) signOut(why string) tea.Cmd {
 	m.bview, m.exch = bookingViewState{}, nil
 	m.leaving = nil
 	m.help.ShowAll = false
+	m.msgs = messageLog{} // the next clerk's log starts empty
 	m.setInfo(why)
 	return func() tea.Msg {
 		c, done := context.WithTimeout(ctx, callTimeout)
@@ -101,8 +102,8 @@ func (m *Model) fail(err error) {
 	}
 }
 
-func (m *Model) setError(s string) { m.status, m.statusErr = s, true }
-func (m *Model) setInfo(s string)  { m.status, m.statusErr = s, false }
+func (m *Model) setError(s string) { m.status, m.statusErr = s, true; m.logStatus(s, true) }
+func (m *Model) setInfo(s string)  { m.status, m.statusErr = s, false; m.logStatus(s, false) }
 
 // errorHints is the one table of how an error code reads at the counter:
 // text added after the core's own message.

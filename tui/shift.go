@@ -452,9 +452,9 @@ func (m *Model) viewShiftReport(b *strings.Builder, row func(label, value string
 	}
 	b.WriteString("  " + st.Bold.Render(title) + st.Subtle.Render(fmt.Sprintf(" · shift %d", r.Shift.ID)) + "\n\n")
 	row("Float", r.Shift.Float.String())
-	row("Cash sales", r.CashSales.String()+"  ("+plural(r.Sales, "sale", "sales")+" in all)")
-	row("Cash refunds", r.CashRefunds.String()+"  ("+plural(r.Refunds, "refund", "refunds")+" in all)")
-	row("Card", fmt.Sprintf("%s sales, %s refunds", r.CardSales.String(), r.CardRefunds.String()))
+	row("Cash sales", r.CashSales.String()+"  ("+plural(r.CashSaleCount, "sale", "sales")+")")
+	row("Cash refunds", r.CashRefunds.String()+"  ("+plural(r.CashRefundCount, "refund", "refunds")+")")
+	row("Card", fmt.Sprintf("%s sales (%d), %s refunds (%d)", r.CardSales.String(), r.CardSaleCount, r.CardRefunds.String(), r.CardRefundCount))
 	row("Expected", st.Money.Render(r.Expected.String()))
 	if r.Final {
 		row("Counted", st.Money.Render(r.Counted.String()))
@@ -467,4 +467,5 @@ func (m *Model) viewShiftReport(b *strings.Builder, row func(label, value string
 		}
 		row("Variance", v)
 	}
+	itemReportRows(r, row) // concessions (items_view.go)
 }

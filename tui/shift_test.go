@@ -10,7 +10,7 @@ import (
 
 	"boxoffice/assets"
 	"boxoffice/booking"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 )
 
 // A clerk with no shift open: the first cash sale asks for the float and
@@ -107,7 +107,7 @@ func TestShift_RefundOneTicket(t *testing.T) {
 	if !strings.Contains(m.status, "Refunded "+b.Tickets[1].Seat.Label) {
 		t.Fatalf("status %q", m.status)
 	}
-	storetest.MustBeWhole(t, s)
+	dbtest.MustBeWhole(t, s)
 }
 
 // A cash cancel by someone with no shift open asks for the float too,

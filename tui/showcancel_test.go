@@ -20,6 +20,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -119,7 +120,7 @@ func TestCancelShow_AcrossProcesses(t *testing.T) {
 	bin := buildBoxoffice(t)
 	clock := storetest.NewClock(time.Now())
 	opts := storeOptions(clock)
-	seeded, path := storetest.MustOpenDemo(t, opts)
+	seeded, path := dbtest.MustOpenDemo(t, opts)
 	data := filepath.Dir(path)
 
 	// Tomorrow's first Grand show, far from its end whenever this runs.
@@ -139,7 +140,7 @@ func TestCancelShow_AcrossProcesses(t *testing.T) {
 	opts.PollInterval = 20 * time.Millisecond
 	var counters []*Model
 	for i := range 2 {
-		s := storetest.Open(t, path, opts)
+		s := dbtest.Open(t, path, opts)
 		m := newTestModel(t, s, clock, fmt.Sprint("counter-", i), 120, 40)
 		signIn(t, m, assets.DemoUser, assets.DemoPIN)
 		run(t, m, m.openSeatMap(show))

@@ -23,6 +23,11 @@ type showsState struct {
 	keepID  int64 // show to keep the cursor on across reloads
 	seq     int
 	applied int
+	// openOn is the day whose list enter was pressed on before it
+	// loaded (zero for none): the show under the cursor opens when it
+	// does. On PostgreSQL the first list after signing in takes long
+	// enough for a clerk's enter to beat it.
+	openOn time.Time
 }
 
 type showsMsg struct {
@@ -51,12 +56,19 @@ func (m *Model) onShows(msg showsMsg) tea.Cmd {
 	}
 	s.applied = msg.seq
 	if msg.err != nil {
+		s.openOn = time.Time{} // the clerk reads why, and opens by hand
 		m.fail(msg.err)
 		return nil
 	}
 	s.all = msg.shows
 	s.loaded = true
 	s.restoreCursor()
+	if open := s.openOn; !open.IsZero() {
+		s.openOn = time.Time{}
+		if vis := s.visible(); open.Equal(s.day) && m.screen == screenShows && len(vis) > 0 {
+			return m.openSeatMap(vis[s.cursor])
+		}
+	}
 	return nil
 }
 
@@ -115,10 +127,16 @@ func (showsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		s.all, s.loaded, s.cursor, s.keepID = nil, false, 0, 0
 		return m.loadShowsCmd()
 	case key.Matches(msg, k.Open):
+		if !s.loaded {
+			s.openOn = s.day // opened once the list is here
+			return nil
+		}
 		if len(vis) == 0 {
 			return nil
 		}
 		return m.openSeatMap(vis[s.cursor])
+	case key.Matches(msg, k.Items):
+		return m.openItems()
 	case key.Matches(msg, k.Back):
 		if len(s.filter) > 0 {
 			s.filter = s.filter[:0]
@@ -156,7 +174,7 @@ func (showsScreen) help(m *Model) helpKeys {
 	k := m.keys
 	return helpKeys{
 		short: []key.Binding{k.Open, k.PrevDay, k.NextDay, k.Filter, k.Find, k.Help},
-		full:  m.forManagers([][]key.Binding{{k.Up, k.Down, k.Open}, {k.PrevDay, k.NextDay, k.Filter}, k.global()}),
+		full:  m.forManagers([][]key.Binding{{k.Up, k.Down, k.Open}, {k.PrevDay, k.NextDay, k.Filter, k.Items}, k.global()}),
 	}
 }
 
@@ -240,11 +258,13 @@ func filterLabel(st *Styles, f []rune) string {
 	return st.Label.Render("filter: ") + st.InputOn.Render(booking.Clean(string(f))+"_")
 }
 
-// fillBar draws how full a show is: sold and held seats as full cells.
+// fillBar draws how full a show is: sold and held seats as full cells, of
+// the seats it can sell. Blocked and house seats are no sale: they fill
+// no cell, and a show whose every other seat is sold shows full.
 func fillBar(st *Styles, sh booking.Show, width int) string {
 	full := 0
-	if sh.Capacity > 0 {
-		full = ((sh.Capacity-sh.Free())*width + sh.Capacity - 1) / sh.Capacity
+	if sellable := sh.Capacity - sh.Blocked; sellable > 0 {
+		full = ((sh.Sold+sh.Held)*width + sellable - 1) / sellable
 	}
 	full = min(max(full, 0), width)
 	return st.BarFull.Render(strings.Repeat("█", full)) + st.BarEmpty.Render(strings.Repeat("░", width-full))

@@ -44,6 +44,7 @@ type Backend interface {
 	booking.Kiosk
 	// issue 14: the sites of a chain, for the manager's lists
 	booking.Sites
+	booking.Items // concessions: the items screen (items.go)
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -117,8 +118,11 @@ type Options struct {
 	LayoutsDir string
 
 	// LogRing, for a local counter, holds the log lines its log file could
-	// not take; ctrl+l shows them (logring.go). nil: no such key.
+	// not take; the messages (ctrl+l) show them on L (logring.go). nil: none.
 	LogRing *LogRing
+	// ExportDir is where the reports screen saves CSV files, under names
+	// it makes (nobody types a path); "" saves none.
+	ExportDir string
 }
 
 // Model is one counter session. *Model implements tea.Model.
@@ -142,6 +146,7 @@ type Model struct {
 	notice    string // server notice banner
 	status    string // one line under the screen
 	statusErr bool
+	msgs      messageLog  // the last messages the status said (messages.go)
 	leaving   *leaveState // asking what to do with held seats on the way out
 	closing   bool        // quit under way
 
@@ -170,7 +175,8 @@ type Model struct {
 	bview bookingViewState
 	exch  *exchangeState
 
-	resv reservationsState // kiosk: the counter's reservations screen
+	resv  reservationsState // kiosk: the counter's reservations screen
+	items itemsState        // concessions: the items screen (items.go)
 
 	logs logsState // the log lines over the screen (ctrl+l; logring.go)
 
@@ -268,7 +274,7 @@ func (m *Model) tick(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 // Init subscribes to live changes and, when the session opens signed in,
 // loads the day's shows.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.subscribeCmd()}
+	cmds := []tea.Cmd{m.subscribeCmd(), m.clockCmd()}
 	if m.clerk != nil {
 		cmds = append(cmds, m.afterSignIn()...)
 	}
@@ -394,6 +400,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case reportMsg:
 		return m.onReport(msg), true
+	case exportedMsg:
+		return m.onExported(msg), true
 	case currentShiftMsg:
 		return m.onCurrentShift(msg), true
 	case openedShiftMsg:
@@ -411,6 +419,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onMgrDone(msg), true
 	case cancelShowMsg:
 		return m.onCancelShow(msg), true
+	case pickShowsMsg:
+		return m.onPickShows(msg), true
 	// Exchanges (issue 11).
 	case exchangeQuoteMsg:
 		return m.onExchangeQuote(msg), true
@@ -426,6 +436,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onReservationPaid(msg), true
 	case reservedForMsg:
 		return m.onReservedFor(msg), true
+	case itemsMsg: // concessions (items.go)
+		return m.onItems(msg), true
 	}
 	return nil, false
 }
@@ -460,8 +472,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.logs.open {
 		return m.logKeys(msg)
 	}
-	if key.Matches(msg, k.LogLines) && m.opts.LogRing != nil {
+	if m.msgs.open && m.opts.LogRing != nil && key.Matches(msg, k.LogLines) {
+		m.msgs.open = false
 		return m.openLogs()
+	}
+	if m.logKey(msg) {
+		return nil
 	}
 	if m.help.ShowAll {
 		if key.Matches(msg, k.Help) || key.Matches(msg, k.Back) {
@@ -477,7 +493,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.SignOut):
 			return m.leave(leaveSignOut)
-		case key.Matches(msg, k.Find):
+		case key.Matches(msg, k.Find) && m.mayFind():
 			return m.leave(leaveFind)
 		case key.Matches(msg, k.Door) && m.screen != screenDoor:
 			return m.leave(leaveDoor)

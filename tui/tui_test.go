@@ -154,16 +154,16 @@ func TestModel_SeatMap(t *testing.T) {
 		}
 	})
 	t.Run("GoToRange", func(t *testing.T) {
-		goTo(t, m, "g7-9")
+		goTo(t, m, "g8-10")
 		sm := storeMap(t, s, show.ID, "me")
-		for _, l := range []string{"G7", "G8", "G9"} {
+		for _, l := range []string{"G8", "G9", "G10"} {
 			if st := stateOf(t, sm, l); st != booking.SeatHeldByMe {
-				t.Fatalf("%s is %v after /G7-9", l, st)
+				t.Fatalf("%s is %v after /G8-10", l, st)
 			}
 		}
-		goTo(t, m, "G7-9")
+		goTo(t, m, "G8-10")
 		if n := len(storeMap(t, s, show.ID, "me").HoldID); n != 0 {
-			t.Fatalf("%d seats still held after toggling G7-9 off", n)
+			t.Fatalf("%d seats still held after toggling G8-10 off", n)
 		}
 		goTo(t, m, "Z99")
 		if !m.statusErr || !strings.Contains(m.status, "no seat Z99") {
@@ -813,9 +813,9 @@ func TestSeatMap_GoToRange(t *testing.T) {
 	if !strings.Contains(m.status, "Type a seat like G7, or a range like G7-9.") || len(storeMap(t, s, show.ID, "me").HoldID) != 0 {
 		t.Fatalf("N7-0: status %q, %d held", m.status, len(storeMap(t, s, show.ID, "me").HoldID))
 	}
-	goTo(t, m, "n9-7")
+	goTo(t, m, "n10-8")
 	if n := len(storeMap(t, s, show.ID, "me").HoldID); n != 3 {
-		t.Fatalf("n9-7 held %d seats, want 3 (status %q)", n, m.status)
+		t.Fatalf("n10-8 held %d seats, want 3 (status %q)", n, m.status)
 	}
 }
 

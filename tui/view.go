@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -116,13 +117,17 @@ func (m *Model) render() string {
 		top = append(top, st.Notice.Render(padRight(" "+m.notice, m.width)))
 	}
 	bottom := m.bottomLines()
+	m.seats.bottomH = len(bottom)
 	bodyH := m.height - len(top) - len(bottom)
 	var body string
-	if m.logs.open {
+	switch {
+	case m.logs.open:
 		body = m.logsView(bodyH)
-	} else if m.help.ShowAll {
-		body = st.Title.Render("Keys") + "\n\n" + m.fullHelp(m.helpFor().FullHelp())
-	} else {
+	case m.msgs.open:
+		body = m.messagesView(bodyH)
+	case m.help.ShowAll:
+		body = st.Title.Render("Keys") + "\n\n" + m.fullHelp(m.helpFor().FullHelp(), bodyH-2)
+	default:
 		body = m.active().view(m, bodyH)
 	}
 	lines := make([]string, 0, m.height)
@@ -146,22 +151,38 @@ func (m *Model) render() string {
 
 // bottomLines are the lines under the body: the question on the way out
 // or the waiting-list call and the status, then the hint bar. The seat map
-// sizes itself by them, so what it draws last stays on screen.
+// sizes itself by them, so what it draws last stays on screen. Each of
+// them is whole: a question, a call or a message longer than the width
+// takes a second line rather than being cut.
 func (m *Model) bottomLines() []string {
 	var bottom []string
 	if m.leaving != nil {
-		bottom = append(bottom, m.styles.Banner.Render(padRight(m.leavePrompt(), m.width)))
+		bottom = append(bottom, m.bannerLines(m.leavePrompt())...)
 	} else {
-		if line := m.callsLine(); line != "" {
-			bottom = append(bottom, line)
+		if line := m.callsText(); line != "" {
+			bottom = append(bottom, m.bannerLines(line)...)
 		}
-		bottom = append(bottom, m.statusLine())
+		bottom = append(bottom, m.statusLines()...)
 	}
 	hints := m.helpFor().ShortHelp()
 	if m.logs.open {
 		hints = m.logsHelp()
 	}
-	return append(bottom, m.help.ShortHelpView(hints))
+	return append(bottom, m.hintBar(hints))
+}
+
+// bannerLines draws text on the banner's background, a line of the width
+// each, wrapped at words onto as many as it needs (at most two: what the
+// session asks is short).
+func (m *Model) bannerLines(text string) []string {
+	lines := wrapWords(text, m.width)
+	if len(lines) > 2 {
+		lines = lines[:2]
+	}
+	for i, l := range lines {
+		lines[i] = m.styles.Banner.Render(padRight(l, m.width))
+	}
+	return lines
 }
 
 // titleBar is the first line: who is signed in where, and when.
@@ -181,48 +202,120 @@ func (m *Model) titleBar() string {
 	return spread(left, right, m.width)
 }
 
-// statusLine is the one line every screen tells the clerk through. Its
-// text is built all over the program from stored names and labels ("G7 is
-// sold."), so it is cleaned here, once, on its way to the terminal:
-// whatever a message was built from, no control character of it is drawn.
-func (m *Model) statusLine() string {
+// statusLines are the line every screen tells the clerk through, two
+// when the message is wider than the screen: wrapped at a word, never
+// cut. A message longer still ends its second line at a word with where
+// to read it whole (the message log, ctrl+l). Its text is built all over
+// the program from stored names and labels ("G7 is sold."), so it is
+// cleaned here, once, on its way to the terminal: whatever a message was
+// built from, no control character of it is drawn.
+func (m *Model) statusLines() []string {
 	status := booking.Clean(m.status)
 	if status == "" {
-		return ""
+		return []string{""}
 	}
+	prefix, style := "", m.styles.Info
 	if m.statusErr {
-		return m.styles.Error.Render("! " + status)
+		prefix, style = "! ", m.styles.Error
 	}
-	return m.styles.Info.Render(status)
+	lines := wrapWords(status, m.width-len(prefix))
+	if len(lines) > 2 {
+		more := " · " + m.keys.Messages.Help().Key + " reads it all"
+		lines = append(lines[:1], fitWords(lines[1], m.width-len(prefix)-ansi.StringWidth(more))+more)
+	}
+	for i, l := range lines {
+		if i == 0 {
+			l = prefix + l
+		} else {
+			l = strings.Repeat(" ", len(prefix)) + l
+		}
+		lines[i] = style.Render(l)
+	}
+	return lines
 }
 
-// fullHelp lays the help's columns out side by side while they fit the
-// width and wraps the rest onto the next rows, so no column is cut off at
-// the counter's smallest size.
-func (m *Model) fullHelp(groups [][]key.Binding) string {
-	const gap = "    "
-	var rows []string
-	var row []string
-	rowW := 0
-	flush := func() {
-		if len(row) > 0 {
-			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
-		}
-		row, rowW = nil, 0
-	}
+// fullHelp lays every key out in columns filled top to bottom, as many
+// side by side as the width takes, so the whole table fits height lines
+// at the counter's smallest size. The groups are kept apart by a blank
+// line while there is room for it; a table that still does not fit ends
+// with a line saying how many keys are left out.
+func (m *Model) fullHelp(groups [][]key.Binding, height int) string {
+	type entry struct{ key, desc string }
+	var spaced, tight []entry
+	seen := map[entry]bool{}
 	for _, g := range groups {
-		col := m.help.FullHelpView([][]key.Binding{g})
-		w := lipgloss.Width(col)
-		if len(row) > 0 && rowW+len(gap)+w > m.width {
-			flush()
+		if len(spaced) > 0 {
+			spaced = append(spaced, entry{})
 		}
-		if len(row) > 0 {
-			row = append(row, gap)
-			rowW += len(gap)
+		for _, b := range g {
+			e := entry{b.Help().Key, b.Help().Desc}
+			if !b.Enabled() || seen[e] {
+				continue
+			}
+			seen[e] = true
+			spaced, tight = append(spaced, e), append(tight, e)
 		}
-		row = append(row, col)
-		rowW += w
 	}
-	flush()
-	return strings.Join(rows, "\n\n")
+	st := m.help.Styles
+	const gap = "    "
+	layout := func(items []entry) (cols [][]entry, rows int) {
+		for n := len(items); n >= 1; n-- {
+			rows = (len(items) + n - 1) / n
+			cols = cols[:0]
+			width := -len(gap)
+			for i := 0; i < len(items); i += rows {
+				col := items[i:min(i+rows, len(items))]
+				if len(col) > 0 && col[0] == (entry{}) {
+					col = col[1:] // no column starts with the blank
+				}
+				kw, dw := 0, 0
+				for _, e := range col {
+					kw, dw = max(kw, ansi.StringWidth(e.key)), max(dw, ansi.StringWidth(e.desc))
+				}
+				width += len(gap) + kw + 1 + dw
+				cols = append(cols, col)
+			}
+			if width <= m.width {
+				return cols, rows
+			}
+		}
+		return cols, rows
+	}
+	cols, rows := layout(spaced)
+	if rows > height {
+		cols, _ = layout(tight)
+	}
+	var colText []string
+	for _, col := range cols {
+		kw := 0
+		for _, e := range col {
+			kw = max(kw, ansi.StringWidth(e.key))
+		}
+		lines := make([]string, len(col))
+		for i, e := range col {
+			if e != (entry{}) {
+				lines[i] = st.FullKey.Render(padRight(e.key, kw)) + " " + st.FullDesc.Render(e.desc)
+			}
+		}
+		colText = append(colText, strings.Join(lines, "\n"))
+	}
+	var parts []string
+	for i, c := range colText {
+		if i > 0 {
+			parts = append(parts, gap)
+		}
+		parts = append(parts, c)
+	}
+	out := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, parts...), "\n")
+	if len(out) > height && height > 0 {
+		left := 0
+		for _, col := range cols {
+			left += max(len(col)-(height-1), 0)
+		}
+		out = append(out[:height-1], st.FullDesc.Render(fmt.Sprintf("and %d more keys: make the window taller to see them", left)))
+	}
+	for i, l := range out {
+		out[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(out, "\n")
 }

@@ -14,8 +14,8 @@ import (
 
 // Cmd is one command of a stream.
 type Cmd struct {
-	// Name is one of init, bold, size, align, feed, cut, qr-model,
-	// qr-size, qr-ec, qr-store, qr-print, status, text.
+	// Name is one of init, codepage, bold, size, align, feed, cut,
+	// qr-model, qr-size, qr-ec, qr-store, qr-print, status, text.
 	Name string
 	// Arg is the command's one-byte parameter (bold's 0/1, align's n,
 	// size's n, feed's lines, the QR size or level, status's n).
@@ -36,13 +36,22 @@ func (c Cmd) String() string {
 }
 
 // Parse reads b into its commands. Text runs up to LF, or up to the next
-// command when the stream goes on without one.
+// command when the stream goes on without one. After a codepage command
+// selecting PC858 (escpos.CurrencySigns) a text's currency signs read
+// back as €, £ and ¥; every other byte of text must be ASCII.
 func Parse(b []byte) ([]Cmd, error) {
 	var out []Cmd
+	signs := false
 	for i := 0; i < len(b); {
-		c, n, err := next(b[i:])
+		c, n, err := next(b[i:], signs)
 		if err != nil {
 			return out, fmt.Errorf("at byte %d: %w", i, err)
+		}
+		switch c.Name {
+		case "init":
+			signs = false
+		case "codepage":
+			signs = c.Arg == escpos.CodePage858
 		}
 		out = append(out, c)
 		i += n
@@ -50,7 +59,10 @@ func Parse(b []byte) ([]Cmd, error) {
 	return out, nil
 }
 
-func next(b []byte) (Cmd, int, error) {
+// pc858 are the currency signs of code page PC858 escpos writes.
+var pc858 = map[byte]rune{0xD5: '€', 0x9C: '£', 0xBE: '¥'}
+
+func next(b []byte, signs bool) (Cmd, int, error) {
 	need := func(n int) error {
 		if len(b) < n {
 			return fmt.Errorf("command % x cut short", b)
@@ -65,6 +77,11 @@ func next(b []byte) (Cmd, int, error) {
 		switch b[1] {
 		case '@':
 			return Cmd{Name: "init"}, 2, nil
+		case 't':
+			if err := need(3); err != nil {
+				return Cmd{}, 0, err
+			}
+			return Cmd{Name: "codepage", Arg: b[2]}, 3, nil
 		case 'E', 'a', 'd':
 			if err := need(3); err != nil {
 				return Cmd{}, 0, err
@@ -101,7 +118,7 @@ func next(b []byte) (Cmd, int, error) {
 		}
 	default:
 		if b[0] >= 0x20 && b[0] != 0x7f {
-			return text(b)
+			return text(b, signs)
 		}
 		if b[0] == escpos.LF {
 			return Cmd{Name: "text"}, 1, nil
@@ -111,7 +128,7 @@ func next(b []byte) (Cmd, int, error) {
 }
 
 // text reads printable bytes up to an LF (eaten) or a command.
-func text(b []byte) (Cmd, int, error) {
+func text(b []byte, signs bool) (Cmd, int, error) {
 	var s strings.Builder
 	for i, c := range b {
 		switch {
@@ -119,6 +136,9 @@ func text(b []byte) (Cmd, int, error) {
 			return Cmd{Name: "text", Text: s.String()}, i + 1, nil
 		case c < 0x20 || c == 0x7f:
 			return Cmd{Name: "text", Text: s.String()}, i, nil
+		case c >= 0x80 && signs && pc858[c] != 0:
+			s.WriteRune(pc858[c])
+			continue
 		case c >= 0x80:
 			return Cmd{}, 0, fmt.Errorf("byte %#x in text: only ASCII is sent", c)
 		}

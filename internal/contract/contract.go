@@ -144,6 +144,8 @@ var groups = []group{
 	{"Find", findCases},
 	{"Waitlist", waitlistCases},
 	{"AuditRead", auditReadCases},
+	// Concessions (items.go).
+	{"Items", itemCases},
 }
 
 // env is one case's store and its fixture.

@@ -1,7 +1,9 @@
 package contract
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -18,6 +20,7 @@ var holdCases = []testCase{
 	{"RaceOneSeat", holdRaceOneSeat},
 	{"RacePair", holdRacePair},
 	{"ClashSaysWhatIsFree", holdClashMessage},
+	{"SingleSeatRule", holdSingleSeatRule},
 }
 
 func holdOK(t *testing.T, e *env) {
@@ -306,4 +309,88 @@ func holdBestRacers(t *testing.T, e *env) {
 		t.Fatal("no racer won a pair")
 	}
 	e.counts(t, 0, 2*won)
+}
+
+// holdSingleSeatRule: seats picked by hand that would leave a single
+// empty seat are refused, naming it, and nothing is held; the clerk's
+// override holds them and leaves an audit row naming the clerk and the
+// seats; a hold the program makes is not checked; and a show nine tenths
+// full holds them without a word.
+func holdSingleSeatRule(t *testing.T, e *env) {
+	byHand := func(allow bool, seats ...string) (*booking.Hold, error) {
+		return e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: e.show.ID, Seats: seats, Owner: "a", ByHand: true, AllowSingle: allow})
+	}
+	e.sell(t, "x", "E9") // E3–E12 is the middle block of row E
+	// E7 alone would strand E8 against the sold E9.
+	_, err := byHand(false, "E7")
+	var singles *booking.SingleSeatsError
+	if !errors.As(err, &singles) || booking.ErrorCode(err) != booking.EConflict || booking.ErrorMessage(err) != "E8 would be left as a single seat." {
+		t.Fatalf("E7 by hand: %v", err)
+	}
+	if got := booking.Labels(singles.Fill()); strings.Join(got, " ") != "E7 E8" {
+		t.Fatalf("the fill offered is %v, want E7 E8", got)
+	}
+	e.counts(t, 1, 0)
+	// Filling the gap strands nothing.
+	h, err := byHand(false, "E7", "E8")
+	if err != nil {
+		t.Fatalf("E7 E8 by hand: %v", err)
+	}
+	if err := e.s.Release(e.ctx, clerk, h.ID, "a"); err != nil {
+		t.Fatal(err)
+	}
+	// The override holds E7 and says so in the trail.
+	if _, err := byHand(true, "E7"); err != nil {
+		t.Fatalf("E7 with the override: %v", err)
+	}
+	e.counts(t, 1, 1)
+	if a, ok := e.s.(booking.Audit); ok {
+		rows, err := a.Audit(e.ctx, manager, booking.AuditQuery{Day: e.clock.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range rows {
+			if r.Action == booking.AuditOverride {
+				n++
+				if r.Actor != clerk.Name || !strings.Contains(r.Detail, "single seat left: E8") || !strings.Contains(r.Detail, ": E7)") || r.ShowID != e.show.ID {
+					t.Fatalf("override row %+v", r)
+				}
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d override rows, want 1: %+v", n, rows)
+		}
+	}
+	// A hold the program makes (not by hand) is not checked.
+	if _, err := e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: e.show.ID, Seats: []string{"F7"}, Owner: "b"}); err != nil {
+		t.Fatalf("a hold not by hand: %v", err)
+	}
+	// Every row but E taken, and J but J3 and J4: 126 of 140 seats, nine
+	// tenths, and the rule is off.
+	var rest []string
+	for _, r := range "ABCDFGHI" {
+		for n := 1; n <= 14; n++ {
+			if l := fmt.Sprintf("%c%d", r, n); l != "F7" {
+				rest = append(rest, l)
+			}
+		}
+	}
+	for n := 1; n <= 14; n++ {
+		if l := fmt.Sprintf("J%d", n); n != 3 && n != 4 {
+			rest = append(rest, l)
+		}
+	}
+	for len(rest) > 0 {
+		k := min(len(rest), booking.MaxSeatsPerSale)
+		if _, err := e.s.Hold(e.ctx, clerk, booking.HoldRequest{ShowID: e.show.ID, Seats: rest[:k], Owner: "fill"}); err != nil {
+			t.Fatalf("fill %v: %v", rest[:k], err)
+		}
+		rest = rest[k:]
+	}
+	// J4 alone strands J3 against the aisle, but the show is that full.
+	if _, err := byHand(false, "J4"); err != nil {
+		t.Fatalf("J4 by hand in a show nine tenths full: %v", err)
+	}
+	e.whole(t)
 }

@@ -31,6 +31,8 @@ var refundCases = []testCase{
 	{"FloatOpensTheDrawer", refundFloatOpensTheDrawer},
 	{"RacingCancel", refundRacingCancel},
 	{"RacingAdmission", refundRacingAdmission},
+	{"ReasonPerTicket", refundReasonPerTicket},
+	{"ApprovalThenRefused", refundApprovalThenRefused},
 }
 
 // sellCash sells seats for cash by actor from the drawer newEnv opened.
@@ -486,5 +488,83 @@ func cancelErrWithdrawn(t *testing.T, e *env) {
 	}
 	if got, err := c.Booking(e.ctx, clerk, b.Number); err != nil || got.Status != booking.BookingConfirmed || len(got.Payments) != 1 {
 		t.Fatalf("after a disabled supervisor's tries: %+v %v", got, err)
+	}
+}
+
+// refundReasonPerTicket: each refund keeps the reason typed with it, on
+// the booking's payments and in the refunds report, however many refunds
+// the booking had; before, every row of the report said the reason of
+// the refund that happened to cancel the booking.
+func refundReasonPerTicket(t *testing.T, e *env) {
+	r := need[refunder](t, e, needRefund)
+	rep, ok := e.s.(booking.Reports)
+	if !ok {
+		t.Skip("the backend has no booking.Reports yet")
+	}
+	b := e.sellCash(t, clerk, "a", "A1", "A2", "A3")
+	for _, x := range []struct{ seat, reason string }{{"A1", "wrong film"}, {"A2", ""}, {"A3", "went home ill"}} {
+		if _, err := r.RefundTickets(e.ctx, supervisor, booking.RefundRequest{Number: b.Number, Seats: []string{x.seat}, Reason: x.reason}); err != nil {
+			t.Fatalf("refund %s: %v", x.seat, err)
+		}
+	}
+	got, err := r.Booking(e.ctx, clerk, b.Number)
+	if err != nil || got.Status != booking.BookingCancelled || len(got.Payments) != 4 {
+		t.Fatalf("after three refunds: %+v %v", got, err)
+	}
+	var reasons []string
+	for _, p := range got.Payments[1:] {
+		reasons = append(reasons, p.Reason)
+	}
+	if strings.Join(reasons, "|") != "wrong film||went home ill" {
+		t.Errorf("the refund payments' reasons: %q", reasons)
+	}
+	day := e.clock.Now()
+	report, err := rep.ReportRefunds(e.ctx, manager, booking.ReportRange{From: day, To: day})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bySeat := map[string]string{}
+	for _, row := range report.Rows {
+		if row.Booking == b.Number {
+			bySeat[row.Seat] = row.Reason
+		}
+	}
+	want := map[string]string{"A1": "wrong film", "A2": "", "A3": "went home ill"}
+	if fmt.Sprint(bySeat) != fmt.Sprint(want) {
+		t.Errorf("the refunds report's reasons: %v, want %v", bySeat, want)
+	}
+	e.whole(t)
+}
+
+// refundApprovalThenRefused: a supervisor's right PIN leaves an override
+// row before the refund is tried; when the refund is then refused (the
+// show has started, which needs a manager) the trail says the approved
+// refund was not made, and why, so it never reads as money paid out.
+func refundApprovalThenRefused(t *testing.T, e *env) {
+	r := need[refunder](t, e, needRefund)
+	a, ok := e.s.(booking.Audit)
+	if !ok {
+		t.Skip("the backend has no booking.Audit yet")
+	}
+	b := e.sellCash(t, clerk, "a", "A1", "A2")
+	e.clock.Set(e.show.Starts.Add(time.Minute))
+	_, err := r.RefundTickets(e.ctx, clerk, booking.RefundRequest{Number: b.Number, Seats: []string{"A1"}, Approver: &booking.Credentials{Name: "sue", PIN: "1234"}})
+	wantCode(t, "a refund after the start approved by a supervisor", err, booking.EForbidden)
+	rows, err := a.Audit(e.ctx, manager, booking.AuditQuery{Day: e.clock.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	what := "refund of " + b.Number + " by " + clerk.Name
+	var trail []string
+	for _, row := range rows {
+		if row.Action == booking.AuditOverride && strings.Contains(row.Detail, what) {
+			trail = append([]string{row.Actor + ": " + row.Detail}, trail...) // oldest first
+		}
+	}
+	if len(trail) != 2 || !strings.HasPrefix(trail[1], "sue: "+what+" approved, not made: The ") || !strings.Contains(trail[1], "show has started") {
+		t.Fatalf("the trail of an approved refund that was refused: %q", trail)
+	}
+	if got, err := r.Booking(e.ctx, clerk, b.Number); err != nil || len(got.Payments) != 1 {
+		t.Fatalf("the refused refund paid out: %+v %v", got, err)
 	}
 }

@@ -262,6 +262,12 @@ func shiftCashUpAtOnce(t *testing.T, e *env) {
 	if err != nil || !z.Final || z.Expected != want || z.Variance != -50 || z.Sales != 8 || z.Refunds != 4 || z.Shift.Status != booking.ShiftClosed {
 		t.Fatalf("Z report %+v %v", z, err)
 	}
+	// Sales 0..7 are cash but 2 and 5 (card); the cancels, 0..3, pay back
+	// three cash and one card. Before, "Cash sales (8)" counted the card.
+	if z.CashSaleCount != 6 || z.CardSaleCount != 2 || z.CashRefundCount != 3 || z.CardRefundCount != 1 {
+		t.Fatalf("Z report's counts by method: %d/%d sales, %d/%d refunds, want 6/2 and 3/1",
+			z.CashSaleCount, z.CardSaleCount, z.CashRefundCount, z.CardRefundCount)
+	}
 	if len(z.Events) != 2 || z.Events[1].Kind != "close" || z.Events[1].Expected != want {
 		t.Fatalf("events %+v", z.Events)
 	}

@@ -37,6 +37,7 @@ var waitlistCases = []testCase{
 	{"CalledOnce", waitlistCalledOnce},
 	{"Remove", waitlistRemove},
 	{"PlayedShowsNeverTold", waitlistPlayedShows},
+	{"AccessiblePlacesKept", waitlistAccessiblePlacesKept},
 }
 
 // sellOut sells every seat of the first show in bookings of at most 20
@@ -370,4 +371,39 @@ func waitlistPlayedShows(t *testing.T, e *env) {
 	if calls, err := w.WaitlistCalls(e.ctx, clerk); err != nil || len(calls) != 0 {
 		t.Fatalf("calls for a show that played: %+v, %v", calls, err)
 	}
+}
+
+// waitlistAccessiblePlacesKept: with only wheelchair and companion places
+// free a show is sold out to a party (those places are never offered to
+// one), so the party may wait and is not told of them; once standard
+// seats come free it is. Before, the waiting list was refused ("Seats are
+// free") and such a show could never take one.
+func waitlistAccessiblePlacesKept(t *testing.T, e *env) {
+	w := need[waitlist](t, e, needWaitlist)
+	var standard []string
+	accessible := 0
+	for _, seat := range e.seatMap(t, "").Hall.Seats {
+		if seat.Kind.Accessible() {
+			accessible++
+			continue
+		}
+		standard = append(standard, seat.Label)
+	}
+	if accessible == 0 {
+		t.Fatal("the fixture hall has no wheelchair or companion places")
+	}
+	var sold []*booking.Booking
+	for i := 0; i < len(standard); i += booking.MaxSeatsPerSale {
+		sold = append(sold, e.sell(t, "bulk", standard[i:min(i+booking.MaxSeatsPerSale, len(standard))]...))
+	}
+	ann := e.wait(t, w, "Ann", "0123", 2)
+	if got := told(t, e, w); len(got) != 0 {
+		t.Fatalf("told %v of places kept for wheelchairs", got)
+	}
+	e.cancel(t, w, sold[0])
+	if got := told(t, e, w); len(got) != 1 || got[0] != ann.ID {
+		t.Fatalf("standard seats free again: told %v, want Ann (%d)", got, ann.ID)
+	}
+	_, err := w.AddWaitlist(e.ctx, clerk, e.show.ID, "Bo", "0456", 2)
+	wantMessage(t, "standard seats free beyond those promised", err, "Seats are free: sell them now.")
 }

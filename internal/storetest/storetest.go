@@ -1,28 +1,23 @@
-// Package storetest is the one test kit for the SQLite store: stores on
-// files in a test's temp dir with test defaults, a clock the test moves by
-// hand, and the fixture cinemas. Tests of db, tui and tui/server share it
-// instead of keeping copies.
+// Package storetest is the backend-neutral half of the stores' test kit:
+// a clock the test moves by hand, the fixture cinemas, their staff and the
+// ticket key. It imports no driver, so the contract suite (and pg's tests
+// through it) link neither SQLite nor PostgreSQL by way of it; the SQLite
+// openers are internal/dbtest's.
 package storetest
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 	"sync"
-	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
-	"boxoffice/assets"
 	"boxoffice/booking"
-	"boxoffice/db"
 )
 
 // TicketKey signs the tickets of every test store.
 var TicketKey = booking.TicketKey{ID: 1, Secret: []byte("0123456789abcdef0123456789abcdef")}
 
-// Clock is a clock a test moves by hand; pass its Now as db.Options.Clock.
+// Clock is a clock a test moves by hand; pass its Now as a store's clock
+// (db.Options.Clock, pg.Options.Clock).
 type Clock struct {
 	mu  sync.Mutex
 	now time.Time
@@ -69,126 +64,8 @@ var (
 	Door       = booking.Actor{Name: "dora", Role: booking.RoleDoor}
 )
 
-// Options is opts with the test defaults where it leaves them zero: the
-// cheapest bcrypt cost (the race detector makes each hash slow) and
-// TicketKey.
-func Options(opts db.Options) db.Options {
-	if opts.PINCost == 0 {
-		opts.PINCost = bcrypt.MinCost
-	}
-	if opts.TicketKey.Secret == nil {
-		opts.TicketKey = TicketKey
-	}
-	return opts
-}
-
-// Open opens the store at path with the test defaults; it is closed when
-// the test ends.
-func Open(tb testing.TB, path string, opts db.Options) *db.Store {
-	tb.Helper()
-	s, err := db.Open(path, Options(opts))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { s.Close() })
-	return s
-}
-
-// MustOpenEmpty opens a store on a new file in a temp dir, unseeded, and
-// returns it with the file's path.
-func MustOpenEmpty(tb testing.TB, opts db.Options) (*db.Store, string) {
-	tb.Helper()
-	path := filepath.Join(tb.TempDir(), "boxoffice.db")
-	return Open(tb, path, opts), path
-}
-
-// MustOpen opens a store on a new file in a temp dir seeded with Seed at
-// the store's clock (now when opts has none), and returns it with the
-// file's path.
-func MustOpen(tb testing.TB, opts db.Options) (*db.Store, string) {
-	tb.Helper()
-	s, path := MustOpenEmpty(tb, opts)
-	MustSeed(tb, s, Seed(now(opts)), false)
-	return s, path
-}
-
-// MustOpenDemo opens a store on a new file in a temp dir seeded with the
-// demo cinema at the store's clock.
-func MustOpenDemo(tb testing.TB, opts db.Options) (*db.Store, string) {
-	tb.Helper()
-	s, path := MustOpenEmpty(tb, opts)
-	seed, err := assets.Demo(now(opts))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	MustSeed(tb, s, seed, true)
-	return s, path
-}
-
-// MustSeed seeds s or fails the test, then opens a shift with Float for
-// System and each member of the seed's staff, so tests that sell or refund
-// cash find a drawer as a counter would after its clerk counted the float
-// in. A test of the no-shift path closes one (MustCloseShift) or uses a
-// person of its own.
-func MustSeed(tb testing.TB, s *db.Store, seed booking.Seed, demo bool) {
-	tb.Helper()
-	if err := s.Seed(context.Background(), seed, demo); err != nil {
-		tb.Fatal(err)
-	}
-	MustOpenShift(tb, s, booking.System)
-	for _, st := range seed.Staff {
-		MustStaffShift(tb, s, st.Name, st.Role)
-	}
-}
-
-// MustStaffShift opens a shift with Float for a member of staff a test
-// added, when their role takes money.
-func MustStaffShift(tb testing.TB, s *db.Store, name string, role booking.Role) {
-	tb.Helper()
-	if role >= booking.MinRole(booking.ActionShift) {
-		MustOpenShift(tb, s, booking.Actor{Name: name, Role: role})
-	}
-}
-
-// Float is the float of the shifts the kit opens.
+// Float is the float of the shifts the test kits open.
 const Float booking.Money = 100_00
-
-// MustOpenShift opens actor's shift with Float or fails the test.
-func MustOpenShift(tb testing.TB, s *db.Store, actor booking.Actor) *booking.Shift {
-	tb.Helper()
-	sh, err := s.OpenShift(context.Background(), actor, booking.OpenShiftRequest{Float: Float})
-	if err != nil {
-		tb.Fatalf("open %s's shift: %v", actor.Name, err)
-	}
-	return sh
-}
-
-// MustCloseShift closes actor's shift with a count of what it expects, or
-// fails the test.
-func MustCloseShift(tb testing.TB, s *db.Store, actor booking.Actor) *booking.ShiftReport {
-	tb.Helper()
-	ctx := context.Background()
-	sh, err := s.CurrentShift(ctx, actor)
-	if err != nil {
-		tb.Fatalf("%s's shift: %v", actor.Name, err)
-	}
-	x, err := s.ShiftReport(ctx, actor, sh.ID)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	z, err := s.CloseShift(ctx, actor, booking.CloseShiftRequest{Counted: x.Expected})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return z
-}
-
-func now(opts db.Options) time.Time {
-	if opts.Clock != nil {
-		return opts.Clock()
-	}
-	return time.Now()
-}
 
 // Hall is rows A–J of 2+10+2 seats with two aisles; row J has two
 // wheelchair places and two companion seats at the left.
@@ -279,19 +156,5 @@ func TonightSeed(now time.Time) booking.Seed {
 			{Name: "sue", Role: booking.RoleSupervisor, PIN: "1234"},
 			{Name: "carl", Role: booking.RoleClerk, PIN: "1234"},
 		},
-	}
-}
-
-// MustBeWhole fails the test when s.CheckInvariants names a broken
-// invariant: a seat with two live claims, a count or a booking's money
-// out of step.
-func MustBeWhole(tb testing.TB, s *db.Store) {
-	tb.Helper()
-	problems, err := s.CheckInvariants(context.Background())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for _, p := range problems {
-		tb.Errorf("broken invariant: %s", p)
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/hostile"
-	"boxoffice/internal/storetest"
 	"boxoffice/paper"
 )
 
@@ -25,7 +25,7 @@ func TestHostile_Kiosk(t *testing.T) {
 	t.Parallel()
 	clock := newClock()
 	opts := db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1, Sync: "normal"}
-	s, path := storetest.MustOpenDemo(t, opts)
+	s, path := dbtest.MustOpenDemo(t, opts)
 	s.Close()
 	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)&_pragma=synchronous(off)")
 	if err != nil {
@@ -55,7 +55,7 @@ func TestHostile_Kiosk(t *testing.T) {
 	}
 	const w, ht = 100, 40
 	walk := func(h string, frame func(where, f string)) {
-		st := storetest.Open(t, path, opts)
+		st := dbtest.Open(t, path, opts)
 		defer st.Close()
 		m := New(Options{Store: st, Owner: "hostile", Now: clock.Now, Addr: "192.0.2.9", Layout: paper.Layout{Cinema: h}})
 		m.noTimer = true

@@ -11,6 +11,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 )
 
@@ -170,7 +171,7 @@ func newClock() *storetest.Clock { return storetest.NewClock(testStart) }
 // MustOpenStore opens the demo cinema on a file in a temp dir.
 func MustOpenStore(tb testing.TB, clock *storetest.Clock) *db.Store {
 	tb.Helper()
-	s, _ := storetest.MustOpenDemo(tb, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1, Sync: "normal"})
+	s, _ := dbtest.MustOpenDemo(tb, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1, Sync: "normal"})
 	return s
 }
 

@@ -34,7 +34,8 @@ func (s *Server) watchAccess() {
 }
 
 // checkAccess reads who may still act, once for all sessions, and
-// withdraws the sessions it no longer allows.
+// withdraws the sessions it no longer allows; then it hands the
+// terminals' sessions a printer changed meanwhile (refreshPrinters).
 func (s *Server) checkAccess() {
 	s.mu.Lock()
 	open := make([]*session, 0, len(s.sessions))
@@ -57,6 +58,9 @@ func (s *Server) checkAccess() {
 			s.withdraw(st, why)
 		}
 	}
+	ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
+	s.refreshPrinters(ctx, open)
+	cancel()
 }
 
 // refusedBy says why a no longer lets the session go on, or "".

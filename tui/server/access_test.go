@@ -8,6 +8,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 	"boxoffice/tui/server"
 )
@@ -17,6 +18,7 @@ import (
 // before the name locks; the right PIN is then refused until the lock
 // ends; every failure is logged with the terminal and address.
 func TestServer_ParallelPINGuesses(t *testing.T) {
+	t.Parallel()
 	clock := storetest.NewClock(time.Now())
 	e := newEnvWith(t, db.Options{Clock: clock.Now}, nil)
 	term := e.terminalKey("till-1")
@@ -75,6 +77,7 @@ func TestServer_ParallelPINGuesses(t *testing.T) {
 // that person's SSH session is open. The session's next write is refused
 // and the session closes within 5 s; what it held is released at once.
 func TestServer_Withdrawn(t *testing.T) {
+	t.Parallel()
 	t.Run("NextWriteRefused", func(t *testing.T) {
 		// No access polling: only the write itself finds out.
 		e := newEnv(t, func(c *server.Config) { c.AccessCheck = -1 })
@@ -99,9 +102,9 @@ func TestServer_Withdrawn(t *testing.T) {
 		ctx := context.Background()
 		anna := e.mustDial(e.staffKey("anna", booking.RoleClerk))
 		anna.openFirstShow()
-		anna.goTo("B2")
+		anna.goTo("B3") // B2 would leave B1 single
 		anna.send("\r")
-		anna.waitText("Holding 1: B2")
+		anna.waitText("Holding 1: B3")
 		till := e.mustDial(e.terminalKey("till-5")) // a device, carl signed in
 		till.waitText("Sign in at this counter")
 		till.send("carl\t1234\r")
@@ -162,7 +165,7 @@ func waitHeld(t *testing.T, e *env, n int, d time.Duration) bool {
 // connection, as `boxoffice staff disable` in another process would.
 func (e *env) otherStore() *db.Store {
 	e.tb.Helper()
-	return storetest.Open(e.tb, e.dbPath, db.Options{PollInterval: -1, SweepInterval: -1})
+	return dbtest.Open(e.tb, e.dbPath, db.Options{PollInterval: -1, SweepInterval: -1})
 }
 
 // waitClosed fails unless the session ends within d of since.
@@ -178,6 +181,7 @@ func (c *client) waitClosed(t *testing.T, since time.Time, d time.Duration) {
 
 // The demo sign-in hint shows only while the demo PIN still works.
 func TestServer_DemoHint(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) {
 		c.Demo, c.DemoCredentials = true, booking.Credentials{Name: "mgr", PIN: "1234"}
 	})

@@ -25,7 +25,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 	"boxoffice/tui/server"
 )
 
@@ -45,12 +45,12 @@ const benchKeyFile = "bench_key"
 // openDemo opens the demo cinema in dir with the staff key "bench" added.
 func openDemo(tb testing.TB, dir string) (*db.Store, gossh.Signer) {
 	tb.Helper()
-	store := storetest.Open(tb, filepath.Join(dir, "boxoffice.db"), db.Options{PollInterval: -1})
+	store := dbtest.Open(tb, filepath.Join(dir, "boxoffice.db"), db.Options{PollInterval: -1})
 	seed, err := assets.Demo(time.Now())
 	if err != nil {
 		tb.Fatal(err)
 	}
-	storetest.MustSeed(tb, store, seed, true)
+	dbtest.MustSeed(tb, store, seed, true)
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		tb.Fatal(err)
@@ -70,7 +70,7 @@ func openDemo(tb testing.TB, dir string) (*db.Store, gossh.Signer) {
 	if _, err := store.AddStaff(context.Background(), booking.System, "bench", booking.RoleClerk, "1234", pub); err != nil {
 		tb.Fatal(err)
 	}
-	storetest.MustStaffShift(tb, store, "bench", booking.RoleClerk)
+	dbtest.MustStaffShift(tb, store, "bench", booking.RoleClerk)
 	return store, signer
 }
 

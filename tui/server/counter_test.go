@@ -48,6 +48,7 @@ func (c *client) sell() string {
 // it, takes it with enter and sells that. The database has each seat sold
 // once.
 func TestServer_RaceForOneSeat(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	a := e.mustDial(e.staffKey("anna", booking.RoleClerk))
 	b := e.mustDial(e.staffKey("bert", booking.RoleClerk))
@@ -139,6 +140,7 @@ func seatsOf(b *booking.Booking) string {
 // counter's map of that show, as held elsewhere; releasing it frees it
 // there too.
 func TestServer_HoldShowsElsewhere(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	a := e.mustDial(e.staffKey("anna", booking.RoleClerk))
 	b := e.mustDial(e.terminalKey("till-2"))
@@ -171,6 +173,7 @@ func TestServer_HoldShowsElsewhere(t *testing.T) {
 // counter approves it in the same session, and both names are recorded;
 // an action nobody classified needs a manager.
 func TestServer_Roles(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	ctx := context.Background()
 	clerk := booking.Actor{Name: "carl", Role: booking.RoleClerk}

@@ -20,6 +20,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/storetest"
 	"boxoffice/tui/server"
 
@@ -89,9 +90,9 @@ func newEnvWith(tb testing.TB, opts db.Options, cfg func(*server.Config)) *env {
 		now = middayClock()
 		opts.Clock = now
 	}
-	store := storetest.Open(tb, e.dbPath, opts)
+	store := dbtest.Open(tb, e.dbPath, opts)
 	e.store = store
-	storetest.MustSeed(tb, store, storetest.TonightSeed(now()), false)
+	dbtest.MustSeed(tb, store, storetest.TonightSeed(now()), false)
 	shows, err := store.Shows(context.Background(), booking.System, now())
 	if err != nil || len(shows) == 0 {
 		tb.Fatalf("no shows tonight: %v", err)
@@ -172,7 +173,7 @@ func (e *env) staffKey(name string, role booking.Role) gossh.Signer {
 	if _, err := e.store.AddStaff(context.Background(), booking.System, name, role, "1234", pub); err != nil {
 		e.tb.Fatal(err)
 	}
-	storetest.MustStaffShift(e.tb, e.store, name, role)
+	dbtest.MustStaffShift(e.tb, e.store, name, role)
 	return signer
 }
 

@@ -19,6 +19,7 @@ import (
 // which closes the session at once and releases its seats rather than
 // keeping them for a reconnect.
 func TestServer_SessionIdentity(t *testing.T) {
+	t.Parallel()
 	// No access polling: only the store can tell the terminal is gone.
 	e := newEnv(t, func(c *server.Config) { c.AccessCheck = -1 })
 	c := e.mustDial(e.terminalKey("till-3"))

@@ -16,6 +16,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/dbtest"
 	"boxoffice/internal/sshclient"
 	"boxoffice/internal/storetest"
 	"boxoffice/tui/server"
@@ -39,8 +40,8 @@ func newKioskEnv(tb testing.TB, seed booking.Seed, cfg func(*server.KioskConfig)
 	dir := tb.TempDir()
 	e := &kioskEnv{tb: tb, clock: storetest.FixedClock(), logs: &syncBuffer{}}
 	log := slog.New(slog.NewTextHandler(e.logs, nil))
-	e.store = storetest.Open(tb, filepath.Join(dir, "boxoffice.db"), db.Options{Clock: e.clock.Now, PollInterval: -1, SweepInterval: -1, Logger: log})
-	storetest.MustSeed(tb, e.store, seed, false)
+	e.store = dbtest.Open(tb, filepath.Join(dir, "boxoffice.db"), db.Options{Clock: e.clock.Now, PollInterval: -1, SweepInterval: -1, Logger: log})
+	dbtest.MustSeed(tb, e.store, seed, false)
 	sh, err := e.store.Show(context.Background(), booking.System, 1)
 	if err != nil {
 		tb.Fatal(err)
@@ -192,7 +193,7 @@ func TestKioskServer_CollectGuessesPause(t *testing.T) {
 		}
 	}
 	took := time.Since(start)
-	screen := kioskWait(t, c, "Too many wrong tries for that booking number")
+	kioskWait(t, c, "Too many wrong tries for that booking number")
 	all, compared := collectFailures(t, e.store)
 	t.Logf("%d wrong tries over SSH in %v: %d compared, %d audit rows", collectGuesses, took.Round(time.Millisecond), compared, all)
 	if compared != booking.CollectByNumber.Free || all != collectGuesses {
@@ -208,7 +209,7 @@ func TestKioskServer_CollectGuessesPause(t *testing.T) {
 	if !c.WaitFor(20*time.Second, func(s string) bool { return !strings.Contains(s, res.Number) }) {
 		t.Fatalf("the right digits in the pause never answered:\n%s", c.Scr.Text())
 	}
-	if screen = kioskWait(t, c, "Too many wrong tries"); strings.Contains(screen, "Not paid yet") {
+	if screen := kioskWait(t, c, "Too many wrong tries"); strings.Contains(screen, "Not paid yet") {
 		t.Fatalf("the right digits were taken during the pause:\n%s", screen)
 	}
 	if all, compared := collectFailures(t, e.store); compared != booking.CollectByNumber.Free || all != collectGuesses+1 {
@@ -339,7 +340,7 @@ func bookOnce(tb testing.TB, c *sshclient.Client, phone string) string {
 	kioskSend(tb, c, keyEnter)
 	kioskWait(tb, c, "Who are they for?")
 	kioskSend(tb, c, "Bot", keyTab, phone, keyEnter)
-	screen = kioskWait(tb, c, "Reserved. Your booking number is")
+	kioskWait(tb, c, "Reserved. Your booking number is")
 	kioskSend(tb, c, keyEnter)
 	return "reserved"
 }

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
-	"boxoffice/internal/storetest"
+	"boxoffice/internal/dbtest"
 	"boxoffice/tui/server"
 )
 
@@ -21,6 +21,7 @@ import (
 // database passes its integrity check, holds no seat, and every booking is
 // whole (tickets, sold claims, payment and the show's counter agree).
 func TestServer_Shutdown(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	a := e.mustDial(e.staffKey("anna", booking.RoleClerk))
 	b := e.mustDial(e.staffKey("bert", booking.RoleClerk))
@@ -61,7 +62,7 @@ func TestServer_Shutdown(t *testing.T) {
 	if booking.ErrorMessage(err) != "The box office is shutting down." {
 		t.Errorf("a hold after Shutdown: %v", err)
 	}
-	storetest.MustBeWhole(t, e.store)
+	dbtest.MustBeWhole(t, e.store)
 	if err := e.store.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +118,7 @@ func checkBookingsWhole(t *testing.T, d *sql.DB) {
 // served one handshake at a time could not do. The times are logged;
 // their targets live in the benchmarks.
 func TestServer_BadClients(t *testing.T) {
+	t.Parallel()
 	const handshakeTimeout = 5 * time.Second
 	e := newEnv(t, func(c *server.Config) {
 		c.HandshakeTimeout = handshakeTimeout
@@ -217,6 +219,7 @@ func TestServer_ConnRateLimit(t *testing.T) {
 
 // Sessions per address are capped; the refused one is told why.
 func TestServer_SessionLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.MaxPerAddr = 1 })
 	a := e.mustDial(e.staffKey("anna", booking.RoleClerk))
 	a.waitText("anna (clerk)")
@@ -252,6 +255,7 @@ func TestServer_SessionLimit(t *testing.T) {
 // open, and sells them. Holds of a
 // session nobody resumes are released when the grace ends.
 func TestServer_DroppedSession(t *testing.T) {
+	t.Parallel()
 	const grace = 1500 * time.Millisecond
 	e := newEnv(t, func(c *server.Config) { c.HoldGrace = grace })
 	key := e.staffKey("anna", booking.RoleClerk)
@@ -312,6 +316,7 @@ func TestServer_DroppedSession(t *testing.T) {
 // The clerk signed in at a terminal is signed out after IdleSignOut
 // without a key press; the session stays on the sign-in screen.
 func TestServer_IdleSignOut(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.IdleSignOut = 700 * time.Millisecond })
 	c := e.mustDial(e.terminalKey("till-4"))
 	c.waitText("Sign in at this counter")
@@ -323,6 +328,7 @@ func TestServer_IdleSignOut(t *testing.T) {
 
 // A session ends at MaxSession, after a notice.
 func TestServer_MaxSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.MaxSession = 1500 * time.Millisecond })
 	c := e.mustDial(e.staffKey("anna", booking.RoleClerk))
 	c.waitText("This session ends in a minute")

@@ -111,6 +111,7 @@ func (c *client) soldNumber() string {
 // Reconnecting within the grace opens that checkout again, form as it was,
 // and confirming sells the seats exactly once, under the hold's key.
 func TestServer_ResumeCheckout(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.HoldGrace = 30 * time.Second })
 	key := e.staffKey("anna", booking.RoleClerk)
 	a := e.mustDial(key)
@@ -149,13 +150,14 @@ func TestServer_ResumeCheckout(t *testing.T) {
 // screen reaches the client. The reconnect shows that booking instead of
 // offering a second sale; the database has one.
 func TestServer_ResumeAfterSale(t *testing.T) {
+	t.Parallel()
 	t.Run("AnswerLost", func(t *testing.T) {
 		// The sale committed; its answer was on its way when the
 		// connection dropped.
 		e, ss := slowEnv(t, 0, true)
 		key := e.staffKey("anna", booking.RoleClerk)
 		a := e.mustDial(key)
-		a.holdAndCheckout("B2-3", "2: B2, B3")
+		a.holdAndCheckout("B3-4", "2: B3, B4") // B2-3 would leave B1 single
 		a.send("\tBea")
 		a.waitText("Bea")
 		a.send("\r\r\r") // Customer to Phone to Sell, sell
@@ -224,6 +226,7 @@ func TestServer_ResumeAfterSale(t *testing.T) {
 // to resume: the next session of the same key opens fresh, without the
 // Reconnected notice.
 func TestServer_QuitThenReconnect(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.HoldGrace = 30 * time.Second })
 	key := e.staffKey("anna", booking.RoleClerk)
 	a := e.mustDial(key)
@@ -256,6 +259,7 @@ func TestServer_QuitThenReconnect(t *testing.T) {
 // A session that held nothing and had no show open leaves nothing to
 // resume: its next session starts fresh, without "Reconnected".
 func TestServer_DropWithNothingHeld(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.HoldGrace = 30 * time.Second })
 	key := e.staffKey("anna", booking.RoleClerk)
 	a := e.mustDial(key)

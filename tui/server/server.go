@@ -112,9 +112,10 @@ type Config struct {
 	// Layout heads every session's printouts (the cinema's name).
 	Layout paper.Layout
 
-	// LayoutsDir is the folder the manager screens add halls from
-	// (tui.Options.LayoutsDir); "" adds none.
-	LayoutsDir string
+	// LayoutsDir is the folder the manager screens add halls from, and
+	// ExportDir the one the reports screen saves CSV files in (see
+	// tui.Options); "" for none.
+	LayoutsDir, ExportDir string
 }
 
 func (c *Config) setDefaults() {
@@ -551,6 +552,7 @@ func (s *Server) newProgram(sess ssh.Session) *sessionProgram {
 		// and cancel it sends.
 		Addr:       st.remote,
 		LayoutsDir: s.cfg.LayoutsDir,
+		ExportDir:  s.cfg.ExportDir,
 	}
 	if st.staff != nil {
 		opts.Staff = &booking.Actor{StaffID: st.staff.ID, Name: st.staff.Name, Role: st.staff.Role}

@@ -19,6 +19,7 @@ import (
 // Must show 1: an unknown key and a disabled staff member's key are
 // refused at authentication, before any session (so nothing is drawn).
 func TestServer_Auth(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 
 	t.Run("ErrUnknownKey", func(t *testing.T) {
@@ -66,6 +67,7 @@ func TestServer_Auth(t *testing.T) {
 // with it; it then authenticates with a terminal key. The session must be
 // the terminal's: the identity comes only from the key that signed.
 func TestServer_KeyOfferConfusion(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	staff := e.staffKey("victim", booking.RoleManager)
 	term := e.terminalKey("till-7")
@@ -119,6 +121,7 @@ func (o offerOnly) Sign(io.Reader, []byte) (*gossh.Signature, error) {
 // key opens the clerk sign-in screen of that terminal, and signing in
 // there works.
 func TestServer_OpensBySortOfKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 
 	t.Run("StaffKey", func(t *testing.T) {
@@ -152,6 +155,7 @@ func TestServer_OpensBySortOfKey(t *testing.T) {
 
 // A session without a PTY is told to use ssh -t and ends.
 func TestServer_NoPTY(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	conn, err := gossh.Dial("tcp", e.addr, e.clientConfig(e.staffKey("pat", booking.RoleClerk)))
 	if err != nil {
@@ -177,6 +181,7 @@ func TestServer_NoPTY(t *testing.T) {
 
 // The host key is made once, 0600, and reused.
 func TestServer_HostKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	path := filepath.Join(e.dir, server.HostKeyFile)
 	fi, err := os.Stat(path)

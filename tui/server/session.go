@@ -47,6 +47,11 @@ type session struct {
 	// bannerBusy is set while a goroutine delivers them.
 	banner     tea.Msg
 	bannerBusy bool
+
+	// printer is the terminal's printer the session was last told of,
+	// once printerSet (see refreshPrinters).
+	printer    string
+	printerSet bool
 }
 
 // ident names the identity holds are kept for across a reconnect.
