@@ -78,9 +78,10 @@ type CheckoutRequest struct {
 	// counter asks for it when it meets ErrNoShift).
 	OpenFloat *Money
 	// CustomerID, when not 0, is the customer account the sale belongs
-	// to (customers.go). The sale path does not store it yet: the counter
-	// attaches the booking right after the sale (AttachCustomer), which a
-	// sale that did store it leaves as it is.
+	// to (customers.go), stored in the sale's transaction: ENotFound for
+	// an unknown customer, EInvalid for an erased one, EForbidden below a
+	// clerk (a kiosk names none). A booking sold without one can be
+	// attached later (AttachCustomer).
 	CustomerID int64
 }
 
