@@ -29,6 +29,9 @@ const (
 	AuditWatch    AuditAction = "film_watch"
 )
 
+// MaxFilmWatchers bounds the list of one film's watchers.
+const MaxFilmWatchers = 200
+
 // MaxEmailLen bounds an e-mail address (RFC 5321's path limit).
 const MaxEmailLen = 254
 
@@ -295,6 +298,11 @@ type Watchlist interface {
 	// WatchCalls lists the watchers whose film got its first show and
 	// whom nobody has called yet, oldest first. Needs ActionWatchlist.
 	WatchCalls(ctx context.Context, actor Actor) ([]FilmWatch, error)
+	// FilmWatchers lists everyone on one film's watchlist, each once,
+	// oldest first (at most MaxFilmWatchers): waiting, to call (Show set:
+	// the show that put the film on sale) or called. Needs
+	// ActionWatchlist. ENotFound for the film.
+	FilmWatchers(ctx context.Context, actor Actor, filmID int64) ([]FilmWatch, error)
 	// MarkWatchCalled records that a clerk called a watcher, once. Needs
 	// ActionWatchlist. *StaleError (EConflict) when another counter did;
 	// EConflict when their film has no show yet; ENotFound.

@@ -81,7 +81,7 @@ func init() {
 				_, err := f.s.AddWaitlistEntry(f.ctx, a, booking.WaitlistRequest{ShowID: 3, Name: "Ann", Phone: "0123", Seats: 2, CustomerID: firstCustomer})
 				return err
 			}})
-	unaudited = append(unaudited, "FindCustomers", "Customer", "WatchCalls")
+	unaudited = append(unaudited, "FindCustomers", "Customer", "WatchCalls", "FilmWatchers")
 
 	// Accounts, their words and watches grow with every customer.
 	for _, table := range []string{"customers", "customer_words", "film_watchers"} {
@@ -117,6 +117,7 @@ func customerSteps(t *testing.T, s *db.Store, clock *storetest.Clock, step func(
 	stepV("Watch")(s.Watch(ctx, clerk, booking.WatchRequest{FilmID: film, Name: "Ann", Phone: "07700 900123"}))
 	stepV("AddShow")(s.AddShow(ctx, mgr, film, 1, clock.Now().Add(200*time.Hour)))
 	stepV("WatchCalls")(s.WatchCalls(ctx, clerk))
+	stepV("FilmWatchers")(s.FilmWatchers(ctx, clerk, film))
 	step("MarkWatchCalled", s.MarkWatchCalled(ctx, clerk, w.ID))
 	step("MarkWatchCalled", s.MarkWatchCalled(ctx, clerk, w.ID))
 	stepV("Customer")(s.Customer(ctx, clerk, ann.ID))

@@ -118,3 +118,21 @@ func (d driver) CustomerWatches(ctx context.Context, customerID int64, limit int
 	}
 	return out, d.s.translate("customer watches", rows.Err())
 }
+
+// FilmWatches lists a film's watches, through film_watchers_by_film.
+func (d driver) FilmWatches(ctx context.Context, filmID int64, limit int) ([]booking.FilmWatch, error) {
+	rows, err := d.s.readRows(ctx, `SELECT `+watchColumns+` FROM film_watchers w WHERE w.film_id = ? ORDER BY w.id LIMIT ?`, filmID, limit)
+	if err != nil {
+		return nil, d.s.translate("film watches", err)
+	}
+	defer rows.Close()
+	var out []booking.FilmWatch
+	for rows.Next() {
+		f, err := scanWatch(rows)
+		if err != nil {
+			return nil, d.s.translate("film watches", err)
+		}
+		out = append(out, f)
+	}
+	return out, d.s.translate("film watches", rows.Err())
+}

@@ -110,3 +110,13 @@ func (d driver) CustomerWatches(ctx context.Context, customerID int64, limit int
 	})
 	return out, d.s.translate("customer watches", err)
 }
+
+// FilmWatches lists a film's watches, through film_watchers_by_film.
+func (d driver) FilmWatches(ctx context.Context, filmID int64, limit int) ([]booking.FilmWatch, error) {
+	rows, err := d.s.pool.Query(ctx, qWatch+` FROM film_watchers w WHERE w.film_id = $1 ORDER BY w.id LIMIT $2`, filmID, limit)
+	if err != nil {
+		return nil, d.s.translate("film watches", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (booking.FilmWatch, error) { return pgWatch(r) })
+	return out, d.s.translate("film watches", err)
+}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,6 +50,9 @@ type WatchReads interface {
 	// CustomerWatches lists a customer's newest watches, at most limit:
 	// every field but Show, with Film's ID and Title.
 	CustomerWatches(ctx context.Context, customerID int64, limit int) ([]booking.FilmWatch, error)
+	// FilmWatches lists a film's watches, oldest first, at most limit:
+	// every field but Film and Show; empty when it has none.
+	FilmWatches(ctx context.Context, filmID int64, limit int) ([]booking.FilmWatch, error)
 }
 
 // WatchRow is a watch to write, in its stored form.
@@ -181,6 +185,39 @@ func (s *Store) WatchCalls(ctx context.Context, actor booking.Actor) ([]booking.
 			return nil, err
 		}
 		out[i].Film = out[i].Show.Film
+	}
+	if out == nil {
+		out = []booking.FilmWatch{}
+	}
+	return out, nil
+}
+
+// FilmWatchers lists one film's watchers, each once, with the show that
+// told them.
+func (s *Store) FilmWatchers(ctx context.Context, actor booking.Actor, filmID int64) ([]booking.FilmWatch, error) {
+	if err := booking.Authorize(actor, booking.ActionWatchlist); err != nil {
+		return nil, err
+	}
+	films, err := s.d.ReadFilms(ctx)
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(films, func(f booking.Film) bool { return f.ID == filmID })
+	if i < 0 {
+		return nil, errNoFilm(filmID)
+	}
+	out, err := s.d.FilmWatches(ctx, filmID, booking.MaxFilmWatchers)
+	if err != nil {
+		return nil, err
+	}
+	for j := range out {
+		out[j].Film = films[i]
+		if out[j].ShowID == 0 {
+			continue
+		}
+		if out[j].Show, err = s.prog.Show(ctx, out[j].ShowID); err != nil {
+			return nil, err
+		}
 	}
 	if out == nil {
 		out = []booking.FilmWatch{}

@@ -90,6 +90,7 @@ func watchToldOnce(t *testing.T, e *env) {
 		calls[2].Phone != "+447700900123" || calls[2].Email != "ann@example.com" {
 		t.Errorf("calls %+v", calls)
 	}
+	e.listedOnce(t, c, film, told, 3)
 	if rows := e.toldRows(t, c, told); rows != 1 {
 		t.Fatalf("%d shows' audit rows told the watchers, want 1", rows)
 	}
@@ -120,6 +121,11 @@ func watchErr(t *testing.T, e *env) {
 	wantMessage(t, "the same phone again", err, "That phone number is on the watchlist of Coming already.")
 	_, err = c.Watch(e.ctx, clerk, booking.WatchRequest{FilmID: 1 << 40, Name: "Cy", Phone: "0987 654321"})
 	wantCode(t, "an unknown film", err, booking.ENotFound)
+	_, err = c.FilmWatchers(e.ctx, clerk, 1<<40)
+	wantCode(t, "the list of an unknown film", err, booking.ENotFound)
+	if list, err := c.FilmWatchers(e.ctx, clerk, film); err != nil || len(list) != 1 || list[0].Name != "Bo" || list[0].NotifiedAt != nil {
+		t.Fatalf("the film's list before a show: %+v, %v", list, err)
+	}
 	_, err = c.Watch(e.ctx, clerk, booking.WatchRequest{FilmID: film, CustomerID: 1 << 40})
 	wantCode(t, "an unknown customer", err, booking.ENotFound)
 	_, err = c.Watch(e.ctx, door, booking.WatchRequest{FilmID: film, Name: "Cy", Phone: "0987 654321"})
@@ -193,4 +199,24 @@ func (e *env) toldRows(t *testing.T, c accounts, told int64) int {
 		}
 	}
 	return rows
+}
+
+// listedOnce: the film's list of watchers has each of its n watchers
+// once, every one told of show told.
+func (e *env) listedOnce(t *testing.T, c accounts, film, told int64, n int) {
+	t.Helper()
+	list, err := c.FilmWatchers(e.ctx, clerk, film)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int64]bool{}
+	for _, w := range list {
+		if seen[w.ID] || w.FilmID != film || w.Film.ID != film || w.ShowID != told || w.Show.ID != told || w.NotifiedAt == nil {
+			t.Fatalf("the film's list %+v, want each watcher once, told of show %d", list, told)
+		}
+		seen[w.ID] = true
+	}
+	if len(seen) != n {
+		t.Fatalf("the film's list has %d watchers, want %d", len(seen), n)
+	}
 }

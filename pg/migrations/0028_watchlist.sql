@@ -27,6 +27,8 @@ CREATE TABLE film_watchers (
 -- One untold watch per phone and film; the watchers a new show tells are
 -- a range of it.
 CREATE UNIQUE INDEX film_watchers_waiting ON film_watchers(film_id, phone_key) WHERE notified_at IS NULL AND phone_key <> '';
+-- A film's watchers, in the order they asked (watch list FILM).
+CREATE INDEX film_watchers_by_film ON film_watchers(film_id, id);
 -- The watchers to call: told, never called. Only those are in it.
 CREATE INDEX film_watchers_to_call ON film_watchers(notified_at, id) WHERE notified_at IS NOT NULL AND called_at IS NULL;
 CREATE INDEX film_watchers_by_customer ON film_watchers(customer_id, id) WHERE customer_id IS NOT NULL;
