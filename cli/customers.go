@@ -288,10 +288,12 @@ func (v customerDetail) writeText(w io.Writer) {
 	tw.Flush()
 }
 
-// watchStatus says where a watch stands: waiting for a show, to call, or
-// called.
+// watchStatus says where a watch stands: waiting for a show, to call,
+// called, or erased at the customer's request (nobody to call).
 func watchStatus(f booking.FilmWatch) string {
 	switch {
+	case f.Phone == "":
+		return "erased"
 	case f.CalledAt != nil:
 		return "called"
 	case f.NotifiedAt != nil:
@@ -300,13 +302,14 @@ func watchStatus(f booking.FilmWatch) string {
 	return "waiting"
 }
 
-const watchUsage = "usage: boxoffice watch FILM --name N --phone P [--email E] | watch FILM --customer ID | watch calls | watch called ID"
+const watchUsage = "usage: boxoffice watch FILM --name N --phone P [--email E] | watch FILM --customer ID | watch list FILM | watch calls | watch called ID"
 
 func watchCommand() *command {
 	return &command{name: "watch", args: "FILM --name N --phone P [--email E]\nFILM --customer ID",
 		short: "tell someone when a film with no show goes on sale\nthe same, for a customer account", long: watchLong,
 		json: machine, flags: watchFlags,
 		subs: []*command{
+			{name: "list", args: "FILM [--json]", short: "everyone watching a film, each once: waiting, to call or called", run: (*env).watchList},
 			{name: "calls", args: "[--json]", short: "the watchers to call: their film's first show was added", run: (*env).watchCalls},
 			{name: "called", args: "ID", short: "mark a watcher called (once)", run: (*env).watchCalled},
 		}}
@@ -351,6 +354,24 @@ func (c *env) watchCalls(pos []string) error {
 			return err
 		}
 		c.print(watchCallsView(list))
+		return nil
+	})
+}
+
+func (c *env) watchList(pos []string) error {
+	if len(pos) != 1 {
+		return usagef("usage: boxoffice watch list FILM [--json]")
+	}
+	film, ok := parseID(pos[0])
+	if !ok {
+		return usagef("FILM must be a film id from `boxoffice film list`, not %q", booking.CleanLine(pos[0], 20))
+	}
+	return c.withStore(func(st backend) error {
+		list, err := st.FilmWatchers(c.ctx, booking.System, film)
+		if err != nil {
+			return err
+		}
+		c.print(filmWatchersView(list))
 		return nil
 	})
 }
@@ -406,6 +427,52 @@ func (v watchCallsView) writeText(w io.Writer) {
 	fmt.Fprintln(tw, "ID\tNAME\tPHONE\tFILM\tFIRST SHOW")
 	for _, f := range v {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", f.ID, booking.Clean(f.Name), booking.Clean(f.Phone), booking.Clean(f.Film.Title), f.Show.Starts.Format("Mon 02 Jan 15:04"))
+	}
+	tw.Flush()
+}
+
+// filmWatchersView is one film's watchers, oldest first.
+type filmWatchersView []booking.FilmWatch
+
+type filmWatcherJSON struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	Phone    string `json:"phone"`
+	Email    string `json:"email,omitempty"`
+	Customer int64  `json:"customer,omitempty"`
+	Status   string `json:"status"`
+	Show     int64  `json:"show,omitempty"`
+	Start    string `json:"start,omitempty"`
+	CalledBy string `json:"called_by,omitempty"`
+}
+
+func (v filmWatchersView) jsonValue() any {
+	out := make([]filmWatcherJSON, 0, len(v))
+	for _, f := range v {
+		j := filmWatcherJSON{ID: f.ID, Name: booking.Clean(f.Name), Phone: booking.Clean(f.Phone), Email: booking.Clean(f.Email),
+			Customer: f.CustomerID, Status: watchStatus(f), Show: f.ShowID, CalledBy: booking.Clean(f.CalledBy)}
+		if f.ShowID != 0 {
+			j.Start = f.Show.Starts.Format(time.RFC3339)
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+func (v filmWatchersView) writeText(w io.Writer) {
+	if len(v) == 0 {
+		fmt.Fprintln(w, "Nobody watches this film.")
+		return
+	}
+	fmt.Fprintf(w, "Watching %s:\n", booking.Clean(v[0].Film.Title))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tPHONE\tSTATUS\tFIRST SHOW")
+	for _, f := range v {
+		first := ""
+		if f.ShowID != 0 {
+			first = f.Show.Starts.Format("Mon 02 Jan 15:04")
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", f.ID, booking.Clean(f.Name), booking.Clean(f.Phone), watchStatus(f), first)
 	}
 	tw.Flush()
 }
