@@ -152,7 +152,9 @@ func ParseCustomerSearch(text string) (CustomerSearch, error) {
 // address is.
 type CustomerTakenError struct {
 	CustomerID int64
-	err        *Error
+	// What is taken: TakenEmail or TakenPhone.
+	What string
+	err  *Error
 }
 
 func (e *CustomerTakenError) Error() string { return e.err.Error() }
@@ -171,11 +173,17 @@ func (e *CustomerTakenError) Unwrap() error { return e.err }
 // their name.
 func CustomerTaken(actor Actor, what string, c Customer) *CustomerTakenError {
 	if actor.Role < RoleClerk {
-		return &CustomerTakenError{err: Errorf(EConflict, "That %s is registered already: ask at the box office.", what)}
+		return &CustomerTakenError{What: what, err: Errorf(EConflict, "That %s is registered already: ask at the box office.", what)}
 	}
-	return &CustomerTakenError{CustomerID: c.ID,
+	return &CustomerTakenError{CustomerID: c.ID, What: what,
 		err: Errorf(EConflict, "That %s belongs to customer %d (%s).", what, c.ID, CleanLine(c.Name, MaxNameLen))}
 }
+
+// What a CustomerTakenError says is taken.
+const (
+	TakenEmail = "e-mail address"
+	TakenPhone = "phone number"
+)
 
 // ErrNoCustomer is the answer for an id that names no customer.
 func ErrNoCustomer(id int64) error { return Errorf(ENotFound, "There is no customer %d.", id) }

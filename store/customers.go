@@ -143,14 +143,14 @@ func customerTaken(tx Tx, actor booking.Actor, n booking.NewCustomer) error {
 		return err
 	}
 	if found {
-		return booking.CustomerTaken(actor, "e-mail address", c)
+		return booking.CustomerTaken(actor, booking.TakenEmail, c)
 	}
 	if n.Phone != "" {
 		if c, found, err = tx.CustomerWithPhone(n.Phone); err != nil {
 			return err
 		}
 		if found {
-			return booking.CustomerTaken(actor, "phone number", c)
+			return booking.CustomerTaken(actor, booking.TakenPhone, c)
 		}
 	}
 	// The holder was erased between the insert and the read: rare, and
