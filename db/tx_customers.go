@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"database/sql"
-	"time"
 
 	"boxoffice/booking"
 	"boxoffice/store"
@@ -14,14 +13,10 @@ import (
 // customerColumns are the columns scanCustomer reads, of customers c.
 const customerColumns = `c.id, c.name, c.email, c.phone, c.created_at, c.created_by, c.erased_at, c.erased_by`
 
-// scanCustomer reads a row of customerColumns.
+// scanCustomer reads a row of customerColumns, in store.ScanCustomer's
+// order.
 func scanCustomer(r interface{ Scan(...any) error }) (booking.Customer, error) {
-	var c booking.Customer
-	var created int64
-	var erased *int64
-	err := r.Scan(&c.ID, &c.Name, &c.Email, &c.Phone, &created, &c.CreatedBy, &erased, &c.ErasedBy)
-	c.CreatedAt, c.ErasedAt = time.UnixMilli(created), msTime(erased)
-	return c, err
+	return store.ScanCustomer(r.Scan)
 }
 
 // oneCustomer is scanCustomer of a row that may not be there.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -19,15 +18,8 @@ var _ booking.Customers = (*Store)(nil)
 // qCustomer selects the columns pgCustomer reads, of customers c.
 const qCustomer = `SELECT c.id, c.name, c.email, c.phone, c.created_at, c.created_by, c.erased_at, c.erased_by FROM customers c `
 
-// pgCustomer reads a row of qCustomer.
-func pgCustomer(r pgx.Row) (booking.Customer, error) {
-	var c booking.Customer
-	var created int64
-	var erased *int64
-	err := r.Scan(&c.ID, &c.Name, &c.Email, &c.Phone, &created, &c.CreatedBy, &erased, &c.ErasedBy)
-	c.CreatedAt, c.ErasedAt = time.UnixMilli(created), msTime(erased)
-	return c, err
-}
+// pgCustomer reads a row of qCustomer, in store.ScanCustomer's order.
+func pgCustomer(r pgx.Row) (booking.Customer, error) { return store.ScanCustomer(r.Scan) }
 
 // maybeCustomer is pgCustomer of a row that may not be there.
 func maybeCustomer(r pgx.Row) (booking.Customer, bool, error) {

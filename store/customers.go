@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"boxoffice/booking"
 )
@@ -101,6 +102,23 @@ type CustomerRow struct {
 	// name matches.
 	Words     []string
 	CreatedBy string
+}
+
+// ScanCustomer reads an account's row with scan, its columns in the
+// order id, name, email, phone, created_at, created_by, erased_at,
+// erased_by (the times in unix milliseconds, erased_at NULL while the
+// account is kept); each driver selects them in its own SQL.
+func ScanCustomer(scan func(dest ...any) error) (booking.Customer, error) {
+	var c booking.Customer
+	var created int64
+	var erased *int64
+	err := scan(&c.ID, &c.Name, &c.Email, &c.Phone, &created, &c.CreatedBy, &erased, &c.ErasedBy)
+	c.CreatedAt = time.UnixMilli(created)
+	if erased != nil {
+		at := time.UnixMilli(*erased)
+		c.ErasedAt = &at
+	}
+	return c, err
 }
 
 // customersFound bounds a search; customerRows bounds each list of what
