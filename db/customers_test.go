@@ -130,6 +130,7 @@ func customerSteps(t *testing.T, s *db.Store, clock *storetest.Clock, step func(
 // the file, skipping the store, are refused, and so is an address in
 // capitals that would slip past the index.
 func TestCustomers_RawDuplicateRefused(t *testing.T) {
+	t.Parallel()
 	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	if _, err := s.AddCustomer(context.Background(), clerk, booking.NewCustomer{Name: "Ann", Email: "ann@example.com", Phone: "07700 900123"}); err != nil {
 		t.Fatal(err)
