@@ -109,6 +109,7 @@ type ReservationRow struct {
 	Created, CutOff    time.Time
 	BookingID          int64 // 0: not paid
 	SeatIDs            []int64
+	CustomerID         int64 // the account it belongs to, 0: none (customers.go)
 }
 
 // ReservationCount is how many reservations made in a range have a
@@ -459,6 +460,13 @@ func (s *Store) payReservation(tx Tx, actor booking.Actor, req booking.PayReserv
 	}
 	if err != nil {
 		return 0, err
+	}
+	if r.CustomerID != 0 {
+		// The booking is the customer's whose reservation it pays, even
+		// one erased since: the booking is new, so nobody's yet.
+		if _, err := tx.SetBookingCustomer(bookingID, r.CustomerID); err != nil {
+			return 0, err
+		}
 	}
 	ok, err := tx.MarkReservationPaid(r.ID, bookingID)
 	if err != nil {

@@ -196,7 +196,8 @@ func customerOneAddressRace(t *testing.T, e *env) {
 // customerAttach: a booking sold, then attached, is the customer's;
 // attached to them again nothing changes; another customer cannot take
 // it. A reservation and a waiting-list entry made for a customer are
-// theirs; a kiosk may not name a customer.
+// theirs, and so is the booking that pays the reservation; a kiosk may
+// not name a customer.
 func customerAttach(t *testing.T, e *env) {
 	c := e.accounts(t)
 	ann := e.addCustomer(t, c, "Ann Lee", "ann@example.com", "07700 900123")
@@ -234,6 +235,10 @@ func customerAttach(t *testing.T, e *env) {
 	_, err = c.Reserve(e.ctx, kioskActor, booking.ReserveRequest{HoldID: kh.ID, Owner: "k1", Name: "Ann Lee", Phone: "07700 900123", CustomerID: ann.ID})
 	wantCode(t, "a kiosk names a customer", err, booking.EForbidden)
 
+	paid, err := c.PayReservation(e.ctx, clerk, booking.PayReservationRequest{Number: res.Number, Method: booking.Card, IdempotencyKey: "k-pay-ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	full := e.soldOutShow(t)
 	entry, err := c.AddWaitlistEntry(e.ctx, clerk, booking.WaitlistRequest{ShowID: full, Name: "Ann Lee", Phone: "07700 900123", Seats: 2, CustomerID: ann.ID})
 	if err != nil {
@@ -245,7 +250,7 @@ func customerAttach(t *testing.T, e *env) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Bookings) != 1 || d.Bookings[0].Number != b.Number || len(d.Reservations) != 1 || d.Reservations[0].Number != res.Number ||
+	if len(d.Bookings) != 2 || d.Bookings[0].Number != paid.Number || d.Bookings[1].Number != b.Number || len(d.Reservations) != 1 || d.Reservations[0].Number != res.Number ||
 		len(d.Waitlist) != 1 || d.Waitlist[0].ID != entry.ID || d.Waitlist[0].Show.ID != full {
 		t.Fatalf("Ann has %d bookings, %d reservations, %d entries: %+v", len(d.Bookings), len(d.Reservations), len(d.Waitlist), d)
 	}
