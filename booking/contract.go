@@ -494,6 +494,9 @@ type Store interface {
 	// The cinema's settings and its tax rates (booking/settings.go, tax.go).
 	Settings
 	Taxes
+	// Customer accounts and the film watchlist (customers.go).
+	Customers
+	Watchlist
 }
 
 // Audit reads the audit trail: one row for every state change, written

@@ -77,6 +77,12 @@ type CheckoutRequest struct {
 	// same transaction if the sale is cash and they have none open (the
 	// counter asks for it when it meets ErrNoShift).
 	OpenFloat *Money
+	// CustomerID, when not 0, is the customer account the sale belongs
+	// to (customers.go), stored in the sale's transaction: ENotFound for
+	// an unknown customer, EInvalid for an erased one, EForbidden below a
+	// clerk (a kiosk names none). A booking sold without one can be
+	// attached later (AttachCustomer).
+	CustomerID int64
 }
 
 // CancelRequest cancels and refunds a booking.

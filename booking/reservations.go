@@ -120,6 +120,9 @@ type ReserveRequest struct {
 	Phone  string
 	Types  map[string]string
 	Addr   string
+	// CustomerID, when not 0, is the customer account the reservation
+	// belongs to (a counter's; a kiosk may not name one).
+	CustomerID int64
 }
 
 // Validate refuses, before anything is written, a name or phone a

@@ -92,6 +92,12 @@ const (
 	ActionCollect Action = "collect" // a customer's own booking, by number and phone digits
 	// Sites (issue 14): add a cinema to a chain.
 	ActionManageSites Action = "manage_sites"
+	// Customer accounts (customers.go): open one and attach sales to it,
+	// find and read them, erase one; the film watchlist.
+	ActionCustomers     Action = "customers"
+	ActionFindCustomers Action = "find_customers"
+	ActionEraseCustomer Action = "erase_customer"
+	ActionWatchlist     Action = "watchlist"
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -144,6 +150,13 @@ var permissions = map[Action]Role{
 	// The cinema's settings and tax rates (booking/settings.go): what
 	// every receipt and report says, a manager's.
 	ActionManageSettings: RoleManager,
+	// Customer accounts are staff's: a customer's own session (the
+	// kiosk) neither opens nor reads one. Erasure cannot be undone, so it
+	// is a supervisor's.
+	ActionCustomers:     RoleClerk,
+	ActionFindCustomers: RoleClerk,
+	ActionEraseCustomer: RoleSupervisor,
+	ActionWatchlist:     RoleClerk,
 	// ActionManageSites (a new cinema of a chain) is left out on purpose:
 	// it needs a manager, MinRole's default, and on the embedded SQLite
 	// store it never changes anything (AddSite refuses), so it has no
@@ -246,6 +259,8 @@ func describe(a Action) string {
 		return "Releasing house seats"
 	case ActionManageSettings:
 		return "Changing the cinema's settings"
+	case ActionEraseCustomer:
+		return "Erasing a customer"
 	}
 	return "This action"
 }
@@ -268,6 +283,9 @@ var reads = map[Action]bool{
 
 	// kiosk
 	ActionCollect: true,
+
+	// customers
+	ActionFindCustomers: true,
 }
 
 // IsWrite reports whether calls needing a change state (and so write an

@@ -105,6 +105,9 @@ func init() {
 			{name: "kiosk", args: "[--reserve-cutoff 30m] [--printer URL] [--cinema NAME]", short: "the self-service kiosk, full screen in this terminal", long: kioskLong, flags: kioskFlags},
 			// Concessions: items sold beside seats.
 			itemCommand(),
+			// Customer accounts and the film watchlist (customers.go).
+			customerCommand(),
+			watchCommand(),
 		},
 	}
 	root.walk(func(c *command) {

@@ -33,12 +33,13 @@ func reservationCommand() *command {
 func reserveFlags(fs *flag.FlagSet) runFunc {
 	name := fs.String("name", "", "the customer's `NAME`")
 	phone := fs.String("phone", "", "the customer's `PHONE`")
-	return func(c *env, pos []string) error { return c.reserve(pos, *name, *phone) }
+	customer := fs.Int64("customer", 0, "the customer account `ID` the reservation belongs to (optional)")
+	return func(c *env, pos []string) error { return c.reserve(pos, *name, *phone, *customer) }
 }
 
 // reserve holds the seats named and reserves them, checking the name and
 // phone before anything is held.
-func (c *env) reserve(pos []string, name, phone string) error {
+func (c *env) reserve(pos []string, name, phone string, customer int64) error {
 	if len(pos) < 2 {
 		return usagef("usage: boxoffice reservation make SHOW SEAT... --name NAME --phone PHONE")
 	}
@@ -49,13 +50,16 @@ func (c *env) reserve(pos []string, name, phone string) error {
 	if err := (booking.ReserveRequest{HoldID: 1, Owner: "cli", Name: name, Phone: phone}).Validate(); err != nil {
 		return usagef("%s", booking.ErrorMessage(err))
 	}
+	if customer < 0 {
+		return usagef("--customer must be a customer id from `boxoffice customer find`")
+	}
 	return c.withStore(func(st backend) error {
 		owner := "cli-reserve-" + randomID()
 		h, err := st.Hold(c.ctx, booking.System, booking.HoldRequest{ShowID: show, Seats: pos[1:], Owner: owner})
 		if err != nil {
 			return err
 		}
-		r, err := st.Reserve(c.ctx, booking.System, booking.ReserveRequest{HoldID: h.ID, Owner: owner, Name: name, Phone: phone})
+		r, err := st.Reserve(c.ctx, booking.System, booking.ReserveRequest{HoldID: h.ID, Owner: owner, Name: name, Phone: phone, CustomerID: customer})
 		if err != nil {
 			_, _ = st.ReleaseOwner(c.ctx, owner)
 			return err

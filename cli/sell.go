@@ -33,6 +33,7 @@ type sellInput struct {
 	typ, pay, tendered, key, name, phone string
 	best, wheelchair                     int
 	premium, allowSingle                 bool
+	customer                             int64
 }
 
 func sellInputOf(fs *flag.FlagSet) *sellInput {
@@ -43,6 +44,7 @@ func sellInputOf(fs *flag.FlagSet) *sellInput {
 	fs.StringVar(&f.key, "key", "", "idempotency `KEY`: the same key again returns the same booking")
 	fs.StringVar(&f.name, "name", "", "the customer's `NAME`")
 	fs.StringVar(&f.phone, "phone", "", "the customer's `PHONE`")
+	fs.Int64Var(&f.customer, "customer", 0, "the customer account `ID` the sale belongs to (boxoffice customer find)")
 	fs.IntVar(&f.best, "best", 0, "hold the best `N` seats together instead of naming them")
 	fs.IntVar(&f.wheelchair, "wheelchair", 0, "with --best: how many (`W`) of the N are wheelchair places")
 	fs.BoolVar(&f.premium, "premium", false, "with --best: premium seats may be chosen (without it, only when nothing else fits)")
@@ -118,7 +120,11 @@ func parsePayment(f *sellInput) (booking.CheckoutRequest, error) {
 	if key == "" {
 		key = "cli-" + randomID()
 	}
-	req := booking.CheckoutRequest{IdempotencyKey: key, Customer: f.name, Phone: f.phone, Method: method, Tendered: tender, CheckTotal: true}
+	if f.customer < 0 {
+		return booking.CheckoutRequest{}, usagef("--customer must be a customer id from `boxoffice customer find`")
+	}
+	req := booking.CheckoutRequest{IdempotencyKey: key, Customer: f.name, Phone: f.phone, Method: method, Tendered: tender, CheckTotal: true,
+		CustomerID: f.customer}
 	if err := req.Validate(); err != nil {
 		return booking.CheckoutRequest{}, usagef("%s", booking.ErrorMessage(err))
 	}

@@ -46,8 +46,9 @@ func waitlistAddFlags(fs *flag.FlagSet) runFunc {
 	name := fs.String("name", "", "the customer's `NAME`")
 	phone := fs.String("phone", "", "the `PHONE` number to call")
 	seats := fs.Int("seats", 1, "the party's size, in `SEATS`")
+	customer := fs.Int64("customer", 0, "the customer account `ID` the entry belongs to (optional)")
 	return func(c *env, pos []string) error {
-		if len(pos) != 1 {
+		if len(pos) != 1 || *customer < 0 {
 			return usagef("%s", waitlistUsage)
 		}
 		id, err := showArg(pos[0])
@@ -55,7 +56,7 @@ func waitlistAddFlags(fs *flag.FlagSet) runFunc {
 			return err
 		}
 		return c.withStore(func(st backend) error {
-			e, err := st.AddWaitlist(c.ctx, booking.System, id, *name, *phone, *seats)
+			e, err := st.AddWaitlistEntry(c.ctx, booking.System, booking.WaitlistRequest{ShowID: id, Name: *name, Phone: *phone, Seats: *seats, CustomerID: *customer})
 			if err != nil {
 				return err
 			}

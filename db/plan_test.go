@@ -237,6 +237,7 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	stepV("AddHall")(s.AddHall(ctx, mgr, h))
 	step("SetPrice", s.SetPrice(ctx, mgr, booking.TicketType{Code: "adult", Name: "Adult", Price: 1300}))
 	stepV("TopUpDemo")(s.TopUpDemo(ctx, storetest.Seed(clock.Now().AddDate(0, 0, 3))))
+	customerSteps(t, s, clock, step, stepV) // customer accounts and the watchlist (customers_test.go)
 
 	// Holds: a new one, added to, a clash, lapsed holds in the way, the
 	// best available, released in part and whole, extended, by owner.

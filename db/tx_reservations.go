@@ -54,12 +54,13 @@ func (w *wtx) GiveHold(holdID int64, from, to string, expires time.Time) (bool, 
 }
 
 // qReservation is a reservation's columns, as scanReservation reads them.
-const qReservation = `SELECT id, number, show_id, hold_id, name, phone, types, source, status, created_by, created_at, cutoff_at, coalesce(booking_id, 0) FROM reservations `
+const qReservation = `SELECT id, number, show_id, hold_id, name, phone, types, source, status, created_by, created_at, cutoff_at, coalesce(booking_id, 0),
+	coalesce(customer_id, 0) FROM reservations `
 
 func scanReservation(r row) (store.ReservationRow, bool, error) {
 	var x store.ReservationRow
 	var created, cutoff int64
-	err := r.Scan(&x.ID, &x.Number, &x.ShowID, &x.HoldID, &x.Name, &x.Phone, &x.Types, &x.Source, &x.Status, &x.CreatedBy, &created, &cutoff, &x.BookingID)
+	err := r.Scan(&x.ID, &x.Number, &x.ShowID, &x.HoldID, &x.Name, &x.Phone, &x.Types, &x.Source, &x.Status, &x.CreatedBy, &created, &cutoff, &x.BookingID, &x.CustomerID)
 	if isNoRows(err) {
 		return x, false, nil
 	}

@@ -47,7 +47,7 @@ type CarryReport struct {
 // foreign keys name. A table not listed goes after them, by name.
 var carryOrder = []string{
 	"meta", "halls", "seats", "films", "ticket_types", "price_lists", "prices", "shows",
-	"staff", "terminals", "holds", "shifts", "shift_events", "shift_money", "bookings", "booking_words", "seat_claims",
+	"staff", "terminals", "holds", "shifts", "shift_events", "shift_money", "customers", "customer_words", "bookings", "booking_words", "seat_claims",
 	"exchanges", "tickets", "payments", "reservations", "waitlist", "seat_blocks", "audit",
 	"signin_failures", "approval_failures",
 	// Concessions.

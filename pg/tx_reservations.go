@@ -72,12 +72,13 @@ func (t *tx) GiveHold(holdID int64, from, to string, expires time.Time) (bool, e
 }
 
 // qReservation is a reservation's columns, as scanReservation reads them.
-const qReservation = `SELECT id, number, show_id, hold_id, name, phone, types, source, status, created_by, created_at, cutoff_at, coalesce(booking_id, 0) FROM reservations `
+const qReservation = `SELECT id, number, show_id, hold_id, name, phone, types, source, status, created_by, created_at, cutoff_at, coalesce(booking_id, 0),
+	coalesce(customer_id, 0) FROM reservations `
 
 func scanReservation(row pgx.Row) (store.ReservationRow, bool, error) {
 	var r store.ReservationRow
 	var created, cutoff int64
-	err := row.Scan(&r.ID, &r.Number, &r.ShowID, &r.HoldID, &r.Name, &r.Phone, &r.Types, &r.Source, &r.Status, &r.CreatedBy, &created, &cutoff, &r.BookingID)
+	err := row.Scan(&r.ID, &r.Number, &r.ShowID, &r.HoldID, &r.Name, &r.Phone, &r.Types, &r.Source, &r.Status, &r.CreatedBy, &created, &cutoff, &r.BookingID, &r.CustomerID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, false, nil
 	}

@@ -44,6 +44,12 @@ func (s *Store) Checkout(ctx context.Context, actor booking.Actor, req booking.C
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	// Customer accounts are staff's (customers.go): a kiosk names none.
+	if req.CustomerID != 0 {
+		if err := booking.Authorize(actor, booking.ActionCustomers); err != nil {
+			return nil, err
+		}
+	}
 	// A reservation's hold is sold by PayReservation, which also marks
 	// the reservation paid; a checkout naming its owner would leave it
 	// reserved.
@@ -133,6 +139,9 @@ type plannedSale struct {
 // remembered (the prices, the show's price list, a cash clerk's shift)
 // it reads first, outside any transaction: the one step verifies it.
 func (s *Store) planSale(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest, in saleInput) (plannedSale, bool) {
+	if req.CustomerID != 0 {
+		return plannedSale{}, false // the customer's row is read in the checked path
+	}
 	h, list, prices, gen, ok := s.sales.sale(req.HoldID, req.Owner)
 	if !ok {
 		if !s.warm(ctx, h, req.HoldID, req.Owner) {
@@ -268,6 +277,9 @@ func (s *Store) sell(tx Tx, actor booking.Actor, req booking.CheckoutRequest, in
 	if err := sellClaims(tx, req.HoldID, id, show.ID, len(seats)); err != nil {
 		return nil, err
 	}
+	if err := attachCustomer(tx, req.CustomerID, func(c int64) error { _, err := tx.SetBookingCustomer(id, c); return err }); err != nil {
+		return nil, err
+	}
 	b := newBooking(tx, actor, show, nb, id, number)
 	if b.Tickets, err = tx.InsertTickets(id, quote.Lines); err != nil {
 		return nil, err
@@ -278,7 +290,11 @@ func (s *Store) sell(tx Tx, actor booking.Actor, req booking.CheckoutRequest, in
 		return nil, err
 	}
 	b.Payments = []booking.Payment{salePayment(b, payID, req.Method, tendered, change, shiftID)}
-	if err := Audit(tx, actor, booking.AuditEntry{Action: booking.AuditSale, ShowID: show.ID, Amount: quote.Total, Detail: saleDetail(req.Method, seats)}, id); err != nil {
+	detail := saleDetail(req.Method, seats)
+	if req.CustomerID != 0 {
+		detail += fmt.Sprintf("; customer %d", req.CustomerID)
+	}
+	if err := Audit(tx, actor, booking.AuditEntry{Action: booking.AuditSale, ShowID: show.ID, Amount: quote.Total, Detail: detail}, id); err != nil {
 		return nil, err
 	}
 	tx.Touch(show.ID)

@@ -218,8 +218,12 @@ func (s *Store) AddShow(ctx context.Context, actor booking.Actor, filmID, hallID
 		if err != nil {
 			return 0, err
 		}
+		told, err := tellWatchers(tx, filmID, id) // the film's watchlist (watchlist.go)
+		if err != nil {
+			return 0, err
+		}
 		return id, Audit(tx, actor, booking.AuditEntry{Action: booking.AuditProgramme, ShowID: id,
-			Detail: fmt.Sprintf("add show: film %d in hall %d at %s", filmID, hallID, starts.Format("2006-01-02 15:04"))}, 0)
+			Detail: fmt.Sprintf("add show: film %d in hall %d at %s", filmID, hallID, starts.Format("2006-01-02 15:04")) + told}, 0)
 	})
 }
 

@@ -109,6 +109,7 @@ type ReservationRow struct {
 	Created, CutOff    time.Time
 	BookingID          int64 // 0: not paid
 	SeatIDs            []int64
+	CustomerID         int64 // the account it belongs to, 0: none (customers.go)
 }
 
 // ReservationCount is how many reservations made in a range have a
@@ -211,6 +212,12 @@ func (s *Store) reserveInput(ctx context.Context, actor booking.Actor, req booki
 	if IsReservationOwner(req.Owner) {
 		return reserveInput{}, errReservedAlready()
 	}
+	if req.CustomerID != 0 {
+		// Customer accounts are staff's (customers.go): a kiosk names none.
+		if err := booking.Authorize(actor, booking.ActionCustomers); err != nil {
+			return reserveInput{}, err
+		}
+	}
 	digits, err := booking.NormalPhone(req.Phone, s.opts.PhoneCountry)
 	if err != nil {
 		return reserveInput{}, err
@@ -274,6 +281,9 @@ func (s *Store) reserve(tx Tx, actor booking.Actor, in reserveInput) (int64, err
 	}
 	id, number, err := insertReservation(tx, actor, in, sh.ID, day, cut)
 	if err != nil {
+		return 0, err
+	}
+	if err := attachCustomer(tx, in.req.CustomerID, func(c int64) error { return tx.SetReservationCustomer(id, c) }); err != nil {
 		return 0, err
 	}
 	ok, err := tx.GiveHold(in.req.HoldID, in.req.Owner, ReservationOwner(number), cut)
@@ -450,6 +460,13 @@ func (s *Store) payReservation(tx Tx, actor booking.Actor, req booking.PayReserv
 	}
 	if err != nil {
 		return 0, err
+	}
+	if r.CustomerID != 0 {
+		// The booking is the customer's whose reservation it pays, even
+		// one erased since: the booking is new, so nobody's yet.
+		if _, err := tx.SetBookingCustomer(bookingID, r.CustomerID); err != nil {
+			return 0, err
+		}
 	}
 	ok, err := tx.MarkReservationPaid(r.ID, bookingID)
 	if err != nil {

@@ -88,10 +88,17 @@ const waitlistCalls = 20
 // transaction, on its clock. READ COMMITTED: two parties added at once are
 // both added, in the order they committed.
 func (s *Store) AddWaitlist(ctx context.Context, actor booking.Actor, showID int64, name, phone string, seats int) (*booking.WaitlistEntry, error) {
+	return s.AddWaitlistEntry(ctx, actor, booking.WaitlistRequest{ShowID: showID, Name: name, Phone: phone, Seats: seats})
+}
+
+// AddWaitlistEntry is AddWaitlist for a request, which may name the
+// customer the entry belongs to (attachCustomer).
+func (s *Store) AddWaitlistEntry(ctx context.Context, actor booking.Actor, req booking.WaitlistRequest) (*booking.WaitlistEntry, error) {
 	if err := booking.Authorize(actor, booking.ActionWaitlist); err != nil {
 		return nil, err
 	}
-	e := booking.WaitlistEntry{ShowID: showID, Name: booking.CleanLine(name, 80), Phone: booking.CleanLine(phone, 32), Seats: seats}
+	showID, seats := req.ShowID, req.Seats
+	e := booking.WaitlistEntry{ShowID: showID, Name: booking.CleanLine(req.Name, 80), Phone: booking.CleanLine(req.Phone, 32), Seats: seats}
 	if e.Name == "" || e.Phone == "" {
 		return nil, booking.Errorf(booking.EInvalid, "The waiting list needs a name and a phone number to call.")
 	}
@@ -115,6 +122,9 @@ func (s *Store) AddWaitlist(ctx context.Context, actor booking.Actor, showID int
 		}
 		added := e
 		if added.ID, err = tx.InsertWaitlist(e); err != nil {
+			return nil, err
+		}
+		if err := attachCustomer(tx, req.CustomerID, func(c int64) error { return tx.SetWaitlistCustomer(added.ID, c) }); err != nil {
 			return nil, err
 		}
 		return &added, Audit(tx, actor, booking.AuditEntry{Action: booking.AuditWaitlist, ShowID: showID, Detail: fmt.Sprintf("add entry %d: %s, %d seats", added.ID, e.Name, seats)}, 0)

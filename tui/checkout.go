@@ -39,6 +39,9 @@ type checkoutState struct {
 	// openFloat is the float typed when the sale met ErrNoShift: the sale
 	// goes again carrying it, and the shift opens with the sale.
 	openFloat *booking.Money
+	// customer is the account the sale is for (customer.go), nil for
+	// none.
+	customer *booking.Customer
 }
 
 // Checkout focus positions after the seat rows, counted from len(seats).
@@ -168,6 +171,8 @@ func (checkoutScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		return m.backToSeats()
 	case key.Matches(msg, k.Confirm):
 		return m.checkoutEnter()
+	case key.Matches(msg, k.Account) && !c.lapsed:
+		return m.openCustomer()
 	case key.Matches(msg, k.NextField):
 		c.moveFocus(1)
 	case key.Matches(msg, k.PrevField):
@@ -334,6 +339,7 @@ func (m *Model) confirmSale() tea.Cmd {
 		ExpectedTotal:  total,
 		CheckTotal:     true,
 		OpenFloat:      c.openFloat,
+		CustomerID:     c.customerID(),
 	}
 	c.busy = true
 	c.tries++

@@ -33,7 +33,7 @@ func (checkoutScreen) help(m *Model) helpKeys {
 		short: append(short, k.CycleType, k.NextField, k.Extend, k.Back, k.Help),
 		full: [][]key.Binding{
 			{k.NextField, k.PrevField},
-			{k.CycleType, k.PayCard, k.Method, k.Confirm, k.Extend},
+			{k.CycleType, k.PayCard, k.Method, k.Confirm, k.Extend, k.Account},
 			k.global(),
 		},
 	}
@@ -142,7 +142,7 @@ func (m *Model) viewCheckoutForm(b *strings.Builder, total booking.Money, ok boo
 	} else {
 		b.WriteString(st.Subtle.Render("  Card: take the payment on the terminal, then sell.") + "\n")
 	}
-	b.WriteString(label(focusName, "Customer  ") + c.name.view(st, on(focusName), 30) + st.Subtle.Render("  optional") + "\n")
+	b.WriteString(label(focusName, "Customer  ") + c.name.view(st, on(focusName), 30) + m.customerLine() + "\n")
 	b.WriteString(label(focusPhone, "Phone     ") + c.phone.view(st, on(focusPhone), 18) + st.Subtle.Render("  optional") + "\n")
 	button := "[ Sell ]"
 	if ok && !c.lapsed {

@@ -76,6 +76,9 @@ func helpSteps(s Backend, clock *storetest.Clock, showID *int64) []helpStep {
 		{"checkout payment", func(t *testing.T, m *Model) { press(t, m, "tab") }},
 		{"checkout payment by card", func(t *testing.T, m *Model) { press(t, m, "space") }},
 		{"checkout customer", func(t *testing.T, m *Model) { press(t, m, "space", "tab", "tab") }},
+		{"customer search", func(t *testing.T, m *Model) { press(t, m, "ctrl+a") }},
+		{"customer new account", func(t *testing.T, m *Model) { press(t, m, "ctrl+a") }},
+		{"checkout customer again", func(t *testing.T, m *Model) { press(t, m, "esc", "esc") }},
 		{"checkout sell", func(t *testing.T, m *Model) { press(t, m, "tab", "tab") }},
 		{"checkout lapsed", func(t *testing.T, m *Model) {
 			clock.Add(booking.DefaultHoldTTL)

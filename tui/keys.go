@@ -181,6 +181,10 @@ type KeyMap struct {
 	ResvMethod   key.Binding
 	// Items opens the items screen from the shows (items.go).
 	Items key.Binding
+	// Account finds or opens the customer account of a sale, from the
+	// checkout; on the customer screen's search, a new account
+	// (customer.go).
+	Account key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -259,6 +263,7 @@ func DefaultKeyMap() KeyMap {
 
 		LogLines: logLinesKey, // a local counter's missed log lines (logring.go)
 		Items:    b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks")),
+		Account:  b(k("ctrl+a"), h("ctrl+a", "customer account")),
 	}
 	return withReservationKeys(withBlockKeys(withBookingView(managerKeys(moneyKeys(km)))))
 }

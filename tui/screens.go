@@ -33,6 +33,8 @@ const (
 	// kiosk: reservations at the counter (issue 13)
 	screenReservations
 	screenItems // concessions: items sold alone, and a manager's changes
+	// customer accounts: found or opened from the checkout (customer.go)
+	screenCustomer
 	numScreens
 )
 
@@ -125,6 +127,7 @@ var screens = [numScreens]screenSpec{
 	// kiosk
 	screenReservations: {"reservations", heldAway, reservationsScreen{}},
 	screenItems:        {"items", heldAway, itemsScreen{}},
+	screenCustomer:     {"customer", heldAway, customerScreen{}},
 }
 
 func (s screen) String() string {

@@ -45,6 +45,8 @@ type Backend interface {
 	// issue 14: the sites of a chain, for the manager's lists
 	booking.Sites
 	booking.Items // concessions: the items screen (items.go)
+	// Customer accounts, found or opened from the checkout (customer.go).
+	booking.Customers
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -175,8 +177,9 @@ type Model struct {
 	bview bookingViewState
 	exch  *exchangeState
 
-	resv  reservationsState // kiosk: the counter's reservations screen
-	items itemsState        // concessions: the items screen (items.go)
+	resv     reservationsState // kiosk: the counter's reservations screen
+	items    itemsState        // concessions: the items screen (items.go)
+	customer customerState     // customer accounts, from the checkout (customer.go)
 
 	logs logsState // the log lines over the screen (ctrl+l; logring.go)
 
@@ -438,6 +441,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onReservedFor(msg), true
 	case itemsMsg: // concessions (items.go)
 		return m.onItems(msg), true
+	case customerMsg: // customer accounts (customer.go)
+		return m.onCustomer(msg), true
 	}
 	return nil, false
 }
