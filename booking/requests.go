@@ -77,6 +77,12 @@ type CheckoutRequest struct {
 	// same transaction if the sale is cash and they have none open (the
 	// counter asks for it when it meets ErrNoShift).
 	OpenFloat *Money
+	// Voucher is a voucher code to take off the tickets (ApplyVoucher),
+	// "" for none; its use is taken in the sale's transaction.
+	Voucher string
+	// Items are concessions sold on the same sale, in the same
+	// transaction: a sold-out item refuses the whole sale.
+	Items []ItemLine
 }
 
 // CancelRequest cancels and refunds a booking.

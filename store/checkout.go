@@ -91,7 +91,7 @@ func refused(err error) bool {
 // the hold, its show's price list, the prices and (for cash) the clerk's
 // shift; otherwise, or when the database disagreed, checked.
 func (s *Store) checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest, in saleInput) (*booking.Booking, error) {
-	if plan, ok := s.planSale(ctx, actor, req, in); ok {
+	if plan, ok := s.planSale(ctx, actor, req, in); ok && !saleExtras(req) {
 		b, missed, err := oneStep(s, ctx, Write{Op: "checkout"}, func(tx Tx) (*booking.Booking, bool, error) {
 			return s.sellDecided(tx, actor, plan)
 		})
@@ -113,6 +113,9 @@ func (s *Store) checkout(ctx context.Context, actor booking.Actor, req booking.C
 		return nil, err
 	}
 	s.sales.forget(req.HoldID)
+	if saleExtras(req) {
+		return s.committedBooking(ctx, b.ID) // with its voucher and items as read
+	}
 	s.signCodes(b)
 	return b, nil
 }
@@ -246,7 +249,11 @@ func (s *Store) sell(tx Tx, actor booking.Actor, req booking.CheckoutRequest, in
 	if req.CheckTotal && quote.Total != req.ExpectedTotal {
 		return nil, &booking.PriceChangedError{Expected: req.ExpectedTotal, Total: quote.Total}
 	}
-	tendered, change, err := req.Payment(quote.Total)
+	quote, use, err := voucherQuote(tx, req, show, quote)
+	if err != nil {
+		return nil, err
+	}
+	tendered, change, err := ticketPayment(req, quote.Total)
 	if err != nil {
 		return nil, err
 	}
@@ -278,6 +285,9 @@ func (s *Store) sell(tx Tx, actor booking.Actor, req booking.CheckoutRequest, in
 		return nil, err
 	}
 	b.Payments = []booking.Payment{salePayment(b, payID, req.Method, tendered, change, shiftID)}
+	if err := sellExtras(tx, actor, req, b, use, shiftID); err != nil {
+		return nil, err
+	}
 	if err := Audit(tx, actor, booking.AuditEntry{Action: booking.AuditSale, ShowID: show.ID, Amount: quote.Total, Detail: saleDetail(req.Method, seats)}, id); err != nil {
 		return nil, err
 	}
