@@ -106,7 +106,6 @@ func orErr(err, alt error) error {
 	return alt
 }
 
-
 // ListVouchers lists the vouchers.
 func (s *Store) ListVouchers(ctx context.Context, actor booking.Actor) ([]booking.Voucher, error) {
 	if err := booking.Authorize(actor, booking.ActionManageVouchers); err != nil {
