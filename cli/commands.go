@@ -105,6 +105,8 @@ func init() {
 			{name: "kiosk", args: "[--reserve-cutoff 30m] [--printer URL] [--cinema NAME]", short: "the self-service kiosk, full screen in this terminal", long: kioskLong, flags: kioskFlags},
 			// Concessions: items sold beside seats.
 			itemCommand(),
+			// Vouchers and promo codes.
+			voucherCommand(),
 		},
 	}
 	root.walk(func(c *command) {

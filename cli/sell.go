@@ -33,6 +33,10 @@ type sellInput struct {
 	typ, pay, tendered, key, name, phone string
 	best, wheelchair                     int
 	premium, allowSingle                 bool
+	// voucher and items are what the sale carries beside its seats
+	// (vouchers.go).
+	voucher string
+	items   itemFlags
 }
 
 func sellInputOf(fs *flag.FlagSet) *sellInput {
@@ -47,6 +51,8 @@ func sellInputOf(fs *flag.FlagSet) *sellInput {
 	fs.IntVar(&f.wheelchair, "wheelchair", 0, "with --best: how many (`W`) of the N are wheelchair places")
 	fs.BoolVar(&f.premium, "premium", false, "with --best: premium seats may be chosen (without it, only when nothing else fits)")
 	fs.BoolVar(&f.allowSingle, "allow-single", false, "with seats named: sell them even if they leave a single empty seat (written to the audit trail)")
+	fs.StringVar(&f.voucher, "voucher", "", "a voucher `CODE` to take off the tickets")
+	fs.Var(&f.items, "item", "sell `CODE:QTY` of an item on the same sale (repeatable)")
 	return f
 }
 
@@ -118,7 +124,8 @@ func parsePayment(f *sellInput) (booking.CheckoutRequest, error) {
 	if key == "" {
 		key = "cli-" + randomID()
 	}
-	req := booking.CheckoutRequest{IdempotencyKey: key, Customer: f.name, Phone: f.phone, Method: method, Tendered: tender, CheckTotal: true}
+	req := booking.CheckoutRequest{IdempotencyKey: key, Customer: f.name, Phone: f.phone, Method: method, Tendered: tender, CheckTotal: true,
+		Voucher: f.voucher, Items: f.items}
 	if err := req.Validate(); err != nil {
 		return booking.CheckoutRequest{}, usagef("%s", booking.ErrorMessage(err))
 	}
@@ -142,7 +149,7 @@ func checkType(a *sellArgs, types []booking.TicketType) error {
 // seat is held: the named seats as the checkout would price them, or for
 // --best N times the cheapest kind of seat the party may be given.
 func (c *env) checkCash(st backend, actor booking.Actor, a *sellArgs) error {
-	if a.req.Tendered == 0 {
+	if a.req.Tendered == 0 || extrasPriced(a.req) {
 		return nil
 	}
 	m, err := st.SeatMap(c.ctx, actor, a.showID, "")
@@ -213,7 +220,7 @@ func (c *env) quoteSale(st backend, actor booking.Actor, a *sellArgs, hold *book
 	if err != nil {
 		return 0, err
 	}
-	if a.req.Tendered > 0 && a.req.Tendered < q.Total {
+	if a.req.Tendered > 0 && a.req.Tendered < q.Total && !extrasPriced(a.req) {
 		return 0, usagef("%s tendered is less than the total %s", a.req.Tendered.String(), q.Total.String())
 	}
 	return q.Total, nil
