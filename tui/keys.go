@@ -181,6 +181,9 @@ type KeyMap struct {
 	ResvMethod   key.Binding
 	// Items opens the items screen from the shows (items.go).
 	Items key.Binding
+	// SaleItems jumps, on the checkout, to the items sold with the
+	// tickets (checkout.go).
+	SaleItems key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -257,8 +260,9 @@ func DefaultKeyMap() KeyMap {
 
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
 
-		LogLines: logLinesKey, // a local counter's missed log lines (logring.go)
-		Items:    b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks")),
+		LogLines:  logLinesKey, // a local counter's missed log lines (logring.go)
+		Items:     b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks")),
+		SaleItems: b(k("i"), h("i", "add items to the sale")),
 	}
 	return withReservationKeys(withBlockKeys(withBookingView(managerKeys(moneyKeys(km)))))
 }
