@@ -31,8 +31,8 @@ type checkoutState struct {
 	// voucher and items are what the sale carries beside its seats: a
 	// voucher code and items typed as popcorn:2 cola (saleextras.go).
 	voucher, items field
-	busy                  bool
-	tries                 int
+	busy           bool
+	tries          int
 	// lapsed is set when the hold ran out (or was let go) with the form
 	// open: enter then takes the same seats again instead of selling.
 	lapsed bool
