@@ -234,6 +234,9 @@ type VoucherReport struct {
 // VouchersSheet is the report of redemptions as a sheet: the discount
 // given by each use, and the total of the uses that stand.
 func VouchersSheet(rep *VoucherReport) *ReportSheet {
+	if rep == nil {
+		return nil
+	}
 	t := newSheet("vouchers", rep.From, rep.To, "",
 		SheetColumn{"at", "At"}, SheetColumn{"code", "Code"}, SheetColumn{"booking", "Booking"},
 		SheetColumn{"staff", "Staff"}, SheetColumn{"discount", "Discount"}, SheetColumn{"status", "Status"})

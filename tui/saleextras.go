@@ -57,3 +57,24 @@ func (c *checkoutState) saleItems() ([]booking.ItemLine, error) {
 	_, err := booking.NormalItemLines(out)
 	return out, err
 }
+
+// vouchersTable is the report of redemptions: each use, its booking and
+// discount, and whether a cancel gave it back.
+func vouchersTable(rep *booking.VoucherReport) *reportTable {
+	if rep == nil {
+		return nil
+	}
+	t := &reportTable{head: []string{"At", "Code", "Booking", "Staff", "Discount", "Status"}, empty: "No voucher was redeemed in these days.", cut: []int{3}}
+	sheet := booking.VouchersSheet(rep)
+	for _, r := range rep.Redemptions {
+		status := "redeemed"
+		if r.Cancelled {
+			status = "given back"
+		}
+		t.rows = append(t.rows, []string{r.At.Format(reportStamp), r.Code, booking.CleanLine(r.Booking, 14), booking.CleanLine(r.Staff, 20),
+			reportMoney(r.Discount), status})
+	}
+	total, _ := sheet.Total["discount"].(booking.Money)
+	t.total = []string{"Total", "", "", "", reportMoney(total), booking.SheetCell(sheet.Total["status"])}
+	return t
+}

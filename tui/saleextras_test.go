@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"boxoffice/assets"
 	"boxoffice/booking"
 )
 
@@ -52,4 +53,32 @@ func TestCheckout_VoucherAndItems(t *testing.T) {
 	if m.screen != screenCheckout || m.status != "Voucher ONCE is used up." || len(m.seats.mine()) != 2 {
 		t.Fatalf("used up: screen %v status %q, %d seats held", m.screen, m.status, len(m.seats.mine()))
 	}
+}
+
+// The vouchers report, the last of the reports screen: each use with its
+// booking and discount, and the total of those that stand.
+func TestReports_Vouchers(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	ctx := context.Background()
+	if _, err := s.AddVoucher(ctx, booking.System, booking.Voucher{Code: "FIVE", Off: 5_00}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.Hold(ctx, booking.System, booking.HoldRequest{ShowID: 1, Seats: []string{"A1"}, Owner: "v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Checkout(ctx, booking.System, booking.CheckoutRequest{HoldID: h.ID, Owner: "v", IdempotencyKey: "v", Method: booking.Card, Voucher: "five"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, s, clock, "vouchers", 80, 24)
+	signIn(t, m, assets.DemoUser, assets.DemoPIN)
+	press(t, m, "ctrl+r", "shift+tab")
+	r := &m.reports
+	if r.kind != reportVouchers || r.table == nil || len(r.table.rows) != 1 || r.sheet == nil || r.sheet.Report != "vouchers" {
+		t.Fatalf("the vouchers report: %v %+v", r.kind, r.table)
+	}
+	onScreen(t, m, "[Vouchers]", "FIVE", b.Number, "5.00", "1 redeemed")
 }

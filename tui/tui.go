@@ -44,7 +44,8 @@ type Backend interface {
 	booking.Kiosk
 	// issue 14: the sites of a chain, for the manager's lists
 	booking.Sites
-	booking.Items // concessions: the items screen (items.go)
+	booking.Items    // concessions: the items screen (items.go)
+	booking.Vouchers // the report of redemptions (saleextras.go)
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
