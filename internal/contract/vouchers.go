@@ -174,7 +174,8 @@ func vouchersDiscount(t *testing.T, e *env) {
 	if b.Total != 8_50+12_50-1_28-1_88 || b.Tickets[0].Price != 7_22 || b.Tickets[1].Price != 10_62 || b.Voucher.Discount != 3_16 {
 		t.Fatalf("15%%: total %s, tickets %+v, %+v", b.Total, b.Tickets, b.Voucher)
 	}
-	// 5.00 over 8.50 + 12.50 + 12.50 (33.50): 1.26 + 1.87 + 1.87.
+	// 5.00 over 8.50 + 12.50 + 12.50 (33.50): 1.27 + 1.87 + 1.86, the
+	// pennies left by rounding down to the largest remainders first.
 	b = sell("OFF5", "a", "C4", "C5", "C6")
 	if b.Total != 33_50-5_00 || b.Voucher.Discount != 5_00 || b.Tickets[0].Price+b.Tickets[1].Price+b.Tickets[2].Price != 28_50 {
 		t.Fatalf("5.00 off: total %s, tickets %+v", b.Total, b.Tickets)
