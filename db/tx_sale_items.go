@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"boxoffice/booking"
 	"boxoffice/store"
 )
 
@@ -35,28 +34,24 @@ func (w *wtx) BookingItemOrders(bookingID int64) ([]store.ItemOrderRow, error) {
 }
 
 // BookingItems reads the items sold with bookings.
-func (d driver) BookingItems(ctx context.Context, ids []int64) (map[int64]*booking.SaleItems, error) {
-	out := map[int64]*booking.SaleItems{}
+func (d driver) BookingItems(ctx context.Context, ids []int64) ([]store.SaleItemRow, error) {
 	rows, err := d.s.readRows(ctx, qBookingItems, idList(ids))
 	if err != nil {
 		return nil, d.s.translate("booking items", err)
 	}
 	defer rows.Close()
+	var out []store.SaleItemRow
 	for rows.Next() {
-		var id int64
-		var s booking.SaleItems
-		var l booking.ItemOrderLine
+		var r store.SaleItemRow
 		var refunded *int64
-		if err := rows.Scan(&id, &s.Order, &s.Method, &s.Tendered, &s.Change, &l.ID, &l.ItemID, &l.Code, &l.Name, &l.Category, &l.Qty, &l.Price, &refunded); err != nil {
+		l := &r.Line
+		if err := rows.Scan(&r.BookingID, &r.Order, &r.Method, &r.Tendered, &r.Change, &l.ID, &l.ItemID, &l.Code, &l.Name, &l.Category, &l.Qty, &l.Price, &refunded); err != nil {
 			return nil, d.s.translate("booking items", err)
 		}
 		if refunded != nil {
 			l.RefundedAt = time.UnixMilli(*refunded)
 		}
-		if out[id] == nil {
-			out[id] = &s
-		}
-		out[id].Lines = append(out[id].Lines, l)
+		out = append(out, r)
 	}
 	return out, d.s.translate("booking items", rows.Err())
 }

@@ -131,20 +131,19 @@ func (d driver) ReadVouchers(ctx context.Context) ([]booking.Voucher, error) {
 }
 
 // VoucherUses reads the redemptions of bookings.
-func (d driver) VoucherUses(ctx context.Context, ids []int64) (map[int64]booking.VoucherUse, error) {
-	out := map[int64]booking.VoucherUse{}
+func (d driver) VoucherUses(ctx context.Context, ids []int64) ([]store.VoucherUseRow, error) {
 	rows, err := d.s.readRows(ctx, qVoucherUses, idList(ids))
 	if err != nil {
 		return nil, d.s.translate("voucher uses", err)
 	}
 	defer rows.Close()
+	var out []store.VoucherUseRow
 	for rows.Next() {
-		var id int64
-		var u booking.VoucherUse
-		if err := rows.Scan(&id, &u.Code, &u.Discount, &u.Returned); err != nil {
+		var u store.VoucherUseRow
+		if err := rows.Scan(&u.BookingID, &u.Code, &u.Discount, &u.Returned); err != nil {
 			return nil, d.s.translate("voucher uses", err)
 		}
-		out[id] = u
+		out = append(out, u)
 	}
 	return out, d.s.translate("voucher uses", rows.Err())
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"boxoffice/booking"
 	"boxoffice/store"
 )
 
@@ -28,8 +27,7 @@ func (t *tx) BookingItemOrders(bookingID int64) ([]store.ItemOrderRow, error) {
 }
 
 // BookingItems reads the items sold with bookings.
-func (d driver) BookingItems(ctx context.Context, ids []int64) (map[int64]*booking.SaleItems, error) {
-	out := map[int64]*booking.SaleItems{}
+func (d driver) BookingItems(ctx context.Context, ids []int64) ([]store.SaleItemRow, error) {
 	rows, err := d.s.pool.Query(ctx, `SELECT o.booking_id, o.number, p.method, p.tendered, p.change_due,
 		l.id, l.item_id, l.code, l.name, l.category, l.qty, l.price, l.refunded_at
 		FROM item_orders o JOIN item_payments p ON p.order_id = o.id AND p.kind = 'sale' JOIN item_lines l ON l.order_id = o.id
@@ -37,22 +35,15 @@ func (d driver) BookingItems(ctx context.Context, ids []int64) (map[int64]*booki
 	if err != nil {
 		return nil, d.s.translate("booking items", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var s booking.SaleItems
-		var l booking.ItemOrderLine
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.SaleItemRow, error) {
+		var r store.SaleItemRow
 		var refunded *int64
-		if err := rows.Scan(&id, &s.Order, &s.Method, &s.Tendered, &s.Change, &l.ID, &l.ItemID, &l.Code, &l.Name, &l.Category, &l.Qty, &l.Price, &refunded); err != nil {
-			return nil, d.s.translate("booking items", err)
-		}
+		l := &r.Line
+		err := row.Scan(&r.BookingID, &r.Order, &r.Method, &r.Tendered, &r.Change, &l.ID, &l.ItemID, &l.Code, &l.Name, &l.Category, &l.Qty, &l.Price, &refunded)
 		if refunded != nil {
 			l.RefundedAt = time.UnixMilli(*refunded)
 		}
-		if out[id] == nil {
-			out[id] = &s
-		}
-		out[id].Lines = append(out[id].Lines, l)
-	}
-	return out, d.s.translate("booking items", rows.Err())
+		return r, err
+	})
+	return out, d.s.translate("booking items", err)
 }

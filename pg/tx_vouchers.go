@@ -123,22 +123,16 @@ func (d driver) ReadVouchers(ctx context.Context) ([]booking.Voucher, error) {
 }
 
 // VoucherUses reads the redemptions of bookings.
-func (d driver) VoucherUses(ctx context.Context, ids []int64) (map[int64]booking.VoucherUse, error) {
-	out := map[int64]booking.VoucherUse{}
+func (d driver) VoucherUses(ctx context.Context, ids []int64) ([]store.VoucherUseRow, error) {
 	rows, err := d.s.pool.Query(ctx, `SELECT booking_id, code, discount, returned_at IS NOT NULL FROM voucher_redemptions WHERE booking_id = ANY($1)`, ids)
 	if err != nil {
 		return nil, d.s.translate("voucher uses", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var u booking.VoucherUse
-		if err := rows.Scan(&id, &u.Code, &u.Discount, &u.Returned); err != nil {
-			return nil, d.s.translate("voucher uses", err)
-		}
-		out[id] = u
-	}
-	return out, d.s.translate("voucher uses", rows.Err())
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.VoucherUseRow, error) {
+		var u store.VoucherUseRow
+		return u, r.Scan(&u.BookingID, &u.Code, &u.Discount, &u.Returned)
+	})
+	return out, d.s.translate("voucher uses", err)
 }
 
 // VoucherRedemptions lists the redemptions of a window, every site.

@@ -21,10 +21,19 @@ type SaleItemsTx interface {
 
 // SaleItemsReads are the reads of the items of ticket sales.
 type SaleItemsReads interface {
-	// BookingItems reads the items sold with the bookings ids, by
-	// booking: the order's number, its lines and its sale payment. A
-	// booking without items is missing.
-	BookingItems(ctx context.Context, ids []int64) (map[int64]*booking.SaleItems, error)
+	// BookingItems reads the lines of the items sold with the bookings
+	// ids, each with its order's number and sale payment, in order and
+	// line id order; none for a booking without items.
+	BookingItems(ctx context.Context, ids []int64) ([]SaleItemRow, error)
+}
+
+// SaleItemRow is one line of items sold with a booking, with its order.
+type SaleItemRow struct {
+	BookingID        int64
+	Order            string
+	Method           booking.PayMethod
+	Tendered, Change booking.Money
+	Line             booking.ItemOrderLine
 }
 
 // saleExtras reports whether a checkout carries a voucher or items: it
@@ -151,12 +160,23 @@ func loadExtras(s *Store, ctx context.Context, bookings []booking.Booking) error
 	if err != nil {
 		return err
 	}
-	items, err := s.d.BookingItems(ctx, ids)
+	rows, err := s.d.BookingItems(ctx, ids)
 	if err != nil {
 		return err
 	}
+	items := map[int64]*booking.SaleItems{}
+	for _, r := range rows {
+		if items[r.BookingID] == nil {
+			items[r.BookingID] = &booking.SaleItems{Order: r.Order, Method: r.Method, Tendered: r.Tendered, Change: r.Change}
+		}
+		items[r.BookingID].Lines = append(items[r.BookingID].Lines, r.Line)
+	}
+	byID := map[int64]booking.VoucherUse{}
+	for _, u := range uses {
+		byID[u.BookingID] = u.VoucherUse
+	}
 	for i := range bookings {
-		if u, ok := uses[bookings[i].ID]; ok {
+		if u, ok := byID[bookings[i].ID]; ok {
 			bookings[i].Voucher = &u
 		}
 		bookings[i].Items = items[bookings[i].ID]

@@ -48,12 +48,18 @@ type VouchersTx interface {
 type VoucherReads interface {
 	// ReadVouchers lists every voucher by code.
 	ReadVouchers(ctx context.Context) ([]booking.Voucher, error)
-	// VoucherUses reads the redemptions of the bookings ids, by booking;
-	// a booking with none is missing.
-	VoucherUses(ctx context.Context, ids []int64) (map[int64]booking.VoucherUse, error)
+	// VoucherUses reads the redemptions of the bookings ids, one a
+	// booking that has one, in any order.
+	VoucherUses(ctx context.Context, ids []int64) ([]VoucherUseRow, error)
 	// VoucherRedemptions lists the redemptions made in [w.From, w.To),
 	// oldest first, with their bookings' numbers (every site).
 	VoucherRedemptions(ctx context.Context, w ReportWindow) ([]booking.VoucherRedemption, error)
+}
+
+// VoucherUseRow is the voucher a booking used.
+type VoucherUseRow struct {
+	BookingID int64
+	booking.VoucherUse
 }
 
 // RedemptionRow is one use of a voucher as a driver writes it.
