@@ -91,7 +91,7 @@ func refused(err error) bool {
 // the hold, its show's price list, the prices and (for cash) the clerk's
 // shift; otherwise, or when the database disagreed, checked.
 func (s *Store) checkout(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest, in saleInput) (*booking.Booking, error) {
-	if plan, ok := s.planSale(ctx, actor, req, in); ok && !saleExtras(req) {
+	if plan, ok := s.planSale(ctx, actor, req, in); ok {
 		b, missed, err := oneStep(s, ctx, Write{Op: "checkout"}, func(tx Tx) (*booking.Booking, bool, error) {
 			return s.sellDecided(tx, actor, plan)
 		})
@@ -136,6 +136,9 @@ type plannedSale struct {
 // remembered (the prices, the show's price list, a cash clerk's shift)
 // it reads first, outside any transaction: the one step verifies it.
 func (s *Store) planSale(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest, in saleInput) (plannedSale, bool) {
+	if saleExtras(req) {
+		return plannedSale{}, false // a voucher and items are priced in the sale (sell)
+	}
 	h, list, prices, gen, ok := s.sales.sale(req.HoldID, req.Owner)
 	if !ok {
 		if !s.warm(ctx, h, req.HoldID, req.Owner) {
