@@ -68,6 +68,13 @@ func TestCLI_MigrateToPostgres(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &sold) != nil || len(sold.Tickets) != 2 {
 		t.Fatalf("sell: %d %s %s", code, out, errOut)
 	}
+	// A voucher redeemed: its redemption is carried after it.
+	if code, _, errOut := run(nil, "voucher", "add", "carry", "--off", "1"); code != 0 {
+		t.Fatalf("voucher add: %s", errOut)
+	}
+	if code, out, errOut := run(at, "sell", itoa(int(shows[0].ID)), "--best", "1", "--pay", "card", "--voucher", "CARRY"); code != 0 {
+		t.Fatalf("sell with a voucher: %d %s %s", code, out, errOut)
+	}
 
 	// A broken invariant on the SQLite side: nothing is copied.
 	raw, err := sql.Open("sqlite", "file:"+filepath.Join(data, "boxoffice.db"))

@@ -31,6 +31,16 @@ func (r *CheckoutRequest) Validate() error {
 	if r.CheckTotal && r.ExpectedTotal < 0 {
 		return Errorf(EInvalid, "The expected total cannot be negative.")
 	}
+	if r.Voucher != "" {
+		if _, err := ParseVoucherCode(r.Voucher); err != nil {
+			return err
+		}
+	}
+	if len(r.Items) > 0 {
+		if _, err := NormalItemLines(r.Items); err != nil {
+			return err
+		}
+	}
 	if r.OpenFloat != nil {
 		return checkFloat("float", *r.OpenFloat)
 	}

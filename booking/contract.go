@@ -491,6 +491,8 @@ type Store interface {
 	Sites
 	// Concessions: items with stock, sold at the counter (items.go).
 	Items
+	// Vouchers and promo codes (vouchers.go).
+	Vouchers
 	// The cinema's settings and its tax rates (booking/settings.go, tax.go).
 	Settings
 	Taxes

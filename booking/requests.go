@@ -83,6 +83,12 @@ type CheckoutRequest struct {
 	// clerk (a kiosk names none). A booking sold without one can be
 	// attached later (AttachCustomer).
 	CustomerID int64
+	// Voucher is a voucher code to take off the tickets (ApplyVoucher),
+	// "" for none; its use is taken in the sale's transaction.
+	Voucher string
+	// Items are concessions sold on the same sale, in the same
+	// transaction: a sold-out item refuses the whole sale.
+	Items []ItemLine
 }
 
 // CancelRequest cancels and refunds a booking.

@@ -303,6 +303,12 @@ type Booking struct {
 	// ExchangedFrom is the booking an exchange moved these tickets from
 	// ("" for a sale); its sale payment is the difference paid then.
 	ExchangedFrom string
+
+	// Voucher is the voucher the sale's tickets were discounted by (their
+	// prices are net of it), nil for none.
+	Voucher *VoucherUse
+	// Items are the concessions sold on the sale, nil for none.
+	Items *SaleItems
 }
 
 // Change is the change due on the sale payment, zero for cards.

@@ -100,6 +100,11 @@ type bookingJSON struct {
 
 	// ExchangedFrom is the booking an exchange moved these tickets from.
 	ExchangedFrom string `json:"exchanged_from,omitempty"`
+
+	// Voucher and Items are what the sale carried beside its seats
+	// (vouchers.go).
+	Voucher *voucherUseJSON `json:"voucher,omitempty"`
+	Items   *saleItemsJSON  `json:"items,omitempty"`
 }
 
 type ticketJSON struct {
@@ -132,6 +137,7 @@ func (v bookingView) jsonValue() any {
 		Total: b.Total.String(), Change: b.Change().String(), Customer: booking.Clean(b.Customer), Phone: booking.Clean(b.Phone),
 		ExchangedFrom: b.ExchangedFrom,
 	}
+	out.Voucher, out.Items = saleExtrasJSON(b)
 	for _, t := range b.Tickets {
 		out.Tickets = append(out.Tickets, ticketJSON{t.Seat.Label, t.Type, t.Price.String(), booking.Clean(t.PriceSource), t.Status, t.Code, t.ExchangedTo})
 	}
@@ -164,6 +170,7 @@ func (v bookingView) writeText(w io.Writer) {
 			fmt.Fprintf(w, "Paid     %s by card\n", p.Amount.String())
 		}
 	}
+	writeSaleExtras(w, b)
 	if b.Status == booking.BookingCancelled {
 		fmt.Fprintf(w, "Cancelled by %s", booking.Clean(b.CancelledBy))
 		if b.ApprovedBy != "" {

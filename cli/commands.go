@@ -108,6 +108,8 @@ func init() {
 			// Customer accounts and the film watchlist (customers.go).
 			customerCommand(),
 			watchCommand(),
+			// Vouchers and promo codes.
+			voucherCommand(),
 		},
 	}
 	root.walk(func(c *command) {

@@ -31,6 +31,8 @@ neither is given; --to is --from when only that is). At most 366 days.
   noshows    the bookings marked no_show whose show started in the range.
   reservations  the reservations made in the range, by kiosk and counter:
              taken, paid, lapsed and still reserved.
+  vouchers   every voucher redeemed in the range: its booking, who sold it,
+             the discount, and whether a cancel gave the use back.
 
 --csv prints a header row, one row a line and a last row of totals whose
 first cell is "total"; --json prints the rows and the same totals.`
@@ -50,6 +52,7 @@ func reportCommand() *command {
 			reportShiftCommand(),
 			// kiosk
 			sub("reservations", "[--from D] [--to D] [--csv | --json]", "reservations taken, paid and lapsed", reportReservations),
+			sub("vouchers", "[--from D] [--to D] [--csv | --json]", "the vouchers redeemed and their discounts", reportVouchers),
 		}}
 }
 
@@ -64,6 +67,7 @@ const (
 	reportNoShows
 	// kiosk
 	reportReservations
+	reportVouchers
 )
 
 // reportArgs are a report's flags.
@@ -182,6 +186,14 @@ func reportRunner(a *reportArgs, r *booking.ReportRange) (func(*env, backend) (*
 		return func(c *env, st backend) (*reportTable, error) {
 			rep, err := st.ReportShifts(c.ctx, booking.System, *r)
 			return sheet(booking.ShiftsSheet(rep)), err
+		}, nil
+	case reportVouchers:
+		return func(c *env, st backend) (*reportTable, error) {
+			rep, err := st.ReportVouchers(c.ctx, booking.System, *r)
+			if err != nil {
+				return nil, err
+			}
+			return sheet(booking.VouchersSheet(rep)), nil
 		}, nil
 	case reportReservations:
 		return func(c *env, st backend) (*reportTable, error) {

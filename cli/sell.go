@@ -34,6 +34,10 @@ type sellInput struct {
 	best, wheelchair                     int
 	premium, allowSingle                 bool
 	customer                             int64
+	// voucher and items are what the sale carries beside its seats
+	// (vouchers.go).
+	voucher string
+	items   itemFlags
 }
 
 func sellInputOf(fs *flag.FlagSet) *sellInput {
@@ -49,6 +53,8 @@ func sellInputOf(fs *flag.FlagSet) *sellInput {
 	fs.IntVar(&f.wheelchair, "wheelchair", 0, "with --best: how many (`W`) of the N are wheelchair places")
 	fs.BoolVar(&f.premium, "premium", false, "with --best: premium seats may be chosen (without it, only when nothing else fits)")
 	fs.BoolVar(&f.allowSingle, "allow-single", false, "with seats named: sell them even if they leave a single empty seat (written to the audit trail)")
+	fs.StringVar(&f.voucher, "voucher", "", "a voucher `CODE` to take off the tickets")
+	fs.Var(&f.items, "item", "sell `CODE:QTY` of an item on the same sale (repeatable)")
 	return f
 }
 
@@ -124,7 +130,7 @@ func parsePayment(f *sellInput) (booking.CheckoutRequest, error) {
 		return booking.CheckoutRequest{}, usagef("--customer must be a customer id from `boxoffice customer find`")
 	}
 	req := booking.CheckoutRequest{IdempotencyKey: key, Customer: f.name, Phone: f.phone, Method: method, Tendered: tender, CheckTotal: true,
-		CustomerID: f.customer}
+		CustomerID: f.customer, Voucher: f.voucher, Items: f.items}
 	if err := req.Validate(); err != nil {
 		return booking.CheckoutRequest{}, usagef("%s", booking.ErrorMessage(err))
 	}
@@ -148,7 +154,7 @@ func checkType(a *sellArgs, types []booking.TicketType) error {
 // seat is held: the named seats as the checkout would price them, or for
 // --best N times the cheapest kind of seat the party may be given.
 func (c *env) checkCash(st backend, actor booking.Actor, a *sellArgs) error {
-	if a.req.Tendered == 0 {
+	if a.req.Tendered == 0 || extrasPriced(a.req) {
 		return nil
 	}
 	m, err := st.SeatMap(c.ctx, actor, a.showID, "")
@@ -219,7 +225,7 @@ func (c *env) quoteSale(st backend, actor booking.Actor, a *sellArgs, hold *book
 	if err != nil {
 		return 0, err
 	}
-	if a.req.Tendered > 0 && a.req.Tendered < q.Total {
+	if a.req.Tendered > 0 && a.req.Tendered < q.Total && !extrasPriced(a.req) {
 		return 0, usagef("%s tendered is less than the total %s", a.req.Tendered.String(), q.Total.String())
 	}
 	return q.Total, nil

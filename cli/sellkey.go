@@ -68,8 +68,8 @@ func saleDiffers(a *sellArgs, b *booking.Booking) string {
 		if p.Method != a.req.Method {
 			return "it was paid by " + string(p.Method)
 		}
-		if a.req.Tendered != 0 && p.Tendered != a.req.Tendered {
-			return fmt.Sprintf("%s was handed over for it", p.Tendered.String())
+		if given := p.Tendered + itemsTendered(b); a.req.Tendered != 0 && given != a.req.Tendered {
+			return fmt.Sprintf("%s was handed over for it", given.String())
 		}
 		break
 	}

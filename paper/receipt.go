@@ -66,6 +66,10 @@ type Receipt struct {
 	// Items are the lines of items sold (or refunded) beside the tickets,
 	// or alone on an order of items (Film empty): "2 x Popcorn".
 	Items []ReceiptLine
+	// Voucher is the voucher the tickets were sold with and Saved what
+	// it took off them: the lines are what was paid, net of it.
+	Voucher string
+	Saved   booking.Money
 	// SoldAt is when the lines were sold: their tax is at the rates in
 	// force then (a refund's too: the tax its sale counted goes back).
 	SoldAt time.Time
@@ -86,7 +90,26 @@ func SaleReceipt(b *booking.Booking) Receipt {
 			break
 		}
 	}
+	saleExtras(&r, b)
 	return r
+}
+
+// saleExtras adds to r the voucher b's tickets were sold with and the
+// items sold on it: their lines and their money, paid with the tickets'
+// (on cash, the items' payment took the rest and gave the change).
+func saleExtras(r *Receipt, b *booking.Booking) {
+	if b.Voucher != nil {
+		r.Voucher, r.Saved = b.Voucher.Code, b.Voucher.Discount
+	}
+	if b.Items == nil {
+		return
+	}
+	for _, ln := range b.Items.Lines {
+		r.Items = append(r.Items, itemLine(ln))
+	}
+	r.Total += b.Items.Total()
+	r.Paid += max(b.Items.Tendered, b.Items.Total())
+	r.Change += b.Items.Change
 }
 
 // ReprintReceipt is the receipt of b's sale printed again: the sale's
@@ -215,6 +238,9 @@ func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
 	}
 	d.Line(rule())
 	d.Bold(true).Line(l.row("Total", l.money(r.Total))).Bold(false)
+	if r.Saved > 0 {
+		d.Line(clip("Voucher "+r.Voucher+" saved "+l.money(r.Saved), Width))
+	}
 	l.taxLines(d, l.Tax(r))
 	paid := "Paid"
 	if r.Kind == ReceiptRefund {

@@ -52,6 +52,8 @@ var carryOrder = []string{
 	"signin_failures", "approval_failures",
 	// Concessions.
 	"items", "item_orders", "item_lines", "item_payments",
+	// Vouchers: each before its redemptions.
+	"vouchers", "voucher_redemptions",
 }
 
 // notCarried are the source's tables and columns PostgreSQL keeps another

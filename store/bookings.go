@@ -235,5 +235,5 @@ func LoadBookings(s *Store, ctx context.Context, ids []int64) ([]booking.Booking
 			out = append(out, *b)
 		}
 	}
-	return out, nil
+	return out, loadExtras(s, ctx, out)
 }

@@ -88,6 +88,9 @@ func unwind(tx Tx, actor booking.Actor, approver string, b BookingRow, reason st
 	if err != nil {
 		return err
 	}
+	if err := unwindExtras(tx, actor, approver, b, r.shift); err != nil {
+		return err
+	}
 	tx.Touch(b.ShowID)
 	return Audit(tx, actor, booking.AuditEntry{Action: booking.AuditCancel, ShowID: b.ShowID, ShiftID: r.shift, Amount: refunded, Detail: cancelDetail(approver, reason)}, b.ID)
 }

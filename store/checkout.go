@@ -119,6 +119,9 @@ func (s *Store) checkout(ctx context.Context, actor booking.Actor, req booking.C
 		return nil, err
 	}
 	s.sales.forget(req.HoldID)
+	if saleExtras(req) {
+		return s.committedBooking(ctx, b.ID) // with its voucher and items as read
+	}
 	s.signCodes(b)
 	return b, nil
 }
@@ -139,8 +142,8 @@ type plannedSale struct {
 // remembered (the prices, the show's price list, a cash clerk's shift)
 // it reads first, outside any transaction: the one step verifies it.
 func (s *Store) planSale(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest, in saleInput) (plannedSale, bool) {
-	if req.CustomerID != 0 {
-		return plannedSale{}, false // the customer's row is read in the checked path
+	if req.CustomerID != 0 || saleExtras(req) {
+		return plannedSale{}, false // the customer's row, a voucher and items are read and priced in the checked path
 	}
 	h, list, prices, gen, ok := s.sales.sale(req.HoldID, req.Owner)
 	if !ok {
@@ -255,7 +258,11 @@ func (s *Store) sell(tx Tx, actor booking.Actor, req booking.CheckoutRequest, in
 	if req.CheckTotal && quote.Total != req.ExpectedTotal {
 		return nil, &booking.PriceChangedError{Expected: req.ExpectedTotal, Total: quote.Total}
 	}
-	tendered, change, err := req.Payment(quote.Total)
+	quote, use, err := voucherQuote(tx, req, show, quote)
+	if err != nil {
+		return nil, err
+	}
+	tendered, change, err := ticketPayment(req, quote.Total)
 	if err != nil {
 		return nil, err
 	}
@@ -290,6 +297,9 @@ func (s *Store) sell(tx Tx, actor booking.Actor, req booking.CheckoutRequest, in
 		return nil, err
 	}
 	b.Payments = []booking.Payment{salePayment(b, payID, req.Method, tendered, change, shiftID)}
+	if err := sellExtras(tx, actor, req, b, use, shiftID); err != nil {
+		return nil, err
+	}
 	detail := saleDetail(req.Method, seats)
 	if req.CustomerID != 0 {
 		detail += fmt.Sprintf("; customer %d", req.CustomerID)

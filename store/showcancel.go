@@ -232,6 +232,9 @@ func unwindForShow(tx Tx, prog *Programme, actor booking.Actor, showID, bookingI
 	if err != nil {
 		return false, err
 	}
+	if err := unwindExtras(tx, actor, "", b, r.shift); err != nil {
+		return false, err
+	}
 	tx.Touch(showID)
 	return true, Audit(tx, actor, booking.AuditEntry{Action: booking.AuditCancel, ShowID: showID, ShiftID: r.shift, Amount: refunded,
 		Detail: b.Number + " show cancelled: " + sh.CancelReason}, b.ID)

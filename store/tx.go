@@ -44,6 +44,8 @@ type Tx interface {
 	ReservationTx
 	CollectTx
 	ItemsTx
+	VouchersTx
+	SaleItemsTx
 	SettingsTx
 	TaxTx
 	SaleTx
@@ -68,6 +70,8 @@ type Reads interface {
 	ShowLifeReads
 	ReservationReads
 	ItemReads
+	VoucherReads
+	SaleItemsReads
 	SettingsReads
 	TaxReads
 	SaleReads

@@ -28,8 +28,11 @@ type checkoutState struct {
 	method booking.PayMethod
 
 	tendered, name, phone field
-	busy                  bool
-	tries                 int
+	// voucher and items are what the sale carries beside its seats: a
+	// voucher code and items typed as popcorn:2 cola (saleextras.go).
+	voucher, items field
+	busy           bool
+	tries          int
 	// lapsed is set when the hold ran out (or was let go) with the form
 	// open: enter then takes the same seats again instead of selling.
 	lapsed bool
@@ -51,6 +54,8 @@ const (
 	focusTendered
 	focusName
 	focusPhone
+	focusVoucher
+	focusItems
 	focusSell
 	numFocus
 )
@@ -95,7 +100,10 @@ func (m *Model) openCheckout() tea.Cmd {
 		tendered: newField(10),
 		name:     newField(60),
 		phone:    newField(24),
+		voucher:  newField(booking.MaxVoucherCode),
+		items:    newField(maxItemsText),
 	}
+	c.voucher.accept, c.items.accept = isCodeRune, isItemsRune
 	c.tendered.accept = isAmountRune
 	c.phone.accept = func(r rune) bool { return isDigit(r) || strings.ContainsRune("+ -()", r) }
 	// The party typed on the map puts its types on the seats.
@@ -149,6 +157,10 @@ func (c *checkoutState) focusedField() *field {
 		return &c.name
 	case focusPhone:
 		return &c.phone
+	case focusVoucher:
+		return &c.voucher
+	case focusItems:
+		return &c.items
 	}
 	return nil
 }
@@ -181,9 +193,11 @@ func (checkoutScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		// + extends here too (the form stays as it is); in Phone it is
 		// the international prefix.
 		return m.extend()
+	case !c.typing() && key.Matches(msg, k.SaleItems):
+		c.focus = len(c.seats) + focusItems
 	case rel < 0 && key.Matches(msg, k.CycleType):
 		m.cycleType(c.seats[c.focus].Label, key.Matches(msg, k.PrevType))
-	case rel != focusName && rel != focusPhone && key.Matches(msg, k.PayCard):
+	case !c.typing() && key.Matches(msg, k.PayCard):
 		// One key to a card sale's Sell button (the sale itself is
 		// still enter there); again, back to cash and the amount.
 		if c.method == booking.Cash {
@@ -245,7 +259,13 @@ func (m *Model) checkoutEnter() tea.Cmd {
 			return nil
 		}
 		c.focus = sell
-	case rel == focusMethod && c.method == booking.Card, rel == focusPhone:
+	case rel == focusMethod && c.method == booking.Card, rel == focusPhone, rel == focusVoucher:
+		c.focus = sell
+	case rel == focusItems:
+		if _, err := c.saleItems(); err != nil {
+			m.fail(err)
+			return nil
+		}
 		c.focus = sell
 	case rel == focusMethod, rel == focusName:
 		c.moveFocus(1)
@@ -271,7 +291,7 @@ func (m *Model) tendered() (booking.Money, error) {
 	if err != nil {
 		return 0, booking.Errorf(booking.EInvalid, "Type the cash handed over, like 20 or 20.50.")
 	}
-	if total, ok := m.total(); ok && t < total {
+	if total, ok := m.total(); ok && t < total && !c.extras() {
 		return 0, booking.Errorf(booking.EInvalid, "%s is less than the total %s.", t.String(), total.String())
 	}
 	return t, nil
@@ -341,6 +361,12 @@ func (m *Model) confirmSale() tea.Cmd {
 		OpenFloat:      c.openFloat,
 		CustomerID:     c.customerID(),
 	}
+	if req.Items, err = c.saleItems(); err != nil {
+		m.fail(err)
+		c.focus = len(c.seats) + focusItems
+		return nil
+	}
+	req.Voucher = strings.TrimSpace(c.voucher.String())
 	c.busy = true
 	c.tries++
 	m.setInfo("Selling…")

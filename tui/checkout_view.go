@@ -26,14 +26,14 @@ func (checkoutScreen) help(m *Model) helpKeys {
 		pay = says(k.PayCard, "cash")
 	}
 	short := []key.Binding{enter}
-	if rel := c.focus - len(c.seats); rel != focusName && rel != focusPhone && !c.lapsed {
+	if !c.typing() && !c.lapsed {
 		short = append(short, pay)
 	}
 	return helpKeys{
 		short: append(short, k.CycleType, k.NextField, k.Extend, k.Back, k.Help),
 		full: [][]key.Binding{
 			{k.NextField, k.PrevField},
-			{k.CycleType, k.PayCard, k.Method, k.Confirm, k.Extend, k.Account},
+			{k.CycleType, k.PayCard, k.Method, k.Confirm, k.Extend, k.SaleItems, k.Account},
 			k.global(),
 		},
 	}
@@ -144,6 +144,8 @@ func (m *Model) viewCheckoutForm(b *strings.Builder, total booking.Money, ok boo
 	}
 	b.WriteString(label(focusName, "Customer  ") + c.name.view(st, on(focusName), 30) + m.customerLine() + "\n")
 	b.WriteString(label(focusPhone, "Phone     ") + c.phone.view(st, on(focusPhone), 18) + st.Subtle.Render("  optional") + "\n")
+	b.WriteString(label(focusVoucher, "Voucher   ") + c.voucher.view(st, on(focusVoucher), 18) + st.Subtle.Render("  optional, taken off at the sale") + "\n")
+	b.WriteString(label(focusItems, "Items     ") + c.items.view(st, on(focusItems), 30) + st.Subtle.Render("  i · popcorn:2 cola") + "\n")
 	button := "[ Sell ]"
 	if ok && !c.lapsed {
 		button = "[ Sell " + plural(len(c.seats), "ticket", "tickets") + " · " + m.paymentSummary(total) + " ]"
@@ -158,6 +160,9 @@ func (m *Model) viewCheckoutForm(b *strings.Builder, total booking.Money, ok boo
 // paymentSummary is what the Sell button says will be recorded.
 func (m *Model) paymentSummary(total booking.Money) string {
 	c := &m.checkout
+	if c.extras() {
+		return "tickets " + total.String() + ", voucher and items at the sale"
+	}
 	if c.method == booking.Card {
 		return total.String() + " by card"
 	}
@@ -174,6 +179,9 @@ func (m *Model) changeText(total booking.Money) string {
 	c := &m.checkout
 	if c.tendered.Empty() {
 		return st.Subtle.Render("empty = exact money")
+	}
+	if c.extras() {
+		return st.Subtle.Render("change worked out at the sale")
 	}
 	t, err := booking.ParseMoney(c.tendered.String())
 	switch {

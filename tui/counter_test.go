@@ -218,7 +218,7 @@ func TestModel_CheckoutEnterMovesOn(t *testing.T) {
 	if v := screenText(m); !strings.Contains(v, "enter sells") {
 		t.Fatalf("the Sell step does not say enter sells:\n%s", v)
 	}
-	press(t, m, "shift+tab", "shift+tab", "shift+tab") // back up to Tendered
+	press(t, m, "shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab") // back up to Tendered
 	typeText(t, m, "1")
 	press(t, m, "enter")
 	if m.screen != screenCheckout || !strings.Contains(m.status, "less than the total") || c.focus-len(c.seats) != focusTendered {

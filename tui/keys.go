@@ -185,6 +185,9 @@ type KeyMap struct {
 	// checkout; on the customer screen's search, a new account
 	// (customer.go).
 	Account key.Binding
+	// SaleItems jumps, on the checkout, to the items sold with the
+	// tickets (checkout.go).
+	SaleItems key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -261,9 +264,10 @@ func DefaultKeyMap() KeyMap {
 
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
 
-		LogLines: logLinesKey, // a local counter's missed log lines (logring.go)
-		Items:    b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks")),
-		Account:  b(k("ctrl+a"), h("ctrl+a", "customer account")),
+		LogLines:  logLinesKey, // a local counter's missed log lines (logring.go)
+		Items:     b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks")),
+		Account:   b(k("ctrl+a"), h("ctrl+a", "customer account")),
+		SaleItems: b(k("i"), h("i", "add items to the sale")),
 	}
 	return withReservationKeys(withBlockKeys(withBookingView(managerKeys(moneyKeys(km)))))
 }

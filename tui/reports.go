@@ -27,10 +27,11 @@ const (
 	reportShifts
 	reportNoShows
 	reportReservations
+	reportVouchers
 	numReportKinds
 )
 
-var reportNames = [numReportKinds]string{"Takings", "Occupancy", "Refunds", "Shifts", "No-shows", "Reservations"}
+var reportNames = [numReportKinds]string{"Takings", "Occupancy", "Refunds", "Shifts", "No-shows", "Reservations", "Vouchers"}
 
 // reportBys are the ways each report adds up; nil for one way only.
 var reportBys = [numReportKinds][]string{
@@ -176,6 +177,10 @@ func (m *Model) loadReportCmd() tea.Cmd {
 			var rep *booking.ReservationsReport
 			rep, err = store.ReportReservations(ctx, actor, span)
 			t, sh = reservationsTable(rep), booking.ReservationsSheet(rep)
+		case reportVouchers:
+			var rep *booking.VoucherReport
+			rep, err = store.ReportVouchers(ctx, actor, span)
+			t, sh = vouchersTable(rep), booking.VouchersSheet(rep)
 		default:
 			var rep *booking.NoShowsReport
 			rep, err = store.ReportNoShows(ctx, actor, span)

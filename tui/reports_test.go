@@ -175,7 +175,7 @@ func TestReports_Export(t *testing.T) {
 func TestReports_Reservations(t *testing.T) {
 	t.Parallel()
 	m := reportsModel(t, "mgr", 80, 24)
-	press(t, m, "ctrl+r", "shift+tab")
+	press(t, m, "ctrl+r", "shift+tab", "shift+tab")
 	r := &m.reports
 	if r.kind != reportReservations || r.table == nil || len(r.table.rows) != 2 {
 		t.Fatalf("the reservations report: %v %+v", r.kind, r.table)

@@ -47,6 +47,8 @@ type Backend interface {
 	booking.Items // concessions: the items screen (items.go)
 	// Customer accounts, found or opened from the checkout (customer.go).
 	booking.Customers
+	booking.Items    // concessions: the items screen (items.go)
+	booking.Vouchers // the report of redemptions (saleextras.go)
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.

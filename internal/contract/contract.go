@@ -146,6 +146,8 @@ var groups = []group{
 	{"AuditRead", auditReadCases},
 	// Concessions (items.go).
 	{"Items", itemCases},
+	// Vouchers, and items on a ticket sale (vouchers.go).
+	{"Vouchers", voucherCases},
 }
 
 // env is one case's store and its fixture.
