@@ -494,6 +494,8 @@ type Store interface {
 	// The cinema's settings and its tax rates (booking/settings.go, tax.go).
 	Settings
 	Taxes
+	// Gift cards: sold for money, spent in part or whole (giftcards.go).
+	GiftCards
 }
 
 // Audit reads the audit trail: one row for every state change, written

@@ -77,6 +77,10 @@ type CheckoutRequest struct {
 	// same transaction if the sale is cash and they have none open (the
 	// counter asks for it when it meets ErrNoShift).
 	OpenFloat *Money
+	// Tender, when set, pays the sale in parts (split tender: gift card,
+	// card, cash) instead of by Method alone; Tendered is then the cash
+	// part's money handed over (ValidateTender, SplitTender).
+	Tender []TenderPart
 }
 
 // CancelRequest cancels and refunds a booking.

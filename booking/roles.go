@@ -92,6 +92,9 @@ const (
 	ActionCollect Action = "collect" // a customer's own booking, by number and phone digits
 	// Sites (issue 14): add a cinema to a chain.
 	ActionManageSites Action = "manage_sites"
+	// Gift cards (giftcards.go): sell one; its balance is read with
+	// ActionSell.
+	ActionIssueGiftCard Action = "issue_gift_card"
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -144,6 +147,8 @@ var permissions = map[Action]Role{
 	// The cinema's settings and tax rates (booking/settings.go): what
 	// every receipt and report says, a manager's.
 	ActionManageSettings: RoleManager,
+	// Selling a gift card is a sale of money at the counter.
+	ActionIssueGiftCard: RoleClerk,
 	// ActionManageSites (a new cinema of a chain) is left out on purpose:
 	// it needs a manager, MinRole's default, and on the embedded SQLite
 	// store it never changes anything (AddSite refuses), so it has no

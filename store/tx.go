@@ -47,6 +47,7 @@ type Tx interface {
 	SettingsTx
 	TaxTx
 	SaleTx
+	GiftCardTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -69,6 +70,7 @@ type Reads interface {
 	SettingsReads
 	TaxReads
 	SaleReads
+	GiftCardReads
 }
 
 // ActorTx reads whether someone may still act.
