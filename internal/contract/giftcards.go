@@ -200,6 +200,13 @@ func giftCardsSplitTender(t *testing.T, e *env) {
 	if err != nil || rep.SoldCash != 20_00 || rep.Sold != 1 || rep.Redeemed != 10_00 || rep.Refilled != 10_00 || rep.Outstanding != 20_00 {
 		t.Fatalf("gift card report %+v %v", rep, err)
 	}
+	// The takings count the sale once, every part of it, and not the card
+	// sold: its 20.00 is the customer's until spent.
+	tk := need[takings](t, e, "ReportTakings (booking.Reports)")
+	day, err := tk.ReportTakings(e.ctx, manager, booking.TakingsQuery{ReportRange: booking.ReportRange{From: e.clock.Now(), To: e.clock.Now()}, By: booking.ByDay})
+	if tot := day.Total; err != nil || tot.Sales != 25_00 || tot.Refunds != 25_00 || tot.Tickets != 2 || tot.Refunded != 2 {
+		t.Fatalf("takings %+v %v", day, err)
+	}
 	e.whole(t)
 }
 
