@@ -105,6 +105,8 @@ func init() {
 			{name: "kiosk", args: "[--reserve-cutoff 30m] [--printer URL] [--cinema NAME]", short: "the self-service kiosk, full screen in this terminal", long: kioskLong, flags: kioskFlags},
 			// Concessions: items sold beside seats.
 			itemCommand(),
+			// Gift cards: sold for money, spent on sales (giftcards.go).
+			giftcardCommand(),
 		},
 	}
 	root.walk(func(c *command) {

@@ -33,6 +33,7 @@ type sellInput struct {
 	typ, pay, tendered, key, name, phone string
 	best, wheelchair                     int
 	premium, allowSingle                 bool
+	gift                                 giftCardInput // --card, --rest (giftcards.go)
 }
 
 func sellInputOf(fs *flag.FlagSet) *sellInput {
@@ -47,6 +48,7 @@ func sellInputOf(fs *flag.FlagSet) *sellInput {
 	fs.IntVar(&f.wheelchair, "wheelchair", 0, "with --best: how many (`W`) of the N are wheelchair places")
 	fs.BoolVar(&f.premium, "premium", false, "with --best: premium seats may be chosen (without it, only when nothing else fits)")
 	fs.BoolVar(&f.allowSingle, "allow-single", false, "with seats named: sell them even if they leave a single empty seat (written to the audit trail)")
+	giftCardFlags(fs, &f.gift)
 	return f
 }
 
@@ -100,6 +102,9 @@ func parseSell(pos []string, f *sellInput) (*sellArgs, error) {
 
 // parsePayment reads how the customer pays and who they are.
 func parsePayment(f *sellInput) (booking.CheckoutRequest, error) {
+	if f.pay == string(booking.GiftCard) || f.gift != (giftCardInput{}) {
+		return giftCardPayment(f)
+	}
 	method := booking.PayMethod(f.pay)
 	if method != booking.Cash && method != booking.Card {
 		return booking.CheckoutRequest{}, usagef("--pay must be cash or card")
@@ -142,8 +147,8 @@ func checkType(a *sellArgs, types []booking.TicketType) error {
 // seat is held: the named seats as the checkout would price them, or for
 // --best N times the cheapest kind of seat the party may be given.
 func (c *env) checkCash(st backend, actor booking.Actor, a *sellArgs) error {
-	if a.req.Tendered == 0 {
-		return nil
+	if a.req.Tendered == 0 || len(a.req.Tender) > 0 {
+		return nil // a sale in parts: its cash part is known at the checkout
 	}
 	m, err := st.SeatMap(c.ctx, actor, a.showID, "")
 	if err != nil {
@@ -213,7 +218,7 @@ func (c *env) quoteSale(st backend, actor booking.Actor, a *sellArgs, hold *book
 	if err != nil {
 		return 0, err
 	}
-	if a.req.Tendered > 0 && a.req.Tendered < q.Total {
+	if a.req.Tendered > 0 && len(a.req.Tender) == 0 && a.req.Tendered < q.Total {
 		return 0, usagef("%s tendered is less than the total %s", a.req.Tendered.String(), q.Total.String())
 	}
 	return q.Total, nil

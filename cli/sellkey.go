@@ -61,14 +61,18 @@ func saleDiffers(a *sellArgs, b *booking.Booking) string {
 			return "its tickets are " + booking.CleanLine(t.Type, 16)
 		}
 	}
+	want := a.req.Method
+	if len(a.req.Tender) > 0 {
+		want = a.req.Tender[0].Method // paid in parts: the first part
+	}
 	for _, p := range b.Payments {
 		if p.Kind != booking.PaymentSale {
 			continue
 		}
-		if p.Method != a.req.Method {
+		if p.Method != want {
 			return "it was paid by " + string(p.Method)
 		}
-		if a.req.Tendered != 0 && p.Tendered != a.req.Tendered {
+		if a.req.Tendered != 0 && len(a.req.Tender) == 0 && p.Tendered != a.req.Tendered {
 			return fmt.Sprintf("%s was handed over for it", p.Tendered.String())
 		}
 		break
