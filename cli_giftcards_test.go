@@ -42,7 +42,9 @@ func TestCLI_GiftCardTwentyFourProcesses(t *testing.T) {
 		outs[i] = string(out)
 	}
 	for i, s := range seats {
-		wg.Go(func() { run(i, "sell", show, s, "--pay", "giftcard", "--card", card.Number, "--allow-single", "--json") })
+		wg.Go(func() {
+			run(i, "sell", show, s, "--pay", "giftcard", "--card", card.Number, "--allow-single", "--json")
+		})
 	}
 	wg.Wait()
 	var paid []string
