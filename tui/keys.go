@@ -181,6 +181,8 @@ type KeyMap struct {
 	ResvMethod   key.Binding
 	// Items opens the items screen from the shows (items.go).
 	Items key.Binding
+	// GiftCards opens the gift-card screen from the shows (giftcard.go).
+	GiftCards key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -257,8 +259,9 @@ func DefaultKeyMap() KeyMap {
 
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
 
-		LogLines: logLinesKey, // a local counter's missed log lines (logring.go)
-		Items:    b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks")),
+		LogLines:  logLinesKey, // a local counter's missed log lines (logring.go)
+		Items:     b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks")),
+		GiftCards: b(k("ctrl+b"), h("ctrl+b", "gift cards: sell, balance")),
 	}
 	return withReservationKeys(withBlockKeys(withBookingView(managerKeys(moneyKeys(km)))))
 }

@@ -32,7 +32,8 @@ const (
 	screenExchange // an exchange's confirmation (issue 11)
 	// kiosk: reservations at the counter (issue 13)
 	screenReservations
-	screenItems // concessions: items sold alone, and a manager's changes
+	screenItems    // concessions: items sold alone, and a manager's changes
+	screenGiftCard // gift cards sold and read (giftcard.go)
 	numScreens
 )
 
@@ -125,6 +126,7 @@ var screens = [numScreens]screenSpec{
 	// kiosk
 	screenReservations: {"reservations", heldAway, reservationsScreen{}},
 	screenItems:        {"items", heldAway, itemsScreen{}},
+	screenGiftCard:     {"gift cards", heldAway, giftCardScreen{}},
 }
 
 func (s screen) String() string {

@@ -44,7 +44,8 @@ type Backend interface {
 	booking.Kiosk
 	// issue 14: the sites of a chain, for the manager's lists
 	booking.Sites
-	booking.Items // concessions: the items screen (items.go)
+	booking.Items     // concessions: the items screen (items.go)
+	booking.GiftCards // the gift-card screen (giftcard.go)
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -175,8 +176,9 @@ type Model struct {
 	bview bookingViewState
 	exch  *exchangeState
 
-	resv  reservationsState // kiosk: the counter's reservations screen
-	items itemsState        // concessions: the items screen (items.go)
+	resv     reservationsState // kiosk: the counter's reservations screen
+	items    itemsState        // concessions: the items screen (items.go)
+	giftCard giftCardState     // the gift-card screen (giftcard.go)
 
 	logs logsState // the log lines over the screen (ctrl+l; logring.go)
 
@@ -438,6 +440,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onReservedFor(msg), true
 	case itemsMsg: // concessions (items.go)
 		return m.onItems(msg), true
+	case giftCardMsg: // gift cards (giftcard.go)
+		return m.onGiftCard(msg), true
 	}
 	return nil, false
 }
