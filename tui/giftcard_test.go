@@ -59,3 +59,42 @@ func TestGiftCard_SellAndBalance(t *testing.T) {
 		t.Fatalf("store: %+v %v", got, err)
 	}
 }
+
+// A gift card on the checkout: ctrl+b, its number, enter; the card pays
+// first (all of its 10.00), the rest in cash with change, and the booking
+// has a payment a part.
+func TestGiftCard_OnTheCheckout(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	c, err := s.IssueGiftCard(context.Background(), booking.System, booking.GiftCardRequest{Amount: 10_00, Method: booking.Card})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, s, clock, "giftcard-checkout", 80, 24)
+	openGrandShow(t, m)
+	press(t, m, "2", "b", "enter")
+	if m.screen != screenCheckout {
+		t.Fatalf("screen %v, status %q", m.screen, m.status)
+	}
+	key := m.checkout.key
+	press(t, m, "ctrl+b")
+	typeText(t, m, booking.FormatCardNumber(c.Number))
+	press(t, m, "enter")
+	if m.checkout.giftCard != c.Number || !strings.Contains(screenText(m), "pays first; the rest by cash") {
+		t.Fatalf("the card was not taken: %q\n%s", m.status, screenText(m))
+	}
+	typeText(t, m, "100")
+	press(t, m, "enter", "enter")
+	if m.screen != screenDone {
+		t.Fatalf("sale: screen %v status %q", m.screen, m.status)
+	}
+	b, err := s.BookingByKey(context.Background(), booking.System, key)
+	if err != nil || len(b.Payments) != 2 || b.Payments[0].Method != booking.GiftCard || b.Payments[0].Amount != 10_00 ||
+		b.Payments[1].Method != booking.Cash || b.Payments[1].Amount != b.Total-10_00 || b.Change() != 100_00-(b.Total-10_00) {
+		t.Fatalf("booking %+v %v", b, err)
+	}
+	if got, err := s.GiftCardBalance(context.Background(), booking.System, c.Number); err != nil || got.Balance != 0 {
+		t.Fatalf("card after the sale: %+v %v", got, err)
+	}
+}
