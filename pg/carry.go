@@ -52,6 +52,8 @@ var carryOrder = []string{
 	"signin_failures", "approval_failures",
 	// Concessions.
 	"items", "item_orders", "item_lines", "item_payments",
+	// Gift cards: a card before its moves.
+	"giftcards", "giftcard_moves",
 }
 
 // notCarried are the source's tables and columns PostgreSQL keeps another
