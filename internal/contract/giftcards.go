@@ -196,6 +196,12 @@ func giftCardsSplitTender(t *testing.T, e *env) {
 	if x := shiftReport(t, e, sh, cur.ID); x.Expected != Float+5_00+20_00 {
 		t.Fatalf("clerk's X report after the refunds: %+v", x)
 	}
+	// The close counts the drawer the engine sums: the card sold for
+	// cash is in it, the gift card's part is not.
+	z, err := sh.CloseShift(e.ctx, clerk, booking.CloseShiftRequest{Counted: Float + 25_00})
+	if err != nil || z.Expected != Float+25_00 || z.Variance != 0 || z.CardsSoldCash != 20_00 || z.GiftCardSales != 10_00 {
+		t.Fatalf("Z report %+v %v", z, err)
+	}
 	rep, err := g.ReportGiftCards(e.ctx, manager, booking.ReportRange{From: e.clock.Now(), To: e.clock.Now()})
 	if err != nil || rep.SoldCash != 20_00 || rep.Sold != 1 || rep.Redeemed != 10_00 || rep.Refilled != 10_00 || rep.Outstanding != 20_00 {
 		t.Fatalf("gift card report %+v %v", rep, err)
