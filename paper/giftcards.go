@@ -2,6 +2,8 @@ package paper
 
 import (
 	"fmt"
+	"slices"
+	"time"
 
 	"boxoffice/booking"
 	"boxoffice/escpos"
@@ -39,7 +41,30 @@ func (l Layout) tenderParts(d *escpos.Doc, r Receipt) {
 	for _, p := range r.Parts {
 		d.Line(l.row(p.Text, l.money(p.Amount)))
 	}
-	d.Line(l.row("Change", l.money(r.Change)))
+	if r.Kind != ReceiptRefund {
+		d.Line(l.row("Change", l.money(r.Change)))
+	}
+}
+
+// refundParts fills r's parts from b's refunds made at or after since
+// when they went back more than one way (a sale paid in parts): a line a
+// way, "Paid out giftcard 10.00".
+func refundParts(r *Receipt, b *booking.Booking, since time.Time) {
+	var parts []ReceiptLine
+	for _, p := range b.Payments {
+		if p.Kind != booking.PaymentRefund || p.At.Before(since) {
+			continue
+		}
+		i := slices.IndexFunc(parts, func(l ReceiptLine) bool { return l.Text == "Paid out "+string(p.Method) })
+		if i < 0 {
+			parts = append(parts, ReceiptLine{Text: "Paid out " + string(p.Method)})
+			i = len(parts) - 1
+		}
+		parts[i].Amount += p.Amount
+	}
+	if len(parts) > 1 {
+		r.Parts = parts
+	}
 }
 
 // saleParts fills r's parts from b's sale payments when there are more

@@ -48,6 +48,22 @@ func TestGiftCardReceipts(t *testing.T) {
 			t.Errorf("receipt has no %q:\n%s", want, text)
 		}
 	}
+	// Its cancel pays each part back, a line a way.
+	sup := booking.Actor{StaffID: 2, Name: "sue", Role: booking.RoleSupervisor, Terminal: "till-2"}
+	if _, err := s.OpenShift(ctx, sup, booking.OpenShiftRequest{Float: 100_00}); err != nil && booking.ErrorCode(err) != booking.EConflict {
+		t.Fatal(err)
+	}
+	since := b.CreatedAt
+	after, err := s.Cancel(ctx, sup, booking.CancelRequest{Number: b.Number})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text = receiptText(t, paper.RefundReceipt(after, since))
+	for _, want := range []string{"REFUND", "25.00", "Paid out giftcard", "Paid out card", "Paid out cash", "5.00"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("refund receipt has no %q:\n%s", want, text)
+		}
+	}
 	sh, err := s.CurrentShift(ctx, clerk)
 	if err != nil {
 		t.Fatal(err)

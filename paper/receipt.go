@@ -151,6 +151,7 @@ func RefundReceipt(b *booking.Booking, since time.Time) Receipt {
 		r.Reason = b.Reason // a refund made before refunds kept their own
 	}
 	r.Paid = r.Total
+	refundParts(&r, b, since)
 	return r
 }
 
