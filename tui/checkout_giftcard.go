@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -73,4 +75,25 @@ func (m *Model) giftCardLine() string {
 		return "  " + st.Label.Render("Gift card ") + booking.FormatCardNumber(c.giftCard) + st.Subtle.Render("  pays first; the rest by "+string(c.method)) + "\n"
 	}
 	return ""
+}
+
+// paidInParts is the done screen's payment of a sale paid in parts,
+// "Paid giftcard 10.00 + cash 20.00   Change due 5.00"; "" for a sale
+// paid one way.
+func (m *Model) paidInParts(b *booking.Booking) string {
+	st := &m.styles
+	var parts []string
+	for _, p := range b.Payments {
+		if p.Kind == booking.PaymentSale {
+			amount := p.Amount
+			if p.Method == booking.Cash {
+				amount = max(p.Tendered, p.Amount)
+			}
+			parts = append(parts, string(p.Method)+" "+amount.String())
+		}
+	}
+	if len(parts) < 2 {
+		return ""
+	}
+	return st.Label.Render("   Paid ") + strings.Join(parts, " + ") + st.Label.Render("   Change due ") + st.Money.Render(b.Change().String())
 }

@@ -89,6 +89,9 @@ func TestGiftCard_OnTheCheckout(t *testing.T) {
 	if m.screen != screenDone {
 		t.Fatalf("sale: screen %v status %q", m.screen, m.status)
 	}
+	if out := screenText(m); !strings.Contains(out, "Paid giftcard 10.00 + cash 100.00") {
+		t.Fatalf("the done screen does not say how it was paid:\n%s", out)
+	}
 	b, err := s.BookingByKey(context.Background(), booking.System, key)
 	if err != nil || len(b.Payments) != 2 || b.Payments[0].Method != booking.GiftCard || b.Payments[0].Amount != 10_00 ||
 		b.Payments[1].Method != booking.Cash || b.Payments[1].Amount != b.Total-10_00 || b.Change() != 100_00-(b.Total-10_00) {
