@@ -61,15 +61,14 @@ func saleDiffers(a *sellArgs, b *booking.Booking) string {
 			return "its tickets are " + booking.CleanLine(t.Type, 16)
 		}
 	}
-	want := a.req.Method
-	if len(a.req.Tender) > 0 {
-		want = a.req.Tender[0].Method // paid in parts: the first part
-	}
 	for _, p := range b.Payments {
 		if p.Kind != booking.PaymentSale {
 			continue
 		}
-		if p.Method != want {
+		// Paid in parts: its first part written is one of the parts asked
+		// (a card that held nothing wrote none).
+		inParts := slices.ContainsFunc(a.req.Tender, func(t booking.TenderPart) bool { return t.Method == p.Method })
+		if p.Method != a.req.Method && !inParts {
 			return "it was paid by " + string(p.Method)
 		}
 		if a.req.Tendered != 0 && len(a.req.Tender) == 0 && p.Tendered != a.req.Tendered {
