@@ -75,6 +75,16 @@ func TestCLI_MigrateToPostgres(t *testing.T) {
 	if code, out, errOut := run(at, "sell", itoa(int(shows[0].ID)), "--best", "1", "--pay", "card", "--voucher", "CARRY"); code != 0 {
 		t.Fatalf("sell with a voucher: %d %s %s", code, out, errOut)
 	}
+	// A gift card sold and spent on part of a sale: the card, its ledger
+	// and the sale's parts go across.
+	code, out, errOut = run(nil, "giftcard", "issue", "5", "--pay", "card", "--json")
+	var card struct{ Number string }
+	if code != 0 || json.Unmarshal([]byte(out), &card) != nil {
+		t.Fatalf("giftcard issue: %d %s %s", code, out, errOut)
+	}
+	if code, out, errOut := run(at, "sell", itoa(int(shows[0].ID)), "--best", "2", "--pay", "giftcard", "--card", card.Number, "--rest", "card"); code != 0 {
+		t.Fatalf("sell by gift card: %d %s %s", code, out, errOut)
+	}
 
 	// A broken invariant on the SQLite side: nothing is copied.
 	raw, err := sql.Open("sqlite", "file:"+filepath.Join(data, "boxoffice.db"))
@@ -143,7 +153,7 @@ func TestCLI_MigrateToPostgres(t *testing.T) {
 			t.Errorf("%s: %d rows in SQLite, %d in PostgreSQL (migrate said %d and %d)", tb.Name, want, got, tb.SQLite, tb.PostgreSQL)
 		}
 	}
-	for _, name := range []string{"halls", "seats", "films", "shows", "staff", "holds", "bookings", "seat_claims", "tickets", "payments", "shifts", "shift_events", "audit", "waitlist"} {
+	for _, name := range []string{"halls", "seats", "films", "shows", "staff", "holds", "bookings", "seat_claims", "tickets", "payments", "shifts", "shift_events", "audit", "waitlist", "giftcards", "giftcard_moves"} {
 		if !carried[name] {
 			t.Errorf("%s was not carried", name)
 		}

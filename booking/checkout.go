@@ -17,15 +17,19 @@ func (r *CheckoutRequest) Validate() error {
 	if len(key) > MaxIdempotencyKey {
 		return Errorf(EInvalid, "An idempotency key is at most %d characters.", MaxIdempotencyKey)
 	}
-	switch r.Method {
-	case Cash, Card:
+	switch {
+	case len(r.Tender) > 0:
+		if err := ValidateTender(r.Tender, r.Tendered); err != nil {
+			return err
+		}
+	case r.Method == Cash, r.Method == Card:
 	default:
 		return Errorf(EInvalid, "Pay by cash or card.")
 	}
 	if r.Tendered < 0 || r.Tendered > MaxMoney {
 		return Errorf(EInvalid, "The amount tendered must be between 0.00 and %s.", MaxMoney.String())
 	}
-	if r.Method == Card && r.Tendered != 0 {
+	if len(r.Tender) == 0 && r.Method == Card && r.Tendered != 0 {
 		return Errorf(EInvalid, "Cash tendered goes with a cash payment, not a card.")
 	}
 	if r.CheckTotal && r.ExpectedTotal < 0 {
@@ -39,6 +43,11 @@ func (r *CheckoutRequest) Validate() error {
 	if len(r.Items) > 0 {
 		if _, err := NormalItemLines(r.Items); err != nil {
 			return err
+		}
+		if len(r.Tender) > 0 {
+			// The items' payment takes the cash left after the tickets
+			// (store's itemsPayment): one way of paying, not parts.
+			return Errorf(EInvalid, "Items on a sale are paid the way its tickets are: sell them on their own to pay in parts.")
 		}
 	}
 	if r.OpenFloat != nil {

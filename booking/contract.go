@@ -499,6 +499,8 @@ type Store interface {
 	// Customer accounts and the film watchlist (customers.go).
 	Customers
 	Watchlist
+	// Gift cards: sold for money, spent in part or whole (giftcards.go).
+	GiftCards
 }
 
 // Audit reads the audit trail: one row for every state change, written

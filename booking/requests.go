@@ -89,6 +89,10 @@ type CheckoutRequest struct {
 	// Items are concessions sold on the same sale, in the same
 	// transaction: a sold-out item refuses the whole sale.
 	Items []ItemLine
+	// Tender, when set, pays the sale in parts (split tender: gift card,
+	// card, cash) instead of by Method alone; Tendered is then the cash
+	// part's money handed over (ValidateTender, SplitTender).
+	Tender []TenderPart
 }
 
 // CancelRequest cancels and refunds a booking.

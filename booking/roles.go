@@ -98,6 +98,9 @@ const (
 	ActionFindCustomers Action = "find_customers"
 	ActionEraseCustomer Action = "erase_customer"
 	ActionWatchlist     Action = "watchlist"
+	// Gift cards (giftcards.go): sell one; its balance is read with
+	// ActionSell.
+	ActionIssueGiftCard Action = "issue_gift_card"
 )
 
 // permissions is the one table of who may do what: the least role an action
@@ -157,6 +160,8 @@ var permissions = map[Action]Role{
 	ActionFindCustomers: RoleClerk,
 	ActionEraseCustomer: RoleSupervisor,
 	ActionWatchlist:     RoleClerk,
+	// Selling a gift card is a sale of money at the counter.
+	ActionIssueGiftCard: RoleClerk,
 	// ActionManageSites (a new cinema of a chain) is left out on purpose:
 	// it needs a manager, MinRole's default, and on the embedded SQLite
 	// store it never changes anything (AddSite refuses), so it has no

@@ -28,7 +28,7 @@ type Shift struct {
 	Float    Money
 	ClosedAt time.Time // zero while open
 	Counted  Money     // the blind count; zero while open
-	Expected Money     // float + cash sales − cash refunds, set at the close
+	Expected Money     // float + cash sales − cash refunds + gift cards sold for cash, set at the close
 	ClosedBy string
 }
 
@@ -58,8 +58,17 @@ type ShiftReport struct {
 	// says "Cash sales (n)" counts only the cash ones.
 	CashSaleCount, CardSaleCount     int
 	CashRefundCount, CardRefundCount int
-	// Expected is Float + CashSales − CashRefunds: what the drawer should
-	// hold now.
+	// GiftCardSales and GiftCardRefunds are the parts of sales paid by
+	// gift card and given back to one (takings, but no money in the
+	// drawer); CardsSoldCash and CardsSoldCard the money taken for gift
+	// cards sold (in the drawer and the card total, but not takings),
+	// CardsSold how many.
+	GiftCardSales, GiftCardRefunds         Money
+	GiftCardSaleCount, GiftCardRefundCount int
+	CardsSoldCash, CardsSoldCard           Money
+	CardsSold                              int
+	// Expected is Float + CashSales − CashRefunds + CardsSoldCash: what
+	// the drawer should hold now.
 	Expected Money
 	// Counted and Variance are the blind count and Counted − Expected,
 	// for a Z report only.

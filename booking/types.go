@@ -311,14 +311,16 @@ type Booking struct {
 	Items *SaleItems
 }
 
-// Change is the change due on the sale payment, zero for cards.
+// Change is the change due on the sale payment, zero for cards: on a
+// sale paid in parts, its cash part's.
 func (b *Booking) Change() Money {
+	var c Money
 	for _, p := range b.Payments {
 		if p.Kind == PaymentSale {
-			return p.Change
+			c += p.Change
 		}
 	}
-	return 0
+	return c
 }
 
 // SeatLabels lists the booked seats' labels in ticket order.

@@ -167,7 +167,7 @@ func (v bookingView) writeText(w io.Writer) {
 		case p.Method == booking.Cash:
 			fmt.Fprintf(w, "Paid     %s cash, change due %s\n", p.Tendered.String(), p.Change.String())
 		default:
-			fmt.Fprintf(w, "Paid     %s by card\n", p.Amount.String())
+			fmt.Fprintf(w, "Paid     %s by %s\n", p.Amount.String(), p.Method)
 		}
 	}
 	writeSaleExtras(w, b)

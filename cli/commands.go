@@ -110,6 +110,8 @@ func init() {
 			watchCommand(),
 			// Vouchers and promo codes.
 			voucherCommand(),
+			// Gift cards: sold for money, spent on sales (giftcards.go).
+			giftcardCommand(),
 		},
 	}
 	root.walk(func(c *command) {

@@ -166,7 +166,11 @@ func reportRunner(a *reportArgs, r *booking.ReportRange) (func(*env, backend) (*
 			if err != nil {
 				return nil, err
 			}
-			return c.withItems(st, sheet(booking.TakingsSheet(rep)), *r) // concessions (items.go)
+			t, err := c.withItems(st, sheet(booking.TakingsSheet(rep)), *r) // concessions (items.go)
+			if err != nil {
+				return nil, err
+			}
+			return c.withGiftCards(st, t, *r) // gift cards (giftcards.go)
 		}, nil
 	case reportOccupancy:
 		by, err := booking.ParseOccupancyBy(a.by)
@@ -214,6 +218,8 @@ func reportRunner(a *reportArgs, r *booking.ReportRange) (func(*env, backend) (*
 type reportTable struct {
 	*booking.ReportSheet
 	items *reportTable
+	// cards are the gift cards of a takings report (nil when none).
+	cards *booking.GiftCardReport
 }
 
 // sheet wraps a report's sheet, nil for nil.
@@ -273,6 +279,7 @@ func (t *reportTable) writeText(w io.Writer) {
 	line(t.TotalRow())
 	tw.Flush()
 	t.writeItemsText(w)
+	t.writeCardsText(w)
 }
 
 func (t *reportTable) jsonValue() any {
@@ -294,5 +301,6 @@ func (t *reportTable) jsonValue() any {
 		out["by"] = t.By
 	}
 	t.itemsJSON(out)
+	t.cardsJSON(out)
 	return out
 }

@@ -38,6 +38,7 @@ type sellInput struct {
 	// (vouchers.go).
 	voucher string
 	items   itemFlags
+	gift                                 giftCardInput // --card, --rest (giftcards.go)
 }
 
 func sellInputOf(fs *flag.FlagSet) *sellInput {
@@ -55,6 +56,7 @@ func sellInputOf(fs *flag.FlagSet) *sellInput {
 	fs.BoolVar(&f.allowSingle, "allow-single", false, "with seats named: sell them even if they leave a single empty seat (written to the audit trail)")
 	fs.StringVar(&f.voucher, "voucher", "", "a voucher `CODE` to take off the tickets")
 	fs.Var(&f.items, "item", "sell `CODE:QTY` of an item on the same sale (repeatable)")
+	giftCardFlags(fs, &f.gift)
 	return f
 }
 
@@ -108,6 +110,9 @@ func parseSell(pos []string, f *sellInput) (*sellArgs, error) {
 
 // parsePayment reads how the customer pays and who they are.
 func parsePayment(f *sellInput) (booking.CheckoutRequest, error) {
+	if f.pay == string(booking.GiftCard) || f.gift != (giftCardInput{}) {
+		return giftCardPayment(f)
+	}
 	method := booking.PayMethod(f.pay)
 	if method != booking.Cash && method != booking.Card {
 		return booking.CheckoutRequest{}, usagef("--pay must be cash or card")
@@ -154,8 +159,8 @@ func checkType(a *sellArgs, types []booking.TicketType) error {
 // seat is held: the named seats as the checkout would price them, or for
 // --best N times the cheapest kind of seat the party may be given.
 func (c *env) checkCash(st backend, actor booking.Actor, a *sellArgs) error {
-	if a.req.Tendered == 0 || extrasPriced(a.req) {
-		return nil
+	if a.req.Tendered == 0 || extrasPriced(a.req) || len(a.req.Tender) > 0 {
+		return nil // items, a voucher or a sale in parts: priced or split at the checkout
 	}
 	m, err := st.SeatMap(c.ctx, actor, a.showID, "")
 	if err != nil {
@@ -225,7 +230,7 @@ func (c *env) quoteSale(st backend, actor booking.Actor, a *sellArgs, hold *book
 	if err != nil {
 		return 0, err
 	}
-	if a.req.Tendered > 0 && a.req.Tendered < q.Total && !extrasPriced(a.req) {
+	if a.req.Tendered > 0 && len(a.req.Tender) == 0 && a.req.Tendered < q.Total && !extrasPriced(a.req) {
 		return 0, usagef("%s tendered is less than the total %s", a.req.Tendered.String(), q.Total.String())
 	}
 	return q.Total, nil

@@ -65,10 +65,13 @@ func saleDiffers(a *sellArgs, b *booking.Booking) string {
 		if p.Kind != booking.PaymentSale {
 			continue
 		}
-		if p.Method != a.req.Method {
+		// Paid in parts: its first part written is one of the parts asked
+		// (a card that held nothing wrote none).
+		inParts := slices.ContainsFunc(a.req.Tender, func(t booking.TenderPart) bool { return t.Method == p.Method })
+		if p.Method != a.req.Method && !inParts {
 			return "it was paid by " + string(p.Method)
 		}
-		if given := p.Tendered + itemsTendered(b); a.req.Tendered != 0 && given != a.req.Tendered {
+		if given := p.Tendered + itemsTendered(b); a.req.Tendered != 0 && len(a.req.Tender) == 0 && given != a.req.Tendered {
 			return fmt.Sprintf("%s was handed over for it", given.String())
 		}
 		break

@@ -285,7 +285,8 @@ func (v shiftReportView) lines() [][2]string {
 			out = append(out, [2]string{"breakdown", booking.Clean(r.Breakdown)})
 		}
 	}
-	return append(out, itemShiftLines(r)...) // concessions (items.go)
+	out = append(out, itemShiftLines(r)...)      // concessions (items.go)
+	return append(out, giftCardShiftLines(r)...) // gift cards (giftcards.go)
 }
 
 func (v shiftReportView) kind() string {

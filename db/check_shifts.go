@@ -9,12 +9,13 @@ import (
 
 // qShiftMoneyDrift finds each shift, kind and method whose running total
 // in shift_money (kept by a trigger, migration 0026) differs from its
-// payments and its item payments (0040): the drawer's expected cash is
+// payments, its item payments (0040) and its gift cards sold (0050): the drawer's expected cash is
 // read from those totals.
 const qShiftMoneyDrift = `SELECT shift_id, kind, method, sum(a), sum(n) FROM (
 		SELECT shift_id, kind, method, amount AS a, n FROM shift_money
 		UNION ALL SELECT shift_id, kind, method, -amount, -1 FROM payments WHERE shift_id IS NOT NULL
-		UNION ALL SELECT shift_id, kind, method, -amount, -1 FROM item_payments WHERE shift_id IS NOT NULL)
+		UNION ALL SELECT shift_id, kind, method, -amount, -1 FROM item_payments WHERE shift_id IS NOT NULL
+		UNION ALL SELECT shift_id, 'issue', method, -amount, -1 FROM giftcard_moves WHERE kind = 'issue' AND shift_id IS NOT NULL)
 	GROUP BY shift_id, kind, method HAVING sum(a) <> 0 OR sum(n) <> 0 LIMIT ?`
 
 // checkShiftMoney names each shift whose running totals disagree with

@@ -414,8 +414,9 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	// sold or held seat, a hold and a clash beside them, best available
 	// around them, every free count, the check, and lifting them.
 	blockSteps(t, s, step, stepV)
-	itemSteps(t, s, clock, step, stepV)    // concessions (items_test.go)
-	voucherSteps(t, s, clock, step, stepV) // vouchers (vouchers_test.go)
+	itemSteps(t, s, clock, step, stepV)     // concessions (items_test.go)
+	voucherSteps(t, s, clock, step, stepV)  // vouchers (vouchers_test.go)
+	giftCardSteps(t, s, clock, step, stepV) // gift cards and split tender (giftcards_test.go)
 	// The kiosk and reservations (issue 13): a kiosk hold, a second one
 	// refused, a move, a release; reserve, find, collect right and wrong,
 	// pay and its retry, a lapse swept, a lapsed one's payment, the report.

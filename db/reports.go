@@ -76,9 +76,9 @@ func (d driver) HallSeats(ctx context.Context, w store.ReportWindow) ([]booking.
 // shift_money (migration 0026). opened_at and closed_at are unix
 // milliseconds, like payments.at.
 const qShifts = `SELECT sh.id, sh.staff, sh.terminal, sh.status, sh.opened_at, sh.closed_at, sh.float, sh.counted, sh.expected,
-	(SELECT coalesce(sum(amount), 0) FROM shift_money WHERE shift_id = sh.id AND kind = 'sale' AND method = 'cash'),
+	(SELECT coalesce(sum(amount), 0) FROM shift_money WHERE shift_id = sh.id AND kind <> 'refund' AND method = 'cash'),
 	(SELECT coalesce(sum(amount), 0) FROM shift_money WHERE shift_id = sh.id AND kind = 'refund' AND method = 'cash'),
-	(SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM shift_money WHERE shift_id = sh.id AND method = 'card')
+	(SELECT coalesce(sum(CASE kind WHEN 'refund' THEN -amount ELSE amount END), 0) FROM shift_money WHERE shift_id = sh.id AND method = 'card')
 	FROM shifts sh WHERE sh.opened_at >= ? AND sh.opened_at < ? ORDER BY sh.opened_at, sh.id`
 
 // ShiftLines reads the shifts of a window with their money.

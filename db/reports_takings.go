@@ -38,8 +38,8 @@ func takingsQuery(by booking.TakingsBy) string {
 	return `SELECT ` + key + `,
 	coalesce(sum(CASE WHEN p.kind = 'sale' THEN p.amount END), 0),
 	coalesce(sum(CASE WHEN p.kind = 'refund' THEN p.amount END), 0),
-	count(CASE WHEN p.kind = 'refund' AND p.ticket_id IS NOT NULL THEN 1 END),
-	coalesce(group_concat(CASE WHEN p.kind = 'sale' THEN p.booking_id END, ','), ''),
+	count(DISTINCT CASE WHEN p.kind = 'refund' THEN p.ticket_id END),
+	coalesce(group_concat(CASE WHEN p.kind = 'sale' AND p.part = 0 THEN p.booking_id END, ','), ''),
 	coalesce(group_concat(CASE WHEN p.kind = 'refund' AND p.ticket_id IS NULL THEN p.booking_id END, ','), '')
 	FROM payments p` + join + `
 	WHERE p.at >= ? AND p.at < ?` + group

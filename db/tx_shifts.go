@@ -67,7 +67,7 @@ func (w *wtx) OpenShiftForUpdate(staff string) (int64, booking.Money, bool, erro
 // ShiftCash sums the cash of a shift's payments from its sums.
 func (w *wtx) ShiftCash(shiftID int64) (booking.Money, error) {
 	var cash booking.Money
-	err := w.queryRow(`SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM shift_money WHERE shift_id = ? AND method = 'cash'`, shiftID).Scan(&cash)
+	err := w.queryRow(`SELECT coalesce(sum(CASE kind WHEN 'refund' THEN -amount ELSE amount END), 0) FROM shift_money WHERE shift_id = ? AND method = 'cash'`, shiftID).Scan(&cash)
 	return cash, err
 }
 

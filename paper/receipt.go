@@ -73,6 +73,9 @@ type Receipt struct {
 	// SoldAt is when the lines were sold: their tax is at the rates in
 	// force then (a refund's too: the tax its sale counted goes back).
 	SoldAt time.Time
+	// Parts are the payments of a sale paid in parts (split tender), a
+	// line a part; nil for a sale paid one way (giftcards.go).
+	Parts []ReceiptLine
 }
 
 // SaleReceipt is the receipt of b's sale: every ticket sold (whatever
@@ -91,6 +94,7 @@ func SaleReceipt(b *booking.Booking) Receipt {
 		}
 	}
 	saleExtras(&r, b)
+	saleParts(&r, b)
 	return r
 }
 
@@ -170,6 +174,7 @@ func RefundReceipt(b *booking.Booking, since time.Time) Receipt {
 		r.Reason = b.Reason // a refund made before refunds kept their own
 	}
 	r.Paid = r.Total
+	refundParts(&r, b, since)
 	return r
 }
 
@@ -246,9 +251,14 @@ func (l Layout) Receipt(d *escpos.Doc, r Receipt) {
 	if r.Kind == ReceiptRefund {
 		paid = "Paid out"
 	}
-	d.Line(l.row(paid+" "+string(r.Method), l.money(r.Paid)))
-	if r.Method == booking.Cash && r.Kind != ReceiptRefund {
-		d.Line(l.row("Change", l.money(r.Change)))
+	switch {
+	case len(r.Parts) > 0:
+		l.tenderParts(d, r)
+	default:
+		d.Line(l.row(paid+" "+string(r.Method), l.money(r.Paid)))
+		if r.Method == booking.Cash && r.Kind != ReceiptRefund {
+			d.Line(l.row("Change", l.money(r.Change)))
+		}
 	}
 	if len(r.Refunds) > 0 {
 		d.Line(rule())
@@ -304,6 +314,7 @@ func (l Layout) ZReport(d *escpos.Doc, z *booking.ShiftReport) {
 	d.Line(l.row(fmt.Sprintf("Card refunds (%d)", z.CardRefundCount), l.money(z.CardRefunds)))
 	d.Line(l.row(fmt.Sprintf("Refunds (%d)", z.Refunds), l.money(z.CashRefunds+z.CardRefunds)))
 	l.zItems(d, z)
+	l.zGiftCards(d, z)
 	if taxed := booking.Taxed(z.Tax); len(taxed) > 0 {
 		d.Line(rule())
 		l.taxLines(d, taxed)

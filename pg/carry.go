@@ -54,6 +54,8 @@ var carryOrder = []string{
 	"items", "item_orders", "item_lines", "item_payments",
 	// Vouchers: each before its redemptions.
 	"vouchers", "voucher_redemptions",
+	// Gift cards: a card before its moves.
+	"giftcards", "giftcard_moves",
 }
 
 // notCarried are the source's tables and columns PostgreSQL keeps another

@@ -75,9 +75,9 @@ func (d driver) HallSeats(ctx context.Context, w store.ReportWindow) ([]booking.
 // pqShifts lists the shifts opened in a range with their cash, summed from
 // their payments and their items' (SQLite reads its running shift_money).
 const pqShifts = `SELECT sh.id, sh.staff, sh.terminal, sh.status, sh.opened_at, sh.closed_at, sh.float, sh.counted, sh.expected,
-	(SELECT coalesce(sum(amount), 0) FROM ` + shiftPayments + ` sp WHERE shift_id = sh.id AND kind = 'sale' AND method = 'cash'),
+	(SELECT coalesce(sum(amount), 0) FROM ` + shiftPayments + ` sp WHERE shift_id = sh.id AND kind <> 'refund' AND method = 'cash'),
 	(SELECT coalesce(sum(amount), 0) FROM ` + shiftPayments + ` sp WHERE shift_id = sh.id AND kind = 'refund' AND method = 'cash'),
-	(SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM ` + shiftPayments + ` sp WHERE shift_id = sh.id AND method = 'card')
+	(SELECT coalesce(sum(CASE kind WHEN 'refund' THEN -amount ELSE amount END), 0) FROM ` + shiftPayments + ` sp WHERE shift_id = sh.id AND method = 'card')
 	FROM shifts sh WHERE sh.opened_at >= $1 AND sh.opened_at < $2 AND ($3::bigint = 0 OR sh.site_id = $3) ORDER BY sh.opened_at, sh.id`
 
 // ShiftLines reads the shifts of a window with their money.

@@ -30,8 +30,8 @@ import (
 const pqTakings = `SELECT %s,
 	coalesce(sum(p.amount) FILTER (WHERE p.kind = 'sale'), 0),
 	coalesce(sum(p.amount) FILTER (WHERE p.kind = 'refund'), 0),
-	coalesce(sum(x.tickets) FILTER (WHERE p.kind = 'sale' AND NOT x.exchanged), 0),
-	count(*) FILTER (WHERE p.kind = 'refund' AND p.ticket_id IS NOT NULL)
+	coalesce(sum(x.tickets) FILTER (WHERE p.kind = 'sale' AND p.part = 0 AND NOT x.exchanged), 0),
+	count(DISTINCT p.ticket_id) FILTER (WHERE p.kind = 'refund')
 		+ coalesce(sum(x.tickets) FILTER (WHERE p.kind = 'refund' AND p.ticket_id IS NULL AND NOT x.exchanged), 0)
 	FROM payments p JOIN bookings b ON b.id = p.booking_id JOIN shows s ON s.id = b.show_id JOIN halls h ON h.id = s.hall_id
 	CROSS JOIN LATERAL (SELECT

@@ -39,12 +39,13 @@ const (
 		WHERE p.kind = 'refund' AND %[1]s GROUP BY l.category, p.kind`
 )
 
-// shiftPayments is every payment that belongs to a shift: the bookings'
-// and the orders' (item_payments). A shift's money, its cash-up and the
+// shiftPayments is every payment that belongs to a shift: the bookings',
+// the orders' (item_payments) and the gift cards sold (giftcard_moves). A shift's money, its cash-up and the
 // shifts report read it (PostgreSQL takes a condition on shift_id into
-// both halves, each through its index by shift).
+// every part, each through its index by shift).
 const shiftPayments = `(SELECT shift_id, kind, method, amount FROM payments
-	UNION ALL SELECT shift_id, kind, method, amount FROM item_payments)`
+	UNION ALL SELECT shift_id, kind, method, amount FROM item_payments
+	UNION ALL SELECT shift_id, 'issue', method, amount FROM giftcard_moves WHERE kind = 'issue')`
 
 // scanItem reads one row of qItemRow.
 func scanItem(r pgx.Row) (booking.Item, error) {

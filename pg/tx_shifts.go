@@ -71,7 +71,7 @@ func (t *tx) OpenShiftForUpdate(staff string) (int64, booking.Money, bool, error
 // ShiftCash sums the cash of a shift's payments, its items' too.
 func (t *tx) ShiftCash(shiftID int64) (booking.Money, error) {
 	var cash booking.Money
-	err := t.QueryRow(t.ctx, `SELECT coalesce(sum(CASE kind WHEN 'sale' THEN amount ELSE -amount END), 0) FROM `+shiftPayments+` sp WHERE shift_id = $1 AND method = 'cash'`, shiftID).Scan(&cash)
+	err := t.QueryRow(t.ctx, `SELECT coalesce(sum(CASE kind WHEN 'refund' THEN -amount ELSE amount END), 0) FROM `+shiftPayments+` sp WHERE shift_id = $1 AND method = 'cash'`, shiftID).Scan(&cash)
 	return cash, err
 }
 

@@ -142,8 +142,8 @@ type plannedSale struct {
 // remembered (the prices, the show's price list, a cash clerk's shift)
 // it reads first, outside any transaction: the one step verifies it.
 func (s *Store) planSale(ctx context.Context, actor booking.Actor, req booking.CheckoutRequest, in saleInput) (plannedSale, bool) {
-	if req.CustomerID != 0 || saleExtras(req) {
-		return plannedSale{}, false // the customer's row, a voucher and items are read and priced in the checked path
+	if req.CustomerID != 0 || saleExtras(req) || len(req.Tender) > 0 {
+		return plannedSale{}, false // a customer's row, a voucher, items or parts: the checked path
 	}
 	h, list, prices, gen, ok := s.sales.sale(req.HoldID, req.Owner)
 	if !ok {
@@ -268,6 +268,9 @@ func (s *Store) sell(tx Tx, actor booking.Actor, req booking.CheckoutRequest, in
 	}
 	// A cash sale needs its clerk's shift open (or opens it with the
 	// float the clerk counted); a card sale joins the open shift, if any.
+	if len(req.Tender) > 0 {
+		req.Method = tenderShiftMethod(req.Tender)
+	}
 	shiftID, err := ShiftFor(tx, actor, req.Method, req.OpenFloat)
 	if err != nil {
 		return nil, err
@@ -291,16 +294,16 @@ func (s *Store) sell(tx Tx, actor booking.Actor, req booking.CheckoutRequest, in
 	if b.Tickets, err = tx.InsertTickets(id, quote.Lines); err != nil {
 		return nil, err
 	}
-	payID, err := tx.InsertPayment(PaymentRow{BookingID: id, Kind: booking.PaymentSale, Method: req.Method, Amount: quote.Total,
-		Tendered: tendered, Change: change, Staff: actor.Name, Terminal: actor.Terminal, ShiftID: shiftID})
-	if err != nil {
+	if b.Payments, err = pay(tx, actor, req, b, tendered, change, shiftID); err != nil {
 		return nil, err
 	}
-	b.Payments = []booking.Payment{salePayment(b, payID, req.Method, tendered, change, shiftID)}
 	if err := sellExtras(tx, actor, req, b, use, shiftID); err != nil {
 		return nil, err
 	}
 	detail := saleDetail(req.Method, seats)
+	if len(req.Tender) > 0 {
+		detail = tenderDetail(b.Payments) + ": " + strings.Join(booking.Labels(seats), " ")
+	}
 	if req.CustomerID != 0 {
 		detail += fmt.Sprintf("; customer %d", req.CustomerID)
 	}
@@ -315,6 +318,20 @@ func (s *Store) sell(tx Tx, actor booking.Actor, req booking.CheckoutRequest, in
 		s.sales.setShift(actor.Name, shiftID)
 	}
 	return b, nil
+}
+
+// pay writes b's sale payment: one by req.Method, or one a part for a
+// sale paid in parts (payTender).
+func pay(tx Tx, actor booking.Actor, req booking.CheckoutRequest, b *booking.Booking, tendered, change booking.Money, shiftID int64) ([]booking.Payment, error) {
+	if len(req.Tender) > 0 {
+		return payTender(tx, actor, req, b, shiftID)
+	}
+	payID, err := tx.InsertPayment(PaymentRow{BookingID: b.ID, Kind: booking.PaymentSale, Method: req.Method, Amount: b.Total,
+		Tendered: tendered, Change: change, Staff: actor.Name, Terminal: actor.Terminal, ShiftID: shiftID})
+	if err != nil {
+		return nil, err
+	}
+	return []booking.Payment{salePayment(b, payID, req.Method, tendered, change, shiftID)}, nil
 }
 
 // sellClaims moves the n held claims of hold holdID to sold by booking

@@ -126,6 +126,9 @@ type refunder struct {
 	approver, reason string
 	bookingID, shift int64
 	method           booking.PayMethod
+	// tender is set for a booking paid in parts or by a gift card: each
+	// refund goes back part by part (checkout_tender.go).
+	tender *tenderBack
 }
 
 // newRefunder finds how the booking was paid and the shift its refunds
@@ -135,7 +138,7 @@ type refunder struct {
 func newRefunder(tx Tx, actor booking.Actor, approver, reason string, bookingID int64, openFloat *booking.Money) (*refunder, error) {
 	r := &refunder{actor: actor, approver: approver, reason: reason, bookingID: bookingID}
 	var err error
-	if r.method, err = tx.SaleMethod(bookingID); err != nil {
+	if r.tender, r.method, err = loadTender(tx, bookingID); err != nil {
 		return nil, err
 	}
 	if r.shift, err = ShiftFor(tx, actor, r.method, openFloat); err != nil {
@@ -146,6 +149,9 @@ func newRefunder(tx Tx, actor booking.Actor, approver, reason string, bookingID 
 
 // refund writes one ticket's refund payment.
 func (r *refunder) refund(tx Tx, t Refundable) error {
+	if r.tender != nil {
+		return r.tender.refund(tx, r, t)
+	}
 	_, err := tx.InsertPayment(PaymentRow{BookingID: r.bookingID, Kind: booking.PaymentRefund, Method: r.method, Amount: t.Price,
 		Staff: r.actor.Name, Terminal: r.actor.Terminal, ShiftID: r.shift, TicketID: t.TicketID, ApprovedBy: r.approver, Reason: r.reason})
 	return err

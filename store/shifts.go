@@ -319,6 +319,8 @@ func report(rec ShiftRecord) *booking.ShiftReport {
 	r := &booking.ShiftReport{Shift: sh, Final: sh.Status == booking.ShiftClosed, Events: rec.Events}
 	for _, m := range rec.Money {
 		switch {
+		case m.Kind == booking.PaymentIssue || m.Method == booking.GiftCard:
+			giftCardMoney(r, m)
 		case m.Kind == booking.PaymentSale && m.Method == booking.Cash:
 			r.CashSales, r.CashSaleCount = r.CashSales+m.Sum, r.CashSaleCount+m.N
 		case m.Kind == booking.PaymentSale:
@@ -335,7 +337,7 @@ func report(rec ShiftRecord) *booking.ShiftReport {
 			r.Breakdown = e.Breakdown
 		}
 	}
-	r.Expected = sh.Float + r.CashSales - r.CashRefunds
+	r.Expected = sh.Float + r.CashSales - r.CashRefunds + r.CardsSoldCash
 	if r.Final {
 		r.Expected, r.Counted, r.Variance = sh.Expected, sh.Counted, sh.Variance()
 	}

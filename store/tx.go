@@ -51,6 +51,7 @@ type Tx interface {
 	SaleTx
 	CustomerTx
 	WatchTx
+	GiftCardTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -77,6 +78,7 @@ type Reads interface {
 	SaleReads
 	CustomerReads
 	WatchReads
+	GiftCardReads
 }
 
 // ActorTx reads whether someone may still act.

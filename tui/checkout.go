@@ -45,6 +45,12 @@ type checkoutState struct {
 	// customer is the account the sale is for (customer.go), nil for
 	// none.
 	customer *booking.Customer
+
+	// gift is the gift card's number while it is asked (giftOn), giftCard
+	// the card taken: it pays first (checkout_giftcard.go).
+	gift     field
+	giftOn   bool
+	giftCard string
 }
 
 // Checkout focus positions after the seat rows, counted from len(seats).
@@ -148,6 +154,9 @@ func (c *checkoutState) focusedField() *field {
 	if c.busy {
 		return nil
 	}
+	if c.giftOn {
+		return &c.gift
+	}
 	switch c.focus - len(c.seats) {
 	case focusTendered:
 		if c.method == booking.Cash {
@@ -179,6 +188,10 @@ func (checkoutScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	}
 	rel := c.focus - len(c.seats)
 	switch {
+	case c.giftOn:
+		return m.giftCardKey(msg)
+	case key.Matches(msg, k.GiftCards):
+		m.askCheckoutGiftCard()
 	case key.Matches(msg, k.Back):
 		return m.backToSeats()
 	case key.Matches(msg, k.Confirm):
@@ -291,7 +304,7 @@ func (m *Model) tendered() (booking.Money, error) {
 	if err != nil {
 		return 0, booking.Errorf(booking.EInvalid, "Type the cash handed over, like 20 or 20.50.")
 	}
-	if total, ok := m.total(); ok && t < total && !c.extras() {
+	if total, ok := m.total(); ok && t < total && !c.extras() && c.giftCard == "" {
 		return 0, booking.Errorf(booking.EInvalid, "%s is less than the total %s.", t.String(), total.String())
 	}
 	return t, nil
@@ -367,6 +380,7 @@ func (m *Model) confirmSale() tea.Cmd {
 		return nil
 	}
 	req.Voucher = strings.TrimSpace(c.voucher.String())
+	req = m.withGiftCard(req)
 	c.busy = true
 	c.tries++
 	m.setInfo("Selling…")

@@ -33,7 +33,7 @@ func (checkoutScreen) help(m *Model) helpKeys {
 		short: append(short, k.CycleType, k.NextField, k.Extend, k.Back, k.Help),
 		full: [][]key.Binding{
 			{k.NextField, k.PrevField},
-			{k.CycleType, k.PayCard, k.Method, k.Confirm, k.Extend, k.SaleItems, k.Account},
+			{k.CycleType, k.PayCard, k.Method, k.Confirm, k.Extend, k.SaleItems, k.Account, k.GiftCards},
 			k.global(),
 		},
 	}
@@ -132,6 +132,7 @@ func (m *Model) viewCheckoutForm(b *strings.Builder, total booking.Money, ok boo
 	} else {
 		card = st.Selected.Render("[card]")
 	}
+	b.WriteString(m.giftCardLine())
 	b.WriteString(label(focusMethod, "Payment   ") + cash + " " + card + "\n")
 	if c.method == booking.Cash {
 		line := label(focusTendered, "Tendered  ") + c.tendered.view(st, on(focusTendered), 10)
@@ -160,6 +161,9 @@ func (m *Model) viewCheckoutForm(b *strings.Builder, total booking.Money, ok boo
 // paymentSummary is what the Sell button says will be recorded.
 func (m *Model) paymentSummary(total booking.Money) string {
 	c := &m.checkout
+	if c.giftCard != "" {
+		return total.String() + ", gift card first"
+	}
 	if c.extras() {
 		return "tickets " + total.String() + ", voucher and items at the sale"
 	}
@@ -177,6 +181,9 @@ func (m *Model) paymentSummary(total booking.Money) string {
 func (m *Model) changeText(total booking.Money) string {
 	st := &m.styles
 	c := &m.checkout
+	if c.giftCard != "" {
+		return st.Subtle.Render("cash for what the gift card does not pay")
+	}
 	if c.tendered.Empty() {
 		return st.Subtle.Render("empty = exact money")
 	}

@@ -113,8 +113,11 @@ func (doneScreen) view(m *Model, height int) string {
 	out.WriteString(spread(title, st.Subtle.Render(pager), m.width))
 	out.WriteString("\n")
 	money := st.Label.Render("   Total ") + st.Money.Render(b.Total.String())
+	if parts := m.paidInParts(b); parts != "" {
+		money += parts // checkout_giftcard.go
+	}
 	for _, p := range b.Payments {
-		if p.Kind != booking.PaymentSale {
+		if p.Kind != booking.PaymentSale || m.paidInParts(b) != "" {
 			continue
 		}
 		money += st.Label.Render("   Paid ") + string(p.Method)

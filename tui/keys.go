@@ -188,6 +188,8 @@ type KeyMap struct {
 	// SaleItems jumps, on the checkout, to the items sold with the
 	// tickets (checkout.go).
 	SaleItems key.Binding
+	// GiftCards opens the gift-card screen from the shows (giftcard.go).
+	GiftCards key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -268,6 +270,7 @@ func DefaultKeyMap() KeyMap {
 		Items:     b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks")),
 		Account:   b(k("ctrl+a"), h("ctrl+a", "customer account")),
 		SaleItems: b(k("i"), h("i", "add items to the sale")),
+		GiftCards: b(k("ctrl+b"), h("ctrl+b", "gift cards: sell, balance")),
 	}
 	return withReservationKeys(withBlockKeys(withBookingView(managerKeys(moneyKeys(km)))))
 }

@@ -35,6 +35,7 @@ const (
 	screenItems // concessions: items sold alone, and a manager's changes
 	// customer accounts: found or opened from the checkout (customer.go)
 	screenCustomer
+	screenGiftCard // gift cards sold and read (giftcard.go)
 	numScreens
 )
 
@@ -128,6 +129,7 @@ var screens = [numScreens]screenSpec{
 	screenReservations: {"reservations", heldAway, reservationsScreen{}},
 	screenItems:        {"items", heldAway, itemsScreen{}},
 	screenCustomer:     {"customer", heldAway, customerScreen{}},
+	screenGiftCard:     {"gift cards", heldAway, giftCardScreen{}},
 }
 
 func (s screen) String() string {

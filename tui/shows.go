@@ -137,6 +137,8 @@ func (showsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		return m.openSeatMap(vis[s.cursor])
 	case key.Matches(msg, k.Items):
 		return m.openItems()
+	case key.Matches(msg, k.GiftCards):
+		return m.openGiftCards()
 	case key.Matches(msg, k.Back):
 		if len(s.filter) > 0 {
 			s.filter = s.filter[:0]
@@ -174,7 +176,7 @@ func (showsScreen) help(m *Model) helpKeys {
 	k := m.keys
 	return helpKeys{
 		short: []key.Binding{k.Open, k.PrevDay, k.NextDay, k.Filter, k.Find, k.Help},
-		full:  m.forManagers([][]key.Binding{{k.Up, k.Down, k.Open}, {k.PrevDay, k.NextDay, k.Filter, k.Items}, k.global()}),
+		full:  m.forManagers([][]key.Binding{{k.Up, k.Down, k.Open}, {k.PrevDay, k.NextDay, k.Filter, k.Items, k.GiftCards}, k.global()}),
 	}
 }
 

@@ -44,11 +44,10 @@ type Backend interface {
 	booking.Kiosk
 	// issue 14: the sites of a chain, for the manager's lists
 	booking.Sites
-	booking.Items // concessions: the items screen (items.go)
-	// Customer accounts, found or opened from the checkout (customer.go).
-	booking.Customers
-	booking.Items    // concessions: the items screen (items.go)
-	booking.Vouchers // the report of redemptions (saleextras.go)
+	booking.Items     // concessions: the items screen (items.go)
+	booking.Customers // customer accounts, found or opened from the checkout (customer.go)
+	booking.Vouchers  // the report of redemptions (saleextras.go)
+	booking.GiftCards // the gift-card screen (giftcard.go)
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -182,6 +181,7 @@ type Model struct {
 	resv     reservationsState // kiosk: the counter's reservations screen
 	items    itemsState        // concessions: the items screen (items.go)
 	customer customerState     // customer accounts, from the checkout (customer.go)
+	giftCard giftCardState     // the gift-card screen (giftcard.go)
 
 	logs logsState // the log lines over the screen (ctrl+l; logring.go)
 
@@ -445,6 +445,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onItems(msg), true
 	case customerMsg: // customer accounts (customer.go)
 		return m.onCustomer(msg), true
+	case giftCardMsg: // gift cards (giftcard.go)
+		return m.onGiftCard(msg), true
 	}
 	return nil, false
 }
