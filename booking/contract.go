@@ -494,6 +494,9 @@ type Store interface {
 	// The cinema's settings and its tax rates (booking/settings.go, tax.go).
 	Settings
 	Taxes
+	// The cinema's books: distributor returns, the day close, the cash
+	// drawer and age checks (books.go, distributor.go).
+	Books
 }
 
 // Audit reads the audit trail: one row for every state change, written
