@@ -47,6 +47,8 @@ type Tx interface {
 	SettingsTx
 	TaxTx
 	SaleTx
+	ReturnsTx
+	BooksTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -69,6 +71,8 @@ type Reads interface {
 	SettingsReads
 	TaxReads
 	SaleReads
+	ReturnsReads
+	BooksReads
 }
 
 // ActorTx reads whether someone may still act.
