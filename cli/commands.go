@@ -105,6 +105,9 @@ func init() {
 			{name: "kiosk", args: "[--reserve-cutoff 30m] [--printer URL] [--cinema NAME]", short: "the self-service kiosk, full screen in this terminal", long: kioskLong, flags: kioskFlags},
 			// Concessions: items sold beside seats.
 			itemCommand(),
+			// The books: the day close and the cash drawer.
+			dayCommand(),
+			drawerCommand(),
 		},
 	}
 	root.walk(func(c *command) {

@@ -50,6 +50,8 @@ func reportCommand() *command {
 			reportShiftCommand(),
 			// kiosk
 			sub("reservations", "[--from D] [--to D] [--csv | --json]", "reservations taken, paid and lapsed", reportReservations),
+			// The books: a film's week for its distributor.
+			reportDistributorCmd(),
 		}}
 }
 

@@ -45,6 +45,8 @@ type Store interface {
 	booking.Roster
 	booking.Sales
 	booking.Quiescer
+	// The drawer of a terminal's printer (printOptions).
+	booking.Books
 }
 
 // Config configures a Server. Zero durations and counts take the defaults
@@ -561,7 +563,7 @@ func (s *Server) newProgram(sess ssh.Session) *sessionProgram {
 		opts.Terminal, opts.TerminalID = st.term.Name, st.term.ID
 		opts.Site = st.term.Site
 	}
-	s.printOptions(st, &opts)
+	s.printOptions(sess.Context(), st, &opts)
 	if st.takeover != nil {
 		opts.Resume = st.takeover.resume
 	}
