@@ -45,6 +45,9 @@ type Backend interface {
 	// issue 14: the sites of a chain, for the manager's lists
 	booking.Sites
 	booking.Items // concessions: the items screen (items.go)
+	// The books: the ID check of a sale, the drawer (idcheck.go, drawer.go).
+	booking.Books
+	booking.Settings
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -163,6 +166,7 @@ type Model struct {
 	shows    showsState
 	seats    seatMapState
 	checkout checkoutState
+	id       idState // the ID check of the checkout (idcheck.go)
 	done     doneState
 	find     findState
 	waitlist waitlistState
@@ -360,6 +364,10 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onExtend(msg)
 	case checkoutMsg:
 		return m.onCheckout(msg)
+	case cinemaMsg:
+		return m.onCinema(msg)
+	case idCheckedMsg:
+		return m.onIDChecked(msg)
 	case checkoutRetryMsg:
 		return m.onCheckoutRetry(msg)
 	case quoteMsg:

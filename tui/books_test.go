@@ -1,0 +1,108 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"boxoffice/assets"
+	"boxoffice/booking"
+	"boxoffice/escpos/escpostest"
+	"boxoffice/paper"
+)
+
+// TestModel_CashSaleOpensDrawer is the drawer's must-show: a cash sale
+// printed on an ESC/POS printer whose counter has a drawer opens it (ESC
+// p, read back by the test parser) before the receipt; a card sale
+// prints the same without the pulse.
+func TestModel_CashSaleOpensDrawer(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	pr := escpostest.NewPrinter(t)
+	p, err := booking.ParsePrinter(pr.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newPrintModel(t, s, clock, "drawer", Options{Printer: p, PrintTimeout: 5 * time.Second, Layout: paper.Layout{Drawer: true}})
+	signIn(t, m, assets.DemoUser, assets.DemoPIN)
+	sale := func(keys ...string) []escpostest.Cmd {
+		t.Helper()
+		openGrand(t, m)
+		press(t, m, keys...)
+		if m.screen != screenDone {
+			t.Fatalf("sale: screen %v status %q", m.screen, m.status)
+		}
+		run(t, m, takeParked(t, m, parkPrint))
+		cmds, err := escpostest.Parse(pr.Job(t, 5*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		press(t, m, "esc") // back to the shows
+		return cmds
+	}
+	cash := sale("2", "b", "enter", "enter", "enter") // exact cash
+	if n := escpostest.Count(cash, "drawer"); n != 1 || escpostest.Count(cash, "qr-print") != 2 {
+		t.Fatalf("a cash sale: %d drawer pulses, %d tickets; want 1 and 2", n, escpostest.Count(cash, "qr-print"))
+	}
+	card := sale("2", "b", "enter", "c", "enter") // card, to Sell
+	if n := escpostest.Count(card, "drawer"); n != 0 || escpostest.Count(card, "qr-print") != 2 {
+		t.Fatalf("a card sale: %d drawer pulses, %d tickets; want 0 and 2", n, escpostest.Count(card, "qr-print"))
+	}
+}
+
+// TestModel_AgeRatedSaleAsksID: a film rated above the cinema's age asks
+// the clerk once per sale whether they checked ID; any key but y sells
+// nothing, y records the check in the audit trail and sells.
+func TestModel_AgeRatedSaleAsksID(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	ctx := context.Background()
+	shows, err := s.Shows(ctx, booking.System, clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range shows {
+		if sh.HallName == "Grand" {
+			f := sh.Film
+			f.Rating = "18"
+			if err := s.EditFilm(ctx, booking.System, f); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	m := newTestModel(t, s, clock, "id", 100, 30)
+	openGrandShow(t, m)
+	press(t, m, "2", "b", "enter", "enter", "enter") // exact cash, Sell
+	if m.screen != screenCheckout || !strings.Contains(m.status, "is rated 18: did you check the customer's ID? y yes") {
+		t.Fatalf("no ID question: screen %v status %q", m.screen, m.status)
+	}
+	press(t, m, "enter") // the default is No
+	if m.screen != screenCheckout || !m.statusErr || !strings.Contains(m.status, "Not sold.") {
+		t.Fatalf("after no: screen %v status %q", m.screen, m.status)
+	}
+	press(t, m, "enter") // Sell again: asked again
+	if !strings.Contains(m.status, "did you check the customer's ID?") {
+		t.Fatalf("not asked again: %q", m.status)
+	}
+	press(t, m, "y")
+	if m.screen != screenDone {
+		t.Fatalf("after yes: screen %v status %q", m.screen, m.status)
+	}
+	rows, err := s.Audit(ctx, booking.System, booking.AuditQuery{Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := 0
+	for _, r := range rows {
+		if r.Action == booking.AuditIDCheck {
+			checks++
+		}
+	}
+	if checks != 1 {
+		t.Fatalf("%d id_check rows, want 1: %+v", checks, rows)
+	}
+}
