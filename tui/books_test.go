@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,5 +105,46 @@ func TestModel_AgeRatedSaleAsksID(t *testing.T) {
 	}
 	if checks != 1 {
 		t.Fatalf("%d id_check rows, want 1: %+v", checks, rows)
+	}
+}
+
+// TestModel_NoSaleOpensDrawer: n on the shift screen asks a reason,
+// records the "no sale" in the audit trail and prints the slip that
+// opens the drawer; no reason opens nothing.
+func TestModel_NoSaleOpensDrawer(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	pr := escpostest.NewPrinter(t)
+	p, err := booking.ParsePrinter(pr.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newPrintModel(t, s, clock, "nosale", Options{Printer: p, PrintTimeout: 5 * time.Second, Layout: paper.Layout{Drawer: true}})
+	signIn(t, m, assets.DemoUser, assets.DemoPIN)
+	press(t, m, "ctrl+t")
+	if m.screen != screenShift || m.shift.mode != shiftOpen {
+		t.Fatalf("shift screen: %v mode %v status %q", m.screen, m.shift.mode, m.status)
+	}
+	press(t, m, "n", "enter")
+	if !m.statusErr || m.shift.mode != shiftNoSale {
+		t.Fatalf("a no sale without a reason: mode %v status %q", m.shift.mode, m.status)
+	}
+	typeText(t, m, "change")
+	press(t, m, "enter")
+	if m.shift.mode != shiftOpen || !strings.Contains(m.status, "No sale recorded: change.") {
+		t.Fatalf("after the reason: mode %v status %q", m.shift.mode, m.status)
+	}
+	run(t, m, takeParked(t, m, parkPrint))
+	cmds, err := escpostest.Parse(pr.Job(t, 5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if escpostest.Count(cmds, "drawer") != 1 || !slices.Contains(escpostest.Texts(cmds), "No sale: change") {
+		t.Fatalf("the slip: %v", cmds)
+	}
+	rows, err := s.Audit(context.Background(), booking.System, booking.AuditQuery{Limit: 3})
+	if err != nil || len(rows) == 0 || rows[0].Action != booking.AuditNoSale || rows[0].Detail != "no sale: change" {
+		t.Fatalf("audit: %+v, %v", rows, err)
 	}
 }

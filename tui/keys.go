@@ -127,9 +127,11 @@ type KeyMap struct {
 	// Shifts and refunds. Shift opens the clerk's own shift from any
 	// screen away from the seats; XReport and CloseShift work on it.
 	// RefundTicket refunds one ticket of the booking on screen.
-	Shift        key.Binding
-	XReport      key.Binding
-	CloseShift   key.Binding
+	Shift      key.Binding
+	XReport    key.Binding
+	CloseShift key.Binding
+	// NoSale opens the drawer without a sale, with a reason (drawer.go).
+	NoSale       key.Binding
 	RefundTicket key.Binding
 
 	// Printing (issue 12): print a booking's tickets and receipt again.
@@ -278,6 +280,7 @@ func moneyKeys(km KeyMap) KeyMap {
 	km.Shift = b(k("ctrl+t"), h("ctrl+t", "my shift"))
 	km.XReport = b(k("x"), h("x", "X report"))
 	km.CloseShift = b(k("c"), h("c", "close: blind count"))
+	km.NoSale = b(k("n"), h("n", "no sale"))
 	km.RefundTicket = b(k("r"), h("r", "refund one ticket"))
 	km.Reprint = b(k("p"), h("p", "print tickets again")) // printing (issue 12)
 	return km

@@ -368,6 +368,8 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onCinema(msg)
 	case idCheckedMsg:
 		return m.onIDChecked(msg)
+	case noSaleMsg:
+		return m.onNoSale(msg)
 	case checkoutRetryMsg:
 		return m.onCheckoutRetry(msg)
 	case quoteMsg:
