@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -146,5 +148,48 @@ func TestModel_NoSaleOpensDrawer(t *testing.T) {
 	rows, err := s.Audit(context.Background(), booking.System, booking.AuditQuery{Limit: 3})
 	if err != nil || len(rows) == 0 || rows[0].Action != booking.AuditNoSale || rows[0].Detail != "no sale: change" {
 		t.Fatalf("audit: %+v, %v", rows, err)
+	}
+}
+
+// TestReports_DistributorExport: the reports screen's returns are a
+// film's week, b steps to the next film, and e saves the sheet that
+// `boxoffice report distributor --csv` prints.
+func TestReports_DistributorExport(t *testing.T) {
+	t.Parallel()
+	m, s := reportsModelStore(t, "mgr", 120, 40)
+	m.opts.ExportDir = filepath.Join(t.TempDir(), "exports")
+	press(t, m, "ctrl+r", "shift+tab")
+	r := &m.reports
+	if r.kind != reportDistributor || r.table == nil || len(r.films) == 0 || r.sheet == nil {
+		t.Fatalf("the returns: kind %v table %+v films %d", r.kind, r.table, len(r.films))
+	}
+	first := r.filmName()
+	press(t, m, "b")
+	if len(r.films) > 1 && r.filmName() == first {
+		t.Fatalf("b stayed on %q", first)
+	}
+	press(t, m, "b") // round again
+	for r.filmName() != first {
+		press(t, m, "b")
+	}
+	press(t, m, "e")
+	entries, err := os.ReadDir(m.opts.ExportDir)
+	if err != nil || len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), "distributor-film-") {
+		t.Fatalf("exports: %v, %v", entries, err)
+	}
+	got, err := os.ReadFile(filepath.Join(m.opts.ExportDir, entries[0].Name()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.DistributorReturn(context.Background(), booking.System, booking.ReturnQuery{Film: r.films[r.by%len(r.films)].ID, Week: r.span().From})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	if err := booking.DistributorSheet(rep).WriteCSV(&want); err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want.String() || rep.Total.Paid == 0 {
+		t.Fatalf("the export:\n%s\nwant (paid %d)\n%s", got, rep.Total.Paid, want.String())
 	}
 }
