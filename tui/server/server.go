@@ -45,8 +45,7 @@ type Store interface {
 	booking.Roster
 	booking.Sales
 	booking.Quiescer
-	// The drawer of a terminal's printer (printOptions).
-	booking.Books
+	booking.Books // the drawer of a terminal's printer (printOptions)
 }
 
 // Config configures a Server. Zero durations and counts take the defaults
