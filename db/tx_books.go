@@ -15,9 +15,6 @@ import (
 
 var _ booking.Books = (*Store)(nil)
 
-// maxFilmHires bounds what a read of a film's hires hands over.
-const maxFilmHires = 10000
-
 // InsertFilmHire appends a hire to the film's history.
 func (w *wtx) InsertFilmHire(h booking.FilmHire) error {
 	_, err := w.exec(`INSERT INTO film_hire (film_id, week, rate, set_by, set_at) VALUES (?, ?, ?, ?, ?)`,
@@ -47,7 +44,7 @@ func (d driver) ReturnFilm(ctx context.Context, filmID int64) (booking.Film, tim
 
 // FilmHires lists a film's hires, oldest first.
 func (d driver) FilmHires(ctx context.Context, filmID int64) ([]booking.FilmHire, error) {
-	rows, err := d.s.readRows(ctx, `SELECT film_id, week, rate, set_by, set_at FROM film_hire WHERE film_id = ? ORDER BY id LIMIT ?`, filmID, maxFilmHires)
+	rows, err := d.s.readRows(ctx, `SELECT film_id, week, rate, set_by, set_at FROM film_hire WHERE film_id = ? ORDER BY id LIMIT ?`, filmID, store.MaxFilmHires)
 	if err != nil {
 		return nil, d.s.translate("film hire", err)
 	}
@@ -99,20 +96,22 @@ const qReturnLines = `WITH brk(at) AS (SELECT value FROM json_each(?4))
 
 // ReturnLines adds up the live tickets of the window's shows.
 func (d driver) ReturnLines(ctx context.Context, q store.ReturnWindow) ([]store.ReturnLine, error) {
-	breaks := make([]int64, len(q.Breaks))
-	for i, b := range q.Breaks {
-		breaks[i] = b.UnixMilli()
-	}
-	js, err := json.Marshal(breaks)
+	js, err := breaksJSON(q.Breaks)
 	if err != nil {
 		return nil, err
 	}
 	w := store.ReportWindow{From: q.From, To: q.To, Site: q.Site}
-	return reportRows(d, ctx, "distributor return", w, qReturnLines, []any{q.Film, q.From.Unix(), q.To.Unix(), string(js)}, func(rows *sql.Rows) (store.ReturnLine, error) {
+	return reportRows(d, ctx, "distributor return", w, qReturnLines, []any{q.Film, q.From.Unix(), q.To.Unix(), js}, func(rows *sql.Rows) (store.ReturnLine, error) {
 		var l store.ReturnLine
 		err := rows.Scan(&l.Show, &l.Type, &l.Amount, &l.Span, &l.N)
 		return l, err
 	})
+}
+
+// breaksJSON is the rate breaks as SQLite's json_each reads them.
+func breaksJSON(ts []time.Time) (string, error) {
+	js, err := json.Marshal(store.BreakMillis(ts))
+	return string(js), err
 }
 
 // DayClosed reads who closed a day and when.

@@ -16,9 +16,6 @@ import (
 
 var _ booking.Books = (*Store)(nil)
 
-// maxFilmHires bounds what a read of a film's hires hands over.
-const maxFilmHires = 10000
-
 // InsertFilmHire appends a hire to the film's history.
 func (t *tx) InsertFilmHire(h booking.FilmHire) error {
 	_, err := t.Exec(t.ctx, `INSERT INTO film_hire (film_id, week, rate, set_by, set_at) VALUES ($1, $2, $3, $4, $5)`,
@@ -49,7 +46,7 @@ func (d driver) ReturnFilm(ctx context.Context, filmID int64) (booking.Film, tim
 // FilmHires lists a film's hires, oldest first.
 func (d driver) FilmHires(ctx context.Context, filmID int64) ([]booking.FilmHire, error) {
 	return reportRows(d, ctx, "film hire", `SELECT film_id, week, rate, set_by, set_at FROM film_hire WHERE film_id = $1 ORDER BY id LIMIT $2`,
-		[]any{filmID, maxFilmHires}, func(rows pgx.Rows) (booking.FilmHire, error) {
+		[]any{filmID, store.MaxFilmHires}, func(rows pgx.Rows) (booking.FilmHire, error) {
 			var h booking.FilmHire
 			var at int64
 			err := rows.Scan(&h.Film, &h.Week, &h.Rate, &h.SetBy, &at)
@@ -95,10 +92,7 @@ const pqReturnLines = `SELECT c.show_id, t.type_code, t.price,
 
 // ReturnLines adds up the live tickets of the window's shows.
 func (d driver) ReturnLines(ctx context.Context, q store.ReturnWindow) ([]store.ReturnLine, error) {
-	breaks := make([]int64, len(q.Breaks))
-	for i, b := range q.Breaks {
-		breaks[i] = b.UnixMilli()
-	}
+	breaks := store.BreakMillis(q.Breaks)
 	return reportRows(d, ctx, "distributor return", pqReturnLines, []any{q.Film, q.From.Unix(), q.To.Unix(), q.Site, breaks}, func(rows pgx.Rows) (store.ReturnLine, error) {
 		var l store.ReturnLine
 		var span, n int64

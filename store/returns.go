@@ -36,6 +36,20 @@ type ReturnsReads interface {
 	ReturnLines(ctx context.Context, q ReturnWindow) ([]ReturnLine, error)
 }
 
+// MaxFilmHires bounds what a read of a film's hires hands over: far more
+// than a film's deal is ever changed.
+const MaxFilmHires = 10000
+
+// BreakMillis is the moments rates came into force as unix
+// milliseconds, as both engines bind them beside a line's sale time.
+func BreakMillis(ts []time.Time) []int64 {
+	out := make([]int64, len(ts))
+	for i, t := range ts {
+		out[i] = t.UnixMilli()
+	}
+	return out
+}
+
 // ReturnWindow is the film and time a return reads.
 type ReturnWindow struct {
 	Film     int64
