@@ -60,3 +60,44 @@ func TestReturnPDF(t *testing.T) {
 		t.Fatalf("a slip without a drawer: %v, %v", cmds, err)
 	}
 }
+
+// TestReceipt_DrawerOnCash: with a drawer, a cash sale's job and a cash
+// refund's receipt pulse it once; a card sale, a card refund and a
+// receipt printed again do not.
+func TestReceipt_DrawerOnCash(t *testing.T) {
+	t.Parallel()
+	l, at := germanCinema(t)
+	l.Drawer = true
+	pulses := func(job []byte) int {
+		t.Helper()
+		cmds, err := escpostest.Parse(job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return escpostest.Count(cmds, "drawer")
+	}
+	b := taxedBooking(at)
+	sale, err := l.BookingJob(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := l.ReprintJob(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refundAt := at.Add(time.Hour)
+	b.Payments = append(b.Payments, booking.Payment{Kind: booking.PaymentRefund, Method: booking.Cash, Amount: 1250, TicketID: 1, Staff: "sue", At: refundAt})
+	cashBack := l.ReceiptJob(paper.RefundReceipt(b, refundAt))
+	card := taxedBooking(at)
+	card.Payments[0].Method, card.Payments[0].Tendered, card.Payments[0].Change = booking.Card, 0, 0
+	cardSale, err := l.BookingJob(card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	card.Payments = append(card.Payments, booking.Payment{Kind: booking.PaymentRefund, Method: booking.Card, Amount: 1250, TicketID: 1, Staff: "sue", At: refundAt})
+	cardBack := l.ReceiptJob(paper.RefundReceipt(card, refundAt))
+	if pulses(sale) != 1 || pulses(cashBack) != 1 || pulses(again) != 0 || pulses(cardSale) != 0 || pulses(cardBack) != 0 {
+		t.Fatalf("pulses: cash sale %d, cash refund %d, reprint %d, card sale %d, card refund %d; want 1 1 0 0 0",
+			pulses(sale), pulses(cashBack), pulses(again), pulses(cardSale), pulses(cardBack))
+	}
+}
