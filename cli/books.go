@@ -174,12 +174,15 @@ func reportDistributorCmd() *command {
 			week := fs.String("week", "", "the first `DAY` of the week, YYYY-MM-DD (default today)")
 			csv := fs.Bool("csv", false, "print CSV: a header row, a row a show, a totals row")
 			pdf := fs.String("pdf", "", "also write the return as a printable PDF to `FILE` (never over an existing file)")
-			cinemaFlag(fs, new(string))
-			return func(c *env, pos []string) error { return c.reportDistributor(pos, *film, *week, *csv, *pdf) }
+			var cinema string
+			cinemaFlag(fs, &cinema)
+			return func(c *env, pos []string) error {
+				return c.reportDistributor(pos, *film, *week, *csv, paper.Layout{Cinema: cinema}, *pdf)
+			}
 		}}
 }
 
-func (c *env) reportDistributor(pos []string, film int64, week string, csv bool, pdf string) error {
+func (c *env) reportDistributor(pos []string, film int64, week string, csv bool, base paper.Layout, pdf string) error {
 	if len(pos) > 0 || film <= 0 {
 		return usagef("usage: boxoffice report distributor --film ID --week DATE")
 	}
@@ -200,7 +203,7 @@ func (c *env) reportDistributor(pos []string, film int64, week string, csv bool,
 			return err
 		}
 		if pdf != "" {
-			l, err := c.layoutFor(st, paper.Layout{}, site.ID)
+			l, err := c.layoutFor(st, base, site.ID)
 			if err != nil {
 				return err
 			}
@@ -317,7 +320,17 @@ func (c *env) checkID(st backend, actor booking.Actor, a *sellArgs) error {
 	if err != nil {
 		return err
 	}
-	cin, err := st.Cinema(c.ctx, actor, booking.AllSites)
+	halls, err := st.Halls(c.ctx, actor)
+	if err != nil {
+		return err
+	}
+	site := booking.AllSites
+	for _, h := range halls {
+		if h.ID == sh.HallID {
+			site = h.Site // the show's site's age, as the store reads it
+		}
+	}
+	cin, err := st.Cinema(c.ctx, actor, site)
 	if err != nil {
 		return err
 	}

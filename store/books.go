@@ -198,7 +198,11 @@ func (s *Store) ConfirmID(ctx context.Context, actor booking.Actor, showID int64
 	if err != nil {
 		return err
 	}
-	c, err := CinemaAt(s, ctx, booking.AllSites)
+	h, err := s.prog.HallOfShow(ctx, showID)
+	if err != nil {
+		return err
+	}
+	c, err := CinemaAt(s, ctx, h.Site) // the show's site's age
 	if err != nil {
 		return err
 	}

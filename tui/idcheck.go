@@ -38,9 +38,9 @@ type idCheckedMsg struct {
 
 // cinemaCmd reads the settings the ID check needs.
 func (m *Model) cinemaCmd() tea.Cmd {
-	store, actor := m.store, m.actor()
+	store, actor, site := m.store, m.actor(), m.opts.Site
 	return m.call(func(ctx context.Context) (tea.Msg, error) {
-		c, err := store.Cinema(ctx, actor, booking.AllSites)
+		c, err := store.Cinema(ctx, actor, site) // the counter's site (AllSites: the cinema's)
 		return cinemaMsg{c: c, err: err}, err
 	})
 }
