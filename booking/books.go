@@ -3,10 +3,10 @@ package booking
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 )
 
 // The cinema's books beyond the tickets: the day close across every till,
@@ -128,19 +128,11 @@ func NewDayReport(day time.Time, site int64, zs []*ShiftReport) *DayReport {
 	cash.Net, card.Net = cash.Sales-cash.Refunds, card.Sales-card.Refunds
 	r.Methods = []MethodTakings{cash, card}
 	r.CashToBank = r.Counted - r.Floats
-	for _, rt := range sortRates(rates) {
+	slices.Sort(rates)
+	for _, rt := range rates {
 		r.Tax = append(r.Tax, *tax[rt])
 	}
 	return r
-}
-
-func sortRates(rs []Rate) []Rate {
-	for i := 1; i < len(rs); i++ {
-		for j := i; j > 0 && rs[j] < rs[j-1]; j-- {
-			rs[j], rs[j-1] = rs[j-1], rs[j]
-		}
-	}
-	return rs
 }
 
 // Total is the day's takings, every method.
@@ -227,17 +219,15 @@ const DefaultIDAbove = 12
 // "FSK 16" read as their number, "U", "PG" and an empty or unknown rating
 // as 0.
 func RatingAge(rating string) int {
-	var digits strings.Builder
-	for _, c := range rating {
-		switch {
-		case unicode.IsDigit(c) && c < 128:
-			digits.WriteRune(c)
-		case digits.Len() > 0:
-			goto done
-		}
+	start := strings.IndexAny(rating, "0123456789")
+	if start < 0 {
+		return 0
 	}
-done:
-	n, err := strconv.Atoi(digits.String())
+	end := start
+	for end < len(rating) && rating[end] >= '0' && rating[end] <= '9' {
+		end++
+	}
+	n, err := strconv.Atoi(rating[start:end])
 	if err != nil || n > 21 {
 		return 0
 	}
