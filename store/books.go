@@ -133,7 +133,9 @@ func (s *Store) dayWindow(ctx context.Context, day time.Time, site int64) (Repor
 	if err != nil {
 		return ReportWindow{}, r, err
 	}
-	return ReportWindow{From: r.Start(), To: r.End(), Site: r.Site}, r, nil
+	// An engine of one site keeps its days as the cinema's, so a close
+	// with --site and one without are the same day.
+	return ReportWindow{From: r.Start(), To: r.End(), Site: s.settingSite(r.Site)}, r, nil
 }
 
 // SetTerminalDrawer sets whether a terminal's printer opens the drawer.
