@@ -501,6 +501,9 @@ type Store interface {
 	Watchlist
 	// Gift cards: sold for money, spent in part or whole (giftcards.go).
 	GiftCards
+	// The cinema's books: distributor returns, the day close, the cash
+	// drawer and age checks (books.go, distributor.go).
+	Books
 }
 
 // Audit reads the audit trail: one row for every state change, written

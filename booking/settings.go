@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	// The zone database goes into the binary: a time zone setting is
@@ -33,6 +34,9 @@ const (
 	SetTimeZone = "timezone"
 	SetFooter   = "receipt.footer"
 	SetTaxLabel = "tax.label"
+	// SetIDAbove is the age above which a film's tickets need an ID
+	// check at the counter (books.go NeedsID).
+	SetIDAbove = "rating.id_above"
 )
 
 // MaxSettingValue bounds a value before it is read any further.
@@ -65,6 +69,7 @@ var settingSpecs = []settingSpec{
 	{SetTimeZone, "the IANA time zone of the days, shows and reports (Europe/Paris); empty: the machine's", "", checkZone},
 	{SetFooter, "the receipt's last lines, up to 3 of 42 separated by |", "", lines(SetFooter, 3)},
 	{SetTaxLabel, "what the tax is called on receipts and reports (VAT, MwSt, TVA)", "VAT", oneLine(SetTaxLabel, 12)},
+	{SetIDAbove, "films rated above this age ask the clerk to check ID (15 and 18 films at 12)", strconv.Itoa(DefaultIDAbove), checkAge},
 }
 
 // SettingKeys lists every key, in their order.
@@ -179,6 +184,15 @@ func checkLocale(v string) (string, error) {
 	return "", Errorf(EInvalid, "%s is one of %s, not %q.", SetLocale, strings.Join(LocaleTags(), ", "), CleanLine(v, 20))
 }
 
+// checkAge allows an age of 0 to 21.
+func checkAge(v string) (string, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n > 21 {
+		return "", Errorf(EInvalid, "%s is an age from 0 to 21, like 12.", SetIDAbove)
+	}
+	return strconv.Itoa(n), nil
+}
+
 func checkZone(v string) (string, error) {
 	// time.LoadLocation also reads a file path or "Local"; a zone is a
 	// name of the IANA database and nothing else.
@@ -221,6 +235,7 @@ type Cinema struct {
 	Currency              Currency
 	Locale                Locale
 	TimeZone              string // "" for the machine's
+	IDAbove               int    // films rated above it need an ID check
 	values                map[string]Setting
 	loc                   *time.Location
 }
@@ -247,6 +262,7 @@ func ResolveCinema(rows []SettingRow, site int64) *Cinema {
 	c.Currency = Currency{Symbol: get(SetSymbol), Code: get(SetCode), Whole: get(SetDecimals) == "0", Position: get(SetPosition)}
 	c.Locale = Locales[get(SetLocale)]
 	c.TimeZone = get(SetTimeZone)
+	c.IDAbove, _ = strconv.Atoi(get(SetIDAbove))
 	if c.TimeZone != "" {
 		c.loc, _ = time.LoadLocation(c.TimeZone)
 	}

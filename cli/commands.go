@@ -103,22 +103,33 @@ func init() {
 			siteCommand(),
 			{name: "sites", args: "[--json]", short: "the sites of the chain (one on SQLite)", json: machine, run: (*env).siteList},
 			{name: "kiosk", args: "[--reserve-cutoff 30m] [--printer URL] [--cinema NAME]", short: "the self-service kiosk, full screen in this terminal", long: kioskLong, flags: kioskFlags},
-			// Concessions: items sold beside seats.
-			itemCommand(),
-			// Customer accounts and the film watchlist (customers.go).
-			customerCommand(),
-			watchCommand(),
-			// Vouchers and promo codes.
-			voucherCommand(),
-			// Gift cards: sold for money, spent on sales (giftcards.go).
-			giftcardCommand(),
 		},
 	}
+	root.subs = append(root.subs, besideSeatsCommands()...)
 	root.walk(func(c *command) {
 		for _, s := range c.subs {
 			s.parent = c
 		}
 	})
+}
+
+// besideSeatsCommands are the commands of what a cinema sells and keeps
+// beside seats.
+func besideSeatsCommands() []*command {
+	return []*command{
+		// Concessions: items sold beside seats.
+		itemCommand(),
+		// Customer accounts and the film watchlist (customers.go).
+		customerCommand(),
+		watchCommand(),
+		// Vouchers and promo codes.
+		voucherCommand(),
+		// Gift cards: sold for money, spent on sales (giftcards.go).
+		giftcardCommand(),
+		// The books: the day close and the cash drawer.
+		dayCommand(),
+		drawerCommand(),
+	}
 }
 
 // machine is the usual help of --json.

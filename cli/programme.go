@@ -134,6 +134,8 @@ func filmCommand() *command {
 			// manager screens: editing the programme.
 			{name: "edit", args: `ID [--title "TITLE"] [--minutes N] [--rating R]`, short: "change a film (what is not given stays)", flags: filmEditFlags},
 			{name: "retire", args: "ID", short: "no new shows of a film; its shows stay", run: (*env).filmRetire},
+			// The books: the hire agreed with its distributor.
+			filmHireCmd(),
 		}}
 }
 

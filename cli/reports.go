@@ -53,6 +53,8 @@ func reportCommand() *command {
 			// kiosk
 			sub("reservations", "[--from D] [--to D] [--csv | --json]", "reservations taken, paid and lapsed", reportReservations),
 			sub("vouchers", "[--from D] [--to D] [--csv | --json]", "the vouchers redeemed and their discounts", reportVouchers),
+			// The books: a film's week for its distributor.
+			reportDistributorCmd(),
 		}}
 }
 

@@ -32,13 +32,13 @@ same --key again answers with the booking the first run made.`
 type sellInput struct {
 	typ, pay, tendered, key, name, phone string
 	best, wheelchair                     int
-	premium, allowSingle                 bool
+	premium, allowSingle, idChecked      bool
 	customer                             int64
 	// voucher and items are what the sale carries beside its seats
 	// (vouchers.go).
 	voucher string
 	items   itemFlags
-	gift                                 giftCardInput // --card, --rest (giftcards.go)
+	gift    giftCardInput // --card, --rest (giftcards.go)
 }
 
 func sellInputOf(fs *flag.FlagSet) *sellInput {
@@ -57,6 +57,7 @@ func sellInputOf(fs *flag.FlagSet) *sellInput {
 	fs.StringVar(&f.voucher, "voucher", "", "a voucher `CODE` to take off the tickets")
 	fs.Var(&f.items, "item", "sell `CODE:QTY` of an item on the same sale (repeatable)")
 	giftCardFlags(fs, &f.gift)
+	fs.BoolVar(&f.idChecked, "id-checked", false, "the customer's ID was checked: needed for a film rated above the cinema's rating.id_above (written to the audit trail)")
 	return f
 }
 
@@ -74,8 +75,10 @@ type sellArgs struct {
 	premium    bool
 	// allowSingle is --allow-single: the single-seat rule's override.
 	allowSingle bool
-	typ         string
-	req         booking.CheckoutRequest // without the hold
+	// idChecked is --id-checked: the clerk checked ID for an age-rated film.
+	idChecked bool
+	typ       string
+	req       booking.CheckoutRequest // without the hold
 }
 
 // parseSell checks the command line: everything that can be refused
@@ -90,7 +93,7 @@ func parseSell(pos []string, f *sellInput) (*sellArgs, error) {
 	if f.allowSingle && f.best != 0 {
 		return nil, usagef("--allow-single goes with seats named: --best never leaves a single seat unless nothing else fits")
 	}
-	a := &sellArgs{best: f.best, wheelchair: f.wheelchair, premium: f.premium, allowSingle: f.allowSingle, typ: strings.ToLower(strings.TrimSpace(f.typ))}
+	a := &sellArgs{best: f.best, wheelchair: f.wheelchair, premium: f.premium, allowSingle: f.allowSingle, idChecked: f.idChecked, typ: strings.ToLower(strings.TrimSpace(f.typ))}
 	var err error
 	if a.showID, err = showArg(pos[0]); err != nil {
 		return nil, err
@@ -272,6 +275,9 @@ func (c *env) sellOn(st backend, a *sellArgs) (*booking.Booking, error) {
 		return nil, err
 	}
 	if err := c.checkCash(st, actor, a); err != nil {
+		return nil, err
+	}
+	if err := c.checkID(st, actor, a); err != nil {
 		return nil, err
 	}
 	hold, err := c.hold(st, actor, a, owner)

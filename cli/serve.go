@@ -114,7 +114,7 @@ func (c *env) counter(idle time.Duration, pr target, layouts string) error {
 			IdleSignOut:     idle,
 			Now:             c.now,
 			Printer:         printer,
-			Layout:          pr.layout(),
+			Layout:          counterLayout(pr.layout()),
 			LayoutsDir:      layoutsDirIn(layouts, o.dir),
 			LogRing:         ring,
 			ExportDir:       o.dir.file(exportsDir),

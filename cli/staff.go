@@ -204,6 +204,8 @@ func terminalCommand() *command {
 			{name: "remove", args: "NAME", short: "take a counter device off", run: (*env).terminalRemove},
 			// Printers (issue 12).
 			terminalPrinterCmd(),
+			// The books: the cash drawer on the printer.
+			terminalDrawerCmd(),
 			// Sites (issue 14).
 			{name: "site", args: "NAME SITE", short: "move a counter device to another site of the chain", run: (*env).terminalSite},
 		}}

@@ -159,6 +159,9 @@ var writeCalls = map[booking.Action][]auditCall{
 		}},
 	},
 	booking.ActionSell: {
+		{"ConfirmID", auditClerk, booking.AuditIDCheck, nil, func(f *auditFixture, a booking.Actor) error {
+			return f.s.ConfirmID(f.ctx, a, 2) // the seed's second film is rated 15
+		}},
 		{"Checkout", auditClerk, booking.AuditSale, holdA1, func(f *auditFixture, a booking.Actor) error {
 			_, err := f.s.Checkout(f.ctx, a, booking.CheckoutRequest{HoldID: f.hold.ID, Owner: "a", IdempotencyKey: "k1", Method: booking.Cash, Tendered: 5000})
 			return err
@@ -193,6 +196,10 @@ var writeCalls = map[booking.Action][]auditCall{
 			h := storetest.Hall()
 			h.Name = "Second Hall"
 			_, err := f.s.AddHall(f.ctx, a, h)
+			return err
+		}},
+		{"SetFilmHire", auditMgr, booking.AuditFilmHire, nil, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.SetFilmHire(f.ctx, a, booking.FilmHire{Film: 1, Rate: 3500})
 			return err
 		}},
 		{"AddFilm", auditMgr, booking.AuditProgramme, nil, func(f *auditFixture, a booking.Actor) error {
@@ -241,6 +248,23 @@ var writeCalls = map[booking.Action][]auditCall{
 		}},
 		{"CloseShift", auditClerk, booking.AuditShiftClose, nil, func(f *auditFixture, a booking.Actor) error {
 			_, err := f.s.CloseShift(f.ctx, a, booking.CloseShiftRequest{Counted: 10000})
+			return err
+		}},
+		{"OpenDrawer", auditClerk, booking.AuditNoSale, nil, func(f *auditFixture, a booking.Actor) error {
+			return f.s.OpenDrawer(f.ctx, a, "change")
+		}},
+	},
+	booking.ActionCloseDay: {
+		{"CloseDay", auditMgr, booking.AuditDayClose, func(f *auditFixture) {
+			for _, a := range []booking.Actor{auditClerk, auditSup, auditMgr, booking.System} {
+				if _, err := f.s.CurrentShift(f.ctx, a); err == nil {
+					if _, err := f.s.CloseShift(f.ctx, a, booking.CloseShiftRequest{Counted: 10000}); err != nil {
+						f.t.Fatal(err)
+					}
+				}
+			}
+		}, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.CloseDay(f.ctx, a, f.clock.Now(), booking.AllSites)
 			return err
 		}},
 	},
@@ -311,6 +335,15 @@ var writeCalls = map[booking.Action][]auditCall{
 			}
 		}, func(f *auditFixture, a booking.Actor) error {
 			_, err := f.s.SetTerminalPrinter(f.ctx, a, "till-9", "tcp://192.0.2.1")
+			return err
+		}},
+		{"SetTerminalDrawer", auditMgr, booking.AuditTerminalChange, func(f *auditFixture) {
+			key, _ := newAuthorizedKey(f.t)
+			if _, err := f.s.AddTerminal(f.ctx, auditMgr, "till-9", key); err != nil {
+				f.t.Fatal(err)
+			}
+		}, func(f *auditFixture, a booking.Actor) error {
+			_, err := f.s.SetTerminalDrawer(f.ctx, a, "till-9", false)
 			return err
 		}},
 	},
@@ -625,6 +658,8 @@ var unaudited = []string{
 	"TrimChanges", "Audit", "Prices", "Quote",
 	"ReportTakings", "ReportRefunds", "ReportOccupancy", "ReportShifts", "ReportNoShows", "Backup",
 	"Cinema", "TaxRates", "ReportTax",
+	// The books' reads.
+	"DistributorReturn", "DayReport", "TerminalDrawer",
 	"CurrentShift", "ListShifts", "ShiftReport",
 	// kiosk
 	"Reservation", "FindReservations", "Collect", "ReportReservations",

@@ -362,6 +362,19 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	stepV("ReportShifts")(s.ReportShifts(ctx, mgr, week))
 	stepV("ReportNoShows")(s.ReportNoShows(ctx, mgr, week))
 
+	// The books: a film's week, a day closed (yesterday's, whose shifts
+	// are none) and read back, today's refused for its open shifts, the
+	// drawer and an ID check.
+	stepV("SetFilmHire")(s.SetFilmHire(ctx, mgr, booking.FilmHire{Film: 1, Rate: 3500}))
+	stepV("DistributorReturn")(s.DistributorReturn(ctx, mgr, booking.ReturnQuery{Film: 1, Week: clock.Now()}))
+	stepV("CloseDay")(s.CloseDay(ctx, mgr, clock.Now().AddDate(0, 0, -1), booking.AllSites))
+	stepV("CloseDay")(s.CloseDay(ctx, mgr, clock.Now(), booking.AllSites))
+	stepV("DayReport")(s.DayReport(ctx, mgr, clock.Now().AddDate(0, 0, -1), booking.AllSites))
+	stepV("SetTerminalDrawer")(s.SetTerminalDrawer(ctx, mgr, "till-1", false))
+	stepV("TerminalDrawer")(s.TerminalDrawer(ctx, clerk, "till-1"))
+	step("OpenDrawer", s.OpenDrawer(ctx, clerk, "change"))
+	step("ConfirmID", s.ConfirmID(ctx, clerk, 2))
+
 	stepV("Backup")(s.Backup(ctx, filepath.Join(t.TempDir(), "backup.db")))
 
 	// Shifts and refunds: an X report, lists, a partial refund and its

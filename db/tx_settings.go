@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"boxoffice/booking"
@@ -132,11 +131,7 @@ func (d driver) TaxLines(ctx context.Context, q store.TaxQuery) ([]store.TaxLine
 			return nil, err
 		}
 	}
-	breaks := make([]int64, len(q.Breaks))
-	for i, b := range q.Breaks {
-		breaks[i] = b.UnixMilli()
-	}
-	js, err := json.Marshal(breaks)
+	js, err := breaksJSON(q.Breaks)
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,9 @@
 // Package escpos writes the few ESC/POS commands a box office needs to
 // print tickets and receipts on an Epson TM-series thermal printer or a
-// compatible one: initialise, bold, size, alignment, text, feed, cut and
-// the printer's native QR code (GS ( k). It imports only the standard
-// library and knows nothing of tickets.
+// compatible one: initialise, bold, size, alignment, text, feed, cut,
+// the printer's native QR code (GS ( k) and the cash drawer's pulse
+// (ESC p). It imports only the standard library and knows nothing of
+// tickets.
 //
 // Text is cleaned as it is added: no byte of it can be read by the printer
 // as a command, whatever the data said (see Doc.Text).
@@ -146,6 +147,14 @@ func (d *Doc) Line(s string) *Doc {
 // Feed prints what is buffered and feeds n lines, 0 to 255 (ESC d n).
 func (d *Doc) Feed(n int) *Doc {
 	d.buf.Write([]byte{ESC, 'd', byte(clamp(n, 0, 255))})
+	return d
+}
+
+// Drawer pulses the cash drawer's kick-out connector (ESC p m t1 t2):
+// pin 2, on for 50 ms and off for 500 ms, the timing most drawers want.
+// A printer without a drawer ignores it.
+func (d *Doc) Drawer() *Doc {
+	d.buf.Write([]byte{ESC, 'p', 0, 25, 250})
 	return d
 }
 

@@ -35,6 +35,10 @@ type Layout struct {
 	// Rates are the tax rates, for a receipt's tax lines; none prints
 	// none.
 	Rates booking.TaxRates
+	// Drawer says the printer opens the counter's cash drawer (ESC p) on
+	// a job that moves cash: a cash sale or refund, a float count, a "no
+	// sale" (booking.Books.TerminalDrawer).
+	Drawer bool
 }
 
 // DefaultCinema heads printouts when no cinema name is set.

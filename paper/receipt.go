@@ -350,6 +350,9 @@ func (l Layout) ReprintJob(b *booking.Booking) ([]byte, error) {
 func (l Layout) bookingJob(b *booking.Booking, r Receipt) ([]byte, error) {
 	var d escpos.Doc
 	l.begin(&d)
+	if !r.Duplicate {
+		l.cash(&d, r)
+	}
 	if err := l.Tickets(&d, b); err != nil {
 		return nil, err
 	}
@@ -372,6 +375,9 @@ func (l Layout) TicketsJob(b *booking.Booking) ([]byte, error) {
 func (l Layout) ReceiptJob(r Receipt) []byte {
 	var d escpos.Doc
 	l.begin(&d)
+	if !r.Duplicate {
+		l.cash(&d, r)
+	}
 	l.Receipt(&d, r)
 	return d.Bytes()
 }
@@ -381,6 +387,29 @@ func (l Layout) ZReportJob(z *booking.ShiftReport) []byte {
 	var d escpos.Doc
 	l.begin(&d)
 	l.ZReport(&d, z)
+	return d.Bytes()
+}
+
+// cash opens the drawer first on a receipt of cash taken or paid out,
+// so it is open while the receipt prints; a card payment leaves it shut.
+func (l Layout) cash(d *escpos.Doc, r Receipt) {
+	if l.Drawer && booking.OpensDrawer(r.Method, r.Total) {
+		d.Drawer()
+	}
+}
+
+// DrawerJob opens the drawer and prints a slip saying why (a float
+// count, a "no sale" with its reason), who and when; without Drawer it
+// prints the slip alone.
+func (l Layout) DrawerJob(why, who string, at time.Time) []byte {
+	var d escpos.Doc
+	l.begin(&d)
+	if l.Drawer {
+		d.Drawer()
+	}
+	l.head(&d, "DRAWER OPENED")
+	d.Align(escpos.Left).Line(clip(why, Width)).Line(l.row(clip(who, 20), l.when(at)))
+	d.Feed(3).Cut()
 	return d.Bytes()
 }
 

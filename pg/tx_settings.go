@@ -130,10 +130,7 @@ var (
 
 // TaxLines adds up the ticket lines of q.
 func (d driver) TaxLines(ctx context.Context, q store.TaxQuery) ([]store.TaxLines, error) {
-	breaks := make([]int64, len(q.Breaks))
-	for i, b := range q.Breaks {
-		breaks[i] = b.UnixMilli()
-	}
+	breaks := store.BreakMillis(q.Breaks)
 	var rows pgx.Rows
 	var err error
 	if q.Shift != 0 {

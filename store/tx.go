@@ -52,6 +52,8 @@ type Tx interface {
 	CustomerTx
 	WatchTx
 	GiftCardTx
+	ReturnsTx
+	BooksTx
 }
 
 // Reads are the reads the rules make outside a transaction.
@@ -79,6 +81,8 @@ type Reads interface {
 	CustomerReads
 	WatchReads
 	GiftCardReads
+	ReturnsReads
+	BooksReads
 }
 
 // ActorTx reads whether someone may still act.

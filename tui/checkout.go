@@ -125,7 +125,7 @@ func (m *Model) openCheckout() tea.Cmd {
 	m.checkout = c
 	m.screen = screenCheckout
 	m.setInfo("")
-	return tea.Batch(m.ensureTick(), m.quoteCmd())
+	return tea.Batch(m.ensureTick(), m.quoteCmd(), m.cinemaCmd())
 }
 
 // defaultType is adult, or the first type when there is no adult.
@@ -185,6 +185,9 @@ func (checkoutScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		// Enter again while the sale is under way does nothing: the
 		// answer to the first is on its way.
 		return nil
+	}
+	if cmd, ok := m.idKey(msg); ok {
+		return cmd // the one key of the ID check (idcheck.go)
 	}
 	rel := c.focus - len(c.seats)
 	switch {
@@ -345,6 +348,9 @@ func (m *Model) cycleType(label string, back bool) {
 // ones the screen opened with, however many times this runs.
 func (m *Model) confirmSale() tea.Cmd {
 	c := &m.checkout
+	if m.askID() {
+		return nil // the sale goes once the clerk answers yes (idcheck.go)
+	}
 	total, ok := m.total()
 	if !ok {
 		m.setError("Ticket prices are not loaded yet.")

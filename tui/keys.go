@@ -127,9 +127,11 @@ type KeyMap struct {
 	// Shifts and refunds. Shift opens the clerk's own shift from any
 	// screen away from the seats; XReport and CloseShift work on it.
 	// RefundTicket refunds one ticket of the booking on screen.
-	Shift        key.Binding
-	XReport      key.Binding
-	CloseShift   key.Binding
+	Shift      key.Binding
+	XReport    key.Binding
+	CloseShift key.Binding
+	// NoSale opens the drawer without a sale, with a reason (drawer.go).
+	NoSale       key.Binding
 	RefundTicket key.Binding
 
 	// Printing (issue 12): print a booking's tickets and receipt again.
@@ -266,13 +268,21 @@ func DefaultKeyMap() KeyMap {
 
 		Audit: b(k("ctrl+e"), h("ctrl+e", "audit trail (managers)")),
 
-		LogLines:  logLinesKey, // a local counter's missed log lines (logring.go)
-		Items:     b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks")),
-		Account:   b(k("ctrl+a"), h("ctrl+a", "customer account")),
-		SaleItems: b(k("i"), h("i", "add items to the sale")),
-		GiftCards: b(k("ctrl+b"), h("ctrl+b", "gift cards: sell, balance")),
+		LogLines: logLinesKey, // a local counter's missed log lines (logring.go)
 	}
-	return withReservationKeys(withBlockKeys(withBookingView(managerKeys(moneyKeys(km)))))
+	return withReservationKeys(withBlockKeys(withBookingView(managerKeys(moneyKeys(besideSeatsKeys(km))))))
+}
+
+// besideSeatsKeys adds the keys of what a counter sells beside seats:
+// items, gift cards, and the customer account a sale is for.
+func besideSeatsKeys(km KeyMap) KeyMap {
+	b := key.NewBinding
+	k, h := key.WithKeys, key.WithHelp
+	km.Items = b(k("ctrl+n"), h("ctrl+n", "items: snacks and drinks"))
+	km.Account = b(k("ctrl+a"), h("ctrl+a", "customer account"))
+	km.SaleItems = b(k("i"), h("i", "add items to the sale"))
+	km.GiftCards = b(k("ctrl+b"), h("ctrl+b", "gift cards: sell, balance"))
+	return km
 }
 
 // moneyKeys adds the keys of the money screens: reports, shifts, refunds
@@ -290,6 +300,7 @@ func moneyKeys(km KeyMap) KeyMap {
 	km.Shift = b(k("ctrl+t"), h("ctrl+t", "my shift"))
 	km.XReport = b(k("x"), h("x", "X report"))
 	km.CloseShift = b(k("c"), h("c", "close: blind count"))
+	km.NoSale = b(k("n"), h("n", "no sale"))
 	km.RefundTicket = b(k("r"), h("r", "refund one ticket"))
 	km.Reprint = b(k("p"), h("p", "print tickets again")) // printing (issue 12)
 	return km

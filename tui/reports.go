@@ -28,10 +28,13 @@ const (
 	reportNoShows
 	reportReservations
 	reportVouchers
+	// reportDistributor is a film's week for its distributor; b steps
+	// through the films (reports_books.go).
+	reportDistributor
 	numReportKinds
 )
 
-var reportNames = [numReportKinds]string{"Takings", "Occupancy", "Refunds", "Shifts", "No-shows", "Reservations", "Vouchers"}
+var reportNames = [numReportKinds]string{"Takings", "Occupancy", "Refunds", "Shifts", "No-shows", "Reservations", "Vouchers", "Returns"}
 
 // reportBys are the ways each report adds up; nil for one way only.
 var reportBys = [numReportKinds][]string{
@@ -68,6 +71,8 @@ type reportsState struct {
 	note   string // what the last export did, said above the table
 	// exporting is set while a CSV file is being written.
 	exporting bool
+	// films are the films the distributor return steps through (by).
+	films []booking.Film
 }
 
 // reportTable is a report as the screen draws it: cells already cleaned
@@ -90,6 +95,7 @@ type reportMsg struct {
 	seq   int
 	table *reportTable
 	sheet *booking.ReportSheet
+	films []booking.Film // the films read for the distributor return
 	err   error
 }
 
@@ -109,6 +115,9 @@ func (m *Model) openReports() tea.Cmd {
 // span is the range the report covers.
 func (r *reportsState) span() booking.ReportRange {
 	from := r.end
+	if r.kind == reportDistributor { // always a week
+		return booking.ReportRange{From: r.end.AddDate(0, 0, -(booking.ReturnDays - 1)), To: r.end}
+	}
 	switch r.period {
 	case periodWeek:
 		from = r.end.AddDate(0, 0, -6)
@@ -135,6 +144,9 @@ func (r *reportsState) step(dir int) {
 }
 
 func (r *reportsState) byName() string {
+	if r.kind == reportDistributor {
+		return r.filmName()
+	}
 	if bys := reportBys[r.kind]; len(bys) > 0 {
 		return bys[r.by%len(bys)]
 	}
@@ -152,6 +164,9 @@ func (m *Model) loadReportCmd() tea.Cmd {
 	r.busy, r.table, r.sheet = true, nil, nil
 	store, actor, seq := m.store, m.actor(), r.seq
 	kind, by, span := r.kind, r.byName(), r.span()
+	if kind == reportDistributor {
+		return m.distributorCmd(seq, span)
+	}
 	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		var t *reportTable
 		var sh *booking.ReportSheet
@@ -202,6 +217,9 @@ func (m *Model) onReport(msg reportMsg) tea.Cmd {
 		return nil
 	}
 	r.table, r.sheet, r.offset = msg.table, msg.sheet, 0
+	if msg.films != nil {
+		r.films = msg.films
+	}
 	return nil
 }
 
@@ -227,10 +245,10 @@ func (reportsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.ReportPrev):
 		r.kind, r.by = (r.kind+numReportKinds-1)%numReportKinds, 0
 	case key.Matches(msg, k.ReportBy):
-		if len(reportBys[r.kind]) < 2 {
+		if r.bys() < 2 {
 			return nil
 		}
-		r.by = (r.by + 1) % len(reportBys[r.kind])
+		r.by = (r.by + 1) % r.bys()
 	case key.Matches(msg, k.ReportPeriod):
 		r.period = (r.period + 1) % numPeriods
 	case key.Matches(msg, k.PrevDay):
@@ -255,7 +273,7 @@ func (reportsScreen) back(*Model) screen { return screenReports }
 func (reportsScreen) help(m *Model) helpKeys {
 	k := m.keys
 	by := k.ReportBy
-	if len(reportBys[m.reports.kind]) < 2 {
+	if m.reports.bys() < 2 {
 		by.SetEnabled(false)
 	}
 	earlier, later := says(k.PrevDay, "earlier"), says(k.NextDay, "later")

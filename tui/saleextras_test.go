@@ -75,7 +75,7 @@ func TestReports_Vouchers(t *testing.T) {
 	}
 	m := newTestModel(t, s, clock, "vouchers", 80, 24)
 	signIn(t, m, assets.DemoUser, assets.DemoPIN)
-	press(t, m, "ctrl+r", "shift+tab")
+	press(t, m, "ctrl+r", "shift+tab", "shift+tab") // past the returns
 	r := &m.reports
 	if r.kind != reportVouchers || r.table == nil || len(r.table.rows) != 1 || r.sheet == nil || r.sheet.Report != "vouchers" {
 		t.Fatalf("the vouchers report: %v %+v", r.kind, r.table)

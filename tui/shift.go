@@ -29,6 +29,7 @@ const (
 	shiftCount             // the blind count: counted and a breakdown
 	shiftConfirm           // the count's confirmation, No chosen
 	shiftZ                 // the Z report of the close
+	shiftNoSale            // a "no sale": the reason, then the drawer opens (drawer.go)
 )
 
 // shiftState is the shift screen.
@@ -47,6 +48,8 @@ type shiftState struct {
 	// focused button, false (No) until an arrow or tab moves it.
 	closing booking.CloseShiftRequest
 	yes     bool
+	// reason is a "no sale"'s reason (drawer.go).
+	reason field
 }
 
 type (
@@ -66,7 +69,7 @@ type (
 )
 
 func newShiftState(back screen) shiftState {
-	s := shiftState{back: back, float: newField(10), counted: newField(10), breakdown: newField(60)}
+	s := shiftState{back: back, float: newField(10), counted: newField(10), breakdown: newField(60), reason: newField(booking.MaxDrawerReason)}
 	s.float.accept, s.counted.accept = isAmountRune, isAmountRune
 	return s
 }
@@ -134,6 +137,10 @@ func (shiftScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			s.mode = shiftCount
 			m.setInfo("Not closed: the count is still open to change.")
 			return nil
+		case shiftNoSale:
+			s.mode = shiftOpen
+			m.setInfo("The drawer stays shut.")
+			return nil
 		}
 		return m.goBack(s.back)
 	}
@@ -153,7 +160,11 @@ func (shiftScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			s.mode, s.cfocus = shiftCount, 0
 			s.counted.Reset()
 			s.breakdown.Reset()
+		case key.Matches(msg, k.NoSale):
+			m.startNoSale()
 		}
+	case shiftNoSale:
+		return m.noSaleKey(msg)
 	case shiftCount:
 		return m.countKey(msg)
 	case shiftConfirm:
@@ -302,7 +313,7 @@ func (m *Model) onOpenedShift(msg openedShiftMsg) tea.Cmd {
 	s.shift, s.mode = msg.shift, shiftOpen
 	s.float.Reset()
 	m.setInfo(fmt.Sprintf("Shift %d open with a float of %s.", msg.shift.ID, msg.shift.Float.String()))
-	return nil
+	return m.openDrawer("Float counted in: " + msg.shift.Float.String())
 }
 
 func (m *Model) shiftReportCmd(id int64) tea.Cmd {
@@ -374,10 +385,12 @@ func (shiftScreen) help(m *Model) helpKeys {
 	case shiftNone:
 		short = []key.Binding{says(k.Submit, "open the shift")}
 	case shiftOpen:
-		short = []key.Binding{k.CloseShift}
+		short = []key.Binding{k.CloseShift, k.NoSale}
 		if m.seesExpected() {
-			short = []key.Binding{k.XReport, k.CloseShift}
+			short = []key.Binding{k.XReport, k.CloseShift, k.NoSale}
 		}
+	case shiftNoSale:
+		short = []key.Binding{says(k.Submit, "open the drawer")}
 	case shiftCount:
 		short = []key.Binding{says(k.Submit, "next field, then confirm"), k.NextField}
 	case shiftConfirm:
@@ -402,7 +415,7 @@ func (shiftScreen) view(m *Model, height int) string {
 	case shiftNone:
 		b.WriteString("  No shift open. Count the float into the drawer.\n\n")
 		row("Float", s.float.view(st, !s.busy, 12))
-	case shiftOpen, shiftCount, shiftConfirm:
+	case shiftOpen, shiftCount, shiftConfirm, shiftNoSale:
 		sh := s.shift
 		row("Shift", fmt.Sprintf("%d · opened %s", sh.ID, sh.OpenedAt.In(m.now().Location()).Format("Mon 2 Jan 15:04")))
 		row("Float", st.Money.Render(sh.Float.String()))
@@ -413,6 +426,10 @@ func (shiftScreen) view(m *Model, height int) string {
 		}
 		if s.mode == shiftConfirm {
 			m.viewCloseConfirm(&b)
+		}
+		if s.mode == shiftNoSale {
+			b.WriteString("\n  No sale: why open the drawer?\n\n")
+			row("Reason", s.reason.view(st, !s.busy, 40))
 		}
 	case shiftX, shiftZ:
 		m.viewShiftReport(&b, row)

@@ -48,6 +48,9 @@ type Backend interface {
 	booking.Customers // customer accounts, found or opened from the checkout (customer.go)
 	booking.Vouchers  // the report of redemptions (saleextras.go)
 	booking.GiftCards // the gift-card screen (giftcard.go)
+	// The books: the ID check of a sale, the drawer (idcheck.go, drawer.go).
+	booking.Books
+	booking.Settings
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.
@@ -166,6 +169,7 @@ type Model struct {
 	shows    showsState
 	seats    seatMapState
 	checkout checkoutState
+	id       idState // the ID check of the checkout (idcheck.go)
 	done     doneState
 	find     findState
 	waitlist waitlistState
@@ -365,6 +369,12 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		return m.onExtend(msg)
 	case checkoutMsg:
 		return m.onCheckout(msg)
+	case cinemaMsg:
+		return m.onCinema(msg)
+	case idCheckedMsg:
+		return m.onIDChecked(msg)
+	case noSaleMsg:
+		return m.onNoSale(msg)
 	case checkoutRetryMsg:
 		return m.onCheckoutRetry(msg)
 	case quoteMsg:

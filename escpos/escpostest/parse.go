@@ -15,10 +15,11 @@ import (
 // Cmd is one command of a stream.
 type Cmd struct {
 	// Name is one of init, codepage, bold, size, align, feed, cut,
-	// qr-model, qr-size, qr-ec, qr-store, qr-print, status, text.
+	// qr-model, qr-size, qr-ec, qr-store, qr-print, status, drawer, text.
 	Name string
 	// Arg is the command's one-byte parameter (bold's 0/1, align's n,
-	// size's n, feed's lines, the QR size or level, status's n).
+	// size's n, feed's lines, the QR size or level, status's n, the
+	// drawer's pin).
 	Arg byte
 	// Text is a text line's characters, without its LF, or the data of a
 	// qr-store.
@@ -82,6 +83,11 @@ func next(b []byte, signs bool) (Cmd, int, error) {
 				return Cmd{}, 0, err
 			}
 			return Cmd{Name: "codepage", Arg: b[2]}, 3, nil
+		case 'p':
+			if err := need(5); err != nil {
+				return Cmd{}, 0, err
+			}
+			return Cmd{Name: "drawer", Arg: b[2]}, 5, nil
 		case 'E', 'a', 'd':
 			if err := need(3); err != nil {
 				return Cmd{}, 0, err

@@ -32,6 +32,9 @@ type Backend interface {
 	Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error)
 	SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error)
 	booking.Kiosk
+	// Cinema reads the settings: the age above which a film needs ID at
+	// the door.
+	Cinema(ctx context.Context, actor booking.Actor, site int64) (*booking.Cinema, error)
 }
 
 // Backend asks nothing booking.Store does not promise.
@@ -125,13 +128,16 @@ type Model struct {
 	note          string // the one line of news or trouble
 	busy          bool
 
-	films  []filmShows
-	film   int
-	show   booking.Show
-	types  []booking.TicketType
-	counts []int
-	seats  *booking.SeatMap
-	hold   *booking.Hold
+	films []filmShows
+	film  int
+	show  booking.Show
+	types []booking.TicketType
+	// idAbove is the cinema's rating.id_above: a film rated above it
+	// needs ID at the door, and the kiosk says so.
+	idAbove int
+	counts  []int
+	seats   *booking.SeatMap
+	hold    *booking.Hold
 
 	fields []kField
 	focus  int
@@ -177,9 +183,10 @@ func (m *Model) Init() tea.Cmd { return m.armIdle() }
 // Messages of the kiosk's store calls.
 type (
 	kShowsMsg struct {
-		shows []booking.Show
-		types []booking.TicketType
-		err   error
+		shows   []booking.Show
+		types   []booking.TicketType
+		idAbove int
+		err     error
 	}
 	kHoldMsg struct {
 		hold *booking.Hold
@@ -244,7 +251,7 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 			m.note = booking.ErrorMessage(msg.err)
 			return nil
 		}
-		m.films, m.types = groupFilms(msg.shows, m.now()), msg.types
+		m.films, m.types, m.idAbove = groupFilms(msg.shows, m.now()), msg.types, msg.idAbove
 		m.screen, m.cursor = kFilms, 0
 		if len(m.films) == 0 {
 			m.note = "Nothing more is on today."
@@ -410,7 +417,14 @@ func (m *Model) showsCmd() tea.Cmd {
 			return kShowsMsg{err: err}
 		}
 		types, err := store.TicketTypes(ctx)
-		return kShowsMsg{shows: shows, types: types, err: err}
+		if err != nil {
+			return kShowsMsg{err: err}
+		}
+		c, err := store.Cinema(ctx, actor, booking.AllSites)
+		if err != nil {
+			return kShowsMsg{err: err}
+		}
+		return kShowsMsg{shows: shows, types: types, idAbove: c.IDAbove}
 	}
 }
 

@@ -150,7 +150,7 @@ func (m *Model) countView() string {
 		items[i] = fmt.Sprintf("%-10s %7s   ‹ %2d ›", kioskTrim(t.Name, 10), t.Price.String(), m.counts[i])
 	}
 	return m.list(fmt.Sprintf("%s · %s · how many tickets?", kioskTrim(sh.Film.Title, 40), sh.Starts.Format("15:04")), items) +
-		fmt.Sprintf("\n\n%d of at most %d seats", m.total(), booking.MaxSeatsPerReservation)
+		fmt.Sprintf("\n\n%d of at most %d seats", m.total(), booking.MaxSeatsPerReservation) + m.idNote(sh.Film)
 }
 
 // seatsView draws the hall, front at the top: ● your seats, ○ free,
@@ -230,7 +230,7 @@ func (m *Model) reservedView() string {
 	b.WriteString(lipgloss.NewStyle().Bold(true).Render("Reserved. Your booking number is"))
 	b.WriteString("\n\n      " + kTitle.Render(kioskTrim(r.Number, 20)) + "\n\n")
 	fmt.Fprintf(&b, "%s · %s · seats %s\n", kioskTrim(r.Show.Film.Title, 40), r.Show.Starts.Format("15:04"), kioskSeats(r.Seats))
-	fmt.Fprintf(&b, "Pay at the counter by %s, or the seats go back on sale.\n\n", r.CutOff.Format("15:04"))
+	fmt.Fprintf(&b, "Pay at the counter by %s, or the seats go back on sale.%s\n\n", r.CutOff.Format("15:04"), m.idNote(r.Show.Film))
 	b.WriteString(qrtext.Render(r.Number))
 	return b.String()
 }
@@ -253,4 +253,13 @@ func (m *Model) collectedView() string {
 	}
 	b.WriteString("\nShow the booking number at the door, or ask at the counter to print your tickets.")
 	return b.String()
+}
+
+// idNote tells a customer a film needs ID at the door (docs/books.md),
+// on a line of its own; "" for a film that needs none.
+func (m *Model) idNote(f booking.Film) string {
+	if !booking.NeedsID(f.Rating, m.idAbove) {
+		return ""
+	}
+	return "\n" + booking.IDAtDoor(f)
 }

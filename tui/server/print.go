@@ -10,8 +10,20 @@ import (
 // printOptions says where a session prints (issue 12): on its terminal's
 // printer, as the terminal was registered when the key authenticated, or
 // else as PDF files in the server's PDF directory.
-func (s *Server) printOptions(st *session, opts *tui.Options) {
+//
+// A terminal's printer opens its cash drawer unless a manager turned that
+// off (booking.Books.SetTerminalDrawer), as it stood when the session
+// began; a staff key's session has no terminal and opens none.
+func (s *Server) printOptions(ctx context.Context, st *session, opts *tui.Options) {
 	opts.PrintTimeout, opts.Layout = s.cfg.PrintTimeout, s.cfg.Layout
+	opts.Layout.Drawer = false
+	if st.term != nil {
+		on, err := s.cfg.Store.TerminalDrawer(ctx, booking.System, st.term.Name)
+		if err != nil {
+			s.log.Warn("terminal drawer", "terminal", st.term.Name, "err", err)
+		}
+		opts.Layout.Drawer = on && err == nil
+	}
 	if st.term != nil && st.term.Printer != "" {
 		p, err := booking.ParsePrinter(st.term.Printer)
 		if err == nil {

@@ -45,6 +45,7 @@ type Store interface {
 	booking.Roster
 	booking.Sales
 	booking.Quiescer
+	booking.Books // the drawer of a terminal's printer (printOptions)
 }
 
 // Config configures a Server. Zero durations and counts take the defaults
@@ -561,7 +562,7 @@ func (s *Server) newProgram(sess ssh.Session) *sessionProgram {
 		opts.Terminal, opts.TerminalID = st.term.Name, st.term.ID
 		opts.Site = st.term.Site
 	}
-	s.printOptions(st, &opts)
+	s.printOptions(sess.Context(), st, &opts)
 	if st.takeover != nil {
 		opts.Resume = st.takeover.resume
 	}
