@@ -47,10 +47,10 @@ func (c *env) cancel(pos []string, reason string) error {
 	})
 }
 
-// admit scans a ticket code at the door.
+// admit scans a ticket code, or a booking's number, at the door.
 func (c *env) admit(pos []string) error {
 	if len(pos) != 1 {
-		return usagef("usage: boxoffice admit CODE")
+		return usagef("usage: boxoffice admit CODE|BO-NUMBER")
 	}
 	return c.withStore(func(st backend) error {
 		actor := booking.System
@@ -64,19 +64,35 @@ func (c *env) admit(pos []string) error {
 	})
 }
 
-// admissionView is a ticket let in at the door.
+// admissionView is the tickets let in at the door by one scan.
 type admissionView struct{ res *booking.Admission }
 
 func (v admissionView) jsonValue() any {
 	res := v.res
-	return map[string]string{"booking": res.Booking, "seat": res.Ticket.Seat.Label, "type": res.Ticket.Type,
+	seats := make([]map[string]string, len(res.Tickets))
+	for i, t := range res.Tickets {
+		seats[i] = map[string]string{"seat": booking.Clean(t.Seat.Label), "type": booking.Clean(t.Type)}
+	}
+	return map[string]any{"booking": res.Booking, "seat": booking.Clean(res.Ticket.Seat.Label), "type": booking.Clean(res.Ticket.Type),
+		"admitted": seats, "kept": append([]string{}, res.Kept...),
 		"film": booking.Clean(res.Show.Film.Title), "hall": booking.Clean(res.Show.HallName), "start": res.Show.Starts.Format(time.RFC3339)}
 }
 
 func (v admissionView) writeText(w io.Writer) {
 	res := v.res
-	fmt.Fprintf(w, "Admit: seat %s (%s) · %s · %s %s · %s\n", res.Ticket.Seat.Label, res.Ticket.Type,
+	what := make([]string, len(res.Tickets))
+	for i, t := range res.Tickets {
+		what[i] = fmt.Sprintf("%s (%s)", booking.Clean(t.Seat.Label), booking.Clean(t.Type))
+	}
+	seat := "seat"
+	if len(what) > 1 {
+		seat = fmt.Sprintf("%d seats", len(what))
+	}
+	fmt.Fprintf(w, "Admit: %s %s · %s · %s %s · %s\n", seat, strings.Join(what, ", "),
 		booking.Clean(res.Show.Film.Title), booking.Clean(res.Show.HallName), res.Show.Starts.Format("15:04"), res.Booking)
+	for _, k := range res.Kept {
+		fmt.Fprintf(w, "  Not this time: %s\n", booking.Clean(k))
+	}
 }
 
 // bookingView is a booking: what sell, booking and cancel answer.
