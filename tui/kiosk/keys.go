@@ -163,6 +163,7 @@ func (m *Model) keyForm(k tea.KeyPressMsg) tea.Cmd {
 	case "shift+tab", "up":
 		m.focus = (m.focus + len(m.fields) - 1) % len(m.fields)
 	case "backspace":
+		f.again = false
 		if len(f.value) > 0 {
 			f.value = f.value[:len(f.value)-1]
 		}

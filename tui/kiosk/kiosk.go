@@ -92,9 +92,15 @@ type kField struct {
 	value []rune
 	max   int
 	mask  bool
+	// again marks a field kept after a wrong try: what is typed next
+	// replaces it, as a customer retyping their digits expects.
+	again bool
 }
 
 func (f *kField) insert(s string) {
+	if f.again {
+		f.value, f.again = nil, false
+	}
 	for _, r := range s {
 		if len(f.value) >= f.max {
 			return
@@ -138,6 +144,7 @@ type Model struct {
 
 	reservation *booking.Reservation
 	collection  *booking.Collection
+	ticket      int // the collected ticket whose QR code is drawn
 
 	chord   bool // ctrl+x seen: the staff chord's first half
 	idleGen int
@@ -266,13 +273,13 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 	case kCollectMsg:
 		m.busy = false
 		if msg.err != nil {
-			// The same screen for every wrong pair: the fields emptied,
-			// one message.
-			m.fields = collectFields()
-			m.focus, m.note = 0, booking.ErrorMessage(msg.err)
+			// The same screen for every wrong pair: what was typed kept,
+			// the digits ready to be typed again, one message.
+			m.fields[1].again = true
+			m.focus, m.note = 1, booking.ErrorMessage(msg.err)
 			return nil
 		}
-		m.collection, m.screen, m.note = msg.c, kCollected, ""
+		m.collection, m.screen, m.note, m.ticket = msg.c, kCollected, "", 0
 		return m.printCollected()
 	case kPrintedMsg:
 		m.note = "Take your tickets from the printer."
@@ -359,12 +366,37 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.keySeats(s)
 	case kDetails, kCollect, kUnlock:
 		return m.keyForm(k)
-	case kReserved, kCollected:
+	case kCollected:
+		m.keyCollected(s)
+		if s == "enter" || s == "esc" {
+			return m.reset("")
+		}
+	case kReserved:
 		if s == "enter" || s == "esc" {
 			return m.reset("")
 		}
 	}
 	return nil
+}
+
+// keyCollected moves between a collected booking's tickets.
+func (m *Model) keyCollected(s string) {
+	n := len(m.collectedTickets())
+	switch s {
+	case "left":
+		m.ticket = max(0, m.ticket-1)
+	case "right":
+		m.ticket = min(max(n-1, 0), m.ticket+1)
+	}
+}
+
+// collectedTickets are the tickets of a collected, paid booking that may
+// still come in: each has a code to show at the door.
+func (m *Model) collectedTickets() []booking.Ticket {
+	if m.collection == nil || m.collection.Booking == nil {
+		return nil
+	}
+	return paper.Printable(m.collection.Booking)
 }
 
 // releaseAndGo moves to screen, keeping nothing of the booking under way.

@@ -29,6 +29,10 @@ var (
 	kNote   = lipgloss.NewStyle().Bold(true).Foreground(colVermilion)
 	kSubtle = lipgloss.NewStyle().Foreground(colGrey)
 	kFrame  = lipgloss.NewStyle().Padding(1, 3)
+	// kQR draws a QR code's light modules white on black whatever the
+	// terminal's own colours, so a phone or scanner reads dark modules on
+	// a light ground.
+	kQR = lipgloss.NewStyle().Foreground(lipgloss.Color("#FFFFFF")).Background(lipgloss.Color("#000000"))
 )
 
 // View draws the kiosk full screen.
@@ -87,7 +91,12 @@ func (m *Model) hint() string {
 		return "← → ↑ ↓ move your seats   ⏎ these seats   esc back"
 	case kDetails, kCollect, kUnlock:
 		return "tab next field   ⏎ go on   esc start again"
-	case kReserved, kCollected:
+	case kCollected:
+		if len(m.collectedTickets()) > 1 {
+			return "← → your other tickets   ⏎ done"
+		}
+		return "⏎ done"
+	case kReserved:
 		return "⏎ done"
 	}
 	return "↑ ↓ choose   ⏎ go   esc back"
@@ -219,7 +228,11 @@ func (m *Model) formView(title string) string {
 		if i == m.focus {
 			mark = "▶ "
 		}
-		fmt.Fprintf(&b, "%s%s\n    [ %-40s ]\n\n", mark, f.label, shown)
+		label := f.label
+		if f.again {
+			label += " (check and type again)"
+		}
+		fmt.Fprintf(&b, "%s%s\n    [ %-40s ]\n\n", mark, label, shown)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -247,10 +260,31 @@ func (m *Model) collectedView() string {
 		return b.String()
 	}
 	bk := c.Booking
-	fmt.Fprintf(&b, "%s · %s · %s %s\n\n", kioskTrim(bk.Number, 20), bk.Status, kioskTrim(bk.Show.Film.Title, 40), bk.Show.Starts.Format("Mon 2 Jan 15:04"))
-	for _, t := range bk.Tickets {
-		fmt.Fprintf(&b, "  Seat %-4s %-8s %s\n", kioskTrim(t.Seat.Label, 8), kioskTrim(t.Type, 10), t.Status)
+	tickets := m.collectedTickets()
+	if len(tickets) == 0 {
+		fmt.Fprintf(&b, "%s · %s · %s %s\n\n", kioskTrim(bk.Number, 20), bk.Status, kioskTrim(bk.Show.Film.Title, 40), bk.Show.Starts.Format("Mon 2 Jan 15:04"))
+		for _, t := range bk.Tickets {
+			fmt.Fprintf(&b, "  Seat %-4s %-8s %s\n", kioskTrim(t.Seat.Label, 8), kioskTrim(t.Type, 10), t.Status)
+		}
+		b.WriteString("\nNo ticket of this booking can come in now: ask at the counter.")
+		return b.String()
 	}
-	b.WriteString("\nShow the booking number at the door, or ask at the counter to print your tickets.")
-	return b.String()
+	t := tickets[min(m.ticket, len(tickets)-1)]
+	info := []string{
+		lipgloss.NewStyle().Bold(true).Render(kioskTrim(bk.Number, 20)),
+		"",
+		kioskTrim(bk.Show.Film.Title, 36),
+		bk.Show.Starts.Format("Mon 2 Jan 15:04") + " · " + kioskTrim(bk.Show.HallName, 16),
+		"",
+		kTitle.Render(fmt.Sprintf("Ticket %d of %d", min(m.ticket, len(tickets)-1)+1, len(tickets))),
+		fmt.Sprintf("Seat %s · %s", kioskTrim(t.Seat.Label, 8), kioskTrim(t.Type, 12)),
+		"",
+		"Show this code at the door:",
+		"no need to print it.",
+	}
+	qr := strings.Split(qrtext.Render(t.Code), "\n")
+	for i, l := range qr {
+		qr[i] = kQR.Render(l)
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, strings.Join(qr, "\n"), "   ", strings.Join(info, "\n"))
 }
