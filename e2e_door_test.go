@@ -98,3 +98,29 @@ func TestE2E_AdmitByBookingNumber(t *testing.T) {
 		t.Fatalf("the number scanned again: exit %d %q %q", code, out, errOut)
 	}
 }
+
+// TestCLI_BookingShowsAReservation: `booking` with the number of a
+// reservation not yet paid says so — reserved, until when, not paid —
+// instead of "No booking".
+func TestCLI_BookingShowsAReservation(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	show := firstShowID(t, data)
+	code, out, errOut := runCLI(t, data, "", "reservation", "make", show, "F7", "F8", "--name", "Ann Lee", "--phone", "020 7946 0222", "--json")
+	var r struct{ Number, Cutoff string }
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+		t.Fatalf("reservation: %d %s", code, errOut)
+	}
+	cut, err := time.Parse(time.RFC3339, r.Cutoff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCLI(t, data, "", "booking", strings.ToLower(r.Number))
+	if code != 0 || !strings.Contains(out, "Reservation  "+r.Number+" (reserved, not paid)") || !strings.Contains(out, "Seats        F7 F8") ||
+		!strings.Contains(out, "by "+cut.Format("15:04")+" at the counter") {
+		t.Fatalf("booking of a reservation: %d\n%s%s", code, out, errOut)
+	}
+	if code, out, _ := runCLI(t, data, "", "reservation", "find", "0222"); code != 0 || !strings.Contains(out, r.Number) {
+		t.Fatalf("find by the last digits: %d %s", code, out)
+	}
+}

@@ -19,12 +19,43 @@ func (c *env) booking(pos []string) error {
 	}
 	return c.withStore(func(st backend) error {
 		b, err := st.Booking(c.ctx, booking.System, pos[0])
+		if booking.ErrorCode(err) == booking.ENotFound {
+			// Not a booking yet: a reservation still to pay has the
+			// number its booking will have.
+			if r, rerr := st.Reservation(c.ctx, booking.System, pos[0]); rerr == nil {
+				c.print(reservationCard{r})
+				return nil
+			}
+		}
 		if err != nil {
 			return err
 		}
 		c.print(bookingView{b})
 		return nil
 	})
+}
+
+// reservationCard is a reservation as `booking` shows it: what the
+// customer reserved, until when, and that it is not paid.
+type reservationCard struct{ r *booking.Reservation }
+
+func (v reservationCard) jsonValue() any {
+	out := reservationJSON(v.r)
+	out["paid"] = v.r.Status == booking.ReservationPaid
+	return out
+}
+
+func (v reservationCard) writeText(w io.Writer) {
+	r := v.r
+	state, pay := "reserved, not paid", fmt.Sprintf("by %s at the counter: boxoffice reservation pay %s --pay cash|card", r.CutOff.Format("15:04"), r.Number)
+	if r.Status != booking.ReservationReserved {
+		state, pay = string(r.Status)+", not paid", fmt.Sprintf("too late: it lapsed at %s and its seats went back on sale", r.CutOff.Format("15:04"))
+	}
+	fmt.Fprintf(w, "Reservation  %s (%s)\n", r.Number, state)
+	fmt.Fprintf(w, "Show         %s — %s, %s\n", booking.Clean(r.Show.Film.Title), booking.Clean(r.Show.HallName), r.Show.Starts.Format("Mon 02 Jan 15:04"))
+	fmt.Fprintf(w, "Seats        %s\n", seatLabelsOf(r.Seats))
+	fmt.Fprintf(w, "Customer     %s, %s\n", booking.Clean(r.Name), booking.Clean(r.Phone))
+	fmt.Fprintf(w, "Pay          %s\n", pay)
 }
 
 func cancelFlags(fs *flag.FlagSet) runFunc {

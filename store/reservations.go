@@ -78,6 +78,11 @@ type ReservationReads interface {
 	// ReadReservationIDsByPhone lists the newest reservations, at most
 	// limit, whose phone's digits are one of phones.
 	ReadReservationIDsByPhone(ctx context.Context, phones []string, limit int) ([]int64, error)
+	// ReadUnpaidReservationIDsByPhoneEnd lists the newest reservations
+	// still reserved, at most limit, whose phone's digits end with
+	// digits: a clerk types the last few digits a customer reads out.
+	// Only reserved rows are read (a partial index of what is live).
+	ReadUnpaidReservationIDsByPhoneEnd(ctx context.Context, digits string, limit int) ([]int64, error)
 	// ReadReservationCounts counts the reservations made in [from, to)
 	// by source and status, telling apart those whose cut-off is not
 	// after now (Gone).
@@ -504,8 +509,9 @@ func (s *Store) Reservation(ctx context.Context, actor booking.Actor, number str
 // reservationsFound bounds a search by phone.
 const reservationsFound = 20
 
-// FindReservations finds reservations by number, or by the whole phone
-// number (its digits), newest first.
+// FindReservations finds reservations by number, by the whole phone
+// number (its digits), or — those still to pay — by the phone's last
+// digits, newest first.
 func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text string) ([]booking.Reservation, error) {
 	if err := booking.Authorize(actor, booking.ActionFindBooking); err != nil {
 		return nil, err
@@ -525,7 +531,17 @@ func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text 
 	}
 	digits, err := booking.PhoneDigits(text)
 	if err != nil {
-		return nil, nil // neither a reservation's number nor a phone number
+		// The last few digits of a phone ("0222"): the reservations
+		// still to pay whose phone ends so.
+		end := booking.PhoneSearch(text)
+		if end == "" {
+			return nil, nil // neither a reservation's number nor a phone number
+		}
+		ids, err := s.d.ReadUnpaidReservationIDsByPhoneEnd(ctx, end, reservationsFound)
+		if err != nil {
+			return nil, err
+		}
+		return s.loadReservations(ctx, ids)
 	}
 	// The phone's one form, and its digits as typed, which is how
 	// reservations made before the form was kept are stored.
@@ -537,6 +553,11 @@ func (s *Store) FindReservations(ctx context.Context, actor booking.Actor, text 
 	if err != nil {
 		return nil, err
 	}
+	return s.loadReservations(ctx, ids)
+}
+
+// loadReservations reads reservations ids, in order.
+func (s *Store) loadReservations(ctx context.Context, ids []int64) ([]booking.Reservation, error) {
 	out := make([]booking.Reservation, 0, len(ids))
 	for _, id := range ids {
 		r, err := s.loadReservation(ctx, id)

@@ -161,6 +161,9 @@ func (reservationsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		return m.reserveForKey(msg)
 	}
 	switch {
+	case key.Matches(msg, k.Back) && r.back == screenFind:
+		m.screen = screenFind // the search that found it, as it was
+		return nil
 	case key.Matches(msg, k.Back):
 		return m.goBack(r.back)
 	case key.Matches(msg, k.Down):
