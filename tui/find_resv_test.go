@@ -72,3 +72,25 @@ func TestFind_KioskReservation(t *testing.T) {
 		t.Fatalf("esc from its payment went to %v", m.screen)
 	}
 }
+
+// TestSeatMap_ReservedSeat: on the seat map a seat a kiosk reserved reads
+// "reserved until HH:MM", not "held at another counter".
+func TestSeatMap_ReservedSeat(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	first, _ := grandShows(t, s)
+	r := kioskReserve(t, s, first.ID, "k1", 2, "020 7946 0222")
+	until := r.CutOff.In(clock.Now().Location()).Format("15:04")
+	m := newTestModel(t, s, clock, "map-resv", 80, 24)
+	openGrandShow(t, m)
+	goTo(t, m, r.Seats[0].Label)
+	screen := screenText(m)
+	if !strings.Contains(screen, r.Seats[0].Label+" reserved until "+until) && !strings.Contains(m.status, "reserved until "+until) {
+		t.Fatalf("the reserved seat %s:\n%s", r.Seats[0].Label, screen)
+	}
+	if strings.Contains(screen, "held at another counter") {
+		t.Fatalf("a reserved seat reads as another counter's:\n%s", screen)
+	}
+	checkFits(t, m, "a reserved seat")
+}
