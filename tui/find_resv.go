@@ -49,10 +49,11 @@ func foundSay(msg findMsg) string {
 // openFoundReservation opens the reservations screen on r, ready for
 // its payment; esc comes back to the search.
 func (m *Model) openFoundReservation(r booking.Reservation) tea.Cmd {
-	m.resv = reservationsState{back: screenFind, query: newField(40), card: true, results: []booking.Reservation{r}}
+	m.resv = newResvState(screenFind)
+	m.resv.results = []booking.Reservation{r}
 	m.screen = screenReservations
 	m.setInfo(fmt.Sprintf("%s is reserved until %s, not paid: tab cash/card, ctrl+p takes payment.", booking.Clean(r.Number), r.CutOff.Format("15:04")))
-	return nil
+	return m.resvQuoteCmd()
 }
 
 // viewFoundReservations draws the reservations of the results, rows from

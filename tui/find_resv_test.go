@@ -94,3 +94,51 @@ func TestSeatMap_ReservedSeat(t *testing.T) {
 	}
 	checkFits(t, m, "a reserved seat")
 }
+
+// TestCounter_PayReservationCash: a clerk with no shift open finds a kiosk
+// reservation with ctrl+f, sees the amount, takes cash with change, is
+// asked for the float on the way (as a sale asks), and ends on the done
+// screen with the tickets.
+func TestCounter_PayReservationCash(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	ctx := context.Background()
+	if _, err := s.AddStaff(ctx, booking.System, "cleo", booking.RoleClerk, "1357", nil); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := grandShows(t, s)
+	r := kioskReserve(t, s, first.ID, "k1", 2, "020 7946 0222")
+	m := newTestModel(t, s, clock, "pay-resv", 80, 24)
+	signIn(t, m, "cleo", "1357")
+	press(t, m, "ctrl+f")
+	typeText(t, m, "0222")
+	press(t, m, "enter", "down", "enter", "tab")
+	if m.screen != screenReservations || m.resv.card || m.resv.quote == nil {
+		t.Fatalf("the reservation's payment: screen %v, card %v, quote %v\n%s", m.screen, m.resv.card, m.resv.quote, screenText(m))
+	}
+	total := m.resv.quote.Total
+	typeText(t, m, "50")
+	screen := screenText(m)
+	if !strings.Contains(screen, "Amount   "+total.String()) || !strings.Contains(screen, "Change "+(5000-total).String()) {
+		t.Fatalf("amount %s and change:\n%s", total, screen)
+	}
+	checkFits(t, m, "paying a reservation")
+	goldenMasked(t, m, "reservation-pay-80x24-Ascii", colorprofile.Ascii)
+	press(t, m, "ctrl+p")
+	if m.screen != screenShift || !strings.Contains(m.status, "Type the float") {
+		t.Fatalf("no shift: screen %v, %q", m.screen, m.status)
+	}
+	typeText(t, m, "100")
+	press(t, m, "enter")
+	if m.screen != screenDone || m.done.booking == nil || m.done.booking.Number != r.Number || len(m.done.booking.Tickets) != 2 {
+		t.Fatalf("after the float: screen %v, %q\n%s", m.screen, m.status, screenText(m))
+	}
+	if p := m.done.booking.Payments[0]; p.Method != booking.Cash || p.Tendered != 5000 || p.Change != 5000-total {
+		t.Fatalf("the payment %+v", p)
+	}
+	if screen := screenText(m); !strings.Contains(screen, "Change due") || !strings.Contains(m.status, "Paid "+r.Number) {
+		t.Fatalf("the done screen: %q\n%s", m.status, screen)
+	}
+	checkFits(t, m, "a reservation paid")
+}
