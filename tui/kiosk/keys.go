@@ -22,6 +22,16 @@ func (m *Model) keyList(s string) tea.Cmd {
 		m.cursor = max(0, m.cursor-1)
 	case "down":
 		m.cursor = min(max(n-1, 0), m.cursor+1)
+	case "left", "right":
+		if m.screen != kFilms || (s == "left" && m.day == 0) {
+			return nil
+		}
+		step := 1
+		if s == "left" {
+			step = -1
+		}
+		m.busy = true
+		return m.showsCmd(m.day+step, step)
 	case "esc":
 		if m.screen == kShows {
 			m.screen, m.cursor = kFilms, m.film

@@ -31,6 +31,9 @@ type Backend interface {
 	TicketTypes(ctx context.Context) ([]booking.TicketType, error)
 	Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error)
 	SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error)
+	// Prices is the price table, for the totals a customer sees before
+	// and after reserving (a kiosk may read it: it is public).
+	Prices(ctx context.Context, actor booking.Actor) (*booking.PriceTable, error)
 	booking.Kiosk
 }
 
@@ -126,13 +129,16 @@ type Model struct {
 	log   *slog.Logger
 
 	width, height int
+	compact       bool // this frame is drawn compact (Render)
 	screen        kioskScreen
 	cursor        int
 	note          string // the one line of news or trouble
 	busy          bool
 
 	films  []filmShows
+	day    int // the day on sale on screen: days after today
 	film   int
+	prices *booking.PriceTable
 	show   booking.Show
 	types  []booking.TicketType
 	counts []int
@@ -184,9 +190,11 @@ func (m *Model) Init() tea.Cmd { return m.armIdle() }
 // Messages of the kiosk's store calls.
 type (
 	kShowsMsg struct {
-		shows []booking.Show
-		types []booking.TicketType
-		err   error
+		day    int // days after today
+		shows  []booking.Show
+		types  []booking.TicketType
+		prices *booking.PriceTable
+		err    error
 	}
 	kHoldMsg struct {
 		hold *booking.Hold
@@ -251,11 +259,7 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 			m.note = booking.ErrorMessage(msg.err)
 			return nil
 		}
-		m.films, m.types = groupFilms(msg.shows, m.now()), msg.types
-		m.screen, m.cursor = kFilms, 0
-		if len(m.films) == 0 {
-			m.note = "Nothing more is on today."
-		}
+		return m.onShows(msg)
 	case kHoldMsg:
 		m.busy = false
 		if msg.err != nil {
@@ -425,7 +429,7 @@ func (m *Model) keyHome(s string) tea.Cmd {
 			return nil
 		}
 		m.busy = true
-		return m.showsCmd()
+		return m.showsCmd(0, 0)
 	}
 	return nil
 }
@@ -434,16 +438,61 @@ func collectFields() []kField {
 	return []kField{{label: "Booking number", max: 16}, {label: "Last four digits of your phone", max: 4}}
 }
 
-func (m *Model) showsCmd() tea.Cmd {
-	ctx, store, actor, day := m.ctx, m.opts.Store, m.actor, m.now()
+// kioskDaysAhead bounds how far → looks for the next day with shows on
+// sale: a week, so a day the cinema is closed is stepped over.
+const kioskDaysAhead = 7
+
+// showsCmd reads the shows of the day days after today, with the
+// ticket types and prices. step (+1 or -1) steps on over days with
+// nothing on sale, a week at most, never before today.
+func (m *Model) showsCmd(days, step int) tea.Cmd {
+	ctx, store, actor, now := m.ctx, m.opts.Store, m.actor, m.now()
 	return func() tea.Msg {
-		shows, err := store.Shows(ctx, actor, day)
+		var shows []booking.Show
+		for range kioskDaysAhead {
+			var err error
+			if shows, err = store.Shows(ctx, actor, now.AddDate(0, 0, days)); err != nil {
+				return kShowsMsg{err: err}
+			}
+			if step == 0 || len(groupFilms(shows, now)) > 0 || days+step < 0 {
+				break
+			}
+			days += step
+		}
+		types, err := store.TicketTypes(ctx)
 		if err != nil {
 			return kShowsMsg{err: err}
 		}
-		types, err := store.TicketTypes(ctx)
-		return kShowsMsg{shows: shows, types: types, err: err}
+		prices, err := store.Prices(ctx, actor)
+		return kShowsMsg{day: days, shows: shows, types: types, prices: prices, err: err}
 	}
+}
+
+// onShows shows the films of the day read. A day after today with
+// nothing on sale is past the programme: the kiosk stays on its day.
+func (m *Model) onShows(msg kShowsMsg) tea.Cmd {
+	films := groupFilms(msg.shows, m.now())
+	if msg.day > 0 && len(films) == 0 {
+		m.note = "Nothing else is on sale yet."
+		return nil
+	}
+	m.films, m.types, m.prices, m.day = films, msg.types, msg.prices, msg.day
+	m.screen, m.cursor, m.note = kFilms, 0, ""
+	if len(m.films) == 0 {
+		m.note = "Nothing more is on today: → for the next days."
+	}
+	return nil
+}
+
+// dayLabel names the day days after today.
+func (m *Model) dayLabel(days int) string {
+	switch days {
+	case 0:
+		return "today"
+	case 1:
+		return "tomorrow"
+	}
+	return m.now().AddDate(0, 0, days).Format("Mon 2 Jan")
 }
 
 // groupFilms lists each film with its shows still on sale at now, in the
