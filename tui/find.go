@@ -207,7 +207,7 @@ func (m *Model) searchCmd() tea.Cmd {
 		if err != nil {
 			return findMsg{query: q, err: err}, err
 		}
-		resv, err := unpaidReservations(ctx, store, actor, q)
+		resv, err := unpaidOnly(store.FindReservations(ctx, actor, q))
 		return findMsg{query: q, results: res, resv: resv, err: err}, err
 	})
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -18,10 +17,10 @@ import (
 // found counts the results of a search: bookings, then reservations.
 func (f *findState) found() int { return len(f.results) + len(f.resv) }
 
-// unpaidReservations are the reservations still to pay that q finds; a
-// text that is no reservation's number nor phone finds none.
-func unpaidReservations(ctx context.Context, store Backend, actor booking.Actor, q string) ([]booking.Reservation, error) {
-	all, err := store.FindReservations(ctx, actor, q)
+// unpaidOnly keeps of the reservations a search found those still to
+// pay (a paid one is a booking, found as one); a text that is no
+// reservation's number nor phone finds none.
+func unpaidOnly(all []booking.Reservation, err error) ([]booking.Reservation, error) {
 	if booking.ErrorCode(err) == booking.EInvalid {
 		return nil, nil
 	}
