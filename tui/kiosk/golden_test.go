@@ -1,6 +1,7 @@
 package kiosk
 
 import (
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -122,4 +123,19 @@ func TestKiosk_Golden80x24(t *testing.T) {
 		t.Fatalf("reserved (want to pay %s):\n%s", held, m.Render())
 	}
 	kioskGolden(t, m, "kiosk-reserved-80x24")
+
+	number := m.reservation.Number
+	if _, err := s.PayReservation(context.Background(), booking.Actor{Name: "carl", Role: booking.RoleClerk},
+		booking.PayReservationRequest{Number: number, Method: booking.Card, IdempotencyKey: "pay-" + number}); err != nil {
+		t.Fatal(err)
+	}
+	kioskPress(t, m, "enter", "down", "enter")
+	kioskType(t, m, number)
+	kioskPress(t, m, "tab")
+	kioskType(t, m, "0018")
+	kioskPress(t, m, "enter", "right")
+	if screen := m.Render(); m.screen != kCollected || !strings.Contains(screen, "Ticket 2 of 2") || !strings.Contains(screen, "⏎ done") {
+		t.Fatalf("collect at 80×24:\n%s", screen)
+	}
+	kioskGolden(t, m, "kiosk-collect-80x24")
 }
