@@ -46,10 +46,24 @@ func (m *Model) keyList(s string) tea.Cmd {
 			m.film, m.screen, m.cursor = m.cursor, kShows, 0
 			return nil
 		}
-		m.show = m.films[m.film].shows[m.cursor]
+		m.show, m.listKnown = m.films[m.film].shows[m.cursor], false
 		m.screen, m.cursor, m.counts = kCount, 0, make([]int, len(m.types))
+		return m.priceListCmd(m.show.ID)
 	}
 	return nil
+}
+
+// priceListCmd reads the price list a show sells at (the list of shows
+// does not carry it), so the count's "from" is the show's own price.
+func (m *Model) priceListCmd(showID int64) tea.Cmd {
+	ctx, store, actor := m.ctx, m.opts.Store, m.actor
+	return func() tea.Msg {
+		sm, err := store.SeatMap(ctx, actor, showID, "")
+		if err != nil {
+			return kPriceListMsg{showID: showID, err: err}
+		}
+		return kPriceListMsg{showID: showID, list: sm.Show.PriceList, known: true}
+	}
 }
 
 func (m *Model) total() int {

@@ -140,10 +140,13 @@ type Model struct {
 	film   int
 	prices *booking.PriceTable
 	show   booking.Show
-	types  []booking.TicketType
-	counts []int
-	seats  *booking.SeatMap
-	hold   *booking.Hold
+	// listKnown says show.PriceList was read (the list of shows does not
+	// carry it): only then does the count say what tickets cost from.
+	listKnown bool
+	types     []booking.TicketType
+	counts    []int
+	seats     *booking.SeatMap
+	hold      *booking.Hold
 
 	fields []kField
 	focus  int
@@ -208,6 +211,12 @@ type (
 	kCollectMsg struct {
 		c   *booking.Collection
 		err error
+	}
+	kPriceListMsg struct {
+		showID int64
+		list   string
+		known  bool
+		err    error
 	}
 	kPrintedMsg struct{ err error }
 	kUnlockMsg  struct{ err error }
@@ -285,6 +294,13 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 		}
 		m.collection, m.screen, m.note, m.ticket = msg.c, kCollected, "", 0
 		return m.printCollected()
+	case kPriceListMsg:
+		if msg.err != nil {
+			m.log.Warn("kiosk price list", "show", msg.showID, "err", msg.err)
+		}
+		if msg.known && m.show.ID == msg.showID {
+			m.show.PriceList, m.listKnown = msg.list, true
+		}
 	case kPrintedMsg:
 		m.note = "Take your tickets from the printer."
 		if msg.err != nil {

@@ -16,7 +16,7 @@ import (
 // countFrom is what the tickets counted cost on standard seats of the
 // show; false when the price table is not read.
 func (m *Model) countFrom() (booking.Money, bool) {
-	if m.prices == nil {
+	if m.prices == nil || !m.listKnown {
 		return 0, false
 	}
 	var sum booking.Money
