@@ -350,7 +350,12 @@ type Door interface {
 	// EConflict for a second scan (naming when and by whom) or a
 	// cancelled ticket or a ticket of a cancelled show ("This show was
 	// cancelled."); EInvalid outside the door window, which closes when
-	// the show ends ("This show ended at 21:40.").
+	// the show ends ("This show ended at 21:40."). A booking's number
+	// instead of a code admits, by the same rule, each of its tickets not
+	// in yet (Admission.Tickets) and says why the others stay out
+	// (Admission.Kept); EConflict when none may come in, or for a
+	// reservation not paid ("Not paid: pay at the counter…"); ENotFound
+	// ("No booking BO-….") for a number nobody has.
 	Admit(ctx context.Context, actor Actor, code string) (*Admission, error)
 }
 

@@ -143,9 +143,16 @@ type SignInRequest struct {
 
 // Admission is what the door sees after a scan that let someone in.
 type Admission struct {
-	Ticket  Ticket
+	Ticket  Ticket // the first ticket let in
 	Booking string
 	Show    Show
+	// Tickets are every ticket the scan let in: the one of a ticket's
+	// code, or each ticket of a booking scanned by its number that had
+	// not come in yet.
+	Tickets []Ticket
+	// Kept says, for a booking's number, why its other tickets stayed
+	// out ("Ticket A3 was already admitted at 19:02:11 by dora.").
+	Kept []string
 }
 
 // BookingQuery finds bookings by number, phone or customer name.

@@ -197,6 +197,10 @@ type SeatMap struct {
 	// Blocks are the seats kept out of sale (blocked or house), by seat
 	// ID, whatever their state: a sold seat blocked later keeps its block.
 	Blocks map[int64]SeatBlock
+	// Reserved are the seats held for a reservation still to pay, by
+	// seat ID, with its cut-off: held, but for a customer who pays at a
+	// counter, not by another counter's sale under way.
+	Reserved map[int64]time.Time
 }
 
 // State returns the state of a seat, free when nothing claims it.

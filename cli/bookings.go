@@ -19,12 +19,43 @@ func (c *env) booking(pos []string) error {
 	}
 	return c.withStore(func(st backend) error {
 		b, err := st.Booking(c.ctx, booking.System, pos[0])
+		if booking.ErrorCode(err) == booking.ENotFound {
+			// Not a booking yet: a reservation still to pay has the
+			// number its booking will have.
+			if r, rerr := st.Reservation(c.ctx, booking.System, pos[0]); rerr == nil {
+				c.print(reservationCard{r})
+				return nil
+			}
+		}
 		if err != nil {
 			return err
 		}
 		c.print(bookingView{b})
 		return nil
 	})
+}
+
+// reservationCard is a reservation as `booking` shows it: what the
+// customer reserved, until when, and that it is not paid.
+type reservationCard struct{ r *booking.Reservation }
+
+func (v reservationCard) jsonValue() any {
+	out := reservationJSON(v.r)
+	out["paid"] = v.r.Status == booking.ReservationPaid
+	return out
+}
+
+func (v reservationCard) writeText(w io.Writer) {
+	r := v.r
+	state, pay := "reserved, not paid", fmt.Sprintf("by %s at the counter: boxoffice reservation pay %s --pay cash|card", r.CutOff.Format("15:04"), r.Number)
+	if r.Status != booking.ReservationReserved {
+		state, pay = string(r.Status)+", not paid", fmt.Sprintf("too late: it lapsed at %s and its seats went back on sale", r.CutOff.Format("15:04"))
+	}
+	fmt.Fprintf(w, "Reservation  %s (%s)\n", r.Number, state)
+	fmt.Fprintf(w, "Show         %s — %s, %s\n", booking.Clean(r.Show.Film.Title), booking.Clean(r.Show.HallName), r.Show.Starts.Format("Mon 02 Jan 15:04"))
+	fmt.Fprintf(w, "Seats        %s\n", seatLabelsOf(r.Seats))
+	fmt.Fprintf(w, "Customer     %s, %s\n", booking.Clean(r.Name), booking.Clean(r.Phone))
+	fmt.Fprintf(w, "Pay          %s\n", pay)
 }
 
 func cancelFlags(fs *flag.FlagSet) runFunc {
@@ -47,10 +78,10 @@ func (c *env) cancel(pos []string, reason string) error {
 	})
 }
 
-// admit scans a ticket code at the door.
+// admit scans a ticket code, or a booking's number, at the door.
 func (c *env) admit(pos []string) error {
 	if len(pos) != 1 {
-		return usagef("usage: boxoffice admit CODE")
+		return usagef("usage: boxoffice admit CODE|BO-NUMBER")
 	}
 	return c.withStore(func(st backend) error {
 		actor := booking.System
@@ -64,19 +95,35 @@ func (c *env) admit(pos []string) error {
 	})
 }
 
-// admissionView is a ticket let in at the door.
+// admissionView is the tickets let in at the door by one scan.
 type admissionView struct{ res *booking.Admission }
 
 func (v admissionView) jsonValue() any {
 	res := v.res
-	return map[string]string{"booking": res.Booking, "seat": res.Ticket.Seat.Label, "type": res.Ticket.Type,
+	seats := make([]map[string]string, len(res.Tickets))
+	for i, t := range res.Tickets {
+		seats[i] = map[string]string{"seat": booking.Clean(t.Seat.Label), "type": booking.Clean(t.Type)}
+	}
+	return map[string]any{"booking": res.Booking, "seat": booking.Clean(res.Ticket.Seat.Label), "type": booking.Clean(res.Ticket.Type),
+		"admitted": seats, "kept": append([]string{}, res.Kept...),
 		"film": booking.Clean(res.Show.Film.Title), "hall": booking.Clean(res.Show.HallName), "start": res.Show.Starts.Format(time.RFC3339)}
 }
 
 func (v admissionView) writeText(w io.Writer) {
 	res := v.res
-	fmt.Fprintf(w, "Admit: seat %s (%s) · %s · %s %s · %s\n", res.Ticket.Seat.Label, res.Ticket.Type,
+	what := make([]string, len(res.Tickets))
+	for i, t := range res.Tickets {
+		what[i] = fmt.Sprintf("%s (%s)", booking.Clean(t.Seat.Label), booking.Clean(t.Type))
+	}
+	seat := "seat"
+	if len(what) > 1 {
+		seat = fmt.Sprintf("%d seats", len(what))
+	}
+	fmt.Fprintf(w, "Admit: %s %s · %s · %s %s · %s\n", seat, strings.Join(what, ", "),
 		booking.Clean(res.Show.Film.Title), booking.Clean(res.Show.HallName), res.Show.Starts.Format("15:04"), res.Booking)
+	for _, k := range res.Kept {
+		fmt.Fprintf(w, "  Not this time: %s\n", booking.Clean(k))
+	}
 }
 
 // bookingView is a booking: what sell, booking and cancel answer.

@@ -51,7 +51,7 @@ func init() {
 			{name: "booking", args: "NUMBER [--json] [--pdf FILE]", short: "look a booking up", json: machine, flags: bookingFlags},
 			{name: "find", args: "TEXT [--json]", short: "find bookings by number, phone or name", long: findLong, json: machine, run: (*env).find},
 			{name: "cancel", args: "NUMBER [--reason R] [--json]", short: "cancel and refund a booking", json: machine, flags: cancelFlags},
-			{name: "admit", args: "CODE [--json]", short: "admit a ticket at the door (once)", json: machine, run: (*env).admit},
+			{name: "admit", args: "CODE|BO-NUMBER [--json]", short: "admit a ticket, or a booking's tickets, at the door (once)", json: machine, run: (*env).admit},
 			staffCommand(),
 			terminalCommand(),
 			hallCommand(),

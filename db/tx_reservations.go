@@ -127,6 +127,15 @@ func (d driver) ReadReservationIDsByPhone(ctx context.Context, phones []string, 
 	return ids, d.s.translate("find reservations", err)
 }
 
+// ReadUnpaidReservationIDsByPhoneEnd reads the newest reservations still
+// reserved whose phone ends with digits, through the partial
+// reservations_unpaid_by_phone, which holds only what is reserved.
+func (d driver) ReadUnpaidReservationIDsByPhoneEnd(ctx context.Context, digits string, limit int) ([]int64, error) {
+	ids, err := d.s.readIDs(ctx, `SELECT id FROM reservations INDEXED BY reservations_unpaid_by_phone
+		WHERE status = 'reserved' AND substr(phone_digits, -length(?1)) = ?1 ORDER BY created_at DESC LIMIT ?2`, digits, limit)
+	return ids, d.s.translate("find reservations", err)
+}
+
 // ReadReservationCounts counts a range's reservations by source and
 // status, through reservations_by_created.
 func (d driver) ReadReservationCounts(ctx context.Context, from, to, now time.Time) ([]store.ReservationCount, error) {

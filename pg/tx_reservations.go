@@ -140,6 +140,19 @@ func (d driver) ReadReservationIDsByPhone(ctx context.Context, phones []string, 
 	return ids, d.s.translate("find reservations", err)
 }
 
+// ReadUnpaidReservationIDsByPhoneEnd reads the newest reservations still
+// reserved whose phone ends with digits, from the partial
+// reservations_unpaid_by_phone, which holds only what is reserved.
+func (d driver) ReadUnpaidReservationIDsByPhoneEnd(ctx context.Context, digits string, limit int) ([]int64, error) {
+	rows, err := d.s.pool.Query(ctx, `SELECT id FROM reservations WHERE status = 'reserved' AND right(phone_digits, length($1)) = $1
+		ORDER BY created_at DESC, id DESC LIMIT $2`, digits, limit)
+	if err != nil {
+		return nil, d.s.translate("find reservations", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	return ids, d.s.translate("find reservations", err)
+}
+
 // ReadReservationCounts counts a range's reservations by source and
 // status.
 func (d driver) ReadReservationCounts(ctx context.Context, from, to, now time.Time) ([]store.ReservationCount, error) {

@@ -98,6 +98,12 @@ func (s *Store) SeatMap(ctx context.Context, actor booking.Actor, showID int64, 
 		default:
 			m.States[c.SeatID] = booking.SeatHeldByOther
 			sh.Held++
+			if IsReservationOwner(c.Owner) {
+				if m.Reserved == nil {
+					m.Reserved = map[int64]time.Time{}
+				}
+				m.Reserved[c.SeatID] = time.UnixMilli(c.Expires)
+			}
 		}
 	}
 	for id, b := range s.blocksInForce(hall, snap.Blocks) {

@@ -17,6 +17,7 @@ import (
 	"boxoffice/assets"
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/qrscan"
 )
 
 // bookingNumber matches the random part of a booking number, which a
@@ -256,7 +257,7 @@ func TestBookingView_CodesScan(t *testing.T) {
 	if len(qr) == 0 || strings.Contains(screenText(m), "F3 adult") {
 		t.Fatalf("codes screen:\n%s", screenText(m))
 	}
-	bmp, err := gozxing.NewBinaryBitmapFromImage(screenImage(strings.Join(qr, "\n"), 6))
+	bmp, err := gozxing.NewBinaryBitmapFromImage(qrscan.Image(strings.Join(qr, "\n"), 6))
 	if err != nil {
 		t.Fatal(err)
 	}

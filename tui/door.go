@@ -92,7 +92,7 @@ func (m *Model) onAdmit(msg admitMsg) tea.Cmd {
 		return nil
 	}
 	d.admitted, d.refused = msg.res, ""
-	d.count++
+	d.count += max(len(msg.res.Tickets), 1)
 	return nil
 }
 
@@ -106,17 +106,39 @@ func (doorScreen) view(m *Model, height int) string {
 	case d.busy:
 		b.WriteString(st.Subtle.Render("  Checking…"))
 	case d.admitted != nil:
-		a := d.admitted
-		b.WriteString(st.Info.Bold(true).Render("  ✔ ADMIT") + "\n\n")
-		b.WriteString(fmt.Sprintf("  Seat %s · %s\n", st.Bold.Render(booking.Clean(a.Ticket.Seat.Label)), booking.Clean(a.Ticket.Type)))
-		b.WriteString(fmt.Sprintf("  %s · %s · %s\n", booking.Clean(a.Show.Film.Title), booking.Clean(a.Show.HallName),
-			a.Show.Starts.In(m.now().Location()).Format("15:04")))
-		b.WriteString(st.Subtle.Render("  Booking "+booking.Clean(a.Booking)) + "\n")
+		b.WriteString(m.admittedView(d.admitted))
 	case d.refused != "":
 		b.WriteString(st.Error.Render("  ✘ DO NOT ADMIT") + "\n\n")
 		b.WriteString("  " + booking.Clean(d.refused) + "\n")
 	default:
-		b.WriteString(st.Subtle.Render("  Scan the QR code on the ticket, or type its code and press enter."))
+		b.WriteString(st.Subtle.Render("  Scan the ticket's QR code, or type its code or the booking number, and enter."))
+	}
+	return b.String()
+}
+
+// admittedView says whom to let in: one ticket's seat and type, or each
+// of a booking's tickets let in by its number and why any others stayed
+// out.
+func (m *Model) admittedView(a *booking.Admission) string {
+	st := &m.styles
+	var b strings.Builder
+	tickets := a.Tickets
+	if len(tickets) == 0 {
+		tickets = []booking.Ticket{a.Ticket}
+	}
+	head := "  ✔ ADMIT"
+	if len(tickets) > 1 {
+		head = fmt.Sprintf("  ✔ ADMIT %d", len(tickets))
+	}
+	b.WriteString(st.Info.Bold(true).Render(head) + "\n\n")
+	for _, t := range tickets {
+		b.WriteString(fmt.Sprintf("  Seat %s · %s\n", st.Bold.Render(booking.Clean(t.Seat.Label)), booking.Clean(t.Type)))
+	}
+	b.WriteString(fmt.Sprintf("  %s · %s · %s\n", booking.Clean(a.Show.Film.Title), booking.Clean(a.Show.HallName),
+		a.Show.Starts.In(m.now().Location()).Format("15:04")))
+	b.WriteString(st.Subtle.Render("  Booking "+booking.Clean(a.Booking)) + "\n")
+	for _, k := range a.Kept {
+		b.WriteString(st.Error.Render("  ✘ "+booking.Clean(k)) + "\n")
 	}
 	return b.String()
 }

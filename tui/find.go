@@ -29,6 +29,7 @@ type findState struct {
 	back     screen // where esc from the search goes
 	query    field
 	results  []booking.Booking
+	resv     []booking.Reservation // after results in the list
 	searched bool
 	cursor   int
 	booking  *booking.Booking
@@ -89,6 +90,7 @@ type (
 	findMsg struct {
 		query   string
 		results []booking.Booking
+		resv    []booking.Reservation // still to pay (find_resv.go)
 		err     error
 	}
 	bookingMsg struct {
@@ -148,8 +150,8 @@ func (findScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			}
 			return m.goBack(f.back)
 		case key.Matches(msg, k.Down):
-			if len(f.results) > 0 {
-				if f.mode == findList && f.cursor < len(f.results)-1 {
+			if f.found() > 0 {
+				if f.mode == findList && f.cursor < f.found()-1 {
 					f.cursor++
 				}
 				f.mode = findList
@@ -163,6 +165,9 @@ func (findScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			}
 			return nil
 		case key.Matches(msg, k.Open):
+			if f.mode == findList && f.cursor >= len(f.results) && f.cursor < f.found() {
+				return m.openFoundReservation(f.resv[f.cursor-len(f.results)])
+			}
 			if f.mode == findList && len(f.results) > 0 {
 				return m.viewBookingCmd(f.results[f.cursor].Number)
 			}
@@ -199,7 +204,11 @@ func (m *Model) searchCmd() tea.Cmd {
 	store, actor := m.store, m.actor()
 	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		res, err := store.FindBookings(ctx, actor, booking.BookingQuery{Text: q, Limit: 50})
-		return findMsg{query: q, results: res, err: err}, err
+		if err != nil {
+			return findMsg{query: q, err: err}, err
+		}
+		resv, err := unpaidOnly(store.FindReservations(ctx, actor, q))
+		return findMsg{query: q, results: res, resv: resv, err: err}, err
 	})
 }
 
@@ -354,7 +363,12 @@ func (m *Model) onFind(msg findMsg) tea.Cmd {
 		m.fail(msg.err)
 		return nil
 	}
-	f.results, f.searched, f.cursor = msg.results, true, 0
+	f.results, f.resv, f.searched, f.cursor = msg.results, msg.resv, true, 0
+	if len(msg.resv) > 0 {
+		f.mode, f.typing = findList, false
+		m.setInfo(foundSay(msg))
+		return nil
+	}
 	switch len(msg.results) {
 	case 0:
 		f.mode, f.typing = findSearch, false
@@ -511,7 +525,8 @@ func (findScreen) view(m *Model, height int) string {
 		}
 		b.WriteString("\n")
 	}
-	if f.searched && len(f.results) == 0 {
+	m.viewFoundReservations(&b, first, first+rows)
+	if f.searched && f.found() == 0 {
 		b.WriteString(st.Subtle.Render("  No booking matches."))
 	}
 	return strings.TrimSuffix(b.String(), "\n")

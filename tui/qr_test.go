@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"image"
-	"image/color"
 	"strings"
 	"testing"
 
@@ -11,6 +9,7 @@ import (
 	qrcode "github.com/skip2/go-qrcode"
 
 	"boxoffice/booking"
+	"boxoffice/internal/qrscan"
 	"boxoffice/tui/qrtext"
 )
 
@@ -63,7 +62,7 @@ func TestRenderQR(t *testing.T) {
 func TestRenderQR_Scans(t *testing.T) {
 	for _, id := range []int64{1, 987654, 1 << 40} {
 		code := booking.SignTicket(testTicketKey, id)
-		img := screenImage(qrtext.Render(code), 6)
+		img := qrscan.Image(qrtext.Render(code), 6)
 		bmp, err := gozxing.NewBinaryBitmapFromImage(img)
 		if err != nil {
 			t.Fatal(err)
@@ -76,29 +75,4 @@ func TestRenderQR_Scans(t *testing.T) {
 			t.Fatalf("scanned %q, want %q", res.GetText(), code)
 		}
 	}
-}
-
-// screenImage paints half-block text as a terminal shows it with the
-// QR style (light blocks on a dark background), scale pixels a module.
-func screenImage(text string, scale int) image.Image {
-	lines := strings.Split(text, "\n")
-	w := len([]rune(lines[0]))
-	img := image.NewGray(image.Rect(0, 0, w*scale, 2*len(lines)*scale))
-	for ly, line := range lines {
-		for x, r := range []rune(line) {
-			top := r == '█' || r == '▀'
-			bottom := r == '█' || r == '▄'
-			for dy := 0; dy < scale; dy++ {
-				for dx := 0; dx < scale; dx++ {
-					if top {
-						img.SetGray(x*scale+dx, 2*ly*scale+dy, color.Gray{Y: 255})
-					}
-					if bottom {
-						img.SetGray(x*scale+dx, (2*ly+1)*scale+dy, color.Gray{Y: 255})
-					}
-				}
-			}
-		}
-	}
-	return img
 }

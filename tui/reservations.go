@@ -33,10 +33,16 @@ type reservationsState struct {
 	query   field
 	results []booking.Reservation
 	cursor  int
-	card    bool   // the payment's method: card, else cash (exact money)
+	card    bool   // the payment's method: card, else cash
 	key     string // the payment's idempotency key: one per reservation chosen
 	busy    bool
 	paid    *booking.Booking
+
+	// The payment (reservations_pay.go): the chosen reservation's amount,
+	// the cash handed over, and the float typed when no shift was open.
+	quote     *booking.Quote
+	tendered  field
+	openFloat *booking.Money
 
 	// reserving is the form that reserves the seats held on the map for
 	// a customer on the phone: name and phone, focus 0 or 1.
@@ -64,8 +70,8 @@ type (
 // openReserveFor opens the form that reserves the seats held on the map
 // for a customer on the phone.
 func (m *Model) openReserveFor() tea.Cmd {
-	m.resv = reservationsState{back: screenSeatMap, query: newField(40), card: true, reserving: true, holdID: m.seats.holdID,
-		name: newField(booking.MaxNameLen), phone: newField(20)}
+	m.resv = newResvState(screenSeatMap)
+	m.resv.reserving, m.resv.holdID, m.resv.name, m.resv.phone = true, m.seats.holdID, newField(booking.MaxNameLen), newField(20)
 	m.screen = screenReservations
 	m.setInfo("Reserve the held seats for a customer on the phone: they pay at the counter before the cut-off.")
 	return nil
@@ -122,7 +128,7 @@ func (m *Model) onReservedFor(msg reservedForMsg) tea.Cmd {
 	r.reserving, r.back, r.results, r.cursor = false, screenShows, []booking.Reservation{*msg.r}, 0
 	m.seats.holdID, m.seats.expires = 0, time.Time{}
 	m.setInfo(fmt.Sprintf("Reserved %s for %s: pay by %s.", msg.r.Number, booking.CleanLine(msg.r.Name, 30), msg.r.CutOff.Format("15:04")))
-	return m.loadSeatMapCmd()
+	return tea.Batch(m.loadSeatMapCmd(), m.resvQuoteCmd())
 }
 
 // openReservations opens the screen from any screen the seats wait on.
@@ -131,7 +137,7 @@ func (m *Model) openReservations() tea.Cmd {
 		m.setError("Finish the sale or let the seats go before the reservations.")
 		return nil
 	}
-	m.resv = reservationsState{back: m.returnScreen(), query: newField(40), card: true}
+	m.resv = newResvState(m.returnScreen())
 	m.screen = screenReservations
 	m.setInfo("")
 	return nil
@@ -147,6 +153,9 @@ func (reservationsScreen) focus(m *Model) *field {
 	if m.resv.reserving {
 		return m.resv.reserveField()
 	}
+	if !m.resv.card && m.resv.chosen() != nil {
+		return &m.resv.tendered // cash for the chosen one: digits are money
+	}
 	return &m.resv.query
 }
 
@@ -161,17 +170,22 @@ func (reservationsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		return m.reserveForKey(msg)
 	}
 	switch {
+	case key.Matches(msg, k.Back) && r.back == screenFind:
+		m.screen = screenFind // the search that found it, as it was
+		return nil
 	case key.Matches(msg, k.Back):
 		return m.goBack(r.back)
 	case key.Matches(msg, k.Down):
 		if r.cursor < len(r.results)-1 {
 			r.cursor++
 			r.key = ""
+			return m.resvQuoteCmd()
 		}
 	case key.Matches(msg, k.Up):
 		if r.cursor > 0 {
 			r.cursor--
 			r.key = ""
+			return m.resvQuoteCmd()
 		}
 	case key.Matches(msg, k.ResvMethod):
 		r.card = !r.card
@@ -179,6 +193,9 @@ func (reservationsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		return m.payReservationCmd()
 	case key.Matches(msg, k.Submit):
 		return m.findReservationsCmd()
+	case !r.card && r.chosen() != nil && msg.Text != "" && strings.IndexFunc(msg.Text, func(c rune) bool { return !isAmountRune(c) }) < 0,
+		!r.card && r.chosen() != nil && msg.String() == "backspace" && !r.tendered.Empty():
+		r.tendered.key(msg, &m.keys) // the cash handed over
 	default:
 		r.query.key(msg, &m.keys)
 	}
@@ -214,7 +231,7 @@ func (m *Model) onReservations(msg reservationsMsg) tea.Cmd {
 	} else {
 		m.setInfo("")
 	}
-	return nil
+	return m.resvQuoteCmd()
 }
 
 // payReservationCmd takes payment for the chosen reservation. The key is
@@ -240,7 +257,12 @@ func (m *Model) payReservationCmd() tea.Cmd {
 	if r.card {
 		method = booking.Card
 	}
-	req := booking.PayReservationRequest{Number: res.Number, Method: method, IdempotencyKey: r.key}
+	tendered, err := m.resvTendered()
+	if err != nil {
+		m.fail(err)
+		return nil
+	}
+	req := booking.PayReservationRequest{Number: res.Number, Method: method, Tendered: tendered, IdempotencyKey: r.key, OpenFloat: r.openFloat}
 	r.busy = true
 	m.setInfo("Taking payment…")
 	store, actor := m.store, m.actor()
@@ -253,6 +275,11 @@ func (m *Model) payReservationCmd() tea.Cmd {
 func (m *Model) onReservationPaid(msg reservationPaidMsg) tea.Cmd {
 	r := &m.resv
 	r.busy = false
+	if booking.IsNoShift(msg.err) {
+		m.askFloat(floatReservation, screenReservations)
+		return nil
+	}
+	r.openFloat = nil
 	if msg.err != nil {
 		m.fail(msg.err)
 		return nil
@@ -261,8 +288,7 @@ func (m *Model) onReservationPaid(msg reservationPaidMsg) tea.Cmd {
 	if r.cursor < len(r.results) {
 		r.results[r.cursor].Status = booking.ReservationPaid
 	}
-	m.setInfo(fmt.Sprintf("Paid: %s is a booking now, %s %s.", msg.b.Number, msg.b.Total.String(), msg.b.Payments[0].Method))
-	return nil
+	return m.resvPaid(msg.b)
 }
 
 func (reservationsScreen) help(m *Model) helpKeys {
@@ -286,24 +312,27 @@ func (reservationsScreen) view(m *Model, height int) string {
 	}
 	b.WriteString(st.Title.Render("Reservations") + st.Subtle.Render(" · by number (scan the QR) or phone"))
 	b.WriteString("\n\n")
-	b.WriteString(st.Label.Render("  Search ") + r.query.view(st, !r.busy, 40))
+	b.WriteString(st.Label.Render("  Search ") + r.query.view(st, !r.busy && (r.card || r.chosen() == nil), 40))
 	b.WriteString("\n\n")
+	lines := 0
 	for i, res := range r.results {
-		if i >= height-8 {
-			break
-		}
 		mark := "  "
 		if i == r.cursor {
 			mark = "▶ "
 		}
-		fmt.Fprintf(&b, "%s%s  %-8s %s %s  %s  %s %s  pay by %s\n", mark, cut(res.Number, 20), cut(string(res.Status), 8),
-			booking.CleanLine(res.Show.Film.Title, 24), res.Show.Starts.Format("Mon 15:04"), strings.Join(seatLabels(res.Seats), " "),
-			booking.CleanLine(res.Name, 24), booking.CleanLine(res.Phone, 20), res.CutOff.Format("15:04"))
+		say := fmt.Sprintf("reserved till %s, unpaid", res.CutOff.Format("15:04"))
+		if res.Status != booking.ReservationReserved {
+			say = booking.Clean(string(res.Status))
+		}
+		row := []string{mark + cut(res.Number, 20) + "  " + say,
+			"    " + cut(res.Show.Film.Title, max(m.width-20, 10)) + " · " + res.Show.Starts.Format("Mon 15:04")}
+		row = append(row, wrapWords("    "+strings.Join(seatLabels(res.Seats), " ")+" · "+booking.CleanLine(res.Name, 24)+" · "+booking.CleanLine(res.Phone, 20), m.width)...)
+		if lines+len(row) > height-12 {
+			break
+		}
+		lines += len(row)
+		b.WriteString(strings.Join(row, "\n") + "\n")
 	}
-	method := "cash (exact money)"
-	if r.card {
-		method = "card"
-	}
-	b.WriteString("\n  Take payment by " + method)
+	m.viewResvPayment(&b)
 	return b.String()
 }

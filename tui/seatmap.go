@@ -559,7 +559,7 @@ func (m *Model) toggle(seats []booking.Seat) tea.Cmd {
 			want = append(want, seat)
 		case booking.SeatHeldByOther:
 			if len(seats) == 1 {
-				m.setError(seat.Label + " is held at another counter.")
+				m.setError(booking.Clean(seat.Label) + " is " + m.seatSays(seat) + ".")
 				return nil
 			}
 			allMine = false

@@ -406,7 +406,7 @@ func (m *Model) sidePanel(width int) []string {
 	if seat, ok := s.current(); ok {
 		// The seat, its state and why it is kept out of sale, wrapped
 		// to the panel: the reason is what the clerk tells the customer.
-		for i, l := range wrapWords(booking.Clean(seat.Label)+" "+seatWord(s.sm.State(seat.ID), seat.Kind)+s.blockNote(seat), width) {
+		for i, l := range wrapWords(booking.Clean(seat.Label)+" "+m.seatSays(seat)+s.blockNote(seat), width) {
 			if i == 0 {
 				l = st.Bold.Render(cut(seat.Label, 6)) + strings.TrimPrefix(l, booking.Clean(seat.Label))
 			}
@@ -536,7 +536,7 @@ func (m *Model) cursorLines() []string {
 	}
 	var parts []string
 	if seat, ok := s.current(); ok {
-		parts = append(parts, booking.Clean(seat.Label)+" "+seatWord(s.sm.State(seat.ID), seat.Kind)+s.blockNote(seat))
+		parts = append(parts, booking.Clean(seat.Label)+" "+m.seatSays(seat)+s.blockNote(seat))
 	}
 	if mine := s.mine(); len(mine) > 0 {
 		parts = append(parts, fmt.Sprintf("holding %d: %s", len(mine), strings.Join(seatLabels(mine), " ")))
@@ -552,6 +552,16 @@ func (m *Model) cursorLines() []string {
 		lines[i] = m.styles.Bold.Render(l)
 	}
 	return lines
+}
+
+// seatSays is what a seat of the map is now: a held seat of a
+// reservation says until when it is kept for its customer.
+func (m *Model) seatSays(seat booking.Seat) string {
+	sm := m.seats.sm
+	if cut, ok := sm.Reserved[seat.ID]; ok && sm.State(seat.ID) == booking.SeatHeldByOther {
+		return "reserved until " + cut.In(m.now().Location()).Format("15:04")
+	}
+	return seatWord(sm.State(seat.ID), seat.Kind)
 }
 
 func seatWord(state booking.SeatState, kind booking.SeatKind) string {

@@ -263,7 +263,8 @@ const (
 	floatShift floatFor = iota
 	floatSale
 	floatRefund
-	floatExchange // an exchange's difference in cash (issue 11)
+	floatExchange    // an exchange's difference in cash (issue 11)
+	floatReservation // a reservation paid in cash at the counter
 )
 
 // askFloat opens the shift screen on its float field for the sale or
@@ -293,6 +294,8 @@ func (m *Model) submitFloat() tea.Cmd {
 		return m.cancelCmd()
 	case floatExchange:
 		return m.exchangeWithFloat(float)
+	case floatReservation:
+		return m.payWithFloat(float)
 	}
 	s.busy = true
 	m.setInfo("Opening the shift…")

@@ -449,6 +449,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onReservations(msg), true
 	case reservationPaidMsg:
 		return m.onReservationPaid(msg), true
+	case resvQuoteMsg:
+		return m.onResvQuote(msg), true
 	case reservedForMsg:
 		return m.onReservedFor(msg), true
 	case itemsMsg: // concessions (items.go)

@@ -30,6 +30,7 @@ var reservationCases = []testCase{
 	{"PerAddressHour", reservationPerAddressHour},
 	{"AtTheCounter", reservationAtTheCounter},
 	{"ErrHostile", reservationErrHostile},
+	{"FindByLastDigits", reservationFindByLastDigits},
 }
 
 // kioskCases: a kiosk session holds one block at a time, for the kiosk's

@@ -22,6 +22,16 @@ func (m *Model) keyList(s string) tea.Cmd {
 		m.cursor = max(0, m.cursor-1)
 	case "down":
 		m.cursor = min(max(n-1, 0), m.cursor+1)
+	case "left", "right":
+		if m.screen != kFilms || (s == "left" && m.day == 0) {
+			return nil
+		}
+		step := 1
+		if s == "left" {
+			step = -1
+		}
+		m.busy = true
+		return m.showsCmd(m.day+step, step)
 	case "esc":
 		if m.screen == kShows {
 			m.screen, m.cursor = kFilms, m.film
@@ -36,10 +46,24 @@ func (m *Model) keyList(s string) tea.Cmd {
 			m.film, m.screen, m.cursor = m.cursor, kShows, 0
 			return nil
 		}
-		m.show = m.films[m.film].shows[m.cursor]
+		m.show, m.listKnown = m.films[m.film].shows[m.cursor], false
 		m.screen, m.cursor, m.counts = kCount, 0, make([]int, len(m.types))
+		return m.priceListCmd(m.show.ID)
 	}
 	return nil
+}
+
+// priceListCmd reads the price list a show sells at (the list of shows
+// does not carry it), so the count's "from" is the show's own price.
+func (m *Model) priceListCmd(showID int64) tea.Cmd {
+	ctx, store, actor := m.ctx, m.opts.Store, m.actor
+	return func() tea.Msg {
+		sm, err := store.SeatMap(ctx, actor, showID, "")
+		if err != nil {
+			return kPriceListMsg{showID: showID, err: err}
+		}
+		return kPriceListMsg{showID: showID, list: sm.Show.PriceList, known: true}
+	}
 }
 
 func (m *Model) total() int {
@@ -163,6 +187,7 @@ func (m *Model) keyForm(k tea.KeyPressMsg) tea.Cmd {
 	case "shift+tab", "up":
 		m.focus = (m.focus + len(m.fields) - 1) % len(m.fields)
 	case "backspace":
+		f.again = false
 		if len(f.value) > 0 {
 			f.value = f.value[:len(f.value)-1]
 		}

@@ -31,6 +31,9 @@ type Backend interface {
 	TicketTypes(ctx context.Context) ([]booking.TicketType, error)
 	Shows(ctx context.Context, actor booking.Actor, day time.Time) ([]booking.Show, error)
 	SeatMap(ctx context.Context, actor booking.Actor, showID int64, owner string) (*booking.SeatMap, error)
+	// Prices is the price table, for the totals a customer sees before
+	// and after reserving (a kiosk may read it: it is public).
+	Prices(ctx context.Context, actor booking.Actor) (*booking.PriceTable, error)
 	booking.Kiosk
 	// Cinema reads the settings: the age above which a film needs ID at
 	// the door.
@@ -95,9 +98,15 @@ type kField struct {
 	value []rune
 	max   int
 	mask  bool
+	// again marks a field kept after a wrong try: what is typed next
+	// replaces it, as a customer retyping their digits expects.
+	again bool
 }
 
 func (f *kField) insert(s string) {
+	if f.again {
+		f.value, f.again = nil, false
+	}
 	for _, r := range s {
 		if len(f.value) >= f.max {
 			return
@@ -123,15 +132,21 @@ type Model struct {
 	log   *slog.Logger
 
 	width, height int
+	compact       bool // this frame is drawn compact (Render)
 	screen        kioskScreen
 	cursor        int
 	note          string // the one line of news or trouble
 	busy          bool
 
-	films []filmShows
-	film  int
-	show  booking.Show
-	types []booking.TicketType
+	films  []filmShows
+	day    int // the day on sale on screen: days after today
+	film   int
+	prices *booking.PriceTable
+	show   booking.Show
+	// listKnown says show.PriceList was read (the list of shows does not
+	// carry it): only then does the count say what tickets cost from.
+	listKnown bool
+	types     []booking.TicketType
 	// idAbove is the cinema's rating.id_above: a film rated above it
 	// needs ID at the door, and the kiosk says so.
 	idAbove int
@@ -144,6 +159,7 @@ type Model struct {
 
 	reservation *booking.Reservation
 	collection  *booking.Collection
+	ticket      int // the collected ticket whose QR code is drawn
 
 	chord   bool // ctrl+x seen: the staff chord's first half
 	idleGen int
@@ -183,8 +199,10 @@ func (m *Model) Init() tea.Cmd { return m.armIdle() }
 // Messages of the kiosk's store calls.
 type (
 	kShowsMsg struct {
+		day     int // days after today
 		shows   []booking.Show
 		types   []booking.TicketType
+		prices  *booking.PriceTable
 		idAbove int
 		err     error
 	}
@@ -200,6 +218,12 @@ type (
 	kCollectMsg struct {
 		c   *booking.Collection
 		err error
+	}
+	kPriceListMsg struct {
+		showID int64
+		list   string
+		known  bool
+		err    error
 	}
 	kPrintedMsg struct{ err error }
 	kUnlockMsg  struct{ err error }
@@ -251,11 +275,7 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 			m.note = booking.ErrorMessage(msg.err)
 			return nil
 		}
-		m.films, m.types, m.idAbove = groupFilms(msg.shows, m.now()), msg.types, msg.idAbove
-		m.screen, m.cursor = kFilms, 0
-		if len(m.films) == 0 {
-			m.note = "Nothing more is on today."
-		}
+		return m.onShows(msg)
 	case kHoldMsg:
 		m.busy = false
 		if msg.err != nil {
@@ -273,14 +293,21 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 	case kCollectMsg:
 		m.busy = false
 		if msg.err != nil {
-			// The same screen for every wrong pair: the fields emptied,
-			// one message.
-			m.fields = collectFields()
-			m.focus, m.note = 0, booking.ErrorMessage(msg.err)
+			// The same screen for every wrong pair: what was typed kept,
+			// the digits ready to be typed again, one message.
+			m.fields[1].again = true
+			m.focus, m.note = 1, booking.ErrorMessage(msg.err)
 			return nil
 		}
-		m.collection, m.screen, m.note = msg.c, kCollected, ""
+		m.collection, m.screen, m.note, m.ticket = msg.c, kCollected, "", 0
 		return m.printCollected()
+	case kPriceListMsg:
+		if msg.err != nil {
+			m.log.Warn("kiosk price list", "show", msg.showID, "err", msg.err)
+		}
+		if msg.known && m.show.ID == msg.showID {
+			m.show.PriceList, m.listKnown = msg.list, true
+		}
 	case kPrintedMsg:
 		m.note = "Take your tickets from the printer."
 		if msg.err != nil {
@@ -366,12 +393,37 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.keySeats(s)
 	case kDetails, kCollect, kUnlock:
 		return m.keyForm(k)
-	case kReserved, kCollected:
+	case kCollected:
+		m.keyCollected(s)
+		if s == "enter" || s == "esc" {
+			return m.reset("")
+		}
+	case kReserved:
 		if s == "enter" || s == "esc" {
 			return m.reset("")
 		}
 	}
 	return nil
+}
+
+// keyCollected moves between a collected booking's tickets.
+func (m *Model) keyCollected(s string) {
+	n := len(m.collectedTickets())
+	switch s {
+	case "left":
+		m.ticket = max(0, m.ticket-1)
+	case "right":
+		m.ticket = min(max(n-1, 0), m.ticket+1)
+	}
+}
+
+// collectedTickets are the tickets of a collected, paid booking that may
+// still come in: each has a code to show at the door.
+func (m *Model) collectedTickets() []booking.Ticket {
+	if m.collection == nil || m.collection.Booking == nil {
+		return nil
+	}
+	return paper.Printable(m.collection.Booking)
 }
 
 // releaseAndGo moves to screen, keeping nothing of the booking under way.
@@ -400,7 +452,7 @@ func (m *Model) keyHome(s string) tea.Cmd {
 			return nil
 		}
 		m.busy = true
-		return m.showsCmd()
+		return m.showsCmd(0, 0)
 	}
 	return nil
 }
@@ -409,14 +461,32 @@ func collectFields() []kField {
 	return []kField{{label: "Booking number", max: 16}, {label: "Last four digits of your phone", max: 4}}
 }
 
-func (m *Model) showsCmd() tea.Cmd {
-	ctx, store, actor, day := m.ctx, m.opts.Store, m.actor, m.now()
+// kioskDaysAhead bounds how far → looks for the next day with shows on
+// sale: a week, so a day the cinema is closed is stepped over.
+const kioskDaysAhead = 7
+
+// showsCmd reads the shows of the day days after today, with the
+// ticket types and prices. step (+1 or -1) steps on over days with
+// nothing on sale, a week at most, never before today.
+func (m *Model) showsCmd(days, step int) tea.Cmd {
+	ctx, store, actor, now := m.ctx, m.opts.Store, m.actor, m.now()
 	return func() tea.Msg {
-		shows, err := store.Shows(ctx, actor, day)
+		var shows []booking.Show
+		for range kioskDaysAhead {
+			var err error
+			if shows, err = store.Shows(ctx, actor, now.AddDate(0, 0, days)); err != nil {
+				return kShowsMsg{err: err}
+			}
+			if step == 0 || len(groupFilms(shows, now)) > 0 || days+step < 0 {
+				break
+			}
+			days += step
+		}
+		types, err := store.TicketTypes(ctx)
 		if err != nil {
 			return kShowsMsg{err: err}
 		}
-		types, err := store.TicketTypes(ctx)
+		prices, err := store.Prices(ctx, actor)
 		if err != nil {
 			return kShowsMsg{err: err}
 		}
@@ -424,8 +494,35 @@ func (m *Model) showsCmd() tea.Cmd {
 		if err != nil {
 			return kShowsMsg{err: err}
 		}
-		return kShowsMsg{shows: shows, types: types, idAbove: c.IDAbove}
+		return kShowsMsg{day: days, shows: shows, types: types, prices: prices, idAbove: c.IDAbove}
 	}
+}
+
+// onShows shows the films of the day read. A day after today with
+// nothing on sale is past the programme: the kiosk stays on its day.
+func (m *Model) onShows(msg kShowsMsg) tea.Cmd {
+	films := groupFilms(msg.shows, m.now())
+	if msg.day > 0 && len(films) == 0 {
+		m.note = "Nothing else is on sale yet."
+		return nil
+	}
+	m.films, m.types, m.prices, m.day, m.idAbove = films, msg.types, msg.prices, msg.day, msg.idAbove
+	m.screen, m.cursor, m.note = kFilms, 0, ""
+	if len(m.films) == 0 {
+		m.note = "Nothing more is on today: → for the next days."
+	}
+	return nil
+}
+
+// dayLabel names the day days after today.
+func (m *Model) dayLabel(days int) string {
+	switch days {
+	case 0:
+		return "today"
+	case 1:
+		return "tomorrow"
+	}
+	return m.now().AddDate(0, 0, days).Format("Mon 2 Jan")
 }
 
 // groupFilms lists each film with its shows still on sale at now, in the

@@ -123,7 +123,9 @@ func TestKiosk_BookAndCollect(t *testing.T) {
 
 // TestKiosk_CollectWrongLooksTheSame is must-show 2's screen half: a
 // wrong phone, another customer's number with this phone, and a made-up
-// number draw byte-identical screens.
+// number draw byte-identical screens but for what was typed, which stays
+// for the customer to put right: digits typed again replace the wrong
+// ones.
 func TestKiosk_CollectWrongLooksTheSame(t *testing.T) {
 	s := MustOpenStore(t, newClock())
 	ctx := context.Background()
@@ -147,7 +149,14 @@ func TestKiosk_CollectWrongLooksTheSame(t *testing.T) {
 		kioskPress(t, m, "tab")
 		kioskType(t, m, c[1])
 		kioskPress(t, m, "enter")
-		screens = append(screens, m.Render())
+		if m.fields[0].String() != c[0] || m.fields[1].String() != c[1] || m.focus != 1 {
+			t.Fatalf("a wrong pair lost what was typed: %q %q, focus %d", m.fields[0].String(), m.fields[1].String(), m.focus)
+		}
+		screens = append(screens, strings.NewReplacer(c[0], "NUMBER", c[1], "DIGITS").Replace(m.Render()))
+		kioskType(t, m, "1234")
+		if m.fields[0].String() != c[0] || m.fields[1].String() != "1234" {
+			t.Fatalf("digits typed again: %q %q", m.fields[0].String(), m.fields[1].String())
+		}
 	}
 	if !strings.Contains(screens[0], "No booking found.") {
 		t.Fatalf("wrong phone:\n%s", screens[0])
