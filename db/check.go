@@ -2,6 +2,7 @@ package db
 
 import (
 	"boxoffice/booking"
+	"boxoffice/store"
 	"context"
 	"database/sql"
 	"fmt"
@@ -48,6 +49,8 @@ const (
 	// longer usable; the unique index makes it at most one.
 	qTicketRefunds = `SELECT count(*) FROM payments p JOIN tickets t ON t.id = p.ticket_id
 		WHERE p.kind = 'refund' AND (p.amount <> t.price OR p.booking_id <> t.booking_id OR t.status NOT IN ('refunded', 'void'))`
+	// qAuditChain reads the whole trail in id order (store.ChainCheck).
+	qAuditChain = auditLinkColumns + ` ORDER BY id`
 )
 
 // CheckInvariants reads the whole database in one read transaction and
@@ -57,10 +60,11 @@ const (
 // total and status, no payment or ticket without a booking, and no seat
 // of a show admitted twice nor a ticket admitted without when and by whom,
 // each shift's running totals equal to its payments, and no live claim
-// on a seat blocked before the claim was made.
+// on a seat blocked before the claim was made, and the audit trail's
+// hash chain whole (its first broken link named).
 // No problems is an empty list.
 func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
-	for _, q := range []string{qTwoLiveClaims, qSoldCounts, qBookingMoney, qOrphanPayments, qOrphanTickets, qAdmittedTwice, qAdmittedUntimed, qTicketRefunds, qShiftMoneyDrift, qBlockedClaims} {
+	for _, q := range []string{qTwoLiveClaims, qSoldCounts, qBookingMoney, qOrphanPayments, qOrphanTickets, qAdmittedTwice, qAdmittedUntimed, qTicketRefunds, qShiftMoneyDrift, qBlockedClaims, qAuditChain} {
 		if _, err := s.readStmt(ctx, q); err != nil {
 			return nil, s.translate("check invariants", err)
 		}
@@ -71,7 +75,7 @@ func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
 	}
 	defer tx.Rollback()
 	var problems []string
-	for _, check := range []func(context.Context, *sql.Tx) ([]string, error){s.checkClaims, s.checkSold, s.checkBookings, s.checkOrphans, s.checkAdmitted, s.checkShiftMoney, s.checkBlocked} {
+	for _, check := range []func(context.Context, *sql.Tx) ([]string, error){s.checkClaims, s.checkSold, s.checkBookings, s.checkOrphans, s.checkAdmitted, s.checkShiftMoney, s.checkBlocked, s.checkChain} {
 		p, err := check(ctx, tx)
 		if err != nil {
 			return nil, s.translate("check invariants", err)
@@ -200,4 +204,25 @@ func (s *Store) admittedTwice(ctx context.Context, tx *sql.Tx) ([]string, error)
 		out = append(out, fmt.Sprintf("show %d seat %s was admitted on %d tickets", show, booking.CleanLine(label, 16), n))
 	}
 	return out, rows.Err()
+}
+
+// checkChain walks the audit trail in id order and names its first
+// broken link.
+func (s *Store) checkChain(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	rows, err := s.txRows(ctx, tx, qAuditChain)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var c store.ChainCheck
+	for rows.Next() {
+		l, err := scanLink(rows)
+		if err != nil {
+			return nil, err
+		}
+		if !c.Add(l) {
+			return []string{c.Problem()}, nil
+		}
+	}
+	return nil, rows.Err()
 }

@@ -20,6 +20,7 @@
 package pg
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"errors"
@@ -67,6 +68,10 @@ type Options struct {
 	ReserveCutoff time.Duration
 	// PhoneCountry is db's Options.PhoneCountry.
 	PhoneCountry string
+	// SealInterval is how often the audit rows written since the last
+	// seal are chained (tx_auditchain.go); 5s when zero, never when
+	// negative (check still seals first).
+	SealInterval time.Duration
 }
 
 // Store is the booking core on one PostgreSQL database (one schema: the
@@ -176,6 +181,10 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	go s.listen(lctx)
 	go s.notifier(lctx)
 	go s.listenProgramme(lctx)
+	if opts.SealInterval >= 0 {
+		s.stopped.Add(1)
+		go s.sealLoop(lctx, cmp.Or(opts.SealInterval, 5*time.Second))
+	}
 	return s, nil
 }
 

@@ -47,6 +47,7 @@ type Tx interface {
 	SettingsTx
 	TaxTx
 	SaleTx
+	ChainTx
 }
 
 // Reads are the reads the rules make outside a transaction.

@@ -1,0 +1,55 @@
+package db
+
+import (
+	"boxoffice/store"
+)
+
+// The audit chain's typed queries (store.ChainTx), on 0046_audit_chain.sql.
+
+// auditLinkColumns are a row of the trail as the chain hashes it.
+const auditLinkColumns = `SELECT id, at, actor, role, terminal, action, coalesce(show_id, 0), coalesce(booking_id, 0),
+	coalesce(shift_id, 0), coalesce(amount, 0), detail, hash FROM audit`
+
+// scanLink reads one row of auditLinkColumns.
+func scanLink(sc interface{ Scan(...any) error }) (store.AuditLink, error) {
+	var l store.AuditLink
+	r := &l.Row
+	err := sc.Scan(&l.ID, &r.At, &r.Actor, &r.Role, &r.Terminal, &r.Action, &r.ShowID, &r.BookingID, &r.ShiftID, &r.Amount, &r.Detail, &l.Hash)
+	return l, err
+}
+
+// LockAuditChain reads the last chained row; the writer is the only one,
+// so nothing else needs keeping out.
+func (w *wtx) LockAuditChain() (store.ChainHead, error) {
+	var head store.ChainHead
+	err := w.queryRow(`SELECT id, hash FROM audit WHERE hash IS NOT NULL ORDER BY id DESC LIMIT 1`).Scan(&head.ID, &head.Hash)
+	if isNoRows(err) {
+		return store.ChainHead{}, nil
+	}
+	return head, err
+}
+
+// AuditUnchained reads up to limit rows after row afterID, in id order.
+func (w *wtx) AuditUnchained(afterID int64, limit int) ([]store.AuditLink, error) {
+	rows, err := w.query(auditLinkColumns+` WHERE id > ? ORDER BY id LIMIT ?`, afterID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.AuditLink
+	for rows.Next() {
+		l, err := scanLink(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// ChainAudit stores the hash of a row that had none (audit_hash_once
+// refuses any other change).
+func (w *wtx) ChainAudit(id int64, hash []byte) error {
+	_, err := w.exec(`UPDATE audit SET hash = ? WHERE id = ? AND hash IS NULL`, hash, id)
+	return err
+}
