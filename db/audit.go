@@ -86,7 +86,7 @@ func auditHead(w *wtx) (store.ChainHead, error) {
 	case err != nil || head.Hash != nil:
 		return head, err
 	}
-	return store.SealAudit(w)
+	return store.SealAudit(w, head.ID) // the one writer: every row there is committed
 }
 
 // nullID stores a zero id as NULL: the audit row is about no such thing.

@@ -18,9 +18,8 @@ func scanLink(sc interface{ Scan(...any) error }) (store.AuditLink, error) {
 	return l, err
 }
 
-// LockAuditChain reads the last chained row; the writer is the only one,
-// so nothing else needs keeping out.
-func (w *wtx) LockAuditChain() (store.ChainHead, error) {
+// AuditChainHead reads the last chained row.
+func (w *wtx) AuditChainHead() (store.ChainHead, error) {
 	var head store.ChainHead
 	err := w.queryRow(`SELECT id, hash FROM audit WHERE hash IS NOT NULL ORDER BY id DESC LIMIT 1`).Scan(&head.ID, &head.Hash)
 	if isNoRows(err) {
@@ -29,9 +28,9 @@ func (w *wtx) LockAuditChain() (store.ChainHead, error) {
 	return head, err
 }
 
-// AuditUnchained reads up to limit rows after row afterID, in id order.
-func (w *wtx) AuditUnchained(afterID int64, limit int) ([]store.AuditLink, error) {
-	rows, err := w.query(auditLinkColumns+` WHERE id > ? ORDER BY id LIMIT ?`, afterID, limit)
+// AuditUnchained reads up to limit rows in (afterID, upTo], in id order.
+func (w *wtx) AuditUnchained(afterID, upTo int64, limit int) ([]store.AuditLink, error) {
+	rows, err := w.query(auditLinkColumns+` WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`, afterID, upTo, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -47,9 +46,13 @@ func (w *wtx) AuditUnchained(afterID int64, limit int) ([]store.AuditLink, error
 	return out, rows.Err()
 }
 
-// ChainAudit stores the hash of a row that had none (audit_hash_once
-// refuses any other change).
-func (w *wtx) ChainAudit(id int64, hash []byte) error {
-	_, err := w.exec(`UPDATE audit SET hash = ? WHERE id = ? AND hash IS NULL`, hash, id)
-	return err
+// ChainAudit stores each link's hash on its row, which had none
+// (audit_hash_once refuses any other change).
+func (w *wtx) ChainAudit(links []store.AuditLink) error {
+	for _, l := range links {
+		if _, err := w.exec(`UPDATE audit SET hash = ? WHERE id = ? AND hash IS NULL`, l.Hash, l.ID); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -29,56 +29,75 @@ func scanLink(r pgx.Row) (store.AuditLink, error) {
 	return l, err
 }
 
-// LockAuditChain takes the lock that waits for every transaction still
-// inserting audit rows and holds new ones off until this one ends (SHARE
-// ROW EXCLUSIVE against their ROW EXCLUSIVE), so every id below the head
-// is committed or never will be, and reads the last chained row. It
-// gives up after a second rather than stall the sales queued behind it
-// waiting for a long transaction: the next seal tries again.
-func (t *tx) LockAuditChain() (store.ChainHead, error) {
-	b := &pgx.Batch{}
-	b.Queue(`SET LOCAL lock_timeout = '1s'`)
-	b.Queue(`LOCK TABLE audit IN SHARE ROW EXCLUSIVE MODE`)
-	b.Queue(`SELECT id, hash FROM audit WHERE hash IS NOT NULL ORDER BY id DESC LIMIT 1`)
-	br := t.SendBatch(t.ctx, b)
-	defer br.Close()
+// AuditChainHead reads the last chained row.
+func (t *tx) AuditChainHead() (store.ChainHead, error) {
 	var head store.ChainHead
-	for range 2 {
-		if _, err := br.Exec(); err != nil {
-			return head, err
-		}
-	}
-	err := br.QueryRow().Scan(&head.ID, &head.Hash)
+	err := t.QueryRow(t.ctx, `SELECT id, hash FROM audit WHERE hash IS NOT NULL ORDER BY id DESC LIMIT 1`).Scan(&head.ID, &head.Hash)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return store.ChainHead{}, br.Close()
+		return store.ChainHead{}, nil
 	}
-	if err != nil {
-		return head, err
-	}
-	return head, br.Close()
+	return head, err
 }
 
-// AuditUnchained reads up to limit rows after row afterID, in id order.
-func (t *tx) AuditUnchained(afterID int64, limit int) ([]store.AuditLink, error) {
-	rows, err := t.Query(t.ctx, auditLinkColumns+` WHERE id > $1 ORDER BY id LIMIT $2`, afterID, limit)
+// auditHorizon is the last audit row's id once every transaction still
+// inserting audit rows ended: a SHARE lock waits for their ROW EXCLUSIVE
+// and holds new ones off for the moment the transaction lasts, so every
+// row up to the id it returns is committed or never will be (an id taken
+// later is larger). It gives up after a second rather than stall the
+// sales queued behind it waiting for a long transaction: the next seal
+// tries again.
+func (t *tx) auditHorizon() (int64, error) {
+	b := &pgx.Batch{}
+	b.Queue(`SET LOCAL lock_timeout = '1s'`)
+	b.Queue(`LOCK TABLE audit IN SHARE MODE`)
+	b.Queue(`SELECT coalesce(max(id), 0) FROM audit`)
+	br := t.SendBatch(t.ctx, b)
+	defer br.Close()
+	for range 2 {
+		if _, err := br.Exec(); err != nil {
+			return 0, err
+		}
+	}
+	var id int64
+	if err := br.QueryRow().Scan(&id); err != nil {
+		return 0, err
+	}
+	return id, br.Close()
+}
+
+// AuditUnchained reads up to limit rows in (afterID, upTo], in id order.
+func (t *tx) AuditUnchained(afterID, upTo int64, limit int) ([]store.AuditLink, error) {
+	rows, err := t.Query(t.ctx, auditLinkColumns+` WHERE id > $1 AND id <= $2 ORDER BY id LIMIT $3`, afterID, upTo, limit)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.AuditLink, error) { return scanLink(r) })
 }
 
-// ChainAudit stores the hash of a row that had none (audit_append_only
-// refuses any other change).
-func (t *tx) ChainAudit(id int64, hash []byte) error {
-	_, err := t.Exec(t.ctx, `UPDATE audit SET hash = $1 WHERE id = $2 AND hash IS NULL`, hash, id)
+// ChainAudit stores each link's hash on its row, which had none
+// (audit_append_only refuses any other change), in one statement: the
+// seal holds the trail's lock, and sales wait, for as long as it takes.
+func (t *tx) ChainAudit(links []store.AuditLink) error {
+	ids, hashes := make([]int64, len(links)), make([][]byte, len(links))
+	for i, l := range links {
+		ids[i], hashes[i] = l.ID, l.Hash
+	}
+	_, err := t.Exec(t.ctx, `UPDATE audit a SET hash = x.hash FROM unnest($1::bigint[], $2::bytea[]) AS x(id, hash)
+		WHERE a.id = x.id AND a.hash IS NULL`, ids, hashes)
 	return err
 }
 
-// seal chains the audit rows written since the last seal, in one
-// transaction of its own.
+// seal chains the audit rows written since the last seal: a short
+// transaction finds the horizon (auditHorizon), then another hashes up
+// to it with no lock on the trail, so sales wait only for the first.
 func (s *Store) seal(ctx context.Context) (store.ChainHead, error) {
-	return inTx(s, ctx, "seal the audit trail", txMode{iso: pgx.ReadCommitted}, func(t *tx) (store.ChainHead, error) {
-		return store.SealAudit(t)
+	mode := txMode{iso: pgx.ReadCommitted}
+	upTo, err := inTx(s, ctx, "seal the audit trail", mode, func(t *tx) (int64, error) { return t.auditHorizon() })
+	if err != nil {
+		return store.ChainHead{}, err
+	}
+	return inTx(s, ctx, "seal the audit trail", mode, func(t *tx) (store.ChainHead, error) {
+		return store.SealAudit(t, upTo)
 	})
 }
 

@@ -110,40 +110,43 @@ func (c *ChainCheck) Head() ChainHead { return c.head }
 
 // ChainTx is the audit chain's typed queries.
 type ChainTx interface {
-	// LockAuditChain keeps new audit rows out until the transaction ends
-	// (on SQLite, the one writer already does) and reads the chain head:
-	// the last row that carries a hash, a zero ChainHead when none does.
-	LockAuditChain() (ChainHead, error)
-	// AuditUnchained reads up to limit rows after row afterID, in id
-	// order; none when the trail ends there.
-	AuditUnchained(afterID int64, limit int) ([]AuditLink, error)
-	// ChainAudit stores the hash of a row that had none.
-	ChainAudit(id int64, hash []byte) error
+	// AuditChainHead reads the last row that carries a hash, a zero
+	// ChainHead when none does.
+	AuditChainHead() (ChainHead, error)
+	// AuditUnchained reads up to limit rows after row afterID and up to
+	// row upTo, in id order; none when the trail ends there.
+	AuditUnchained(afterID, upTo int64, limit int) ([]AuditLink, error)
+	// ChainAudit stores each link's Hash on its row, which had none.
+	ChainAudit(links []AuditLink) error
 }
 
-// sealBatch bounds the rows one read of SealAudit holds in memory.
+// sealBatch bounds the rows one read of SealAudit holds in memory, and
+// makes one statement of each batch's hashes on PostgreSQL.
 const sealBatch = 500
 
-// SealAudit chains every row after the chain head inside tx, in id order,
-// and returns the new head. A driver calls it: PostgreSQL's seal every
-// few seconds and before its check, SQLite's writer when it finds rows
-// from before the chain.
-func SealAudit(tx ChainTx) (ChainHead, error) {
-	head, err := tx.LockAuditChain()
+// SealAudit chains the rows after the chain head up to row upTo inside
+// tx, in id order, and returns the new head. Every row up to upTo must be
+// committed already or never be (a driver with writers side by side
+// waits for them first). A driver calls it: PostgreSQL's seal every few
+// seconds and before its check, SQLite's writer when it finds rows from
+// before the chain. Two seals at once write the same hashes: the chain
+// is a function of the rows.
+func SealAudit(tx ChainTx, upTo int64) (ChainHead, error) {
+	head, err := tx.AuditChainHead()
 	if err != nil {
 		return head, err
 	}
 	for {
-		rows, err := tx.AuditUnchained(head.ID, sealBatch)
+		rows, err := tx.AuditUnchained(head.ID, upTo, sealBatch)
 		if err != nil || len(rows) == 0 {
 			return head, err
 		}
-		for _, l := range rows {
-			h := ChainHash(head.Hash, l.ID, l.Row)
-			if err := tx.ChainAudit(l.ID, h); err != nil {
-				return head, err
-			}
-			head = ChainHead{ID: l.ID, Hash: h}
+		for i, l := range rows {
+			rows[i].Hash = ChainHash(head.Hash, l.ID, l.Row)
+			head = ChainHead{ID: l.ID, Hash: rows[i].Hash}
+		}
+		if err := tx.ChainAudit(rows); err != nil {
+			return head, err
 		}
 	}
 }
