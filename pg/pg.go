@@ -46,8 +46,14 @@ import (
 
 // Options configure a Store.
 type Options struct {
-	// Clock is the time source, read once per transaction; time.Now when nil.
+	// Clock is the time source, read once per transaction, corrected by
+	// how far this machine's clock is from the database's (clock.go);
+	// time.Now when nil. A test's clock keeps its own time on a machine
+	// in step with the database.
 	Clock func() time.Time
+	// wall is the machine's own clock, measured against the database's;
+	// time.Now but in tests of a machine whose clock is off.
+	wall func() time.Time
 	// TicketKey signs ticket codes.
 	TicketKey booking.TicketKey
 	// Logger receives internal errors; discarded when nil.
@@ -114,6 +120,9 @@ type Store struct {
 
 	pinChecks atomic.Int64 // PINChecks
 
+	// The database's clock less this machine's (clock.go): applied to
+	// every transaction's time, and as last measured.
+	skew, measured atomic.Int64
 }
 
 // Open connects to the database at url (postgres://…), applies the
@@ -135,6 +144,9 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
+	}
+	if opts.wall == nil {
+		opts.wall = time.Now
 	}
 	log := opts.Logger
 	if log == nil {
@@ -175,9 +187,14 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		return nil, s.translate("open", err)
 	}
 	s.channel = "boxoffice_changes:" + schema
+	if err := s.measureClock(ctx); err != nil {
+		pool.Close()
+		return nil, s.translate("open", err)
+	}
 	lctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
-	s.stopped.Add(3)
+	s.stopped.Add(4)
+	go s.clockLoop(lctx)
 	go s.listen(lctx)
 	go s.notifier(lctx)
 	go s.listenProgramme(lctx)
