@@ -230,8 +230,10 @@ func Verify(ctx context.Context, path string) (booking.CheckReport, error) {
 	if report.Problems, err = s.CheckInvariants(ctx); err != nil {
 		return report, err
 	}
-	if len(report.Problems) > 0 {
-		return report, nil // the chain's head means nothing until they are put right
+	if chained, err := hasAuditChain(ctx, r); err != nil || !chained || len(report.Problems) > 0 {
+		// No chain yet (a file from before it), or a head that means
+		// nothing until the problems are put right.
+		return report, s.translate("check invariants", err)
 	}
 	var head store.ChainHead
 	if err := r.QueryRowContext(ctx, `SELECT id, hash FROM audit WHERE id = (SELECT max(id) FROM audit)`).Scan(&head.ID, &head.Hash); err != nil && !isNoRows(err) {
