@@ -2,6 +2,9 @@ package pg_test
 
 import (
 	"context"
+	"log/slog"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -36,7 +39,13 @@ func TestClock_HoldsAcrossSkewedServers(t *testing.T) {
 	if err := inStep.Seed(ctx, smallSeed(time.Now()), false); err != nil {
 		t.Fatal(err)
 	}
-	behind := open(pg.OffMachine(opts, -time.Hour, clock))
+	var logged lockedLog
+	slow := opts
+	slow.Logger = slog.New(slog.NewTextHandler(&logged, nil))
+	behind := open(pg.OffMachine(slow, -time.Hour, clock))
+	if !strings.Contains(logged.String(), "level=WARN msg=\"this server's clock is off the database's") || !strings.Contains(logged.String(), "database_ahead_by=1h0m") {
+		t.Fatalf("the server an hour behind did not warn at start:\n%s", logged.String())
+	}
 	if skew := behind.ClockSkew(); (skew - time.Hour).Abs() > time.Second {
 		t.Fatalf("the server an hour behind measured the database %v ahead, want about an hour", skew)
 	}
@@ -78,4 +87,23 @@ func TestClock_HoldsAcrossSkewedServers(t *testing.T) {
 	if taken(inStep, "next", "B1", "B2") {
 		t.Fatal("a hold made on the server an hour behind outlives its real expiry")
 	}
+}
+
+// lockedLog is a log the store's goroutines may write while the test
+// reads it.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
