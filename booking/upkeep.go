@@ -9,6 +9,10 @@ type BackupInfo struct {
 	Bookings int64         `json:"bookings"`
 	Bytes    int64         `json:"bytes"`
 	Took     time.Duration `json:"took_ns"`
+	// AuditHead is the audit chain's head in the copy ("row N, <hex>"):
+	// the anchor to keep apart from the backup, against which a trail
+	// rewritten whole with fresh hashes shows.
+	AuditHead string `json:"audit_head"`
 }
 
 // CheckReport is a database file checked whole: SQLite's own integrity
@@ -25,6 +29,9 @@ type CheckReport struct {
 	Schema    []string `json:"schema"`
 	Problems  []string `json:"problems"`
 	Unchecked bool     `json:"invariants_unchecked,omitempty"`
+	// AuditHead is the audit chain's last row, as ChainHead prints it,
+	// when the invariants were read; "" when they were not.
+	AuditHead string `json:"audit_head,omitempty"`
 }
 
 // OK reports whether the file passed every check.

@@ -139,6 +139,7 @@ type backupView struct {
 func (v backupView) writeText(w io.Writer) {
 	fmt.Fprintf(w, "Backed up %s to %s (%s) in %s.\nChecked the copy: SQLite integrity ok, schema ok, every invariant holds.\n",
 		nOf(v.Bookings, "booking"), v.Path, sizeText(v.Bytes), v.Took.Round(time.Millisecond))
+	fmt.Fprintf(w, "Audit chain head: %s (note it apart from the backup: a trail rewritten whole shows against it).\n", v.AuditHead)
 	if len(v.Keys) > 0 {
 		fmt.Fprintf(w, "The ticket keys (%s) are sealed in it with the passphrase: keep the passphrase apart from the backup.\n", strings.Join(v.Keys, ", "))
 	}
@@ -270,6 +271,9 @@ func (v checkView) writeText(w io.Writer) {
 		fmt.Fprintf(w, "Invariants: not checked: its tables are not boxoffice's\n")
 	} else {
 		writeInvariants(w, r.Problems)
+	}
+	if r.AuditHead != "" {
+		fmt.Fprintf(w, "Audit chain head: %s\n", r.AuditHead)
 	}
 	if n := len(r.AllProblems()); n > 0 {
 		fmt.Fprintf(w, "%s.\n", nOf(int64(n), "problem"))

@@ -99,16 +99,10 @@ func (hs *house) close() {
 
 // fits refuses, before anything starts, the parts that work on the
 // SQLite file only when the store is on PostgreSQL: its backups are the
-// server's (pg_dump, replicas), and the metrics read the SQLite store's
-// figures.
+// server's (pg_dump, replicas).
 func (hs *house) fits(o *opened) error {
 	if hs.cfg.backupDir != "" {
 		if _, err := o.sqlite("serve --backup-dir", "back PostgreSQL up with its own tools (pg_dump, a replica)"); err != nil {
-			return err
-		}
-	}
-	if hs.metricsLn != nil {
-		if _, err := o.sqlite("serve --metrics", "there are no metrics on PostgreSQL yet"); err != nil {
 			return err
 		}
 	}
@@ -127,7 +121,7 @@ func (hs *house) start(store backend, srv *server.Server, log *slog.Logger) (sto
 	}
 	var stopMetrics func()
 	if hs.metricsLn != nil {
-		stopMetrics = serveMetrics(hs.metricsLn, store.(statsSource), srv, log) // fits said it is
+		stopMetrics = serveMetrics(hs.metricsLn, store, srv, log)
 	}
 	return func() {
 		cancel()

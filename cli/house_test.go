@@ -20,7 +20,9 @@ import (
 	"boxoffice/booking"
 	"boxoffice/db"
 	"boxoffice/internal/dbtest"
+	"boxoffice/internal/pgtest"
 	"boxoffice/internal/storetest"
+	"boxoffice/pg"
 )
 
 // flakyBackupper fails its first backup and records the paths of the
@@ -257,5 +259,23 @@ func TestMetricsAddrAllowed(t *testing.T) {
 	}
 	if err := metricsAddrAllowed("0.0.0.0:9222", true); err != nil {
 		t.Errorf("--metrics-public: %v", err)
+	}
+}
+
+// On PostgreSQL the metrics carry how far the database's clock is from
+// this server's, which every hold and expiry goes by, and the sessions.
+func TestMetrics_PostgresClockSkew(t *testing.T) {
+	t.Parallel()
+	s, err := pg.Open(context.Background(), pgtest.URL(t), pg.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	web := httptest.NewServer(metricsHandler(s, fakeSessions{"clerk": 1}))
+	defer web.Close()
+	got := scrape(t, web.URL+"/metrics")
+	skew, ok := got["boxoffice_database_clock_skew_seconds"]
+	if !ok || skew <= -1 || skew >= 1 || got[`boxoffice_sessions{role="clerk"}`] != 1 {
+		t.Fatalf("metrics on PostgreSQL on one machine: %v", got)
 	}
 }

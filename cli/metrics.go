@@ -29,10 +29,17 @@ type sessionCounter interface {
 // store (db.Store.Stats).
 type statsSource interface{ Stats() db.Stats }
 
-// collector turns a store's Stats into metrics at each scrape.
+// skewSource is a store whose transactions run on the database server's
+// clock (pg.Store.ClockSkew): how far this machine's clock is from it.
+type skewSource interface{ ClockSkew() time.Duration }
+
+// collector turns a store's Stats into metrics at each scrape; on
+// PostgreSQL, which keeps no Stats, the clock's skew and the sessions.
 type collector struct {
-	store    statsSource
+	store    statsSource // nil on PostgreSQL
+	skew     skewSource  // nil on SQLite
 	sessions sessionCounter
+	skewDesc *prometheus.Desc
 
 	counters                                                  []counterDesc
 	open, commits, jobs, retries, writes, batches, sweeperLag *prometheus.Desc
@@ -44,11 +51,14 @@ type counterDesc struct {
 	read func(db.HouseStats) int64
 }
 
-func newCollector(store statsSource, sessions sessionCounter) *collector {
+func newCollector(store any, sessions sessionCounter) *collector {
 	d := func(name, help string, labels ...string) *prometheus.Desc {
 		return prometheus.NewDesc("boxoffice_"+name, help, labels, nil)
 	}
-	c := &collector{store: store, sessions: sessions,
+	stats, _ := store.(statsSource)
+	skew, _ := store.(skewSource)
+	c := &collector{store: stats, skew: skew, sessions: sessions,
+		skewDesc:   d("database_clock_skew_seconds", "How far the database server's clock is ahead of this server's (negative: behind); holds and expiries go by the database's. Above 1 in size, the log warns."),
 		open:       d("sessions", "Counter sessions open over SSH, by the role of who acts in each.", "role"),
 		commits:    d("commits_total", "Write transactions committed (one group commit each)."),
 		jobs:       d("commit_writes_total", "Writes answered from those commits; per commit, the mean batch."),
@@ -77,12 +87,19 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, m := range c.counters {
 		ch <- m.desc
 	}
-	for _, d := range []*prometheus.Desc{c.open, c.commits, c.jobs, c.retries, c.writes, c.batches, c.sweeperLag} {
+	for _, d := range []*prometheus.Desc{c.open, c.commits, c.jobs, c.retries, c.writes, c.batches, c.sweeperLag, c.skewDesc} {
 		ch <- d
 	}
 }
 
 func (c *collector) Collect(ch chan<- prometheus.Metric) {
+	if c.skew != nil {
+		ch <- prometheus.MustNewConstMetric(c.skewDesc, prometheus.GaugeValue, c.skew.ClockSkew().Seconds())
+	}
+	c.collectSessions(ch)
+	if c.store == nil {
+		return
+	}
 	st := c.store.Stats()
 	for _, m := range c.counters {
 		ch <- prometheus.MustNewConstMetric(m.desc, prometheus.CounterValue, float64(m.read(st.House)))
@@ -95,6 +112,10 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	if !st.House.LastSweep.IsZero() {
 		ch <- prometheus.MustNewConstMetric(c.sweeperLag, prometheus.GaugeValue, time.Since(st.House.LastSweep).Seconds())
 	}
+}
+
+// collectSessions counts the SSH server's sessions by role.
+func (c *collector) collectSessions(ch chan<- prometheus.Metric) {
 	if c.sessions != nil {
 		for role, n := range c.sessions.SessionsByRole() {
 			ch <- prometheus.MustNewConstMetric(c.open, prometheus.GaugeValue, float64(n), role)
@@ -104,7 +125,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 
 // metricsHandler serves the store's and the server's metrics, with the
 // Go runtime's and the process's beside them.
-func metricsHandler(store statsSource, sessions sessionCounter) http.Handler {
+func metricsHandler(store any, sessions sessionCounter) http.Handler {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(newCollector(store, sessions), collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	mux := http.NewServeMux()
@@ -113,7 +134,7 @@ func metricsHandler(store statsSource, sessions sessionCounter) http.Handler {
 }
 
 // serveMetrics serves metricsHandler on ln until the returned stop.
-func serveMetrics(ln net.Listener, store statsSource, sessions sessionCounter, log *slog.Logger) (stop func()) {
+func serveMetrics(ln net.Listener, store any, sessions sessionCounter, log *slog.Logger) (stop func()) {
 	srv := &http.Server{Handler: metricsHandler(store, sessions), ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second}
 	done := make(chan struct{})
 	go func() {

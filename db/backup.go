@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // Backups, checks and restores of whole database files. A copy is made
@@ -79,7 +80,8 @@ func (s *Store) backup(ctx context.Context, path, sealed string) (booking.Backup
 	if err != nil {
 		return info, err
 	}
-	info.Bookings, info.Bytes, info.Took = report.Bookings, st.Size(), time.Since(start)
+	info.Bookings, info.Bytes, info.Took, info.AuditHead = report.Bookings, st.Size(), time.Since(start), report.AuditHead
+	s.log.Info("backup written", "path", path, "audit_chain_head", report.AuditHead)
 	return info, nil
 }
 
@@ -228,6 +230,16 @@ func Verify(ctx context.Context, path string) (booking.CheckReport, error) {
 	if report.Problems, err = s.CheckInvariants(ctx); err != nil {
 		return report, err
 	}
+	if chained, err := hasAuditChain(ctx, r); err != nil || !chained || len(report.Problems) > 0 {
+		// No chain yet (a file from before it), or a head that means
+		// nothing until the problems are put right.
+		return report, s.translate("check invariants", err)
+	}
+	var head store.ChainHead
+	if err := r.QueryRowContext(ctx, `SELECT id, hash FROM audit WHERE id = (SELECT max(id) FROM audit)`).Scan(&head.ID, &head.Hash); err != nil && !isNoRows(err) {
+		return report, s.translate("check invariants", err)
+	}
+	report.AuditHead = head.String()
 	if report.Problems == nil {
 		report.Problems = []string{}
 	}

@@ -51,6 +51,8 @@ const (
 	// A gift card's balance is the signed sum of its ledger.
 	qCardLedger = `SELECT count(*) FROM giftcards g WHERE g.balance <>
 		(SELECT coalesce(sum(CASE m.kind WHEN 'redeem' THEN -m.amount ELSE m.amount END), 0) FROM giftcard_moves m WHERE m.card_id = g.id)`
+	// qAuditChain reads the whole trail in id order (store.ChainCheck).
+	qAuditChain = auditLinkColumns + ` ORDER BY id`
 )
 
 // CheckInvariants reads the whole database in one read transaction and
@@ -60,8 +62,9 @@ const (
 // total and status, no payment or ticket without a booking, and no seat
 // of a show admitted twice nor a ticket admitted without when and by whom,
 // each shift's running totals equal to its payments, each gift card's
-// balance its ledger's sum, and no live claim
-// on a seat blocked before the claim was made.
+// balance its ledger's sum, no live claim on a seat blocked before the
+// claim was made, and the audit trail's hash chain whole (its first
+// broken link named).
 // No problems is an empty list.
 func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
 	for _, q := range []string{qTwoLiveClaims, qSoldCounts, qBookingMoney, qOrphanPayments, qOrphanTickets, qAdmittedTwice, qAdmittedUntimed, qTicketRefunds, qCardLedger, qShiftMoneyDrift, qBlockedClaims} {
@@ -75,7 +78,7 @@ func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
 	}
 	defer tx.Rollback()
 	var problems []string
-	for _, check := range []func(context.Context, *sql.Tx) ([]string, error){s.checkClaims, s.checkSold, s.checkBookings, s.checkOrphans, s.checkAdmitted, s.checkShiftMoney, s.checkBlocked} {
+	for _, check := range []func(context.Context, *sql.Tx) ([]string, error){s.checkClaims, s.checkSold, s.checkBookings, s.checkOrphans, s.checkAdmitted, s.checkShiftMoney, s.checkBlocked, s.checkChain} {
 		p, err := check(ctx, tx)
 		if err != nil {
 			return nil, s.translate("check invariants", err)
@@ -204,4 +207,39 @@ func (s *Store) admittedTwice(ctx context.Context, tx *sql.Tx) ([]string, error)
 		out = append(out, fmt.Sprintf("show %d seat %s was admitted on %d tickets", show, booking.CleanLine(label, 16), n))
 	}
 	return out, rows.Err()
+}
+
+// checkChain walks the audit trail in id order and names its first
+// broken link; a file from before the chain (an old backup checked or
+// restored) has none to walk.
+func (s *Store) checkChain(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	if chained, err := hasAuditChain(ctx, tx); err != nil || !chained {
+		return nil, err
+	}
+	rows, err := s.txRows(ctx, tx, qAuditChain)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var c store.ChainCheck
+	for rows.Next() {
+		l, err := scanLink(rows)
+		if err != nil {
+			return nil, err
+		}
+		if !c.Add(l) {
+			return []string{c.Problem()}, nil
+		}
+	}
+	return nil, rows.Err()
+}
+
+// hasAuditChain reports whether the file's audit rows carry hashes
+// (migration 0046).
+func hasAuditChain(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('audit') WHERE name = 'hash'`).Scan(&n)
+	return n > 0, err
 }

@@ -44,9 +44,7 @@ func (w *wtx) Touch(showID int64) { w.touch(showID) }
 // InsertAudit queues the row for the batch's one insert of audit rows
 // (see audit).
 func (w *wtx) InsertAudit(r store.AuditRow) error {
-	w.audits = append(w.audits, auditRow{
-		r.At, r.Actor, r.Role, r.Terminal, string(r.Action),
-		nullID(r.ShowID), nullID(r.BookingID), nullID(r.ShiftID), int64(r.Amount), r.Detail})
+	w.audits = append(w.audits, r)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // wconn is the writer's own connection with its prepared statements.
@@ -53,7 +54,7 @@ type wtx struct {
 	c       *wconn
 	now     time.Time
 	changed []int64
-	audits  []auditRow // this job's audit row, for flushAudit
+	audits  []store.AuditRow // this job's audit rows, for flushAudit
 }
 
 func (w *wtx) exec(query string, args ...any) (sql.Result, error) {
@@ -494,7 +495,7 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 	answers = make([]answer, len(batch))
 	base := &wtx{ctx: ctx, c: c, now: now}
 	changed := map[int64]bool{}
-	var audits []auditRow
+	var audits []store.AuditRow
 	for i, j := range batch {
 		if _, err := base.exec("SAVEPOINT job"); err != nil {
 			return nil, err

@@ -62,9 +62,13 @@ type querier interface {
 // exchanges agreeing with its total and status (booking.BookingSums), no
 // seat of a show admitted twice nor a ticket admitted without when and by
 // whom, ticket refunds matching their tickets, each gift card's balance
-// its ledger's sum, and no live claim on a seat blocked before the claim
-// was made.
+// its ledger's sum, no live claim on a seat blocked before the claim was
+// made, and the audit trail's hash chain whole (its first broken link
+// named), sealed first.
 func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
+	if _, err := s.seal(ctx); err != nil {
+		return nil, s.translate("seal the audit trail", err)
+	}
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return nil, s.translate("check invariants", err)
@@ -76,7 +80,7 @@ func (s *Store) CheckInvariants(ctx context.Context) ([]string, error) {
 
 func checkAll(ctx context.Context, q querier) ([]string, error) {
 	var problems []string
-	for _, check := range []func(context.Context, querier) ([]string, error){checkClaims, checkBookings, checkAdmitted, checkCounts} {
+	for _, check := range []func(context.Context, querier) ([]string, error){checkClaims, checkBookings, checkAdmitted, checkCounts, checkChain} {
 		p, err := check(ctx, q)
 		if err != nil {
 			return nil, err
@@ -178,4 +182,25 @@ func eachRow(ctx context.Context, q querier, sql string, args []any, fn func(pgx
 // check's report.
 func (s *Store) CountBookings(ctx context.Context, n *int64) error {
 	return s.translate("count bookings", s.pool.QueryRow(ctx, `SELECT count(*) FROM bookings`).Scan(n))
+}
+
+// checkChain walks the audit trail in id order and names its first
+// broken link.
+func checkChain(ctx context.Context, q querier) ([]string, error) {
+	rows, err := q.Query(ctx, auditLinkColumns+` ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var c store.ChainCheck
+	for rows.Next() {
+		l, err := scanLink(rows)
+		if err != nil {
+			return nil, err
+		}
+		if !c.Add(l) {
+			return []string{c.Problem()}, nil
+		}
+	}
+	return nil, rows.Err()
 }

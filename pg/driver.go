@@ -31,8 +31,8 @@ func (d driver) Write(ctx context.Context, w store.Write, fn func(store.Tx) (any
 	return inTx(d.s, ctx, w.Op, mode, func(t *tx) (any, error) { return fn(t) })
 }
 
-// Now is the store's clock.
-func (d driver) Now() time.Time { return d.s.opts.Clock() }
+// Now is the store's clock: the database server's (clock.go).
+func (d driver) Now() time.Time { return d.s.now() }
 
 // Context is the transaction's context.
 func (t *tx) Context() context.Context { return t.ctx }

@@ -20,6 +20,7 @@
 package pg
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"errors"
@@ -44,8 +45,14 @@ import (
 
 // Options configure a Store.
 type Options struct {
-	// Clock is the time source, read once per transaction; time.Now when nil.
+	// Clock is the time source, read once per transaction, corrected by
+	// how far this machine's clock is from the database's (clock.go);
+	// time.Now when nil. A test's clock keeps its own time on a machine
+	// in step with the database.
 	Clock func() time.Time
+	// wall is the machine's own clock, measured against the database's;
+	// time.Now but in tests of a machine whose clock is off.
+	wall func() time.Time
 	// TicketKey signs ticket codes.
 	TicketKey booking.TicketKey
 	// Logger receives internal errors; discarded when nil.
@@ -66,6 +73,10 @@ type Options struct {
 	ReserveCutoff time.Duration
 	// PhoneCountry is db's Options.PhoneCountry.
 	PhoneCountry string
+	// SealInterval is how often the audit rows written since the last
+	// seal are chained (tx_auditchain.go); 5s when zero, never when
+	// negative (check still seals first).
+	SealInterval time.Duration
 }
 
 // Store is the booking core on one PostgreSQL database (one schema: the
@@ -108,6 +119,9 @@ type Store struct {
 
 	pinChecks atomic.Int64 // PINChecks
 
+	// The database's clock less this machine's (clock.go): applied to
+	// every transaction's time, and as last measured.
+	skew, measured atomic.Int64
 }
 
 // Open connects to the database at url (postgres://…), applies the
@@ -129,6 +143,9 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
+	}
+	if opts.wall == nil {
+		opts.wall = time.Now
 	}
 	log := opts.Logger
 	if log == nil {
@@ -169,12 +186,21 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		return nil, s.translate("open", err)
 	}
 	s.channel = "boxoffice_changes:" + schema
+	if err := s.measureClock(ctx); err != nil {
+		pool.Close()
+		return nil, s.translate("open", err)
+	}
 	lctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
-	s.stopped.Add(3)
+	s.stopped.Add(4)
+	go s.clockLoop(lctx)
 	go s.listen(lctx)
 	go s.notifier(lctx)
 	go s.listenProgramme(lctx)
+	if opts.SealInterval >= 0 {
+		s.stopped.Add(1)
+		go s.sealLoop(lctx, cmp.Or(opts.SealInterval, 5*time.Second))
+	}
 	return s, nil
 }
 

@@ -198,7 +198,7 @@ func runTx[T any](s *Store, ctx context.Context, mode txMode, fn func(t *tx) (T,
 	// A connection left inside a transaction (a ROLLBACK that failed) is
 	// closed by the pool on release, never reused.
 	defer conn.Release()
-	t := &tx{s: s, conn: conn, ctx: ctx, now: s.opts.Clock(), begin: mode.begin(), async: mode.async}
+	t := &tx{s: s, conn: conn, ctx: ctx, now: s.now(), begin: mode.begin(), async: mode.async}
 	out, err := fn(t)
 	if err == nil {
 		if !t.started() || t.committed {

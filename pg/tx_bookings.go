@@ -140,7 +140,7 @@ func (d driver) ReadBookings(ctx context.Context, ids []int64) (store.BookingRow
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		rows, err = t.Query(ctx, `SELECT `+showColumns+showFrom+`WHERE s.id = ANY($2::bigint[])`, s.opts.Clock().UnixMilli(), showIDs)
+		rows, err = t.Query(ctx, `SELECT `+showColumns+showFrom+`WHERE s.id = ANY($2::bigint[])`, s.now().UnixMilli(), showIDs)
 		if err != nil {
 			return err
 		}

@@ -54,6 +54,7 @@ type Tx interface {
 	GiftCardTx
 	ReturnsTx
 	BooksTx
+	ChainTx
 }
 
 // Reads are the reads the rules make outside a transaction.
