@@ -23,10 +23,10 @@ import (
 // command that only reads (boxoffice shows, report…) tries nothing again.
 const (
 	// msgReadUnreachable: a read, or opening the store.
-	msgReadUnreachable = "The database server cannot be reached."
+	msgReadUnreachable = store.MsgReadUnreachable
 	// msgUnreachable: the failure came before any COMMIT went out, so
 	// the server rolled the transaction back (or never saw it).
-	msgUnreachable = "The database server cannot be reached: nothing was saved. Trying again…"
+	msgUnreachable = store.MsgUnreachable
 	// msgSaleMaybeMade: a checkout's COMMIT went out and its answer was
 	// lost. The retry with the same key answers with the booking if it
 	// was made, or makes it now; never two (settleCheckout).

@@ -23,6 +23,24 @@ import (
 // whether its sale was made: the server went away after it was sent.
 const MsgSaleMaybeMade = "The database server cannot be reached: the sale may have gone through. Trying again…"
 
+// MsgReadUnreachable and MsgUnreachable are the clerk's words when the
+// database server cannot be reached: for a read, and for a write that
+// failed before anything went out (PostgreSQL's; SQLite has no server).
+const (
+	MsgReadUnreachable = "The database server cannot be reached."
+	MsgUnreachable     = "The database server cannot be reached: nothing was saved. Trying again…"
+)
+
+// beforeWrite is an error of the reads a write makes before its
+// transaction, in a write's words: a hold whose show could not be read
+// saved nothing, and the counter tries it again.
+func beforeWrite(err error) error {
+	if booking.ErrorCode(err) == booking.EUnavailable && booking.ErrorMessage(err) == MsgReadUnreachable {
+		return booking.Errorf(booking.EUnavailable, MsgUnreachable)
+	}
+	return err
+}
+
 // errKeyMadeSale rolls back a checkout whose idempotency key made a
 // booking already: the checkout answers with that booking. A
 // *booking.Error, so every driver hands it back as it is.

@@ -46,7 +46,7 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 	// before the transaction.
 	hall, err := s.prog.HallOfShow(ctx, req.ShowID)
 	if err != nil {
-		return nil, err
+		return nil, beforeWrite(err)
 	}
 	if !booking.SiteServes(actor.Site, hall.Site) {
 		return nil, booking.ErrOtherSite(req.ShowID)
@@ -349,7 +349,7 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 	}
 	hall, err := s.prog.HallOfShow(ctx, req.ShowID)
 	if err != nil {
-		return nil, err
+		return nil, beforeWrite(err)
 	}
 	ttl := ttlOrDefault(req.TTL)
 	h, err := write(s, ctx, actor, Write{Op: "hold best", Hold: true}, func(tx Tx) (*booking.Hold, error) {
