@@ -259,3 +259,19 @@ func ReservationsSheet(rep *ReservationsReport) *ReportSheet {
 	t.Total = map[string]any{"taken": tot.Taken, "paid": tot.Paid, "lapsed": tot.Lapsed, "reserved": tot.Reserved}
 	return t
 }
+
+// TaxSheet is the tax of a range by rate.
+func TaxSheet(rep *TaxReport) *ReportSheet {
+	if rep == nil {
+		return nil
+	}
+	t := newSheet("tax", rep.From, rep.To, "rate",
+		SheetColumn{"rate", "rate %"}, SheetColumn{"sold", "sold"}, SheetColumn{"back", "back"}, SheetColumn{"sales", "sales"},
+		SheetColumn{"returns", "returns"}, SheetColumn{"gross", "gross"}, SheetColumn{"tax", "tax"}, SheetColumn{"net", "net"})
+	for _, r := range rep.Rows {
+		t.Rows = append(t.Rows, []any{r.Rate.Percent(), r.Sold, r.Back, r.Sales, r.Returns, r.Gross, r.Tax, r.Net})
+	}
+	tot := rep.Total
+	t.Total = map[string]any{"sold": tot.Sold, "back": tot.Back, "sales": tot.Sales, "returns": tot.Returns, "gross": tot.Gross, "tax": tot.Tax, "net": tot.Net}
+	return t
+}

@@ -78,9 +78,7 @@ func (c *env) day(pos []string, closing bool, t target, csv bool) error {
 				return err
 			}
 		}
-		if l, err = c.layoutFor(st, t.layout(), site.ID); err != nil {
-			return err
-		}
+		l = c.printLayout(st, t.layout(), site.ID)
 		if closing {
 			rep, err = st.CloseDay(c.ctx, booking.System, d, site.ID)
 		} else {
@@ -203,10 +201,7 @@ func (c *env) reportDistributor(pos []string, film int64, week string, csv bool,
 			return err
 		}
 		if pdf != "" {
-			l, err := c.layoutFor(st, base, site.ID)
-			if err != nil {
-				return err
-			}
+			l := c.printLayout(st, base, site.ID)
 			if err := writePDFFile(pdf, func(f *os.File) error { return l.ReturnPDF(f, rep) }); err != nil {
 				return err
 			}
@@ -291,9 +286,7 @@ func (c *env) drawerOpen(pos []string, reason string, t target) error {
 			if p, err = t.resolve(c, st); err != nil {
 				return err
 			}
-			if l, err = c.layoutFor(st, t.layout(), booking.AllSites); err != nil {
-				return err
-			}
+			l = c.printLayout(st, t.layout(), c.siteID(st))
 			if l.Drawer, err = st.TerminalDrawer(c.ctx, booking.System, t.terminal); err != nil {
 				return err
 			}

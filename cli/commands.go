@@ -129,6 +129,9 @@ func besideSeatsCommands() []*command {
 		// The books: the day close and the cash drawer.
 		dayCommand(),
 		drawerCommand(),
+		// The cinema's settings and tax rates (settings.go).
+		settingsCommand(),
+		taxCommand(),
 	}
 }
 

@@ -108,7 +108,7 @@ func (c *env) printerTest(t target) error {
 		if err != nil {
 			return err
 		}
-		return c.sendTest(p, t.layout())
+		return c.sendTest(p, c.printLayout(st, t.layout(), c.siteID(st)))
 	})
 }
 
@@ -140,18 +140,22 @@ func printFlags(fs *flag.FlagSet) runFunc {
 func (c *env) printShift(id int64, t target) error {
 	var z *booking.ShiftReport
 	var p booking.Printer
+	var l paper.Layout
 	err := c.withStore(func(st backend) error {
 		var err error
 		if p, err = t.resolve(c, st); err != nil {
 			return err
 		}
-		z, err = st.ShiftReport(c.ctx, booking.System, id)
-		return err
+		if z, err = st.ShiftReport(c.ctx, booking.System, id); err != nil {
+			return err
+		}
+		l = c.printLayout(st, t.layout(), c.siteID(st))
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if err := paper.Send(c.ctx, p, t.layout().ZReportJob(z), 0); err != nil {
+	if err := paper.Send(c.ctx, p, l.ZReportJob(z), 0); err != nil {
 		return err
 	}
 	what := "the X report (the shift is open)"
@@ -169,6 +173,7 @@ func (c *env) printShift(id int64, t target) error {
 func (c *env) printBooking(number string, t target) error {
 	var b *booking.Booking
 	var p booking.Printer
+	var l paper.Layout
 	if t.url != "" {
 		var err error
 		if p, err = booking.ParsePrinter(t.url); err != nil {
@@ -182,13 +187,16 @@ func (c *env) printBooking(number string, t target) error {
 				return err
 			}
 		}
-		b, err = st.Booking(c.ctx, booking.System, number)
-		return err
+		if b, err = st.Booking(c.ctx, booking.System, number); err != nil {
+			return err
+		}
+		l = c.printLayout(st, t.layout(), c.siteID(st))
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	job, err := t.layout().ReprintJob(b)
+	job, err := l.ReprintJob(b)
 	if err != nil {
 		return err
 	}
@@ -225,7 +233,7 @@ func (c *env) bookingPDF(pos []string, file string, l paper.Layout) error {
 		if err != nil {
 			return err
 		}
-		if err := l.WritePDF(abs, b); err != nil {
+		if err := c.printLayout(st, l, c.siteID(st)).WritePDF(abs, b); err != nil {
 			return err
 		}
 		if c.jsonOut {

@@ -55,6 +55,8 @@ func reportCommand() *command {
 			sub("vouchers", "[--from D] [--to D] [--csv | --json]", "the vouchers redeemed and their discounts", reportVouchers),
 			// The books: a film's week for its distributor.
 			reportDistributorCmd(),
+			// The tax by rate (settings.go).
+			reportTaxCmd(),
 		}}
 }
 

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
+	"boxoffice/paper"
 )
 
 // The cash drawer at the counter (docs/books.md). A cash sale's or
@@ -26,7 +27,8 @@ func (m *Model) openDrawer(why string) tea.Cmd {
 	if m.opts.Printer.None() {
 		return nil
 	}
-	return m.printAlone("drawer slip", m.opts.Layout.DrawerJob(why, m.actor().Name, m.now()))
+	name, now := m.actor().Name, m.now()
+	return m.printAlone("drawer slip", func(l paper.Layout) []byte { return l.DrawerJob(why, name, now) })
 }
 
 // startNoSale asks for the reason of a "no sale".

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"boxoffice/booking"
+	"boxoffice/paper"
 )
 
 // The gift-card screen (docs/giftcards.md): ctrl+b from the shows. A clerk
@@ -72,7 +73,7 @@ func (m *Model) onGiftCard(msg giftCardMsg) tea.Cmd {
 	}
 	s.amount.Reset()
 	m.setInfo("Sold gift card " + booking.FormatCardNumber(msg.card.Number) + " for " + msg.card.Amount.String() + ".")
-	return m.printAlone("gift card", m.opts.Layout.GiftCardJob(msg.card))
+	return m.printAlone("gift card", func(l paper.Layout) []byte { return l.GiftCardJob(msg.card) })
 }
 
 // giftCardScreen is the screen's contract.

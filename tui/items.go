@@ -420,7 +420,7 @@ func (m *Model) onItemsSold(msg itemsMsg) tea.Cmd {
 		change = ", change " + o.Change().String()
 	}
 	m.setInfo(fmt.Sprintf("Sold %s: %s %s%s.", o.Number, o.Total.String(), o.Method(), change))
-	return tea.Batch(m.loadItemsCmd(), m.printAlone("receipt", m.opts.Layout.ReceiptJob(paper.ItemSaleReceipt(o))))
+	return tea.Batch(m.loadItemsCmd(), m.printAlone("receipt", receiptJob(paper.ItemSaleReceipt(o))))
 }
 
 // manageItemKey answers a manager's keys on the list.

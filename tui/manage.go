@@ -30,10 +30,11 @@ const (
 	mgrStaff
 	mgrTerminals
 	mgrShifts
+	mgrSettings
 	numMgrSections
 )
 
-var mgrNames = [numMgrSections]string{"Manager", "Films", "Halls", "Shows: the week", "Prices", "Staff", "Terminals", "Shifts"}
+var mgrNames = [numMgrSections]string{"Manager", "Films", "Halls", "Shows: the week", "Prices", "Staff", "Terminals", "Shifts", "Settings"}
 
 // mgrAbout is what each section is for, on the menu.
 var mgrAbout = [numMgrSections]string{
@@ -44,6 +45,7 @@ var mgrAbout = [numMgrSections]string{
 	mgrStaff:     "add, disable/enable, role, PIN reset, unlock",
 	mgrTerminals: "the counter terminals; add, remove, their printer",
 	mgrShifts:    "everyone's shifts; reopen a closed one",
+	mgrSettings:  "the cinema's name, address, currency, locale, footer",
 }
 
 // manageState is the manager screens: the section on show, what it last
@@ -65,7 +67,9 @@ type manageState struct {
 	staff  []booking.Staff
 	terms  []booking.Terminal
 	shifts []booking.Shift
-	week   weekState
+	// settings are the values in force at the counter's site.
+	settings []booking.Setting
+	week     weekState
 	// sites names the sites of a chain for the halls, staff and
 	// terminals lists; nil for a single cinema, which sees no site column.
 	sites map[int64]string
@@ -88,6 +92,7 @@ type mgrLoadedMsg struct {
 	staff  []booking.Staff
 	terms  []booking.Terminal
 	shifts []booking.Shift
+	cinema *booking.Cinema
 	shows  [weekDays][]booking.Show
 	sites  []booking.Site
 	err    error
@@ -132,7 +137,7 @@ func (m *Model) mgrLoadCmd() tea.Cmd {
 	g := &m.manage
 	g.seq++
 	g.busy, g.dirty = true, false // this read covers every change before it
-	seq, section, store, actor := g.seq, g.section, m.store, m.actor()
+	seq, section, store, actor, site := g.seq, g.section, m.store, m.actor(), m.opts.Site
 	start := g.week.start
 	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		msg := mgrLoadedMsg{seq: seq}
@@ -160,6 +165,8 @@ func (m *Model) mgrLoadCmd() tea.Cmd {
 			msg.terms, err = store.ListTerminals(ctx, actor)
 		case mgrShifts:
 			msg.shifts, err = store.ListShifts(ctx, actor, booking.ShiftQuery{Limit: mgrShiftsShown})
+		case mgrSettings:
+			msg.cinema, err = store.Cinema(ctx, actor, site)
 		}
 		if err == nil && (section == mgrHalls || section == mgrStaff || section == mgrTerminals) {
 			msg.sites, err = store.Sites(ctx, actor)
@@ -208,6 +215,8 @@ func (m *Model) onMgrLoadedData(msg mgrLoadedMsg) {
 		g.terms = msg.terms
 	case mgrShifts:
 		g.shifts = msg.shifts
+	case mgrSettings:
+		g.settings = msg.cinema.Settings()
 	}
 	g.sites = siteNames(msg.sites)
 	g.cursor = min(g.cursor, max(g.rows()-1, 0))
@@ -253,6 +262,8 @@ func (g *manageState) rows() int {
 		return len(g.terms)
 	case mgrShifts:
 		return len(g.shifts)
+	case mgrSettings:
+		return len(g.settings)
 	}
 	return 0
 }
@@ -350,6 +361,8 @@ func (m *Model) manageKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.termsKey(msg)
 	case mgrShifts:
 		return m.shiftsKey(msg)
+	case mgrSettings:
+		return m.settingsKey(msg)
 	}
 	return nil
 }
@@ -384,7 +397,8 @@ func (manageScreen) focus(m *Model) *field {
 
 func (manageScreen) changed(m *Model, c booking.ShowChanged) tea.Cmd {
 	g := &m.manage
-	if !(g.section == mgrWeek && (c.ShowID == 0 || g.week.has(c.ShowID))) && !(g.section == mgrPrices && c.ShowID == 0) {
+	cinemaWide := c.ShowID == 0 && (g.section == mgrPrices || g.section == mgrSettings)
+	if !(g.section == mgrWeek && (c.ShowID == 0 || g.week.has(c.ShowID))) && !cinemaWide {
 		return nil
 	}
 	if g.form != nil || g.confirm != nil || g.pick != nil || g.busy {
@@ -443,6 +457,8 @@ func (manageScreen) view(m *Model, height int) string {
 		b.WriteString(m.termsView(h))
 	case mgrShifts:
 		b.WriteString(m.shiftsView(h))
+	case mgrSettings:
+		b.WriteString(m.settingsView(h))
 	}
 	return b.String()
 }
@@ -546,6 +562,8 @@ func (m *Model) sectionKeys() []key.Binding {
 		return []key.Binding{k.MgrAdd, k.MgrPrinter, k.MgrRemove}
 	case mgrShifts:
 		return []key.Binding{k.MgrReopen}
+	case mgrSettings:
+		return []key.Binding{k.MgrEdit}
 	}
 	return nil
 }

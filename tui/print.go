@@ -74,6 +74,7 @@ func (m *Model) printBookingJob(number string, again bool) tea.Cmd {
 		if err != nil {
 			return printedMsg{number: number, err: err}, err
 		}
+		opts.Layout = jobLayout(c, store, actor, opts.Site, opts.Layout)
 		// The job has its own deadline (PrintTimeout), not the store call's.
 		return printJob(ctx, opts, b, again), nil
 	}))
@@ -137,7 +138,7 @@ func (m *Model) printRefund(b *booking.Booking) tea.Cmd {
 	if last.IsZero() {
 		return nil
 	}
-	return m.printAlone("refund receipt", m.opts.Layout.ReceiptJob(paper.RefundReceipt(b, last)))
+	return m.printAlone("refund receipt", receiptJob(paper.RefundReceipt(b, last)))
 }
 
 // printZReport prints a closed shift's Z report on the counter's printer.
@@ -145,18 +146,43 @@ func (m *Model) printZReport(z *booking.ShiftReport) tea.Cmd {
 	if z == nil {
 		return nil
 	}
-	return m.printAlone("Z report", m.opts.Layout.ZReportJob(z))
+	return m.printAlone("Z report", func(l paper.Layout) []byte { return l.ZReportJob(z) })
 }
 
-// printAlone sends a job already laid out to the counter's printer, when
-// it has one and is not busy with another.
-func (m *Model) printAlone(what string, job []byte) tea.Cmd {
+// printAlone lays a job out with build and sends it to the counter's
+// printer, when it has one and is not busy with another. The settings
+// and rates are read off the UI goroutine, with the job.
+func (m *Model) printAlone(what string, build func(paper.Layout) []byte) tea.Cmd {
 	if m.opts.Printer.None() || m.printing {
 		return nil
 	}
 	m.printing = true
 	ctx, printer, timeout := m.ctx, m.opts.Printer, m.opts.PrintTimeout
+	store, actor, site, base := m.store, m.actor(), m.opts.Site, m.opts.Layout
 	return m.park(parkPrint, func() tea.Msg {
-		return printedMsg{what: what, err: paper.Send(ctx, printer, job, timeout)}
+		c, cancel := context.WithTimeout(ctx, callTimeout)
+		l := jobLayout(c, store, actor, site, base)
+		cancel()
+		return printedMsg{what: what, err: paper.Send(ctx, printer, build(l), timeout)}
 	})
+}
+
+// receiptJob lays r out as a receipt job.
+func receiptJob(r paper.Receipt) func(paper.Layout) []byte {
+	return func(l paper.Layout) []byte { return l.ReceiptJob(r) }
+}
+
+// jobLayout is base with the settings in force at site (the counter's;
+// AllSites: the cinema's) and the tax rates, read once for a job, so a
+// setting changed by a manager prints from the next job on. A failed read
+// leaves base's (the defaults at worst): the sale is made, and its paper
+// is printed rather than lost for a heading.
+func jobLayout(ctx context.Context, store Backend, actor booking.Actor, site int64, base paper.Layout) paper.Layout {
+	if c, err := store.Cinema(ctx, actor, site); err == nil {
+		base.Settings = c
+	}
+	if r, err := store.TaxRates(ctx, actor); err == nil {
+		base.Rates = r
+	}
+	return base
 }

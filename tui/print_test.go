@@ -264,3 +264,52 @@ func TestModel_ReprintIsDuplicate(t *testing.T) {
 		t.Fatalf("the receipt printed again:\n%s", text)
 	}
 }
+
+// TestModel_PrintReadsSettings: the counter's printouts read the
+// cinema's settings and tax rates with each job, not when the session
+// opened: the sale's receipt is in euros with its VAT line, and a name
+// set after it heads the next job, the refund's receipt.
+func TestModel_PrintReadsSettings(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	ctx := context.Background()
+	pr := escpostest.NewPrinter(t)
+	p, _ := booking.ParsePrinter(pr.URL())
+	m := newPrintModel(t, s, clock, "settings", Options{Printer: p})
+	for k, v := range map[string]string{booking.SetSymbol: "€", booking.SetLocale: "de"} {
+		if _, err := s.SetSetting(ctx, booking.System, booking.AllSites, k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.SetTaxRate(ctx, booking.System, booking.TaxRate{Key: booking.TicketTax("adult"), Rate: 2000}); err != nil {
+		t.Fatal(err)
+	}
+	openGrandShow(t, m)
+	press(t, m, "1", "b", "enter", "enter", "enter")
+	sold := m.done.booking
+	run(t, m, takeParked(t, m, parkPrint))
+	cmds, err := escpostest.Parse(pr.Job(t, 5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(escpostest.Texts(cmds), "\n")
+	if !strings.Contains(text, "12,50 €") || !strings.Contains(text, "VAT 20 % 2,08 €") {
+		t.Fatalf("sale receipt without the settings:\n%s", text)
+	}
+
+	if _, err := s.SetSetting(ctx, booking.System, booking.AllSites, booking.SetName, "Kino Roxy"); err != nil {
+		t.Fatal(err)
+	}
+	press(t, m, "ctrl+f")
+	typeText(t, m, sold.Number)
+	press(t, m, "enter", "tab", "c", "enter", "right", "enter")
+	run(t, m, takeParked(t, m, parkPrint))
+	cmds, err = escpostest.Parse(pr.Job(t, 5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := strings.Join(escpostest.Texts(cmds), "\n"); !strings.Contains(text, "Kino Roxy") || !strings.Contains(text, "REFUND") {
+		t.Fatalf("refund receipt without the name set since:\n%s", text)
+	}
+}

@@ -50,7 +50,10 @@ type Backend interface {
 	booking.GiftCards // the gift-card screen (giftcard.go)
 	// The books: the ID check of a sale, the drawer (idcheck.go, drawer.go).
 	booking.Books
+	// The cinema's settings and tax rates, read for every print job
+	// (print.go jobLayout).
 	booking.Settings
+	booking.Taxes
 }
 
 // Backend asks nothing of the core that booking.Store does not promise.

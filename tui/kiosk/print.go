@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"boxoffice/booking"
 	"boxoffice/paper"
 )
 
@@ -18,8 +19,14 @@ func (m *Model) printCollected() tea.Cmd {
 		return nil
 	}
 	b, printer, layout, ctx := c.Booking, m.opts.Printer, m.opts.Layout, m.opts.Context
+	store, actor := m.opts.Store, m.actor
 	m.note = "Printing your tickets…"
 	return func() tea.Msg {
+		// The cinema's settings, read for this job: its name, money and
+		// dates on the tickets; the defaults when the read fails.
+		if cin, err := store.Cinema(ctx, actor, booking.AllSites); err == nil {
+			layout.Settings = cin
+		}
 		job, err := layout.TicketsJob(b)
 		if err == nil {
 			err = paper.Send(context.WithoutCancel(ctx), printer, job, 0)
