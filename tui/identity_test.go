@@ -224,9 +224,12 @@ var moneyMethods = map[string]bool{"Checkout": true, "Cancel": true,
 	// A show cancelled from the manager screen refunds every booking.
 	"CancelShow": true}
 
-// freeMethods name nobody, so the store never refuses them as withdrawn:
-// the releases on the way out and the change broker.
-var freeMethods = map[string]bool{"ReleaseOwner": true, "Changes": true}
+// freeMethods need no command of their own: the releases on the way out
+// and the change broker name nobody, so the store never refuses them as
+// withdrawn; a print job's reads of the settings and tax rates (print.go's
+// jobLayout) run in the job, after the sale, and a refusal there prints
+// the paper with the defaults rather than losing it.
+var freeMethods = map[string]bool{"ReleaseOwner": true, "Changes": true, "Cinema": true, "TaxRates": true}
 
 // Every store call a screen makes is inside a command made by m.call or,
 // for money, m.money: that is where a refusal because access was
