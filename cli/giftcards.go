@@ -121,7 +121,7 @@ type giftCardInput struct{ card, rest string }
 
 // giftCardFlags adds sell's --card and --rest.
 func giftCardFlags(fs *flag.FlagSet, g *giftCardInput) {
-	fs.StringVar(&g.card, "card", "", "with --pay giftcard: the gift card's `NUMBER`")
+	fs.StringVar(&g.card, "card", "", "with --pay giftcard or --part giftcard: the gift card's `NUMBER`")
 	fs.StringVar(&g.rest, "rest", "", "with --pay giftcard: what the card cannot pay, by `cash|card` (default: refuse a short card)")
 }
 
@@ -142,25 +142,14 @@ func giftCardPayment(f *sellInput) (booking.CheckoutRequest, error) {
 	if f.gift.card == "" {
 		return booking.CheckoutRequest{}, usagef("--pay giftcard needs --card NUMBER")
 	}
-	var tender booking.Money
-	if f.tendered != "" {
-		if f.gift.rest != string(booking.Cash) {
-			return booking.CheckoutRequest{}, usagef("--tendered is for cash payments (--rest cash)")
-		}
-		var err error
-		if tender, err = booking.ParseMoney(f.tendered); err != nil {
-			return booking.CheckoutRequest{}, usagef("--tendered: %s", booking.ErrorMessage(err))
-		}
+	if f.tendered != "" && f.gift.rest != string(booking.Cash) {
+		return booking.CheckoutRequest{}, usagef("--tendered is for cash payments (--rest cash)")
 	}
-	key := f.key
-	if key == "" {
-		key = "cli-" + randomID()
+	tender, err := parseTendered(f.tendered)
+	if err != nil {
+		return booking.CheckoutRequest{}, err
 	}
-	req := booking.CheckoutRequest{IdempotencyKey: key, Customer: f.name, Phone: f.phone, Tendered: tender, CheckTotal: true, Tender: parts}
-	if err := req.Validate(); err != nil {
-		return booking.CheckoutRequest{}, usagef("%s", booking.ErrorMessage(err))
-	}
-	return req, nil
+	return saleRequest(f, booking.CheckoutRequest{Tendered: tender, Tender: parts})
 }
 
 // giftCardShiftLines are the gift cards of an X or Z report as its

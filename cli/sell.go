@@ -26,7 +26,10 @@ seats unless --premium is given or nothing else fits them together. Seats
 named that would leave a single empty seat between taken seats or an
 aisle are refused, naming it, unless --allow-single is given (written to
 the audit trail); the rule is off once a show is ` + strconv.Itoa(booking.SinglesRelaxPercent) + `% taken. The
-same --key again answers with the booking the first run made.`
+same --key again answers with the booking the first run made. --part
+METHOD[:AMOUNT], repeated, pays the sale in parts: --part card:10 --part
+cash --tendered 20 takes 10.00 by card and the rest in cash from 20.00;
+the part without an amount is the rest, change comes only from cash.`
 
 // sellInput is the sell command line as typed.
 type sellInput struct {
@@ -39,6 +42,7 @@ type sellInput struct {
 	voucher string
 	items   itemFlags
 	gift    giftCardInput // --card, --rest (giftcards.go)
+	parts   tenderFlags   // --part (tender.go)
 }
 
 func sellInputOf(fs *flag.FlagSet) *sellInput {
@@ -57,6 +61,7 @@ func sellInputOf(fs *flag.FlagSet) *sellInput {
 	fs.StringVar(&f.voucher, "voucher", "", "a voucher `CODE` to take off the tickets")
 	fs.Var(&f.items, "item", "sell `CODE:QTY` of an item on the same sale (repeatable)")
 	giftCardFlags(fs, &f.gift)
+	fs.Var(&f.parts, "part", "pay a `METHOD[:AMOUNT]` part of the sale, cash|card|giftcard (repeatable; the part without an amount is the rest)")
 	fs.BoolVar(&f.idChecked, "id-checked", false, "the customer's ID was checked: needed for a film rated above the cinema's rating.id_above (written to the audit trail)")
 	return f
 }
@@ -113,6 +118,9 @@ func parseSell(pos []string, f *sellInput) (*sellArgs, error) {
 
 // parsePayment reads how the customer pays and who they are.
 func parsePayment(f *sellInput) (booking.CheckoutRequest, error) {
+	if len(f.parts) > 0 {
+		return tenderPayment(f)
+	}
 	if f.pay == string(booking.GiftCard) || f.gift != (giftCardInput{}) {
 		return giftCardPayment(f)
 	}
@@ -120,29 +128,14 @@ func parsePayment(f *sellInput) (booking.CheckoutRequest, error) {
 	if method != booking.Cash && method != booking.Card {
 		return booking.CheckoutRequest{}, usagef("--pay must be cash or card")
 	}
-	var tender booking.Money
-	if f.tendered != "" {
-		if method != booking.Cash {
-			return booking.CheckoutRequest{}, usagef("--tendered is for cash payments")
-		}
-		var err error
-		if tender, err = booking.ParseMoney(f.tendered); err != nil {
-			return booking.CheckoutRequest{}, usagef("--tendered: %s", booking.ErrorMessage(err))
-		}
+	if f.tendered != "" && method != booking.Cash {
+		return booking.CheckoutRequest{}, usagef("--tendered is for cash payments")
 	}
-	key := f.key
-	if key == "" {
-		key = "cli-" + randomID()
+	tender, err := parseTendered(f.tendered)
+	if err != nil {
+		return booking.CheckoutRequest{}, err
 	}
-	if f.customer < 0 {
-		return booking.CheckoutRequest{}, usagef("--customer must be a customer id from `boxoffice customer find`")
-	}
-	req := booking.CheckoutRequest{IdempotencyKey: key, Customer: f.name, Phone: f.phone, Method: method, Tendered: tender, CheckTotal: true,
-		CustomerID: f.customer, Voucher: f.voucher, Items: f.items}
-	if err := req.Validate(); err != nil {
-		return booking.CheckoutRequest{}, usagef("%s", booking.ErrorMessage(err))
-	}
-	return req, nil
+	return saleRequest(f, booking.CheckoutRequest{Method: method, Tendered: tender})
 }
 
 // checkType refuses a ticket type the store does not have before a seat

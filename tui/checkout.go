@@ -51,6 +51,12 @@ type checkoutState struct {
 	gift     field
 	giftOn   bool
 	giftCard string
+	// part is the card part's amount while it is asked (partOn),
+	// cardPart the part taken: paid by card, the rest in cash
+	// (checkout_split.go).
+	part     field
+	partOn   bool
+	cardPart booking.Money
 }
 
 // Checkout focus positions after the seat rows, counted from len(seats).
@@ -157,6 +163,9 @@ func (c *checkoutState) focusedField() *field {
 	if c.giftOn {
 		return &c.gift
 	}
+	if c.partOn {
+		return &c.part
+	}
 	switch c.focus - len(c.seats) {
 	case focusTendered:
 		if c.method == booking.Cash {
@@ -193,8 +202,12 @@ func (checkoutScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case c.giftOn:
 		return m.giftCardKey(msg)
+	case c.partOn:
+		return m.cardPartKey(msg)
 	case key.Matches(msg, k.GiftCards):
 		m.askCheckoutGiftCard()
+	case key.Matches(msg, k.CardPart):
+		m.askCardPart()
 	case key.Matches(msg, k.Back):
 		return m.backToSeats()
 	case key.Matches(msg, k.Confirm):
@@ -307,7 +320,7 @@ func (m *Model) tendered() (booking.Money, error) {
 	if err != nil {
 		return 0, booking.Errorf(booking.EInvalid, "Type the cash handed over, like 20 or 20.50.")
 	}
-	if total, ok := m.total(); ok && t < total && !c.extras() && c.giftCard == "" {
+	if total, ok := m.total(); ok && t < total-c.cardPartOf() && !c.extras() && c.giftCard == "" {
 		return 0, booking.Errorf(booking.EInvalid, "%s is less than the total %s.", t.String(), total.String())
 	}
 	return t, nil
@@ -386,7 +399,7 @@ func (m *Model) confirmSale() tea.Cmd {
 		return nil
 	}
 	req.Voucher = strings.TrimSpace(c.voucher.String())
-	req = m.withGiftCard(req)
+	req = m.withCardPart(m.withGiftCard(req))
 	c.busy = true
 	c.tries++
 	m.setInfo("Selling…")

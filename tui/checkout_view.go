@@ -33,7 +33,7 @@ func (checkoutScreen) help(m *Model) helpKeys {
 		short: append(short, k.CycleType, k.NextField, k.Extend, k.Back, k.Help),
 		full: [][]key.Binding{
 			{k.NextField, k.PrevField},
-			{k.CycleType, k.PayCard, k.Method, k.Confirm, k.Extend, k.SaleItems, k.Account, k.GiftCards},
+			{k.CycleType, k.PayCard, k.Method, k.Confirm, k.Extend, k.SaleItems, k.Account, k.GiftCards, k.CardPart},
 			k.global(),
 		},
 	}
@@ -133,6 +133,7 @@ func (m *Model) viewCheckoutForm(b *strings.Builder, total booking.Money, ok boo
 		card = st.Selected.Render("[card]")
 	}
 	b.WriteString(m.giftCardLine())
+	b.WriteString(m.cardPartLine())
 	b.WriteString(label(focusMethod, "Payment   ") + cash + " " + card + "\n")
 	if c.method == booking.Cash {
 		line := label(focusTendered, "Tendered  ") + c.tendered.view(st, on(focusTendered), 10)
@@ -164,6 +165,9 @@ func (m *Model) paymentSummary(total booking.Money) string {
 	if c.giftCard != "" {
 		return total.String() + ", gift card first"
 	}
+	if s := m.splitSummary(total); s != "" {
+		return s
+	}
 	if c.extras() {
 		return "tickets " + total.String() + ", voucher and items at the sale"
 	}
@@ -184,6 +188,7 @@ func (m *Model) changeText(total booking.Money) string {
 	if c.giftCard != "" {
 		return st.Subtle.Render("cash for what the gift card does not pay")
 	}
+	total -= c.cardPartOf()
 	if c.tendered.Empty() {
 		return st.Subtle.Render("empty = exact money")
 	}

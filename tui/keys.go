@@ -192,6 +192,9 @@ type KeyMap struct {
 	SaleItems key.Binding
 	// GiftCards opens the gift-card screen from the shows (giftcard.go).
 	GiftCards key.Binding
+	// CardPart asks, on the checkout, for a part paid by card; the rest
+	// is cash (checkout_split.go).
+	CardPart key.Binding
 }
 
 // DefaultKeyMap returns the counter's keys.
@@ -282,6 +285,7 @@ func besideSeatsKeys(km KeyMap) KeyMap {
 	km.Account = b(k("ctrl+a"), h("ctrl+a", "customer account"))
 	km.SaleItems = b(k("i"), h("i", "add items to the sale"))
 	km.GiftCards = b(k("ctrl+b"), h("ctrl+b", "gift cards: sell, balance"))
+	km.CardPart = b(k("ctrl+s"), h("ctrl+s", "card part, the rest cash"))
 	return km
 }
 

@@ -21,6 +21,7 @@ const needGiftCards = "IssueGiftCard, GiftCardBalance and ReportGiftCards (booki
 var giftCardCases = []testCase{
 	{"ThirtyPaysTwoOfTwentyFour", giftCardsTwentyFour},
 	{"SplitTenderAndRefund", giftCardsSplitTender},
+	{"CardAndCashNamingCash", giftCardsCardAndCash},
 	{"Refusals", giftCardsRefusals},
 }
 
@@ -147,6 +148,19 @@ func giftCardsTwentyFour(t *testing.T, e *env) {
 // the drawer expects the cash part and the card sold for cash; a refund
 // of one seat gives the gift card its 10.00 first and the card 2.50, the
 // cancel of the rest the card 7.50 and cash 5.00.
+// giftCardsCardAndCash: a counter names Method cash beside its parts
+// (card 10.00, cash the rest) and 20.00 handed over for a 25.00 sale:
+// the cash is checked against the cash part, 15.00, not the total.
+func giftCardsCardAndCash(t *testing.T, e *env) {
+	h := e.hold(t, "parts", "F5", "F6")
+	b, err := e.s.Checkout(e.ctx, clerk, booking.CheckoutRequest{HoldID: h.ID, Owner: "parts", IdempotencyKey: "parts", Method: booking.Cash, Tendered: 20_00,
+		Tender: []booking.TenderPart{{Method: booking.Card, Amount: 10_00}, {Method: booking.Cash}}})
+	want := []string{"sale card 10.00", "sale cash 15.00"}
+	if err != nil || b.Total != 25_00 || b.Change() != 5_00 || !slices.Equal(payments(b), want) {
+		t.Fatalf("card and cash: %+v %v", b, err)
+	}
+}
+
 func giftCardsSplitTender(t *testing.T, e *env) {
 	g := need[booking.GiftCards](t, e, needGiftCards)
 	r := need[refunder](t, e, needRefund)
