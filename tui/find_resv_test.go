@@ -125,7 +125,7 @@ func TestCounter_PayReservationCash(t *testing.T) {
 	}
 	checkFits(t, m, "paying a reservation")
 	goldenMasked(t, m, "reservation-pay-80x24-Ascii", colorprofile.Ascii)
-	press(t, m, "ctrl+p")
+	press(t, m, "ctrl+p", "y")
 	if m.screen != screenShift || !strings.Contains(m.status, "Type the float") {
 		t.Fatalf("no shift: screen %v, %q", m.screen, m.status)
 	}

@@ -37,6 +37,9 @@ type reservationsState struct {
 	key     string // the payment's idempotency key: one per reservation chosen
 	busy    bool
 	paid    *booking.Booking
+	// confirming is ctrl+p asked: only y takes the money, any other key
+	// leaves it unpaid.
+	confirming bool
 
 	// The payment (reservations_pay.go): the chosen reservation's amount,
 	// the cash handed over, and the float typed when no shift was open.
@@ -169,6 +172,14 @@ func (reservationsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	if r.reserving {
 		return m.reserveForKey(msg)
 	}
+	if r.confirming {
+		r.confirming = false
+		if msg.String() == "y" {
+			return m.payReservationCmd()
+		}
+		m.setInfo("Not paid: nothing was taken.")
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Back) && r.back == screenFind:
 		m.screen = screenFind // the search that found it, as it was
@@ -190,7 +201,7 @@ func (reservationsScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.ResvMethod):
 		r.card = !r.card
 	case key.Matches(msg, k.ResvPay):
-		return m.payReservationCmd()
+		m.askPayReservation()
 	case key.Matches(msg, k.Submit):
 		return m.findReservationsCmd()
 	case !r.card && r.chosen() != nil && msg.Text != "" && strings.IndexFunc(msg.Text, func(c rune) bool { return !isAmountRune(c) }) < 0,
@@ -234,18 +245,54 @@ func (m *Model) onReservations(msg reservationsMsg) tea.Cmd {
 	return m.resvQuoteCmd()
 }
 
+// askPayReservation asks, on ctrl+p, before any money is taken: the
+// amount, the way and the reservation, y to take it, any other key (enter
+// too) not.
+func (m *Model) askPayReservation() {
+	r := &m.resv
+	res, ok := m.payable()
+	if !ok {
+		return
+	}
+	if _, err := m.resvTendered(); err != nil {
+		m.fail(err)
+		return
+	}
+	way := "in cash"
+	if r.card {
+		way = "by card"
+	}
+	amount := ""
+	if r.quote != nil {
+		amount = r.quote.Total.String() + " "
+	}
+	r.confirming = true
+	m.setInfo(fmt.Sprintf("Take %s%s for %s? y yes · any other key no", amount, way, res.Number))
+}
+
+// payable is the chosen reservation when it can be paid, saying why not
+// when it cannot.
+func (m *Model) payable() (booking.Reservation, bool) {
+	r := &m.resv
+	if len(r.results) == 0 {
+		m.setError("Find a reservation first.")
+		return booking.Reservation{}, false
+	}
+	res := r.results[r.cursor]
+	if res.Status != booking.ReservationReserved {
+		m.setError(fmt.Sprintf("%s is %s: nothing to pay.", res.Number, res.Status))
+		return booking.Reservation{}, false
+	}
+	return res, true
+}
+
 // payReservationCmd takes payment for the chosen reservation. The key is
 // made once per reservation chosen, so a second ctrl+p after a dropped
 // answer lands on the booking the first made.
 func (m *Model) payReservationCmd() tea.Cmd {
 	r := &m.resv
-	if len(r.results) == 0 {
-		m.setError("Find a reservation first.")
-		return nil
-	}
-	res := r.results[r.cursor]
-	if res.Status != booking.ReservationReserved {
-		m.setError(fmt.Sprintf("%s is %s: nothing to pay.", res.Number, res.Status))
+	res, ok := m.payable()
+	if !ok {
 		return nil
 	}
 	if r.key == "" {

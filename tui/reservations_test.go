@@ -40,6 +40,14 @@ func TestCounter_Reservations(t *testing.T) {
 		t.Fatalf("find by phone: %+v %q\n%s", m.resv.results, m.status, m.render())
 	}
 	press(t, m, "ctrl+p")
+	if !strings.Contains(m.status, "y yes") || m.resv.paid != nil {
+		t.Fatalf("ctrl+p took the money without asking: %q", m.status)
+	}
+	press(t, m, "enter") // the default is No
+	if m.resv.paid != nil || !strings.Contains(m.status, "Not paid") {
+		t.Fatalf("enter after ctrl+p: paid %+v, %q", m.resv.paid, m.status)
+	}
+	press(t, m, "ctrl+p", "y")
 	if m.resv.paid == nil || m.resv.paid.Number != r.Number || len(m.resv.paid.Tickets) != 2 || !strings.Contains(m.status, "Paid "+r.Number) ||
 		m.screen != screenDone {
 		t.Fatalf("payment: %+v, status %q, screen %v", m.resv.paid, m.status, m.screen)
@@ -65,7 +73,7 @@ func TestCounter_Reservations(t *testing.T) {
 	press(t, m, "enter")
 	clock.Set(r2.CutOff)
 	m.resv.results[0].Status = booking.ReservationReserved // the screen's copy, read before the cut-off
-	press(t, m, "ctrl+p")
+	press(t, m, "ctrl+p", "y")
 	if !m.statusErr || !strings.Contains(m.status, "lapsed") {
 		t.Fatalf("paying a lapsed reservation: %q", m.status)
 	}
