@@ -89,6 +89,9 @@ func (s *Store) Exchange(ctx context.Context, actor booking.Actor, req booking.E
 	got, err := write(s, ctx, actor, Write{Op: "exchange"}, x.run)
 	if err != nil {
 		s.approvalNotUsed(ctx, actor, ok, "exchange of "+number, err)
+		if x.toHall != nil {
+			err = s.suggest(ctx, err, x.toHall, x.toShow, len(req.Seats))
+		}
 		return nil, err
 	}
 	from, err := s.committedBooking(ctx, got.From)
@@ -112,6 +115,10 @@ type exchange struct {
 
 	old   BookingRow
 	moved []TicketRow
+	// toHall and toShow are where the new seats were claimed: a clash is
+	// given its suggestions there after the write.
+	toHall *booking.Hall
+	toShow int64
 }
 
 // run is the exchange's transaction: lock the old booking; the same key
@@ -239,6 +246,7 @@ func (x *exchange) freeOld(tx Tx) error {
 // what the difference needs, and writes the new booking, its tickets and
 // claims, the payments, the exchange row and the audit row.
 func (x *exchange) issue(tx Tx, hall *booking.Hall, showID int64, seats []booking.Seat) (ExchangeRow, error) {
+	x.toHall, x.toShow = hall, showID // for the suggestions of a clash
 	holdID, err := x.s.claimForSale(tx, hall, showID, exchangeOwner+x.number, seats)
 	if err != nil {
 		return ExchangeRow{}, err

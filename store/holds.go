@@ -88,7 +88,7 @@ func (s *Store) Hold(ctx context.Context, actor booking.Actor, req booking.HoldR
 		return h, s.afterClaims(tx, actor, h, booking.AuditHold)
 	})
 	if err != nil {
-		return nil, err
+		return nil, s.suggest(ctx, err, hall, req.ShowID, len(seats))
 	}
 	h.Together = true
 	s.sales.hold(h, "", false)
@@ -160,7 +160,7 @@ func (s *Store) holdSeats(tx Tx, hall *booking.Hall, req booking.HoldRequest, tt
 		}
 	}
 	if len(missing) > 0 {
-		if err := s.clash(tx, hall, req.ShowID, holdID, seats, missing); err != nil {
+		if err := s.clash(tx, hall, req.ShowID, holdID, missing); err != nil {
 			return nil, err
 		}
 	}
@@ -217,10 +217,10 @@ func (s *Store) heldHold(tx Tx, hall *booking.Hall, showID int64, owner string, 
 // seats another hold or a sale has live, when any; else those kept out of
 // sale, saying so (OutOfSale). Seats this hold has already (a hold grown
 // by a seat it holds) are no clash: nil when they are all there is. The
-// suggestions are the free blocks of the party's size nearest the first
-// taken seat, as the transaction sees the show (never a seat kept out of
-// sale, nor one this transaction claimed).
-func (s *Store) clash(tx Tx, hall *booking.Hall, showID, holdID int64, party []booking.Seat, missing []int64) error {
+// suggestions are left to suggest, after the write: reading the whole
+// show here cost the single writer a fifth of its time whenever counters
+// raced for seats.
+func (s *Store) clash(tx Tx, hall *booking.Hall, showID, holdID int64, missing []int64) error {
 	live, err := tx.LiveClaimsOf(showID, missing)
 	if err != nil {
 		return err
@@ -236,35 +236,77 @@ func (s *Store) clash(tx Tx, hall *booking.Hall, showID, holdID int64, party []b
 			fresh = append(fresh, seat)
 		}
 	}
-	if len(taken) == 0 && len(fresh) == 0 {
+	if len(taken) > 0 {
+		return &booking.SeatsTakenError{Taken: taken}
+	}
+	if len(fresh) == 0 {
 		return nil
 	}
-	busy, out, err := s.takenNow(tx, hall, showID, holdID, seatIDs(party))
+	out, err := s.outOfSale(tx, hall, showID)
 	if err != nil {
 		return err
 	}
-	e := &booking.SeatsTakenError{Taken: taken}
-	if len(taken) == 0 {
-		var blocked []booking.Seat
-		for _, seat := range fresh {
-			if out[seat.ID] {
-				blocked = append(blocked, seat)
-			}
-		}
-		e = &booking.SeatsTakenError{Taken: fresh, OutOfSale: len(blocked) > 0}
-		if len(blocked) > 0 {
-			e.Taken = blocked
+	var blocked []booking.Seat
+	for _, seat := range fresh {
+		if out[seat.ID] {
+			blocked = append(blocked, seat)
 		}
 	}
-	e.Suggestions = booking.NextTo(hall, takenSet(hall, busy, out), e.Taken[0], len(party), 3)
-	return e
+	if len(blocked) > 0 {
+		return &booking.SeatsTakenError{Taken: blocked, OutOfSale: true}
+	}
+	return &booking.SeatsTakenError{Taken: fresh}
+}
+
+// suggest gives a clash (a *booking.SeatsTakenError in err) its
+// suggestions once the write that met it is over: the free blocks of the
+// party's size nearest the first taken seat, as a read sees the show now
+// (the seat map's copy, never a seat kept out of sale). A suggestion is
+// advice a moment later is as good for; a read that fails leaves the
+// clash without suggestions. Any other error is returned as it is.
+func (s *Store) suggest(ctx context.Context, err error, hall *booking.Hall, showID int64, party int) error {
+	var e *booking.SeatsTakenError
+	if !errors.As(err, &e) || len(e.Taken) == 0 || e.Suggestions != nil {
+		return err
+	}
+	sh, rerr := s.prog.Show(ctx, showID)
+	if rerr != nil {
+		return err
+	}
+	snap, rerr := s.d.ReadSeatMap(ctx, sh)
+	if rerr != nil {
+		return err
+	}
+	now := s.d.Now().UnixMilli()
+	busy := make(map[int64]bool, len(snap.Claims))
+	for _, c := range snap.Claims {
+		if c.live(now) {
+			busy[c.SeatID] = true
+		}
+	}
+	out := OutOfSale(s.blocksInForce(hall, snap.Blocks))
+	e.Suggestions = booking.NextTo(hall, takenSet(hall, busy, out), e.Taken[0], party, 3)
+	return err
+}
+
+// outOfSale is the seats of a show of hall kept out of sale, as tx reads
+// its blocks.
+func (s *Store) outOfSale(tx Tx, hall *booking.Hall, showID int64) (map[int64]bool, error) {
+	sh, err := s.prog.Show(tx.Context(), showID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := tx.ShowBlocks(sh)
+	if err != nil {
+		return nil, err
+	}
+	return OutOfSale(s.blocksInForce(hall, rows)), nil
 }
 
 // takenNow is what of a show cannot be offered, as tx sees it: the seats
-// claimed live (sold, or held by a live hold), leaving out the claims tx
-// made for holdID on ours (undone with it), and the seats kept out of
+// claimed live (sold, or held by a live hold) and the seats kept out of
 // sale.
-func (s *Store) takenNow(tx Tx, hall *booking.Hall, showID, holdID int64, ours []int64) (busy, out map[int64]bool, err error) {
+func (s *Store) takenNow(tx Tx, hall *booking.Hall, showID int64) (busy, out map[int64]bool, err error) {
 	claims, err := tx.ShowClaims(showID)
 	if err != nil {
 		return nil, nil, err
@@ -272,19 +314,12 @@ func (s *Store) takenNow(tx Tx, hall *booking.Hall, showID, holdID int64, ours [
 	now := tx.Now().UnixMilli()
 	busy = make(map[int64]bool, len(claims))
 	for _, c := range claims {
-		if c.live(now) && !(c.HoldID == holdID && slices.Contains(ours, c.SeatID)) {
+		if c.live(now) {
 			busy[c.SeatID] = true
 		}
 	}
-	sh, err := s.prog.Show(tx.Context(), showID)
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, err := tx.ShowBlocks(sh)
-	if err != nil {
-		return nil, nil, err
-	}
-	return busy, OutOfSale(s.blocksInForce(hall, rows)), nil
+	out, err = s.outOfSale(tx, hall, showID)
+	return busy, out, err
 }
 
 // checkSingles is booking.CheckSingles on the seats of a hold picked by
@@ -295,7 +330,7 @@ func (s *Store) checkSingles(tx Tx, hall *booking.Hall, req booking.HoldRequest,
 	if !req.ByHand {
 		return nil, nil
 	}
-	busy, out, err := s.takenNow(tx, hall, req.ShowID, 0, nil)
+	busy, out, err := s.takenNow(tx, hall, req.ShowID)
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +401,7 @@ func (s *Store) HoldBest(ctx context.Context, actor booking.Actor, req booking.H
 		return h, s.afterClaims(tx, actor, h, booking.AuditHold)
 	})
 	if err != nil {
-		return nil, err
+		return nil, s.suggest(ctx, err, hall, req.ShowID, req.N)
 	}
 	s.sales.hold(h, "", false)
 	return h, nil
@@ -387,7 +422,7 @@ func (s *Store) holdBest(tx Tx, hall *booking.Hall, req booking.HoldBestRequest,
 	var holdID int64
 	var expires time.Time
 	for try := 0; ; try++ {
-		busy, out, err := s.takenNow(tx, hall, req.ShowID, 0, nil)
+		busy, out, err := s.takenNow(tx, hall, req.ShowID)
 		if err != nil {
 			return nil, err
 		}
@@ -415,7 +450,7 @@ func (s *Store) holdBest(tx Tx, hall *booking.Hall, req booking.HoldBestRequest,
 			continue
 		}
 		if len(missing) > 0 {
-			if err := s.clash(tx, hall, req.ShowID, holdID, seats, missing); err != nil {
+			if err := s.clash(tx, hall, req.ShowID, holdID, missing); err != nil {
 				return nil, err
 			}
 		}

@@ -121,7 +121,7 @@ func (s *Store) KioskHold(ctx context.Context, actor booking.Actor, req booking.
 		}
 	}
 	addr := booking.KioskAddr(req.Addr, req.Owner)
-	return write(s, ctx, actor, Write{Op: "kiosk hold"}, func(tx Tx) (*booking.Hold, error) {
+	h, err := write(s, ctx, actor, Write{Op: "kiosk hold"}, func(tx Tx) (*booking.Hold, error) {
 		if err := tx.LockKioskSession(req.Owner); err != nil {
 			return nil, err
 		}
@@ -166,6 +166,7 @@ func (s *Store) KioskHold(ctx context.Context, actor booking.Actor, req booking.
 		return h, Audit(tx, actor, booking.AuditEntry{Action: booking.AuditHold, ShowID: h.ShowID,
 			Detail: fmt.Sprintf("hold %d: %s", h.ID, strings.Join(booking.Labels(h.Seats), " "))}, 0)
 	})
+	return h, s.suggest(ctx, err, hall, req.ShowID, n)
 }
 
 // salesOpen refuses a hold of a show that was cancelled or whose sales
