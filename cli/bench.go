@@ -105,6 +105,9 @@ type benchResult struct {
 	StatementsPerBooking float64 `json:"statements_per_booking"`
 	RowsPerBooking       float64 `json:"rows_per_booking"`
 	WALBytesPerBooking   float64 `json:"wal_bytes_per_booking"`
+	// The writer's dearest statements (SQLite): runs and microseconds
+	// per booking, the COMMIT's sync included in its own.
+	DearestStatements []benchStatement `json:"dearest_statements,omitempty"`
 
 	// bench --db only (bench_pg.go): the seeds' FOR UPDATE shape on the
 	// same server in the same run, and this path's ratio to it.
@@ -114,12 +117,40 @@ type benchResult struct {
 	RatioToSeed        float64 `json:"ratio_to_seed,omitempty"`
 }
 
+// benchStatement is one statement's share of a booking on the writer.
+type benchStatement struct {
+	SQL              string  `json:"sql"`
+	RunsPerBooking   float64 `json:"runs_per_booking"`
+	MicrosPerBooking float64 `json:"us_per_booking"`
+}
+
+// dearestShown is how many of the writer's dearest statements bench
+// prints.
+const dearestShown = 6
+
+// dearest is the writer's dearest statements of costs, per booking of n,
+// each named by the start of its SQL on one line.
+func dearest(costs []db.StatementCost, n float64) []benchStatement {
+	var out []benchStatement
+	for _, sc := range costs[:min(len(costs), dearestShown)] {
+		text := strings.Join(strings.Fields(sc.SQL), " ")
+		if len(text) > 60 {
+			text = text[:57] + "..."
+		}
+		out = append(out, benchStatement{SQL: text, RunsPerBooking: float64(sc.Runs) / n, MicrosPerBooking: float64(sc.Time.Microseconds()) / n})
+	}
+	return out
+}
+
 // writeText is one row of the bench table.
 func (r *benchResult) writeText(w io.Writer) {
 	fmt.Fprintf(w, "%7d %12.0f %8.2f %8.2f %8.2f %8d %9d %9d %8.2f %7.1f\n",
 		r.Clients, r.BookingsPerSec, r.P50ms, r.P99ms, r.Maxms, r.Clashes, r.Bookings, r.Committed, r.Ratio, r.MeanBatch)
 	if r.StatementsPerBooking > 0 {
 		fmt.Fprintf(w, "        per booking: %.1f statements, %.1f rows, %.0f WAL bytes\n", r.StatementsPerBooking, r.RowsPerBooking, r.WALBytesPerBooking)
+	}
+	for _, st := range r.DearestStatements {
+		fmt.Fprintf(w, "        %7.1f µs %5.2f× %s\n", st.MicrosPerBooking, st.RunsPerBooking, st.SQL)
 	}
 	if r.DoubleSold != 0 || r.Bookings != r.Committed || r.Errors != 0 {
 		fmt.Fprintf(w, "        !! double sold %d, errors %d\n", r.DoubleSold, r.Errors)
@@ -323,6 +354,7 @@ func benchBooking(ctx context.Context, path, mode string, clients int, dur time.
 		res.StatementsPerBooking = float64(costs.Statements) / n
 		res.RowsPerBooking = float64(costs.Rows) / n
 		res.WALBytesPerBooking = float64(costs.WALBytes) / n
+		res.DearestStatements = dearest(costs.ByStatement, n)
 	}
 	return res, auditBench(ctx, store, path, res)
 }

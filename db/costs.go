@@ -1,7 +1,10 @@
 package db
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"time"
 
 	"modernc.org/sqlite"
 
@@ -21,11 +24,40 @@ type WriteCosts struct {
 	// WALBytes is the pages the writer's connection wrote to the WAL,
 	// each with its frame header (SQLITE_DBSTATUS_CACHE_WRITE × frame).
 	WALBytes int64
+	// ByStatement is each prepared statement's runs and time on the
+	// writer, and the COMMIT's (its sync included), the dearest first.
+	ByStatement []StatementCost
+}
+
+// StatementCost is what one statement cost the writer: how often it ran
+// and the time it took, to its first row.
+type StatementCost struct {
+	SQL  string
+	Runs int64
+	Time time.Duration
 }
 
 // Sub is c − before.
 func (c WriteCosts) Sub(before WriteCosts) WriteCosts {
-	return WriteCosts{Statements: c.Statements - before.Statements, Rows: c.Rows - before.Rows, WALBytes: c.WALBytes - before.WALBytes}
+	was := make(map[string]StatementCost, len(before.ByStatement))
+	for _, sc := range before.ByStatement {
+		was[sc.SQL] = sc
+	}
+	var by []StatementCost
+	for _, sc := range c.ByStatement {
+		sc.Runs -= was[sc.SQL].Runs
+		sc.Time -= was[sc.SQL].Time
+		if sc.Runs > 0 {
+			by = append(by, sc)
+		}
+	}
+	sortCosts(by)
+	return WriteCosts{Statements: c.Statements - before.Statements, Rows: c.Rows - before.Rows, WALBytes: c.WALBytes - before.WALBytes, ByStatement: by}
+}
+
+// sortCosts puts the dearest statement first.
+func sortCosts(by []StatementCost) {
+	slices.SortFunc(by, func(a, b StatementCost) int { return cmp.Compare(b.Time, a.Time) })
 }
 
 // walFrameHeader is the bytes a WAL frame adds to its page.
@@ -46,6 +78,10 @@ func (s *Store) WriteCosts(ctx context.Context) (WriteCosts, error) {
 			return err
 		})
 		c.Statements = s.statements.Load()
+		for _, sc := range w.c.spent {
+			c.ByStatement = append(c.ByStatement, *sc)
+		}
+		sortCosts(c.ByStatement)
 		return c, err
 	})
 }

@@ -23,6 +23,22 @@ type wconn struct {
 	// statements counts every statement the writer ran, its own
 	// (BEGIN, SAVEPOINT, …) included: what a sale costs it (WriteCosts).
 	statements *atomic.Int64
+	// spent is each prepared statement's runs and time (WriteCosts).
+	spent map[string]*StatementCost
+}
+
+// timed adds a run of query since start to its cost.
+func (c *wconn) timed(query string, start time.Time) {
+	sc := c.spent[query]
+	if sc == nil {
+		if c.spent == nil {
+			c.spent = map[string]*StatementCost{}
+		}
+		sc = &StatementCost{SQL: query}
+		c.spent[query] = sc
+	}
+	sc.Runs++
+	sc.Time += time.Since(start)
 }
 
 func (c *wconn) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
@@ -62,6 +78,7 @@ func (w *wtx) exec(query string, args ...any) (sql.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer w.c.timed(query, time.Now())
 	return st.ExecContext(w.ctx, args...)
 }
 
@@ -96,11 +113,14 @@ func (r row) Scan(dest ...any) error {
 	return r.r.Scan(dest...)
 }
 
+// queryRow and query time the statement to its first row (the driver
+// steps it before it returns): a query's later rows are not counted.
 func (w *wtx) queryRow(query string, args ...any) row {
 	st, err := w.c.stmt(w.ctx, query)
 	if err != nil {
 		return row{err: err}
 	}
+	defer w.c.timed(query, time.Now())
 	return row{r: st.QueryRowContext(w.ctx, args...)}
 }
 
@@ -109,6 +129,7 @@ func (w *wtx) query(query string, args ...any) (*sql.Rows, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer w.c.timed(query, time.Now())
 	return st.QueryContext(w.ctx, args...)
 }
 
@@ -529,7 +550,10 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 		return nil, err
 	}
 	c.statements.Add(1)
-	if _, err := c.conn.ExecContext(ctx, "COMMIT"); err != nil {
+	commitStart := time.Now()
+	_, err = c.conn.ExecContext(ctx, "COMMIT")
+	c.timed("COMMIT", commitStart)
+	if err != nil {
 		s.ownMu.Lock()
 		for _, q := range seqs {
 			delete(s.ownSeqs, q)
