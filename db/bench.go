@@ -15,8 +15,11 @@ import (
 // transactions on one connection, in transactions a second, at the
 // synchronous mode sync ("full" or "normal"): what any
 // one-transaction-per-booking design is capped at. It creates the file
-// path and runs for dur.
+// path, in the pages a Store's new file has, and runs for dur.
 func RawCommitRate(path, sync string, dur time.Duration) (float64, error) {
+	if err := smallPages(path, time.Second); err != nil {
+		return 0, err
+	}
 	dbh, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous("+sync+")&_txlock=immediate")
 	if err != nil {
 		return 0, err
