@@ -115,13 +115,14 @@ func copyDatabase(ctx context.Context, src, dst string) (string, error) {
 }
 
 // vacuumInto copies the database at src into dst, which must be missing
-// or empty, with VACUUM INTO, and syncs it.
+// or empty, with VACUUM INTO, and syncs it. The copy has a new file's
+// pages (pageSize), whatever src has: a backup restored moves an older
+// database to them.
 func vacuumInto(ctx context.Context, src, dst string) error {
 	// openReader reads src on a full disk too, so it can be copied away.
-	conn, err := openReader(ctx, src)
+	pool, err := openReader(ctx, src)
 	if err == nil {
-		_, err = conn.ExecContext(ctx, "VACUUM INTO ?", dst)
-		err = errors.Join(err, conn.Close())
+		err = errors.Join(vacuumOn(ctx, pool, dst), pool.Close())
 	}
 	if err == nil {
 		err = syncFile(dst)
@@ -130,6 +131,21 @@ func vacuumInto(ctx context.Context, src, dst string) error {
 		return booking.Errorf(booking.EInternal, "Copying the database failed: %v", err)
 	}
 	return nil
+}
+
+// vacuumOn runs VACUUM INTO dst on one connection of pool, after the page
+// size the copy is to have.
+func vacuumOn(ctx context.Context, pool *sql.DB, dst string) error {
+	conn, err := pool.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA page_size = %d", pageSize)); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, "VACUUM INTO ?", dst)
+	return err
 }
 
 // linkNew puts the finished file tmp in place as path, refusing if path
