@@ -219,7 +219,12 @@ func (st *scaleSide) findShows(ctx context.Context) error {
 	if len(shows) == 0 {
 		return fmt.Errorf("no show on sale today or tomorrow")
 	}
-	st.live = shows[0].ID
+	// The clash AddShow looks for is with the show on sale that starts
+	// last: one on sale may have started already (sales close after the
+	// start), and a show a minute after it would then be refused for
+	// starting in the past, not for the clash.
+	last := slices.MaxFunc(shows, func(a, b booking.Show) int { return a.Starts.Compare(b.Starts) })
+	st.live = last.ID
 	return nil
 }
 
