@@ -121,6 +121,22 @@ func TestReports_Screen(t *testing.T) {
 	}
 }
 
+// At 80 columns every report's name is on screen: the tabs close up
+// rather than one being cut to "…".
+func TestReports_EveryTabAt80(t *testing.T) {
+	m := reportsModel(t, "mgr", 80, 24)
+	press(t, m, "ctrl+r")
+	tabs := strings.Split(screenText(m), "\n")[2]
+	for _, name := range reportNames {
+		if !strings.Contains(tabs, name) {
+			t.Errorf("%s is not on the tab line %q", name, tabs)
+		}
+	}
+	if len([]rune(strings.TrimRight(tabs, " "))) > 80 {
+		t.Errorf("tab line wider than 80: %q", tabs)
+	}
+}
+
 // A clerk's ctrl+r opens nothing: reports are a manager's.
 func TestReports_ManagersOnly(t *testing.T) {
 	m := reportsModel(t, "ann", 80, 24)

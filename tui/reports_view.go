@@ -22,7 +22,7 @@ func (reportsScreen) view(m *Model, height int) string {
 	r := &m.reports
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Reports") + st.Subtle.Render(" · "+r.title()) + "\n")
-	b.WriteString(reportTabs(st, r.kind) + "\n\n")
+	b.WriteString(reportTabs(st, r.kind, m.width) + "\n\n")
 	noteH := 0
 	if r.note != "" {
 		note := wrapText(r.note, m.width-4, 2)
@@ -50,17 +50,25 @@ func (reportsScreen) view(m *Model, height int) string {
 	return b.String()
 }
 
-// reportTabs names the reports, the one on show marked.
-func reportTabs(st *Styles, on reportKind) string {
-	var tabs []string
-	for k, name := range reportNames {
-		if reportKind(k) == on {
-			tabs = append(tabs, st.Selected.Render("["+name+"]"))
-		} else {
-			tabs = append(tabs, st.Subtle.Render(" "+name+" "))
+// reportTabs names the reports, the one on show marked, in width
+// columns: spaced out when they fit so, else close together, so every
+// report's name stays on screen at 80 columns.
+func reportTabs(st *Styles, on reportKind, width int) string {
+	line := func(pad string) string {
+		var tabs []string
+		for k, name := range reportNames {
+			if reportKind(k) == on {
+				tabs = append(tabs, st.Selected.Render("["+name+"]"))
+			} else {
+				tabs = append(tabs, st.Subtle.Render(pad+name+pad))
+			}
 		}
+		return " " + strings.Join(tabs, " ")
 	}
-	return " " + strings.Join(tabs, " ")
+	if wide := line(" "); lipgloss.Width(wide) <= width {
+		return wide
+	}
+	return line("")
 }
 
 // reportGrid draws the visible rows and the total as a lipgloss table no
