@@ -141,9 +141,10 @@ type txMode struct {
 	// hold marks a write that only holds or frees seats (store.Write.Hold).
 	// Its statements run on their generic plans: they find rows by keys
 	// whose values never change the plan, and PostgreSQL otherwise kept
-	// planning the hold's statements afresh at most calls (qOnSale at
-	// every one, qHoldNew at about three in five: pg_stat_statements'
-	// plans at 4 clients), which cost a hold more than running them.
+	// planning the hold's statements afresh at most calls (its check of
+	// the show at every one, its claims at about three in five:
+	// pg_stat_statements' plans at 4 clients), which cost a hold more
+	// than running them.
 	hold  bool
 	async bool // synchronous_commit off: a hold, unless Options.SyncHolds
 	// release marks a shutdown's own releases (ReleaseOwner,
