@@ -115,6 +115,10 @@ type benchResult struct {
 	SeedP99ms          float64 `json:"seed_p99_ms,omitempty"`
 	SeedDoubleSold     int     `json:"seed_double_sold,omitempty"`
 	RatioToSeed        float64 `json:"ratio_to_seed,omitempty"`
+	// The seeds' shape's statements, rows and WAL bytes per booking.
+	SeedStatementsPerBooking float64 `json:"seed_statements_per_booking,omitempty"`
+	SeedRowsPerBooking       float64 `json:"seed_rows_per_booking,omitempty"`
+	SeedWALBytesPerBooking   float64 `json:"seed_wal_bytes_per_booking,omitempty"`
 }
 
 // benchStatement is one statement's share of a booking on the writer.

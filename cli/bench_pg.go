@@ -29,6 +29,8 @@ func (r pgBenchResult) writeText(w io.Writer) {
 	if r.DoubleSold != 0 || r.SeedDoubleSold != 0 || r.Bookings != r.Committed || r.Errors != 0 {
 		fmt.Fprintf(w, "        !! double sold %d (seed shape %d), errors %d\n", r.DoubleSold, r.SeedDoubleSold, r.Errors)
 	}
+	fmt.Fprintf(w, "        per booking: %.1f statements, %.1f rows, %.0f WAL bytes; the seeds' shape %.1f, %.1f, %.0f\n",
+		r.StatementsPerBooking, r.RowsPerBooking, r.WALBytesPerBooking, r.SeedStatementsPerBooking, r.SeedRowsPerBooking, r.SeedWALBytesPerBooking)
 }
 
 func (r pgBenchResult) jsonValue() any { return r.benchResult }
@@ -81,33 +83,45 @@ func benchPGOnce(ctx context.Context, dbURL string, clients, pool int, dur time.
 	res.RawTxPerSec = raw
 	res.Ratio = res.BookingsPerSec / raw
 	res.SeedBookingsPerSec, res.SeedP99ms, res.SeedDoubleSold = seed.BookingsPerSec, seed.P99ms, seed.DoubleSold
+	res.SeedStatementsPerBooking, res.SeedRowsPerBooking, res.SeedWALBytesPerBooking = seed.StatementsPerBooking, seed.RowsPerBooking, seed.WALBytesPerBooking
 	if seed.BookingsPerSec > 0 {
 		res.RatioToSeed = res.BookingsPerSec / seed.BookingsPerSec
 	}
 	return res, nil
 }
 
-// benchPGProject runs the project's path on pg.Store.
+// benchPGProject runs the project's path on pg.Store: set up with one
+// pool, measured with another, so the server's counts before and after
+// (perBooking) take in the run's work only.
 func benchPGProject(ctx context.Context, schemaURL string, clients, pool int, dur time.Duration) (*benchResult, error) {
-	store, err := pg.Open(ctx, schemaURL, pg.Options{TicketKey: booking.TicketKey{ID: 1, Secret: []byte("bench-only-secret-0123456789abcd")}, MaxConns: int32(pool)})
+	opts := pg.Options{TicketKey: booking.TicketKey{ID: 1, Secret: []byte("bench-only-secret-0123456789abcd")}, MaxConns: int32(pool)}
+	if err := benchPGSetup(ctx, schemaURL, opts, clients); err != nil {
+		return nil, err
+	}
+	before, err := pg.ReadServerCosts(ctx, schemaURL)
 	if err != nil {
 		return nil, err
 	}
-	defer store.Close()
-	seed := benchSeed()
-	seed.Staff = nil
-	if err := store.Seed(ctx, seed, false); err != nil {
+	var stmts pg.StatementCounter
+	opts.Tracer = &stmts
+	store, err := pg.Open(ctx, schemaURL, opts)
+	if err != nil {
 		return nil, err
 	}
-	for i := 0; i < clients; i++ {
-		if _, err := store.OpenShift(ctx, benchActor(i), booking.OpenShiftRequest{Float: 100_00}); err != nil {
-			return nil, err
-		}
-	}
-	hot := &hotShow{show: 1, seats: seatLabels(seed)}
+	opened := stmts.Count()
+	hot := &hotShow{show: 1, seats: seatLabels(benchSeed())}
 	counts := &benchCounts{lat: make([][]time.Duration, clients)}
 	elapsed := runClients(clients, func(i int, deadline time.Time) { benchClient(ctx, store, hot, counts, i, deadline) }, dur)
+	err = store.SealNow(ctx)
+	ran := stmts.Count() - opened
+	store.Close()
+	if err != nil {
+		return nil, err
+	}
 	res := countsResult(counts, clients, elapsed)
+	if err := perBooking(ctx, schemaURL, before, ran, res); err != nil {
+		return nil, err
+	}
 	a, err := pg.AuditSales(ctx, schemaURL)
 	if err != nil {
 		return nil, err
@@ -119,13 +133,55 @@ func benchPGProject(ctx context.Context, schemaURL string, clients, pool int, du
 	return res, nil
 }
 
+// benchPGSetup makes the bench's programme and opens every client's
+// shift, with a store of its own.
+func benchPGSetup(ctx context.Context, schemaURL string, opts pg.Options, clients int) error {
+	store, err := pg.Open(ctx, schemaURL, opts)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	seed := benchSeed()
+	seed.Staff = nil
+	if err := store.Seed(ctx, seed, false); err != nil {
+		return err
+	}
+	for i := 0; i < clients; i++ {
+		if _, err := store.OpenShift(ctx, benchActor(i), booking.OpenShiftRequest{Float: 100_00}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// perBooking sets res's statements, rows and WAL bytes per booking from
+// the statements the run sent and the server's counts since before.
+func perBooking(ctx context.Context, schemaURL string, before pg.ServerCosts, statements int64, res *benchResult) error {
+	after, err := pg.ReadServerCosts(ctx, schemaURL)
+	if err != nil {
+		return err
+	}
+	if n := float64(res.Bookings); n > 0 {
+		d := after.Sub(before)
+		res.StatementsPerBooking = float64(statements) / n
+		res.RowsPerBooking = float64(d.Rows) / n
+		res.WALBytesPerBooking = float64(d.WALBytes) / n
+	}
+	return nil
+}
+
 // benchSeedShape runs the seeds' shape on the same hot-show pattern.
 func benchSeedShape(ctx context.Context, schemaURL string, clients, pool int, dur time.Duration) (*benchResult, error) {
-	shape, err := pg.OpenSeedShape(ctx, schemaURL, benchShows, benchRows*benchCols, int32(pool))
+	var stmts pg.StatementCounter
+	shape, err := pg.OpenSeedShape(ctx, schemaURL, benchShows, benchRows*benchCols, int32(pool), &stmts)
 	if err != nil {
 		return nil, err
 	}
 	defer shape.Close()
+	before, err := pg.ReadServerCosts(ctx, schemaURL)
+	if err != nil {
+		return nil, err
+	}
 	seed := benchSeed()
 	hot := &hotShow{show: 1, seats: seatLabels(seed)}
 	counts := &benchCounts{lat: make([][]time.Duration, clients)}
@@ -146,7 +202,13 @@ func benchSeedShape(ctx context.Context, schemaURL string, clients, pool int, du
 		}
 	}, dur)
 	res := countsResult(counts, clients, elapsed)
-	if res.DoubleSold, err = shape.SeedDoubleSold(ctx); err != nil {
+	ran := stmts.Count()
+	res.DoubleSold, err = shape.SeedDoubleSold(ctx)
+	shape.Close()
+	if err != nil {
+		return nil, err
+	}
+	if err := perBooking(ctx, schemaURL, before, ran, res); err != nil {
 		return nil, err
 	}
 	if res.Errors > 0 {

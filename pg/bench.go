@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -17,7 +18,9 @@ import (
 
 // BenchSchema makes a new schema in the database at dbURL and returns the
 // URL that works in it (search_path) and a function that drops it, so a
-// benchmark never touches a cinema's own tables.
+// benchmark never touches a cinema's own tables. The URL names its
+// connections after the schema (application_name), so ServerCosts can
+// wait for them to end.
 func BenchSchema(ctx context.Context, dbURL string) (string, func(), error) {
 	u, err := url.Parse(dbURL)
 	if err != nil {
@@ -42,6 +45,7 @@ func BenchSchema(ctx context.Context, dbURL string) (string, func(), error) {
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
+	q.Set("application_name", schema)
 	u.RawQuery = q.Encode()
 	return u.String(), drop, nil
 }
@@ -55,26 +59,32 @@ type SeedShape struct {
 }
 
 // OpenSeedShape makes the seeds' two tables in the schema of schemaURL,
-// with shows of capacity seats each, and a pool of conns connections.
-func OpenSeedShape(ctx context.Context, schemaURL string, shows, capacity int, conns int32) (*SeedShape, error) {
+// with shows of capacity seats each, on a connection of its own, and then
+// a pool of conns connections whose statements tracer sees (none: nil).
+func OpenSeedShape(ctx context.Context, schemaURL string, shows, capacity int, conns int32, tracer pgx.QueryTracer) (*SeedShape, error) {
 	cfg, err := pgxpool.ParseConfig(schemaURL)
 	if err != nil {
 		return nil, openError(schemaURL, err)
 	}
-	cfg.MaxConns = conns
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	conn, err := pgx.Connect(ctx, schemaURL)
 	if err != nil {
 		return nil, openError(schemaURL, err)
 	}
-	_, err = pool.Exec(ctx, `CREATE TABLE seed_shows (id bigint PRIMARY KEY, capacity integer NOT NULL, sold integer NOT NULL DEFAULT 0);
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, `CREATE TABLE seed_shows (id bigint PRIMARY KEY, capacity integer NOT NULL, sold integer NOT NULL DEFAULT 0);
 		CREATE TABLE seed_bookings (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, show_id bigint NOT NULL REFERENCES seed_shows(id), seat text NOT NULL);
 		CREATE INDEX seed_bookings_seat ON seed_bookings(show_id, seat)`)
 	if err == nil {
-		_, err = pool.Exec(ctx, `INSERT INTO seed_shows (id, capacity) SELECT g, $1 FROM generate_series(1, $2) g`, capacity, shows)
+		_, err = conn.Exec(ctx, `INSERT INTO seed_shows (id, capacity) SELECT g, $1 FROM generate_series(1, $2) g`, capacity, shows)
 	}
 	if err != nil {
-		pool.Close()
 		return nil, err
+	}
+	cfg.MaxConns = conns
+	cfg.ConnConfig.Tracer = tracer
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, openError(schemaURL, err)
 	}
 	return &SeedShape{pool: pool}, nil
 }
@@ -173,4 +183,74 @@ func RawCommitRate(ctx context.Context, schemaURL string, dur time.Duration) (fl
 		n++
 	}
 	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// StatementCounter counts the statements its connections send, each
+// statement of a batch one, BEGIN and COMMIT too: a pgx tracer
+// (Options.Tracer, OpenSeedShape).
+type StatementCounter struct{ n atomic.Int64 }
+
+// Count is the statements sent so far.
+func (c *StatementCounter) Count() int64 { return c.n.Load() }
+
+// TraceQueryStart counts one statement.
+func (c *StatementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+
+// TraceQueryEnd does nothing.
+func (c *StatementCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// TraceBatchStart counts every statement of the batch.
+func (c *StatementCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceBatchStartData) context.Context {
+	c.n.Add(int64(data.Batch.Len()))
+	return ctx
+}
+
+// TraceBatchQuery does nothing.
+func (c *StatementCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+
+// TraceBatchEnd does nothing.
+func (c *StatementCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+
+// ServerCosts is what the server counted in a benchmark's schema: rows
+// inserted, updated or deleted in its tables (pg_stat_user_tables,
+// triggers' rows too), and the WAL position (pg_current_wal_lsn(), in
+// bytes), read as differences between two calls.
+type ServerCosts struct {
+	Rows, WALBytes int64
+}
+
+// Sub is c − before.
+func (c ServerCosts) Sub(before ServerCosts) ServerCosts {
+	return ServerCosts{Rows: c.Rows - before.Rows, WALBytes: c.WALBytes - before.WALBytes}
+}
+
+// ReadServerCosts reads the costs of the schema of schemaURL once the
+// other connections BenchSchema's URL made have ended: a server
+// publishes a connection's row counts at the latest when it ends, so
+// call it with every pool of the run closed.
+func ReadServerCosts(ctx context.Context, schemaURL string) (ServerCosts, error) {
+	var c ServerCosts
+	conn, err := pgx.Connect(ctx, schemaURL)
+	if err != nil {
+		return c, openError(schemaURL, err)
+	}
+	defer conn.Close(ctx)
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		var others int
+		err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE application_name = current_setting('application_name')
+			AND pid <> pg_backend_pid() AND datname = current_database()`).Scan(&others)
+		if err != nil {
+			return c, err
+		}
+		if others == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	err = conn.QueryRow(ctx, `SELECT (SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::bigint FROM pg_stat_user_tables
+		WHERE schemaname = current_schema()), (pg_current_wal_lsn() - '0/0')::bigint`).Scan(&c.Rows, &c.WALBytes)
+	return c, err
 }

@@ -22,9 +22,10 @@ var (
 	_ store.Tx     = (*tx)(nil)
 )
 
-// Write runs fn in one transaction (inTx).
+// Write runs fn in one transaction (inTx). A hold commits without
+// waiting for the disk unless Options.SyncHolds (see pg/holds.go).
 func (d driver) Write(ctx context.Context, w store.Write, fn func(store.Tx) (any, error)) (any, error) {
-	mode := txMode{iso: pgx.ReadCommitted, release: w.Release}
+	mode := txMode{iso: pgx.ReadCommitted, release: w.Release, hold: w.Hold, async: w.Hold && !d.s.opts.SyncHolds}
 	if w.Isolation == store.Serializable {
 		mode.iso = pgx.Serializable
 	}

@@ -44,8 +44,11 @@ const holdLimitMS = int64(booking.MaxHoldLifetime / time.Millisecond)
 
 // qHoldNew makes a hold, claims its seats in seat id order (see
 // ClaimSeats) and writes its audit row (its detail store.HoldDetail, in
-// SQL), in one statement that returns the hold's id, or raises (expect)
-// when the unique index or a block skipped a seat.
+// SQL), in one statement that returns the hold's id and its show's price
+// list, or raises (expect) when the unique index or a block skipped a
+// seat, when the show is not scheduled and on sale at $3 (unix ms,
+// booking.SalesOpen's rule) or when the actor does not stand ($11 staff
+// id, $12 its roles, $13 terminal id; 0: none; store.ActorCheck).
 const qHoldNew = `WITH h AS (
 		INSERT INTO holds (show_id, owner, status, created_at, expires_at) VALUES ($1, $2, 'held', $3, $4) RETURNING id
 	), c AS (
@@ -57,19 +60,13 @@ const qHoldNew = `WITH h AS (
 		INSERT INTO audit (at, actor, role, terminal, action, show_id, detail)
 		SELECT $3, $6, $7, $8, $9, $1, 'hold ' || h.id || ': ' || $10 FROM h
 	)
-	SELECT h.id, expect((SELECT count(*) FROM c) = cardinality($5::bigint[]), 'seats') FROM h`
-
-// qOnSale raises (expect) unless show $1 is scheduled and on sale at $2
-// (unix ms), booking.SalesOpen's rule, and the actor ($3-$5) stands
-// (qActorStands); it returns the show's price list.
-const qOnSale = `SELECT expect(s.status = 'scheduled' AND $2 < (s.starts_at + coalesce(s.sales_close,
-	(SELECT value::integer FROM meta WHERE key = 'sales_close'), 1800)) * 1000, 'closed'),
-	expect(` + qActorStands + `, 'actor'), s.price_list FROM shows s WHERE s.id = $1`
-
-// qActorStands is store.ActorCheck in SQL ($3 staff id, $4 its roles, $5
-// terminal id; 0: none).
-const qActorStands = `($3::bigint = 0 OR EXISTS (SELECT 1 FROM staff WHERE id = $3 AND NOT disabled AND role = ANY($4::text[])))
-	AND ($5::bigint = 0 OR EXISTS (SELECT 1 FROM terminals WHERE id = $5))`
+	SELECT h.id, expect((SELECT count(*) FROM c) = cardinality($5::bigint[]), 'seats'),
+		expect(s.status = 'scheduled' AND $3 < (s.starts_at + coalesce(s.sales_close,
+			(SELECT value::integer FROM meta WHERE key = 'sales_close'), 1800)) * 1000, 'closed'),
+		expect(($11::bigint = 0 OR EXISTS (SELECT 1 FROM staff WHERE id = $11 AND NOT disabled AND role = ANY($12::text[])))
+			AND ($13::bigint = 0 OR EXISTS (SELECT 1 FROM terminals WHERE id = $13)), 'actor'),
+		s.price_list
+	FROM h, shows s WHERE s.id = $1`
 
 // missedStep reports a one-step batch that raised (expect): it rolled back,
 // and the store takes the checked path.
@@ -78,28 +75,28 @@ func missedStep(err error) bool {
 	return errors.As(err, &pe) && pe.Code == "ZB001"
 }
 
-// HoldNew makes a hold in one round trip: BEGIN, the hold with its claims
-// and audit row (qHoldNew), the show's life and the actor in a statement
-// of their own after them (qOnSale: under READ COMMITTED it sees a cancel
-// that committed while the claims waited) and COMMIT, in one batch; the
-// notifier tells the other servers after the COMMIT (notify.go). When a
-// seat was skipped, the show is off sale or the actor withdrawn, a
-// statement raises, PostgreSQL skips the COMMIT and it all rolls back.
+// HoldNew makes a hold in one round trip: BEGIN, the hold with its
+// claims, audit row, the show's life and the actor in one statement
+// (qHoldNew) and COMMIT, in one batch; the notifier tells the other
+// servers after the COMMIT (notify.go). When a seat was skipped, the
+// show is off sale or the actor withdrawn, the statement raises,
+// PostgreSQL skips the COMMIT and it all rolls back. The show is read in
+// the statement that claims: a cancel holds claims off with a table lock
+// (HoldOffSales), which the statement takes before its snapshot, so a
+// hold that waited for a cancel reads the show cancelled, and a hold the
+// cancel waited for is one the cancel releases.
 func (t *tx) HoldNew(h store.NewHold) (int64, string, bool, error) {
 	b := &pgx.Batch{}
 	b.Queue(qHoldNew, h.ShowID, h.Owner, t.nowMS(), h.Expires.UnixMilli(), h.SeatIDs,
-		h.Audit.Actor, h.Audit.Role, h.Audit.Terminal, string(h.Audit.Action), h.Labels)
-	b.Queue(qOnSale, h.ShowID, t.nowMS(), h.Actor.StaffID, h.Actor.Roles, h.Actor.TerminalID)
+		h.Audit.Actor, h.Audit.Role, h.Audit.Terminal, string(h.Audit.Action), h.Labels,
+		h.Actor.StaffID, h.Actor.Roles, h.Actor.TerminalID)
 	b.Queue(`COMMIT`)
 	t.touch(h.ShowID)
 	br := t.SendBatch(t.ctx, b)
 	var id int64
 	var ok1, ok2, ok3 bool
 	var list string
-	err := br.QueryRow().Scan(&id, &ok1)
-	if err == nil {
-		err = br.QueryRow().Scan(&ok2, &ok3, &list)
-	}
+	err := br.QueryRow().Scan(&id, &ok1, &ok2, &ok3, &list)
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}

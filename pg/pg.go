@@ -77,6 +77,9 @@ type Options struct {
 	// seal are chained (tx_auditchain.go); 5s when zero, never when
 	// negative (check still seals first).
 	SealInterval time.Duration
+	// Tracer sees every statement the store's connections send (bench
+	// counts them with a StatementCounter); none when nil.
+	Tracer pgx.QueryTracer
 }
 
 // Store is the booking core on one PostgreSQL database (one schema: the
@@ -140,6 +143,9 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		if opts.MaxConns > 0 {
 			cfg.MaxConns = opts.MaxConns
 		}
+	}
+	if opts.Tracer != nil {
+		cfg.ConnConfig.Tracer = opts.Tracer
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now

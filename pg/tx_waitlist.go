@@ -17,7 +17,7 @@ import (
 var _ booking.Waitlist = (*Store)(nil)
 
 // phoneKey is a phone's digits, last first: SQLite's phone_rev, computed
-// by PostgreSQL from the phone as stored (the bookings_by_phone index).
+// by PostgreSQL from the phone as stored (the bookings_by_phone_rev index).
 const phoneKey = `reverse(regexp_replace(%s, '[^0-9]', '', 'g')) COLLATE "C"`
 
 // boughtSince is true when waiting customer w bought seats of the show
