@@ -221,17 +221,7 @@ func (s *Store) checkChain(ctx context.Context, tx *sql.Tx) ([]string, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var c store.ChainCheck
-	for rows.Next() {
-		l, err := scanLink(rows)
-		if err != nil {
-			return nil, err
-		}
-		if !c.Add(l) {
-			return []string{c.Problem()}, nil
-		}
-	}
-	return nil, rows.Err()
+	return store.FirstBrokenLink(rows)
 }
 
 // hasAuditChain reports whether the file's audit rows carry hashes

@@ -10,14 +10,6 @@ import (
 const auditLinkColumns = `SELECT id, at, actor, role, terminal, action, coalesce(show_id, 0), coalesce(booking_id, 0),
 	coalesce(shift_id, 0), coalesce(amount, 0), detail, hash FROM audit`
 
-// scanLink reads one row of auditLinkColumns.
-func scanLink(sc interface{ Scan(...any) error }) (store.AuditLink, error) {
-	var l store.AuditLink
-	r := &l.Row
-	err := sc.Scan(&l.ID, &r.At, &r.Actor, &r.Role, &r.Terminal, &r.Action, &r.ShowID, &r.BookingID, &r.ShiftID, &r.Amount, &r.Detail, &l.Hash)
-	return l, err
-}
-
 // AuditChainHead reads the last chained row.
 func (w *wtx) AuditChainHead() (store.ChainHead, error) {
 	var head store.ChainHead
@@ -37,7 +29,7 @@ func (w *wtx) AuditUnchained(afterID, upTo int64, limit int) ([]store.AuditLink,
 	defer rows.Close()
 	var out []store.AuditLink
 	for rows.Next() {
-		l, err := scanLink(rows)
+		l, err := store.ScanLink(rows)
 		if err != nil {
 			return nil, err
 		}

@@ -192,15 +192,5 @@ func checkChain(ctx context.Context, q querier) ([]string, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var c store.ChainCheck
-	for rows.Next() {
-		l, err := scanLink(rows)
-		if err != nil {
-			return nil, err
-		}
-		if !c.Add(l) {
-			return []string{c.Problem()}, nil
-		}
-	}
-	return nil, rows.Err()
+	return store.FirstBrokenLink(rows)
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"boxoffice/booking"
 	"boxoffice/store"
 )
 
@@ -17,17 +16,6 @@ import (
 // auditLinkColumns are a row of the trail as the chain hashes it.
 const auditLinkColumns = `SELECT id, at, actor, role, terminal, action, coalesce(show_id, 0), coalesce(booking_id, 0),
 	coalesce(shift_id, 0), coalesce(amount, 0), detail, hash FROM audit`
-
-// scanLink reads one row of auditLinkColumns.
-func scanLink(r pgx.Row) (store.AuditLink, error) {
-	var l store.AuditLink
-	var action string
-	var amount int64
-	row := &l.Row
-	err := r.Scan(&l.ID, &row.At, &row.Actor, &row.Role, &row.Terminal, &action, &row.ShowID, &row.BookingID, &row.ShiftID, &amount, &row.Detail, &l.Hash)
-	row.Action, row.Amount = booking.AuditAction(action), booking.Money(amount)
-	return l, err
-}
 
 // AuditChainHead reads the last chained row.
 func (t *tx) AuditChainHead() (store.ChainHead, error) {
@@ -71,7 +59,7 @@ func (t *tx) AuditUnchained(afterID, upTo int64, limit int) ([]store.AuditLink, 
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.AuditLink, error) { return scanLink(r) })
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.AuditLink, error) { return store.ScanLink(r) })
 }
 
 // ChainAudit stores each link's hash on its row, which had none

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"boxoffice/booking"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -149,4 +150,33 @@ func SealAudit(tx ChainTx, upTo int64) (ChainHead, error) {
 			return head, err
 		}
 	}
+}
+
+// ScanLink reads one row of the trail as the chain hashes it: id, at,
+// actor, role, terminal, action, show, booking, shift (0 for none),
+// amount, detail and hash, in that order.
+func ScanLink(row Scanner) (AuditLink, error) {
+	var l AuditLink
+	var action string
+	var amount int64
+	r := &l.Row
+	err := row.Scan(&l.ID, &r.At, &r.Actor, &r.Role, &r.Terminal, &action, &r.ShowID, &r.BookingID, &r.ShiftID, &amount, &r.Detail, &l.Hash)
+	r.Action, r.Amount = booking.AuditAction(action), booking.Money(amount)
+	return l, err
+}
+
+// FirstBrokenLink walks the trail's rows in id order (ScanLink) and names
+// its first broken link; nil when it holds. The caller closes rows.
+func FirstBrokenLink(rows Rows) ([]string, error) {
+	var c ChainCheck
+	for rows.Next() {
+		l, err := ScanLink(rows)
+		if err != nil {
+			return nil, err
+		}
+		if !c.Add(l) {
+			return []string{c.Problem()}, nil
+		}
+	}
+	return nil, rows.Err()
 }
