@@ -45,6 +45,7 @@ type Tx interface {
 	CollectTx
 	ItemsTx
 	VouchersTx
+	ReservationVoucherTx
 	SaleItemsTx
 	SettingsTx
 	TaxTx
@@ -75,6 +76,7 @@ type Reads interface {
 	ReservationReads
 	ItemReads
 	VoucherReads
+	ReservationVoucherReads
 	SaleItemsReads
 	SettingsReads
 	TaxReads
