@@ -17,6 +17,7 @@ import (
 var kioskPayCases = []testCase{
 	{"VoucherTakenOnceReturnedOnce", kioskPayVoucherLapse},
 	{"VoucherPassesToTheBooking", kioskPayVoucherPaid},
+	{"VoucherBackWhenTheShowIsCancelled", kioskPayVoucherShowCancelled},
 	{"GiftCardTwoKiosksOneCard", kioskPayTwoKiosks},
 	{"Refusals", kioskPayRefusals},
 }
@@ -248,4 +249,29 @@ func kioskPayRefusals(t *testing.T, e *env) {
 	if bal := balanceOf(t, e, g, card); bal != 50_00-12_50 {
 		t.Fatalf("balance %s after paying 12.50", bal)
 	}
+}
+
+// kioskPayVoucherShowCancelled: cancelling a show lapses its unpaid
+// reservations with their holds, and each gives its voucher's use back
+// once.
+func kioskPayVoucherShowCancelled(t *testing.T, e *env) {
+	r := e.reserver(t)
+	vs := need[booking.Vouchers](t, e, needVouchers)
+	c := need[showCanceller](t, e, "CancelShow (booking.Programme)")
+	addVoucher(t, e, vs, booking.Voucher{Code: "GONE2", Off: 1_00, Uses: 2})
+	for i := range 2 {
+		if _, err := e.kioskReserve(t, r, fmt.Sprint("k", i), 1, fmt.Sprintf("0123 45670%d", i), "GONE2"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := usesLeft(t, e, vs, "GONE2"); n != 0 {
+		t.Fatalf("%d uses left after two reservations", n)
+	}
+	if _, err := c.CancelShow(e.ctx, manager, e.show.ID, "projector"); err != nil {
+		t.Fatal(err)
+	}
+	if n := usesLeft(t, e, vs, "GONE2"); n != 2 {
+		t.Fatalf("%d uses left after the show was cancelled, want 2", n)
+	}
+	e.whole(t)
 }
