@@ -64,7 +64,7 @@ func KioskPayKeys(card, addr string) (byCard, byAddr string) {
 // (named by its last four digits) for reservation number from addr,
 // refused: unseen during a pause, or why.
 func KioskPayFailed(c CollectCount, card, number, addr, why string) AuditEntry {
-	d := fmt.Sprintf("gift card …%s for %s from %s: ", card[max(len(card)-4, 0):], CleanLine(number, 20), CleanLine(addr, 64))
+	d := fmt.Sprintf("gift card …%s for %s from %s: ", CardTail(card), CleanLine(number, 20), CleanLine(addr, 64))
 	if c.Wait > 0 {
 		d += "refused unseen, paused " + WaitText(c.Wait) + " more"
 	} else {

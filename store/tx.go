@@ -77,6 +77,7 @@ type Reads interface {
 	ItemReads
 	VoucherReads
 	ReservationVoucherReads
+	GiftCardListReads
 	SaleItemsReads
 	SettingsReads
 	TaxReads
