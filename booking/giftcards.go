@@ -81,6 +81,9 @@ type GiftCardRequest struct {
 	// OpenFloat opens the seller's shift with this float, in the same
 	// transaction, when a cash sale meets none open.
 	OpenFloat *Money
+	// CustomerID, when not 0, is the customer account the card is sold
+	// for (ActionCustomers): it is listed on the account.
+	CustomerID int64
 }
 
 // Validate refuses an amount out of bounds or a payment that is not one.

@@ -52,7 +52,8 @@ func reservedWithCard(f *auditFixture) {
 // kioskPaySteps is planWorkload's part for the kiosk's vouchers and gift
 // cards: a reservation that takes a voucher, a kiosk payment with a card
 // that does not exist, then with one that does; the reservation's voucher
-// passes to the booking.
+// passes to the booking; the manager's list of cards, and a card sold for
+// a customer.
 func kioskPaySteps(t *testing.T, s *db.Store, _ *storetest.Clock, step func(string, error), stepV func(string) func(any, error)) {
 	t.Helper()
 	ctx := context.Background()
@@ -80,4 +81,11 @@ func kioskPaySteps(t *testing.T, s *db.Store, _ *storetest.Clock, step func(stri
 	stepV("KioskPay")(s.KioskPay(ctx, kiosk, pay)) // its retry
 	stepV("ListGiftCards")(s.ListGiftCards(ctx, booking.Actor{Name: "mgr", Role: booking.RoleManager}, booking.GiftCardQuery{}))
 	stepV("ListGiftCards")(s.ListGiftCards(ctx, booking.Actor{Name: "mgr", Role: booking.RoleManager}, booking.GiftCardQuery{Number: c.Number}))
+	// A card sold for a customer, listed on the account.
+	cu, err := s.AddCustomer(ctx, clerk, booking.NewCustomer{Name: "Di", Email: "di@example.com"})
+	step("AddCustomer", err)
+	if err == nil {
+		stepV("IssueGiftCard")(s.IssueGiftCard(ctx, clerk, booking.GiftCardRequest{Amount: 10_00, Method: booking.Card, CustomerID: cu.ID}))
+		stepV("Customer")(s.Customer(ctx, clerk, cu.ID))
+	}
 }

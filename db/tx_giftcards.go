@@ -161,6 +161,23 @@ func (d driver) ReadGiftCardList(ctx context.Context, number string, limit int) 
 	if number != "" {
 		q, args = qCardList+`WHERE g.number = ?`, []any{number}
 	}
+	return d.cardList(ctx, q, args...)
+}
+
+// CustomerGiftCards reads a customer's newest cards, through
+// giftcards_by_customer.
+func (d driver) CustomerGiftCards(ctx context.Context, customerID int64, limit int) ([]store.GiftCardListRow, error) {
+	return d.cardList(ctx, qCardList+`WHERE g.customer_id = ? ORDER BY g.id DESC LIMIT ?`, customerID, limit)
+}
+
+// SetGiftCardCustomer makes a card a customer's.
+func (w *wtx) SetGiftCardCustomer(cardID, customerID int64) error {
+	_, err := w.exec(`UPDATE giftcards SET customer_id = ? WHERE id = ?`, customerID, cardID)
+	return err
+}
+
+// cardList reads the rows of a qCardList statement.
+func (d driver) cardList(ctx context.Context, q string, args ...any) ([]store.GiftCardListRow, error) {
 	rows, err := d.s.readRows(ctx, q, args...)
 	if err != nil {
 		return nil, d.s.translate("gift cards", err)

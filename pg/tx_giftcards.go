@@ -154,6 +154,23 @@ func (d driver) ReadGiftCardList(ctx context.Context, number string, limit int) 
 	if number != "" {
 		q, args = qCardList+`WHERE g.number = $1`, []any{number}
 	}
+	return d.cardList(ctx, q, args...)
+}
+
+// CustomerGiftCards reads a customer's newest cards, through
+// giftcards_by_customer.
+func (d driver) CustomerGiftCards(ctx context.Context, customerID int64, limit int) ([]store.GiftCardListRow, error) {
+	return d.cardList(ctx, qCardList+`WHERE g.customer_id = $1 ORDER BY g.id DESC LIMIT $2`, customerID, limit)
+}
+
+// SetGiftCardCustomer makes a card a customer's.
+func (t *tx) SetGiftCardCustomer(cardID, customerID int64) error {
+	_, err := t.Exec(t.ctx, `UPDATE giftcards SET customer_id = $1 WHERE id = $2`, customerID, cardID)
+	return err
+}
+
+// cardList reads the rows of a qCardList statement.
+func (d driver) cardList(ctx context.Context, q string, args ...any) ([]store.GiftCardListRow, error) {
 	rows, err := d.s.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, d.s.translate("gift cards", err)

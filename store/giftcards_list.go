@@ -16,6 +16,9 @@ type GiftCardListReads interface {
 	// "" the newest limit cards, newest first; none when no card has the
 	// number.
 	ReadGiftCardList(ctx context.Context, number string, limit int) ([]GiftCardListRow, error)
+	// CustomerGiftCards reads the newest cards of a customer, at most
+	// limit, newest first.
+	CustomerGiftCards(ctx context.Context, customerID int64, limit int) ([]GiftCardListRow, error)
 }
 
 // GiftCardListRow is one card of the list as a driver reads it.
@@ -52,10 +55,16 @@ func (s *Store) ListGiftCards(ctx context.Context, actor booking.Actor, q bookin
 	if err != nil {
 		return nil, err
 	}
+	return cardSummaries(rows), nil
+}
+
+// cardSummaries are rows as a list shows them: each card by its last
+// four digits.
+func cardSummaries(rows []GiftCardListRow) []booking.GiftCardSummary {
 	out := make([]booking.GiftCardSummary, len(rows))
 	for i, r := range rows {
 		out[i] = booking.GiftCardSummary{Tail: booking.CardTail(r.Number), Amount: r.Amount, Balance: r.Balance, IssuedAt: r.Created,
 			IssuedBy: booking.CleanLine(r.Staff, 40), LastUsed: r.LastUsed}
 	}
-	return out, nil
+	return out
 }

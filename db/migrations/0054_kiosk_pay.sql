@@ -24,3 +24,9 @@ CREATE TRIGGER reservation_vouchers_no_delete BEFORE DELETE ON reservation_vouch
 BEGIN
 	SELECT RAISE(ABORT, 'a reservation''s voucher is never deleted');
 END;
+
+-- A gift card may belong to a customer account (sold for them at the
+-- counter), and is listed on it; erasing the customer keeps the card and
+-- its money.
+ALTER TABLE giftcards ADD COLUMN customer_id INTEGER REFERENCES customers(id);
+CREATE INDEX giftcards_by_customer ON giftcards(customer_id) WHERE customer_id IS NOT NULL;

@@ -12,6 +12,7 @@ import (
 // is a manager's.
 var giftCardListCases = []testCase{
 	{"NewestFirstByTheirLastFour", giftCardListNewest},
+	{"OnTheCustomer", giftCardOnTheCustomer},
 }
 
 func init() {
@@ -49,4 +50,32 @@ func giftCardListNewest(t *testing.T, e *env) {
 	wantCode(t, "a number that is not one", err, booking.EInvalid)
 	_, err = g.ListGiftCards(e.ctx, clerk, booking.GiftCardQuery{})
 	wantCode(t, "a clerk's list", err, booking.EForbidden)
+}
+
+// giftCardOnTheCustomer: a card sold for a customer is listed on the
+// account, by its last four digits; one for no such customer is refused
+// with nothing sold; erasing the customer keeps the card and its money.
+func giftCardOnTheCustomer(t *testing.T, e *env) {
+	g := need[booking.GiftCards](t, e, needGiftCards)
+	c := e.accounts(t)
+	ann := e.addCustomer(t, c, "Ann Lee", "ann@example.com", "")
+	info, err := g.IssueGiftCard(e.ctx, clerk, booking.GiftCardRequest{Amount: 25_00, Method: booking.Card, CustomerID: ann.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = g.IssueGiftCard(e.ctx, clerk, booking.GiftCardRequest{Amount: 25_00, Method: booking.Card, CustomerID: ann.ID + 99})
+	wantCode(t, "a card for no such customer", err, booking.ENotFound)
+	d, err := c.Customer(e.ctx, clerk, ann.ID)
+	if err != nil || len(d.GiftCards) != 1 || d.GiftCards[0].Tail != info.Number[12:] || d.GiftCards[0].Balance != 25_00 {
+		t.Fatalf("the customer's cards: %+v, %v", d, err)
+	}
+	if list, err := g.ListGiftCards(e.ctx, manager, booking.GiftCardQuery{}); err != nil || len(list) != 1 {
+		t.Fatalf("cards sold: %+v, %v (want only the one)", list, err)
+	}
+	if _, err := c.EraseCustomer(e.ctx, supervisor, ann.ID); err != nil {
+		t.Fatal(err)
+	}
+	if bal := balanceOf(t, e, g, info.Number); bal != 25_00 {
+		t.Fatalf("the card after the erasure holds %s", bal)
+	}
 }

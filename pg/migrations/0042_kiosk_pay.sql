@@ -26,3 +26,9 @@ $$;
 CREATE TRIGGER reservation_vouchers_end_once BEFORE UPDATE ON reservation_vouchers FOR EACH ROW EXECUTE FUNCTION reservation_voucher_end_once();
 CREATE TRIGGER reservation_vouchers_no_delete BEFORE DELETE ON reservation_vouchers FOR EACH ROW EXECUTE FUNCTION refuse_change();
 CREATE TRIGGER reservation_vouchers_no_truncate BEFORE TRUNCATE ON reservation_vouchers EXECUTE FUNCTION refuse_change();
+
+-- A gift card may belong to a customer account (sold for them at the
+-- counter), and is listed on it; erasing the customer keeps the card and
+-- its money.
+ALTER TABLE giftcards ADD COLUMN customer_id bigint REFERENCES customers(id);
+CREATE INDEX giftcards_by_customer ON giftcards(customer_id) WHERE customer_id IS NOT NULL;
