@@ -21,7 +21,7 @@ func customerCommand() *command {
 			{name: "add", args: "--name N --email E [--phone P] [--json]", short: "open a customer account (one per e-mail address and phone)",
 				long: customerAddLong, flags: customerAddFlags},
 			{name: "find", args: "TEXT [--json]", short: "find customers by e-mail address, phone or name", run: (*env).customerFind},
-			{name: "show", args: "ID [--json]", short: "a customer with their bookings, reservations, waiting lists and watches", run: (*env).customerShow},
+			{name: "show", args: "ID [--json]", short: "a customer with their bookings, reservations, waiting lists, watches and gift cards", run: (*env).customerShow},
 			{name: "attach", args: "BOOKING ID", short: "make a booking a customer's", run: (*env).customerAttach},
 			{name: "erase", args: "ID", short: "erase a customer's name, e-mail and phone everywhere (for good)", long: customerEraseLong, run: (*env).customerErase},
 		}}
