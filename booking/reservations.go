@@ -151,8 +151,12 @@ func (r ReserveRequest) Validate() error {
 		}
 	}
 	if r.Voucher != "" {
-		if _, err := ParseVoucherCode(CleanLine(r.Voucher, 2*MaxVoucherCode)); err != nil {
+		// Bounded before it is read: a kiosk is public.
+		if _, err := ParseVoucherCode(r.Voucher[:min(len(r.Voucher), 4*MaxVoucherCode)]); err != nil {
 			return err
+		}
+		if len(r.Voucher) > 4*MaxVoucherCode {
+			return Errorf(EInvalid, "A voucher code is %d to %d letters, digits, - or _.", MinVoucherCode, MaxVoucherCode)
 		}
 	}
 	return nil

@@ -234,7 +234,7 @@ func (s *Store) reserveInput(ctx context.Context, actor booking.Actor, req booki
 	in := reserveInput{req: req, name: booking.CleanLine(req.Name, booking.MaxNameLen), phone: booking.CleanLine(req.Phone, 32),
 		digits: digits, addr: booking.CleanLine(req.Addr, 64), source: booking.SourceCounter}
 	if req.Voucher != "" {
-		if in.voucher, err = booking.ParseVoucherCode(booking.CleanLine(req.Voucher, 2*booking.MaxVoucherCode)); err != nil {
+		if in.voucher, err = booking.ParseVoucherCode(req.Voucher); err != nil { // bounded by Validate
 			return reserveInput{}, err
 		}
 	}

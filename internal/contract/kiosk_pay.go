@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -20,6 +21,7 @@ var kioskPayCases = []testCase{
 	{"VoucherBackWhenTheShowIsCancelled", kioskPayVoucherShowCancelled},
 	{"GiftCardTwoKiosksOneCard", kioskPayTwoKiosks},
 	{"Refusals", kioskPayRefusals},
+	{"ErrHostile", kioskPayErrHostile},
 }
 
 func init() {
@@ -274,4 +276,36 @@ func kioskPayVoucherShowCancelled(t *testing.T, e *env) {
 		t.Fatalf("%d uses left after the show was cancelled, want 2", n)
 	}
 	e.whole(t)
+}
+
+// kioskPayErrHostile: what a bot sends the kiosk's new inputs is bounded
+// and refused before anything is read or written: a voucher code of a
+// megabyte or with an escape sequence, a card number of a megabyte.
+func kioskPayErrHostile(t *testing.T, e *env) {
+	r := e.reserver(t)
+	h, err := r.KioskHold(e.ctx, kioskActor, booking.KioskHoldRequest{ShowID: e.show.ID, Owner: "k1", N: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{strings.Repeat("A", 1<<20), "SUMMER\x1b[2J", "ab"} {
+		_, err := r.Reserve(e.ctx, kioskActor, booking.ReserveRequest{HoldID: h.ID, Owner: "k1", Name: "Ann Lee", Phone: "0123456789", Voucher: v})
+		wantCode(t, "a voucher code "+fmt.Sprint(len(v))+" long", err, booking.EInvalid)
+	}
+	res, err := r.Reserve(e.ctx, kioskActor, booking.ReserveRequest{HoldID: h.ID, Owner: "k1", Name: "Ann Lee", Phone: "0123456789"})
+	if err != nil {
+		t.Fatalf("the hold after the refusals: %v", err)
+	}
+	for _, card := range []string{strings.Repeat("1", 1<<20), "6012\x1b[2J"} {
+		_, err := r.KioskPay(e.ctx, kioskActor, booking.KioskPayRequest{Number: res.Number, Digits: "6789", Card: card, Addr: "192.0.2.8", IdempotencyKey: "k"})
+		wantCode(t, "a card number", err, booking.EInvalid)
+	}
+	_, err = r.KioskPay(e.ctx, kioskActor, booking.KioskPayRequest{Number: strings.Repeat("B", 1<<20), Digits: "6789", Card: booking.NewCardNumber(), IdempotencyKey: "k"})
+	wantCode(t, "a reservation number of a megabyte", err, booking.EInvalid)
+	_, err = kioskActorPays(e, r)
+	wantCode(t, "the kiosk's pay without a key", err, booking.EInvalid)
+}
+
+// kioskActorPays is a payment without an idempotency key.
+func kioskActorPays(e *env, r reserver) (*booking.Booking, error) {
+	return r.KioskPay(e.ctx, kioskActor, booking.KioskPayRequest{Number: "BO-AAAA2222", Digits: "6789", Card: booking.NewCardNumber()})
 }
