@@ -157,3 +157,31 @@ func TestCLI_GiftCardRefusals(t *testing.T) {
 		t.Fatalf("balance %s, want 0.00", b)
 	}
 }
+
+// TestCLI_GiftCardForACustomer: giftcard issue --customer puts the card
+// on the account, and customer show lists it by its last four digits
+// only; a customer who does not exist is refused (exit 4) and nothing is
+// sold.
+func TestCLI_GiftCardForACustomer(t *testing.T) {
+	t.Parallel()
+	data := filepath.Join(t.TempDir(), "data")
+	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
+		t.Fatalf("init: %s", errOut)
+	}
+	if code, _, errOut := runCLI(t, data, "", "customer", "add", "--name", "Ann Lee", "--email", "ann@example.com"); code != 0 {
+		t.Fatalf("customer add: %s", errOut)
+	}
+	code, out, errOut := runCLI(t, data, "", "giftcard", "issue", "25", "--pay", "card", "--customer", "1", "--json")
+	var card struct{ Number string }
+	if err := json.Unmarshal([]byte(out), &card); code != 0 || err != nil || len(card.Number) != 16 {
+		t.Fatalf("giftcard issue --customer: %d %v %s %s", code, err, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, data, "", "giftcard", "issue", "25", "--pay", "card", "--customer", "9"); code != 4 || !strings.Contains(errOut, "9") {
+		t.Fatalf("a card for no such customer: exit %d, %s", code, errOut)
+	}
+	code, out, errOut = runCLI(t, data, "", "customer", "show", "1")
+	if code != 0 || !strings.Contains(out, "gift card") || !strings.Contains(out, "…"+card.Number[12:]) || strings.Contains(out, card.Number[:12]) ||
+		!strings.Contains(out, "balance 25.00") {
+		t.Fatalf("customer show: %d %s %s", code, out, errOut)
+	}
+}

@@ -200,6 +200,7 @@ type CustomerDetail struct {
 	Reservations []Reservation
 	Waitlist     []WaitlistEntry // Show set
 	Watching     []FilmWatch     // Film set
+	GiftCards    []GiftCardSummary
 }
 
 // Erasure is what EraseCustomer blanked: the account, and how many of

@@ -81,6 +81,9 @@ type GiftCardRequest struct {
 	// OpenFloat opens the seller's shift with this float, in the same
 	// transaction, when a cash sale meets none open.
 	OpenFloat *Money
+	// CustomerID, when not 0, is the customer account the card is sold
+	// for (ActionCustomers): it is listed on the account.
+	CustomerID int64
 }
 
 // Validate refuses an amount out of bounds or a payment that is not one.
@@ -322,6 +325,12 @@ type GiftCards interface {
 	// ReportGiftCards adds up the cards sold, spent and given back in a
 	// range, and what is outstanding now. Needs ActionViewReports.
 	ReportGiftCards(ctx context.Context, actor Actor, r ReportRange) (*GiftCardReport, error)
+	// ListGiftCards lists the card numbered q.Number, or the newest
+	// q.Limit cards, newest first, each named by its last four digits
+	// (giftcards_list.go). Needs ActionViewReports. EInvalid for a number
+	// that is not one (ParseCardNumber) or a limit out of range; none
+	// (no error) when no card has the number.
+	ListGiftCards(ctx context.Context, actor Actor, q GiftCardQuery) ([]GiftCardSummary, error)
 }
 
 // MsgCardLedgerDrift is what `check` says, after their count, of gift

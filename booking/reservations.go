@@ -85,6 +85,10 @@ type Reservation struct {
 	CreatedAt time.Time
 	CutOff    time.Time
 	BookingID int64 // the sale, once paid
+	// Voucher is the voucher the reservation took a use of, and the
+	// discount it gave the seats when reserved (Returned once the
+	// reservation lapsed and the use went back); nil: none.
+	Voucher *VoucherUse
 }
 
 // KioskHoldRequest asks a kiosk for seats: the best N, or the seats named
@@ -123,6 +127,9 @@ type ReserveRequest struct {
 	// CustomerID, when not 0, is the customer account the reservation
 	// belongs to (a counter's; a kiosk may not name one).
 	CustomerID int64
+	// Voucher, when not empty, is a voucher code: the reservation takes
+	// one use of it and its price is the discounted one (docs/kiosk.md).
+	Voucher string
 }
 
 // Validate refuses, before anything is written, a name or phone a
@@ -141,6 +148,15 @@ func (r ReserveRequest) Validate() error {
 	for label, code := range r.Types {
 		if !validCode(code) || len(label) > 8 {
 			return Errorf(EInvalid, "Choose a ticket type for each seat.")
+		}
+	}
+	if r.Voucher != "" {
+		// Bounded before it is read: a kiosk is public.
+		if _, err := ParseVoucherCode(r.Voucher[:min(len(r.Voucher), 4*MaxVoucherCode)]); err != nil {
+			return err
+		}
+		if len(r.Voucher) > 4*MaxVoucherCode {
+			return Errorf(EInvalid, "A voucher code is %d to %d letters, digits, - or _.", MinVoucherCode, MaxVoucherCode)
 		}
 	}
 	return nil
@@ -303,6 +319,21 @@ type Kiosk interface {
 	// comparing, while the number or the address is paused; EInvalid when
 	// the digits are not four digits.
 	Collect(ctx context.Context, actor Actor, req CollectRequest) (*Collection, error)
+	// KioskPay pays reservation req.Number, still reserved, with gift
+	// card req.Card for the whole amount: the reservation becomes a paid
+	// booking with tickets and the card's balance goes down by one ledger
+	// row, as PayReservation with a gift card would. Needs
+	// ActionKioskPay. Every try is counted per card and per address
+	// (KioskPayKeys) before the card is looked up; one that fails leaves
+	// an AuditKioskPayFailed row. EInvalid for a bad request (a card
+	// number with a wrong check digit included); EForbidden
+	// (KioskPayPaused), without looking, while the card or the address is
+	// paused; ErrNoBookingFound when the number and digits match no
+	// reservation still to pay; ENotFound for no such card (ErrNoGiftCard,
+	// what the counter's balance check says); EConflict when the card
+	// holds less than is due (ErrCardShort), nothing written; EExpired
+	// when the reservation lapsed.
+	KioskPay(ctx context.Context, actor Actor, req KioskPayRequest) (*Booking, error)
 }
 
 // Reservations is the counter's side of reservations.

@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +48,33 @@ type Voucher struct {
 	TicketType     string
 	Retired        bool
 	CreatedAt      time.Time
+}
+
+// LastDay is the last local day the voucher is accepted, as
+// 2026-12-31; "" for no end.
+func (v Voucher) LastDay() string {
+	if v.Until.IsZero() {
+		return ""
+	}
+	return v.Until.Add(-time.Millisecond).In(time.Local).Format(time.DateOnly)
+}
+
+// LimitText says what the voucher is kept to: "film 2, child", or "any".
+func (v Voucher) LimitText() string {
+	var out []string
+	if v.FilmID != 0 {
+		out = append(out, fmt.Sprintf("film %d", v.FilmID))
+	}
+	if v.ShowID != 0 {
+		out = append(out, fmt.Sprintf("show %d", v.ShowID))
+	}
+	if v.TicketType != "" {
+		out = append(out, Clean(v.TicketType))
+	}
+	if len(out) == 0 {
+		return "any"
+	}
+	return strings.Join(out, ", ")
 }
 
 // OffText says what the voucher takes off: "2.50 off" or "10% off".

@@ -21,7 +21,7 @@ func customerCommand() *command {
 			{name: "add", args: "--name N --email E [--phone P] [--json]", short: "open a customer account (one per e-mail address and phone)",
 				long: customerAddLong, flags: customerAddFlags},
 			{name: "find", args: "TEXT [--json]", short: "find customers by e-mail address, phone or name", run: (*env).customerFind},
-			{name: "show", args: "ID [--json]", short: "a customer with their bookings, reservations, waiting lists and watches", run: (*env).customerShow},
+			{name: "show", args: "ID [--json]", short: "a customer with their bookings, reservations, waiting lists, watches and gift cards", run: (*env).customerShow},
 			{name: "attach", args: "BOOKING ID", short: "make a booking a customer's", run: (*env).customerAttach},
 			{name: "erase", args: "ID", short: "erase a customer's name, e-mail and phone everywhere (for good)", long: customerEraseLong, run: (*env).customerErase},
 		}}
@@ -231,6 +231,14 @@ type (
 		Status   string `json:"status"`
 		CalledBy string `json:"called_by,omitempty"`
 	}
+	// custCardJSON is a gift card of the customer's, by its last four
+	// digits (the number spends it).
+	custCardJSON struct {
+		Last4   string `json:"last4"`
+		Balance string `json:"balance"`
+		Amount  string `json:"amount"`
+		Issued  string `json:"issued"`
+	}
 )
 
 func (v customerDetail) jsonValue() any {
@@ -241,6 +249,7 @@ func (v customerDetail) jsonValue() any {
 		Reservations []custReservationJSON `json:"reservations"`
 		Waitlist     []custWaitJSON        `json:"waitlist"`
 		Watching     []custWatchJSON       `json:"watching"`
+		GiftCards    []custCardJSON        `json:"giftcards,omitempty"`
 	}{customerJSON: customerValue(d.Customer), Bookings: []custBookingJSON{}, Reservations: []custReservationJSON{},
 		Waitlist: []custWaitJSON{}, Watching: []custWatchJSON{}}
 	for _, b := range d.Bookings {
@@ -255,6 +264,9 @@ func (v customerDetail) jsonValue() any {
 	for _, f := range d.Watching {
 		out.Watching = append(out.Watching, custWatchJSON{f.ID, booking.Clean(f.Film.Title), watchStatus(f), booking.Clean(f.CalledBy)})
 	}
+	for _, g := range d.GiftCards {
+		out.GiftCards = append(out.GiftCards, custCardJSON{g.Tail, g.Balance.String(), g.Amount.String(), g.IssuedAt.Format(time.RFC3339)})
+	}
 	return out
 }
 
@@ -268,7 +280,7 @@ func (v customerDetail) writeText(w io.Writer) {
 	if d.ErasedAt != nil {
 		fmt.Fprintf(w, "Erased at their request %s by %s.\n", d.ErasedAt.Format("Mon 02 Jan 2006 15:04"), booking.Clean(d.ErasedBy))
 	}
-	if len(d.Bookings)+len(d.Reservations)+len(d.Waitlist)+len(d.Watching) == 0 {
+	if len(d.Bookings)+len(d.Reservations)+len(d.Waitlist)+len(d.Watching)+len(d.GiftCards) == 0 {
 		fmt.Fprintln(w, "Nothing belongs to this customer yet.")
 		return
 	}
@@ -284,6 +296,9 @@ func (v customerDetail) writeText(w io.Writer) {
 	}
 	for _, f := range d.Watching {
 		fmt.Fprintf(tw, "watching\twatch %d\t%s\t\t%s\n", f.ID, booking.Clean(f.Film.Title), watchStatus(f))
+	}
+	for _, g := range d.GiftCards {
+		fmt.Fprintf(tw, "gift card\t…%s\tsold for %s\t%s\tbalance %s\n", g.Tail, g.Amount.String(), g.IssuedAt.Format("Mon 02 Jan 15:04"), g.Balance.String())
 	}
 	tw.Flush()
 }

@@ -27,7 +27,7 @@ money back, once. In --json, amounts are strings like "12.50".`
 
 func giftcardCommand() *command {
 	return &command{name: "giftcard", json: machine, missing: giftcardUsage, subs: []*command{
-		{name: "issue", args: "AMOUNT [--pay cash|card] [--tendered AMOUNT] [--json]", short: "sell a gift card for AMOUNT", long: giftcardLong, flags: giftcardIssueFlags},
+		{name: "issue", args: "AMOUNT [--pay cash|card] [--tendered AMOUNT] [--customer ID] [--json]", short: "sell a gift card for AMOUNT", long: giftcardLong, flags: giftcardIssueFlags},
 		{name: "balance", args: "NUMBER [--json]", short: "a gift card's balance and what moved it", long: giftcardLong, run: (*env).giftcardBalance},
 	}}
 }
@@ -35,9 +35,13 @@ func giftcardCommand() *command {
 func giftcardIssueFlags(fs *flag.FlagSet) runFunc {
 	pay := fs.String("pay", "cash", "how the customer pays for the card: `cash|card`")
 	tendered := fs.String("tendered", "", "the cash handed over, an `AMOUNT` (default: exact money)")
+	customer := fs.Int64("customer", 0, "the customer account `ID` the card is sold for: it is listed on the account")
 	return func(c *env, pos []string) error {
 		if len(pos) != 1 {
-			return usagef("usage: boxoffice giftcard issue AMOUNT [--pay cash|card] [--tendered AMOUNT]")
+			return usagef("usage: boxoffice giftcard issue AMOUNT [--pay cash|card] [--tendered AMOUNT] [--customer ID]")
+		}
+		if *customer < 0 {
+			return usagef("--customer: a customer ID is a number from 1")
 		}
 		amount, err := booking.ParseMoney(pos[0])
 		if err != nil {
@@ -47,7 +51,7 @@ func giftcardIssueFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		req := booking.GiftCardRequest{Amount: amount, Method: pr.Method, Tendered: pr.Tendered}
+		req := booking.GiftCardRequest{Amount: amount, Method: pr.Method, Tendered: pr.Tendered, CustomerID: *customer}
 		if err := req.Validate(); err != nil {
 			return usagef("%s", booking.ErrorMessage(err))
 		}

@@ -125,9 +125,13 @@ func reservationJSON(r *booking.Reservation) map[string]any {
 	for i, s := range r.Seats {
 		seats[i] = s.Label
 	}
-	return map[string]any{"number": r.Number, "status": string(r.Status), "source": string(r.Source), "name": r.Name, "phone": r.Phone,
+	out := map[string]any{"number": r.Number, "status": string(r.Status), "source": string(r.Source), "name": r.Name, "phone": r.Phone,
 		"show": r.Show.ID, "film": r.Show.Film.Title, "start": r.Show.Starts.Format(time.RFC3339), "seats": seats,
 		"cutoff": r.CutOff.Format(time.RFC3339), "created_by": r.CreatedBy}
+	if v := r.Voucher; v != nil {
+		out["voucher"] = map[string]any{"code": v.Code, "discount": v.Discount.String(), "returned": v.Returned}
+	}
+	return out
 }
 
 func (v reservationView) writeText(w io.Writer) {
@@ -136,6 +140,13 @@ func (v reservationView) writeText(w io.Writer) {
 		seatLabelsOf(r.Seats))
 	fmt.Fprintf(w, "  %s, %s · pay by %s (%s, taken by %s)\n", booking.Clean(r.Name), booking.Clean(r.Phone), r.CutOff.Format("15:04"),
 		r.Source, booking.Clean(r.CreatedBy))
+	if v := r.Voucher; v != nil {
+		back := ""
+		if v.Returned {
+			back = " (returned)"
+		}
+		fmt.Fprintf(w, "  voucher %s: -%s%s\n", booking.Clean(v.Code), v.Discount.String(), back)
+	}
 }
 
 // reservationsView is a list of them.

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -127,34 +126,8 @@ func voucherJSONOf(v booking.Voucher) voucherJSON {
 	if v.Off > 0 {
 		out.Off = v.Off.String()
 	}
-	out.Until = untilText(v)
+	out.Until = v.LastDay()
 	return out
-}
-
-// untilText is the last day a voucher is accepted, "" for no end.
-func untilText(v booking.Voucher) string {
-	if v.Until.IsZero() {
-		return ""
-	}
-	return v.Until.Add(-time.Millisecond).In(time.Local).Format(time.DateOnly)
-}
-
-// limitText says what a voucher is kept to: "film 2, child", or "any".
-func limitText(v booking.Voucher) string {
-	var out []string
-	if v.FilmID != 0 {
-		out = append(out, fmt.Sprintf("film %d", v.FilmID))
-	}
-	if v.ShowID != 0 {
-		out = append(out, fmt.Sprintf("show %d", v.ShowID))
-	}
-	if v.TicketType != "" {
-		out = append(out, booking.Clean(v.TicketType))
-	}
-	if len(out) == 0 {
-		return "any"
-	}
-	return strings.Join(out, ", ")
 }
 
 // voucherView is one voucher after a change, said as verb ("Added").
@@ -167,8 +140,8 @@ func (v voucherView) jsonValue() any { return voucherJSONOf(*v.v) }
 
 func (v voucherView) writeText(w io.Writer) {
 	x := v.v
-	fmt.Fprintf(w, "%s %s: %s, %d of %d uses left, for %s", v.verb, x.Code, x.OffText(), x.UsesLeft, x.Uses, limitText(*x))
-	if u := untilText(*x); u != "" {
+	fmt.Fprintf(w, "%s %s: %s, %d of %d uses left, for %s", v.verb, x.Code, x.OffText(), x.UsesLeft, x.Uses, x.LimitText())
+	if u := x.LastDay(); u != "" {
 		fmt.Fprintf(w, ", until %s", u)
 	}
 	fmt.Fprintln(w, ".")
@@ -197,11 +170,11 @@ func (v voucherListView) writeText(w io.Writer) {
 		if x.Retired {
 			left += " (retired)"
 		}
-		until := untilText(x)
+		until := x.LastDay()
 		if until == "" {
 			until = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", x.Code, x.OffText(), left, until, limitText(x))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", x.Code, x.OffText(), left, until, x.LimitText())
 	}
 	tw.Flush()
 }

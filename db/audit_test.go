@@ -36,6 +36,8 @@ type auditFixture struct {
 	hold  *booking.Hold
 	sold  *booking.Booking
 	entry *booking.WaitlistEntry
+	// card is the gift card prep sold.
+	card string
 	// shiftID is the shift prep closed.
 	shiftID int64
 }

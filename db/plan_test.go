@@ -432,6 +432,7 @@ func planWorkload(t *testing.T, s *db.Store, clock *storetest.Clock) []string {
 	itemSteps(t, s, clock, step, stepV)     // concessions (items_test.go)
 	voucherSteps(t, s, clock, step, stepV)  // vouchers (vouchers_test.go)
 	giftCardSteps(t, s, clock, step, stepV) // gift cards and split tender (giftcards_test.go)
+	kioskPaySteps(t, s, clock, step, stepV) // the kiosk's vouchers and gift cards (kiosk_pay_test.go)
 	// The kiosk and reservations (issue 13): a kiosk hold, a second one
 	// refused, a move, a release; reserve, find, collect right and wrong,
 	// pay and its retry, a lapse swept, a lapsed one's payment, the report.

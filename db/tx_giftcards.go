@@ -148,3 +148,53 @@ func (d driver) GiftCardTally(ctx context.Context, w store.ReportWindow) (store.
 		&t.Redeemed, &t.RedeemedN, &t.Refilled, &t.RefilledN, &t.Outstanding)
 	return t, d.s.translate("gift card report", err)
 }
+
+// qCardList is the manager's list of cards, each with when a sale or a
+// refund last moved it (through giftcard_moves_by_card).
+const qCardList = `SELECT g.number, g.amount, g.balance, g.staff, g.created_at,
+	coalesce((SELECT max(m.at) FROM giftcard_moves m WHERE m.card_id = g.id AND m.kind <> 'issue'), 0) FROM giftcards g `
+
+// ReadGiftCardList reads one card by number, or the newest cards from
+// the end of the primary key, stopped by LIMIT.
+func (d driver) ReadGiftCardList(ctx context.Context, number string, limit int) ([]store.GiftCardListRow, error) {
+	q, args := qCardList+`ORDER BY g.id DESC LIMIT ?`, []any{limit}
+	if number != "" {
+		q, args = qCardList+`WHERE g.number = ?`, []any{number}
+	}
+	return d.cardList(ctx, q, args...)
+}
+
+// CustomerGiftCards reads a customer's newest cards, through
+// giftcards_by_customer.
+func (d driver) CustomerGiftCards(ctx context.Context, customerID int64, limit int) ([]store.GiftCardListRow, error) {
+	return d.cardList(ctx, qCardList+`WHERE g.customer_id = ? ORDER BY g.id DESC LIMIT ?`, customerID, limit)
+}
+
+// SetGiftCardCustomer makes a card a customer's.
+func (w *wtx) SetGiftCardCustomer(cardID, customerID int64) error {
+	_, err := w.exec(`UPDATE giftcards SET customer_id = ? WHERE id = ?`, customerID, cardID)
+	return err
+}
+
+// cardList reads the rows of a qCardList statement.
+func (d driver) cardList(ctx context.Context, q string, args ...any) ([]store.GiftCardListRow, error) {
+	rows, err := d.s.readRows(ctx, q, args...)
+	if err != nil {
+		return nil, d.s.translate("gift cards", err)
+	}
+	defer rows.Close()
+	var out []store.GiftCardListRow
+	for rows.Next() {
+		var r store.GiftCardListRow
+		var created, used int64
+		if err := rows.Scan(&r.Number, &r.Amount, &r.Balance, &r.Staff, &created, &used); err != nil {
+			return nil, d.s.translate("gift cards", err)
+		}
+		r.Created = time.UnixMilli(created)
+		if used != 0 {
+			r.LastUsed = time.UnixMilli(used)
+		}
+		out = append(out, r)
+	}
+	return out, d.s.translate("gift cards", rows.Err())
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"boxoffice/booking"
 	"boxoffice/store"
 )
 
@@ -154,4 +155,57 @@ func (d driver) ReadReservationCounts(ctx context.Context, from, to, now time.Ti
 		out = append(out, c)
 	}
 	return out, d.s.translate("report reservations", rows.Err())
+}
+
+// Reservations' vouchers (store.ReservationVoucherTx): table
+// reservation_vouchers, migration 0054, one row a reservation found by
+// its key.
+
+// InsertReservationVoucher writes the use a reservation took.
+func (w *wtx) InsertReservationVoucher(reservationID int64, u store.RedemptionRow) error {
+	_, err := w.exec(`INSERT INTO reservation_vouchers (reservation_id, voucher_id, code, discount, at) VALUES (?, ?, ?, ?, ?)`,
+		reservationID, u.VoucherID, u.Code, u.Discount, w.nowMS())
+	return err
+}
+
+// StandingReservationVoucher reads a reservation's use not yet ended.
+func (w *wtx) StandingReservationVoucher(reservationID int64) (store.RedemptionRow, bool, error) {
+	u := store.RedemptionRow{}
+	err := w.queryRow(`SELECT voucher_id, code, discount FROM reservation_vouchers WHERE reservation_id = ? AND ended IS NULL`, reservationID).
+		Scan(&u.VoucherID, &u.Code, &u.Discount)
+	if isNoRows(err) {
+		return u, false, nil
+	}
+	return u, err == nil, err
+}
+
+// EndReservationVoucher ends a reservation's use by compare-and-set.
+func (w *wtx) EndReservationVoucher(reservationID int64, end store.VoucherEnd) (bool, error) {
+	return changedOne(w.exec(`UPDATE reservation_vouchers SET ended = ?, ended_at = ? WHERE reservation_id = ? AND ended IS NULL`, string(end), w.nowMS(), reservationID))
+}
+
+// ReturnLapsedVouchers returns the uses of lapsed reservations, one
+// probe of reservations' hold_id index a hold.
+func (w *wtx) ReturnLapsedVouchers(holdIDs []int64) ([]int64, error) {
+	var out []int64
+	for _, id := range holdIDs {
+		ids, err := queryList[int64](w, `UPDATE reservation_vouchers SET ended = 'returned', ended_at = ?
+			WHERE ended IS NULL AND reservation_id = (SELECT id FROM reservations WHERE hold_id = ? AND status = 'lapsed') RETURNING voucher_id`, w.nowMS(), id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ids...)
+	}
+	return out, nil
+}
+
+// ReadReservationVoucher reads the use a reservation took.
+func (d driver) ReadReservationVoucher(ctx context.Context, reservationID int64) (booking.VoucherUse, bool, error) {
+	var u booking.VoucherUse
+	err := d.s.readRow(ctx, `SELECT code, discount, ended IS 'returned' FROM reservation_vouchers WHERE reservation_id = ?`, reservationID).
+		Scan(&u.Code, &u.Discount, &u.Returned)
+	if isNoRows(err) {
+		return u, false, nil
+	}
+	return u, err == nil, d.s.translate("reservation", err)
 }

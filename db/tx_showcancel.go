@@ -26,17 +26,17 @@ func (w *wtx) MarkShowCancelled(showID int64, reason, by string) (int, bool, err
 }
 
 // ReleaseShowHolds lets go of every live hold of a show, with its claims.
-func (w *wtx) ReleaseShowHolds(showID int64) (int, error) {
+func (w *wtx) ReleaseShowHolds(showID int64) ([]int64, error) {
 	ids, err := queryList[int64](w, `UPDATE holds SET status = 'released' WHERE show_id = ? AND status = 'held' RETURNING id`, showID)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	for _, id := range ids {
 		if _, err := w.exec(`UPDATE seat_claims SET status = 'released' WHERE hold_id = ? AND status = 'held'`, id); err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
-	return len(ids), nil
+	return ids, nil
 }
 
 // ReadCashBookings counts a show's confirmed bookings paid in cash.

@@ -53,7 +53,7 @@ var carryOrder = []string{
 	// Concessions.
 	"items", "item_orders", "item_lines", "item_payments",
 	// Vouchers: each before its redemptions.
-	"vouchers", "voucher_redemptions",
+	"vouchers", "voucher_redemptions", "reservation_vouchers",
 	// Gift cards: a card before its moves.
 	"giftcards", "giftcard_moves",
 }

@@ -141,3 +141,49 @@ func (d driver) GiftCardTally(ctx context.Context, w store.ReportWindow) (store.
 		&t.Redeemed, &t.RedeemedN, &t.Refilled, &t.RefilledN, &t.Outstanding)
 	return t, d.s.translate("gift card report", err)
 }
+
+// qCardList is the manager's list of cards, each with when a sale or a
+// refund last moved it (through giftcard_moves_by_card).
+const qCardList = `SELECT g.number, g.amount, g.balance, g.staff, g.created_at,
+	coalesce((SELECT max(m.at) FROM giftcard_moves m WHERE m.card_id = g.id AND m.kind <> 'issue'), 0) FROM giftcards g `
+
+// ReadGiftCardList reads one card by number, or the newest cards from
+// the end of the primary key, stopped by LIMIT.
+func (d driver) ReadGiftCardList(ctx context.Context, number string, limit int) ([]store.GiftCardListRow, error) {
+	q, args := qCardList+`ORDER BY g.id DESC LIMIT $1`, []any{limit}
+	if number != "" {
+		q, args = qCardList+`WHERE g.number = $1`, []any{number}
+	}
+	return d.cardList(ctx, q, args...)
+}
+
+// CustomerGiftCards reads a customer's newest cards, through
+// giftcards_by_customer.
+func (d driver) CustomerGiftCards(ctx context.Context, customerID int64, limit int) ([]store.GiftCardListRow, error) {
+	return d.cardList(ctx, qCardList+`WHERE g.customer_id = $1 ORDER BY g.id DESC LIMIT $2`, customerID, limit)
+}
+
+// SetGiftCardCustomer makes a card a customer's.
+func (t *tx) SetGiftCardCustomer(cardID, customerID int64) error {
+	_, err := t.Exec(t.ctx, `UPDATE giftcards SET customer_id = $1 WHERE id = $2`, customerID, cardID)
+	return err
+}
+
+// cardList reads the rows of a qCardList statement.
+func (d driver) cardList(ctx context.Context, q string, args ...any) ([]store.GiftCardListRow, error) {
+	rows, err := d.s.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, d.s.translate("gift cards", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.GiftCardListRow, error) {
+		var r store.GiftCardListRow
+		var created, used int64
+		err := row.Scan(&r.Number, &r.Amount, &r.Balance, &r.Staff, &created, &used)
+		r.Created = time.UnixMilli(created)
+		if used != 0 {
+			r.LastUsed = time.UnixMilli(used)
+		}
+		return r, err
+	})
+	return out, d.s.translate("gift cards", err)
+}

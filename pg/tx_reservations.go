@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"boxoffice/booking"
 	"boxoffice/store"
 )
 
@@ -166,4 +167,55 @@ func (d driver) ReadReservationCounts(ctx context.Context, from, to, now time.Ti
 		return c, r.Scan(&c.Source, &c.Status, &c.Gone, &c.N)
 	})
 	return out, d.s.translate("report reservations", err)
+}
+
+// Reservations' vouchers (store.ReservationVoucherTx): table
+// reservation_vouchers, migration 0042, one row a reservation found by
+// its key.
+
+// InsertReservationVoucher writes the use a reservation took.
+func (t *tx) InsertReservationVoucher(reservationID int64, u store.RedemptionRow) error {
+	_, err := t.Exec(t.ctx, `INSERT INTO reservation_vouchers (reservation_id, voucher_id, code, discount, at) VALUES ($1, $2, $3, $4, $5)`,
+		reservationID, u.VoucherID, u.Code, u.Discount, t.nowMS())
+	return err
+}
+
+// StandingReservationVoucher reads a reservation's use not yet ended,
+// locked.
+func (t *tx) StandingReservationVoucher(reservationID int64) (store.RedemptionRow, bool, error) {
+	u := store.RedemptionRow{}
+	err := t.QueryRow(t.ctx, `SELECT voucher_id, code, discount FROM reservation_vouchers WHERE reservation_id = $1 AND ended IS NULL FOR UPDATE`, reservationID).
+		Scan(&u.VoucherID, &u.Code, &u.Discount)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return u, false, nil
+	}
+	return u, err == nil, err
+}
+
+// EndReservationVoucher ends a reservation's use by compare-and-set.
+func (t *tx) EndReservationVoucher(reservationID int64, end store.VoucherEnd) (bool, error) {
+	tag, err := t.Exec(t.ctx, `UPDATE reservation_vouchers SET ended = $1, ended_at = $2 WHERE reservation_id = $3 AND ended IS NULL`, string(end), t.nowMS(), reservationID)
+	return tag.RowsAffected() == 1, err
+}
+
+// ReturnLapsedVouchers returns the uses of lapsed reservations in one
+// statement, through reservations' hold_id index.
+func (t *tx) ReturnLapsedVouchers(holdIDs []int64) ([]int64, error) {
+	rows, err := t.Query(t.ctx, `UPDATE reservation_vouchers v SET ended = 'returned', ended_at = $1 FROM reservations r
+		WHERE r.id = v.reservation_id AND r.hold_id = ANY($2) AND r.status = 'lapsed' AND v.ended IS NULL RETURNING v.voucher_id`, t.nowMS(), holdIDs)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[int64])
+}
+
+// ReadReservationVoucher reads the use a reservation took.
+func (d driver) ReadReservationVoucher(ctx context.Context, reservationID int64) (booking.VoucherUse, bool, error) {
+	var u booking.VoucherUse
+	err := d.s.pool.QueryRow(ctx, `SELECT code, discount, ended IS NOT DISTINCT FROM 'returned' FROM reservation_vouchers WHERE reservation_id = $1`, reservationID).
+		Scan(&u.Code, &u.Discount, &u.Returned)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return u, false, nil
+	}
+	return u, err == nil, d.s.translate("reservation", err)
 }

@@ -37,17 +37,17 @@ func (t *tx) MarkShowCancelled(showID int64, reason, by string) (int, bool, erro
 }
 
 // ReleaseShowHolds lets go of every live hold of a show, with its claims.
-func (t *tx) ReleaseShowHolds(showID int64) (int, error) {
+func (t *tx) ReleaseShowHolds(showID int64) ([]int64, error) {
 	rows, err := t.Query(t.ctx, `UPDATE holds SET status = 'released' WHERE show_id = $1 AND status = 'held' RETURNING id`, showID)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	if err != nil || len(ids) == 0 {
-		return 0, err
+		return nil, err
 	}
 	_, err = t.Exec(t.ctx, `UPDATE seat_claims SET status = 'released' WHERE hold_id = ANY($1) AND status = 'held'`, ids)
-	return len(ids), err
+	return ids, err
 }
 
 // ReadCashBookings counts a show's confirmed bookings paid in cash.

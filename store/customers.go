@@ -246,7 +246,9 @@ func (s *Store) Customer(ctx context.Context, actor booking.Actor, id int64) (*b
 	if d.Watching, err = s.d.CustomerWatches(ctx, id, customerRows); err != nil {
 		return nil, err
 	}
-	return d, nil
+	cards, err := s.d.CustomerGiftCards(ctx, id, customerRows)
+	d.GiftCards = cardSummaries(cards)
+	return d, err
 }
 
 // liveCustomer reads, locked, the customer something is to be attached

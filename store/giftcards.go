@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"boxoffice/booking"
@@ -30,6 +31,8 @@ type GiftCardTx interface {
 	// TakeGiftCard takes amount off a card's balance in one guarded
 	// statement; false, and nothing changed, when the card holds less.
 	TakeGiftCard(cardID int64, amount booking.Money) (bool, error)
+	// SetGiftCardCustomer makes card cardID the customer's.
+	SetGiftCardCustomer(cardID, customerID int64) error
 	// RefillGiftCard puts amount back on a card's balance.
 	RefillGiftCard(cardID int64, amount booking.Money) error
 	// InsertGiftCardMove appends one row to a card's ledger at the
@@ -104,6 +107,11 @@ func (s *Store) IssueGiftCard(ctx context.Context, actor booking.Actor, req book
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	if req.CustomerID != 0 {
+		if err := booking.Authorize(actor, booking.ActionCustomers); err != nil {
+			return nil, err
+		}
+	}
 	tendered, change, err := req.Payment()
 	if err != nil {
 		return nil, err
@@ -117,12 +125,18 @@ func (s *Store) IssueGiftCard(ctx context.Context, actor booking.Actor, req book
 		if err != nil {
 			return "", err
 		}
+		if err := attachCustomer(tx, req.CustomerID, func(c int64) error { return tx.SetGiftCardCustomer(id, c) }); err != nil {
+			return "", err
+		}
 		m := GiftCardMoveRow{CardID: id, Kind: booking.CardIssued, Amount: req.Amount, Method: req.Method, Tendered: tendered, Change: change,
 			ShiftID: shift, Site: max(actor.Site, booking.MainSite), Staff: actor.Name, Terminal: actor.Terminal}
 		if err := tx.InsertGiftCardMove(m); err != nil {
 			return "", err
 		}
 		detail := "gift card " + cardTail(number) + " sold for " + req.Amount.String() + " " + string(req.Method)
+		if req.CustomerID != 0 {
+			detail += fmt.Sprintf("; customer %d", req.CustomerID)
+		}
 		return number, Audit(tx, actor, booking.AuditEntry{Action: booking.AuditGiftCard, ShiftID: shift, Amount: req.Amount, Detail: detail}, 0)
 	})
 	if err != nil {

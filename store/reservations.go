@@ -180,7 +180,10 @@ func LapseReservations(tx Tx, holdIDs []int64) error {
 	if len(holdIDs) == 0 {
 		return nil
 	}
-	return tx.LapseReservationsOf(holdIDs)
+	if err := tx.LapseReservationsOf(holdIDs); err != nil {
+		return err
+	}
+	return returnLapsedVouchers(tx, holdIDs)
 }
 
 // reserveInput is a ReserveRequest cleaned and checked before the write.
@@ -189,6 +192,7 @@ type reserveInput struct {
 	name, phone         string
 	digits, addr, types string
 	source              booking.ReservationSource
+	voucher             string // ParseVoucherCode's form; "" none
 }
 
 // Reserve turns the owner's live hold into a reservation held until the
@@ -229,6 +233,11 @@ func (s *Store) reserveInput(ctx context.Context, actor booking.Actor, req booki
 	}
 	in := reserveInput{req: req, name: booking.CleanLine(req.Name, booking.MaxNameLen), phone: booking.CleanLine(req.Phone, 32),
 		digits: digits, addr: booking.CleanLine(req.Addr, 64), source: booking.SourceCounter}
+	if req.Voucher != "" {
+		if in.voucher, err = booking.ParseVoucherCode(req.Voucher); err != nil { // bounded by Validate
+			return reserveInput{}, err
+		}
+	}
 	if actor.Role == booking.RoleKiosk {
 		in.source, in.addr = booking.SourceKiosk, booking.KioskAddr(req.Addr, req.Owner)
 	}
@@ -290,6 +299,11 @@ func (s *Store) reserve(tx Tx, actor booking.Actor, in reserveInput) (int64, err
 	}
 	if err := attachCustomer(tx, in.req.CustomerID, func(c int64) error { return tx.SetReservationCustomer(id, c) }); err != nil {
 		return 0, err
+	}
+	if in.voucher != "" {
+		if err := s.reserveVoucher(tx, id, sh, seats, in); err != nil {
+			return 0, err
+		}
 	}
 	ok, err := tx.GiveHold(in.req.HoldID, in.req.Owner, ReservationOwner(number), cut)
 	if err != nil {
@@ -422,7 +436,8 @@ func (s *Store) PayReservation(ctx context.Context, actor booking.Actor, req boo
 		if !found {
 			return 0, errNoReservation(number)
 		}
-		return s.payReservation(tx, actor, req, r, key)
+		pay := booking.CheckoutRequest{Method: req.Method, Tendered: req.Tendered, OpenFloat: req.OpenFloat}
+		return s.payReservation(tx, actor, pay, r, key)
 	})
 	if err != nil {
 		return nil, err
@@ -438,8 +453,10 @@ func errNoReservation(number string) error {
 // payReservation is PayReservation's work once the reservation is read:
 // paid already answers the same key with its booking; lapsed, or past
 // its cut-off though not yet swept, is refused; otherwise its hold is
-// sold under its number and it moves to paid.
-func (s *Store) payReservation(tx Tx, actor booking.Actor, req booking.PayReservationRequest, r ReservationRow, key string) (int64, error) {
+// sold under its number, paid as pay says (its Method, Tendered,
+// OpenFloat and Tender), at the voucher's price when it took one, and it
+// moves to paid.
+func (s *Store) payReservation(tx Tx, actor booking.Actor, pay booking.CheckoutRequest, r ReservationRow, key string) (int64, error) {
 	now := tx.Now()
 	switch {
 	case r.Status == booking.ReservationPaid:
@@ -456,8 +473,12 @@ func (s *Store) payReservation(tx Tx, actor booking.Actor, req booking.PayReserv
 			r.CutOff.In(now.Location()).Format("15:04"))
 	}
 	creq := booking.CheckoutRequest{HoldID: r.HoldID, Owner: ReservationOwner(r.Number), IdempotencyKey: key, Types: parseTypes(r.Types),
-		Customer: r.Name, Phone: r.Phone, Method: req.Method, Tendered: req.Tendered, OpenFloat: req.OpenFloat}
-	bookingID, err := s.sellReservation(tx, actor, creq, r.Number)
+		Customer: r.Name, Phone: r.Phone, Method: pay.Method, Tendered: pay.Tendered, OpenFloat: pay.OpenFloat, Tender: pay.Tender}
+	stx, creq, voucher, err := withReservedVoucher(tx, r, creq)
+	if err != nil {
+		return 0, err
+	}
+	bookingID, err := s.sellReservation(stx, actor, creq, r.Number)
 	if errors.Is(err, ErrKeyUsed) {
 		// The key made another sale, or a booking drew the number since
 		// the reservation was made.
@@ -474,6 +495,9 @@ func (s *Store) payReservation(tx Tx, actor booking.Actor, req booking.PayReserv
 		}
 	}
 	ok, err := tx.MarkReservationPaid(r.ID, bookingID)
+	if err == nil && ok && voucher {
+		ok, err = tx.EndReservationVoucher(r.ID, VoucherPaid)
+	}
 	if err != nil {
 		return 0, err
 	}

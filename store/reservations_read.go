@@ -25,6 +25,11 @@ func (s *Store) loadReservation(ctx context.Context, id int64) (*booking.Reserva
 	if r.Show, err = s.prog.Show(ctx, row.ShowID); err != nil {
 		return nil, err
 	}
+	if u, found, err := s.d.ReadReservationVoucher(ctx, row.ID); err != nil {
+		return nil, err
+	} else if found {
+		r.Voucher = &u
+	}
 	if r.Seats, err = s.seatsOf(ctx, r.Show.HallID, row.SeatIDs); err != nil {
 		return nil, err
 	}

@@ -31,8 +31,8 @@ type ShowCancelTx interface {
 	// it was no longer scheduled.
 	MarkShowCancelled(showID int64, reason, by string) (sold int, ok bool, err error)
 	// ReleaseShowHolds lets go of every live hold of a show, lapsed or
-	// not, with its claims, and says how many.
-	ReleaseShowHolds(showID int64) (int, error)
+	// not, with its claims, and lists them.
+	ReleaseShowHolds(showID int64) ([]int64, error)
 }
 
 // ShowCancelReads are the reads of a show's cancel outside a transaction.
@@ -156,8 +156,13 @@ func (s *Store) markCancelled(ctx context.Context, actor booking.Actor, showID i
 		if err != nil {
 			return err
 		}
+		// The show's unpaid reservations go with their holds, and give
+		// back the voucher uses they took, once.
+		if err := LapseReservations(tx, released); err != nil {
+			return err
+		}
 		tx.Touch(showID)
-		detail := fmt.Sprintf("show %d cancelled: %s (%d seats sold, %s released)", showID, reason, sold, plural(released, "hold", "holds"))
+		detail := fmt.Sprintf("show %d cancelled: %s (%d seats sold, %s released)", showID, reason, sold, plural(len(released), "hold", "holds"))
 		return Audit(tx, actor, booking.AuditEntry{Action: booking.AuditCancelShow, ShowID: showID, Detail: detail}, 0)
 	})
 }

@@ -45,6 +45,7 @@ type Tx interface {
 	CollectTx
 	ItemsTx
 	VouchersTx
+	ReservationVoucherTx
 	SaleItemsTx
 	SettingsTx
 	TaxTx
@@ -75,6 +76,8 @@ type Reads interface {
 	ReservationReads
 	ItemReads
 	VoucherReads
+	ReservationVoucherReads
+	GiftCardListReads
 	SaleItemsReads
 	SettingsReads
 	TaxReads

@@ -33,6 +33,11 @@ type customerState struct {
 
 	name, email, phone field
 	focus              int // the form's: 0 name, 1 e-mail, 2 phone, 3 Open
+
+	// cards are the gift cards of the customer highlighted, cardsOf
+	// (customer_cards.go).
+	cards   []booking.GiftCardSummary
+	cardsOf int64
 }
 
 // Form positions of the new-account form.
@@ -126,7 +131,7 @@ func (m *Model) onCustomer(msg customerMsg) tea.Cmd {
 	if len(s.results) == 0 {
 		m.setInfo("No customer found: ctrl+a opens a new account.")
 	}
-	return nil
+	return m.customerCardsCmd()
 }
 
 // pickCustomer puts c on the sale and goes back to the checkout, the
@@ -166,8 +171,10 @@ func (customerScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		m.setInfo("")
 	case key.Matches(msg, k.Up):
 		s.cursor = max(s.cursor-1, 0)
+		return m.customerCardsCmd()
 	case key.Matches(msg, k.Down):
 		s.cursor = min(s.cursor+1, max(len(s.results)-1, 0))
+		return m.customerCardsCmd()
 	case key.Matches(msg, k.Open):
 		if s.query.String() == s.searched && len(s.results) > 0 {
 			m.pickCustomer(s.results[s.cursor])

@@ -93,3 +93,46 @@ func fits(t *testing.T, m *Model) {
 		}
 	}
 }
+
+// TestCustomer_GiftCardsShown: the customer screen shows the highlighted
+// customer's gift cards by their last four digits and balances, and the
+// next customer's when the highlight moves; at 80x24.
+func TestCustomer_GiftCardsShown(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	ctx := context.Background()
+	clerkA := booking.Actor{Name: "carl", Role: booking.RoleClerk}
+	var cards []string
+	for _, who := range []string{"Ann Lee", "Ann Bell"} {
+		c, err := s.AddCustomer(ctx, clerkA, booking.NewCustomer{Name: who, Email: strings.ReplaceAll(who, " ", ".") + "@example.com"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := s.IssueGiftCard(ctx, clerkA, booking.GiftCardRequest{Amount: 25_00, Method: booking.Card, CustomerID: c.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cards = append(cards, info.Number)
+	}
+	m := newTestModel(t, s, clock, "cust-cards", 80, 24)
+	openGrandShow(t, m)
+	press(t, m, "2", "b", "enter", "c", "ctrl+a")
+	typeText(t, m, "ann")
+	press(t, m, "enter")
+	if len(m.customer.results) != 2 {
+		t.Fatalf("search: %+v", m.customer.results)
+	}
+	first := m.customer.results[0].ID
+	want := func(card string) {
+		t.Helper()
+		out := screenText(m)
+		if !strings.Contains(out, "…"+card[12:]+" 25.00") || strings.Contains(out, card[:12]) {
+			t.Fatalf("the highlighted customer's card …%s:\n%s", card[12:], out)
+		}
+		fits(t, m)
+	}
+	want(cards[first-1])
+	press(t, m, "down")
+	want(cards[m.customer.results[1].ID-1])
+}

@@ -75,6 +75,7 @@ func (customerScreen) view(m *Model, height int) string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString(m.customerCardsLine())
 	if s.searched != "" && len(s.results) == 0 {
 		b.WriteString(st.Subtle.Render("  Nobody matches · ctrl+a opens a new account"))
 	}

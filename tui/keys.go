@@ -162,6 +162,8 @@ type KeyMap struct {
 	MgrPrinter    key.Binding
 	MgrSalesClose key.Binding
 	MgrReopen     key.Binding
+	// MgrFind finds a gift card by its number (manage_money.go).
+	MgrFind key.Binding
 	// The booking view (issue 11): exchange the booking, its tickets'
 	// QR codes again, and the view opened from the done screen.
 	ExchangeBooking key.Binding
@@ -335,6 +337,7 @@ func managerKeys(km KeyMap) KeyMap {
 	km.MgrPrinter = b(k("p"), h("p", "printer"))
 	km.MgrSalesClose = b(k("s"), h("s", "sales close"))
 	km.MgrReopen = b(k("o"), h("o", "reopen"))
+	km.MgrFind = b(k("f"), h("f", "find by number"))
 	return km
 }
 

@@ -31,10 +31,13 @@ const (
 	mgrTerminals
 	mgrShifts
 	mgrSettings
+	mgrVouchers
+	mgrGiftCards
 	numMgrSections
 )
 
-var mgrNames = [numMgrSections]string{"Manager", "Films", "Halls", "Shows: the week", "Prices", "Staff", "Terminals", "Shifts", "Settings"}
+var mgrNames = [numMgrSections]string{"Manager", "Films", "Halls", "Shows: the week", "Prices", "Staff", "Terminals", "Shifts", "Settings",
+	"Vouchers", "Gift cards"}
 
 // mgrAbout is what each section is for, on the menu.
 var mgrAbout = [numMgrSections]string{
@@ -46,6 +49,8 @@ var mgrAbout = [numMgrSections]string{
 	mgrTerminals: "the counter terminals; add, remove, their printer",
 	mgrShifts:    "everyone's shifts; reopen a closed one",
 	mgrSettings:  "the cinema's name, address, currency, locale, footer",
+	mgrVouchers:  "the voucher codes, their uses left; add one",
+	mgrGiftCards: "the gift cards sold, their balances; find one",
 }
 
 // manageState is the manager screens: the section on show, what it last
@@ -73,6 +78,7 @@ type manageState struct {
 	// sites names the sites of a chain for the halls, staff and
 	// terminals lists; nil for a single cinema, which sees no site column.
 	sites map[int64]string
+	money moneyState // vouchers and gift cards (manage_money.go)
 
 	form    *mgrForm
 	confirm *mgrConfirm
@@ -85,17 +91,19 @@ type manageState struct {
 
 // mgrLoadedMsg is what a section read.
 type mgrLoadedMsg struct {
-	seq    int
-	films  []booking.Film
-	halls  []booking.Hall
-	prices *booking.PriceTable
-	staff  []booking.Staff
-	terms  []booking.Terminal
-	shifts []booking.Shift
-	cinema *booking.Cinema
-	shows  [weekDays][]booking.Show
-	sites  []booking.Site
-	err    error
+	seq      int
+	films    []booking.Film
+	halls    []booking.Hall
+	prices   *booking.PriceTable
+	staff    []booking.Staff
+	terms    []booking.Terminal
+	shifts   []booking.Shift
+	cinema   *booking.Cinema
+	shows    [weekDays][]booking.Show
+	sites    []booking.Site
+	vouchers []booking.Voucher // vouchers and cards: manage_money.go
+	cards    []booking.GiftCardSummary
+	err      error
 }
 
 // mgrDoneMsg is the answer to a change: info says what was done.
@@ -124,7 +132,7 @@ func (m *Model) openManage() tea.Cmd {
 // openSection opens a section of the menu and reads what it shows.
 func (m *Model) openSection(s mgrSection) tea.Cmd {
 	g := &m.manage
-	g.section, g.cursor, g.err, g.note, g.form, g.confirm, g.pick, g.cancelled = s, 0, "", "", nil, nil, nil, nil
+	g.section, g.cursor, g.err, g.note, g.form, g.confirm, g.pick, g.cancelled, g.money = s, 0, "", "", nil, nil, nil, nil, moneyState{}
 	if s == mgrWeek && g.week.start.IsZero() {
 		g.week = weekState{start: dayOf(m.now())}
 	}
@@ -138,7 +146,7 @@ func (m *Model) mgrLoadCmd() tea.Cmd {
 	g.seq++
 	g.busy, g.dirty = true, false // this read covers every change before it
 	seq, section, store, actor, site := g.seq, g.section, m.store, m.actor(), m.opts.Site
-	start := g.week.start
+	start, query := g.week.start, g.money.cardQuery
 	return m.call(func(ctx context.Context) (tea.Msg, error) {
 		msg := mgrLoadedMsg{seq: seq}
 		var err error
@@ -167,6 +175,10 @@ func (m *Model) mgrLoadCmd() tea.Cmd {
 			msg.shifts, err = store.ListShifts(ctx, actor, booking.ShiftQuery{Limit: mgrShiftsShown})
 		case mgrSettings:
 			msg.cinema, err = store.Cinema(ctx, actor, site)
+		case mgrVouchers: // manage_money.go
+			msg.vouchers, err = store.ListVouchers(ctx, actor)
+		case mgrGiftCards:
+			msg.cards, err = store.ListGiftCards(ctx, actor, booking.GiftCardQuery{Number: query, Limit: mgrCardsShown})
 		}
 		if err == nil && (section == mgrHalls || section == mgrStaff || section == mgrTerminals) {
 			msg.sites, err = store.Sites(ctx, actor)
@@ -217,6 +229,8 @@ func (m *Model) onMgrLoadedData(msg mgrLoadedMsg) {
 		g.shifts = msg.shifts
 	case mgrSettings:
 		g.settings = msg.cinema.Settings()
+	case mgrVouchers, mgrGiftCards:
+		g.money.vouchers, g.money.cards = msg.vouchers, msg.cards
 	}
 	g.sites = siteNames(msg.sites)
 	g.cursor = min(g.cursor, max(g.rows()-1, 0))
@@ -264,6 +278,8 @@ func (g *manageState) rows() int {
 		return len(g.shifts)
 	case mgrSettings:
 		return len(g.settings)
+	case mgrVouchers, mgrGiftCards:
+		return g.moneyRows()
 	}
 	return 0
 }
@@ -363,6 +379,10 @@ func (m *Model) manageKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.shiftsKey(msg)
 	case mgrSettings:
 		return m.settingsKey(msg)
+	case mgrVouchers:
+		return m.vouchersKey(msg)
+	case mgrGiftCards:
+		return m.giftCardsKey(msg)
 	}
 	return nil
 }
@@ -382,6 +402,9 @@ func (m *Model) menuKey(msg tea.KeyPressMsg) tea.Cmd {
 	case digit(msg) >= 1 && digit(msg) < int(numMgrSections):
 		g.menu = digit(msg) - 1
 		return m.openSection(mgrSection(digit(msg)))
+	case msg.String() == "0": // the tenth
+		g.menu = int(mgrGiftCards) - 1
+		return m.openSection(mgrGiftCards)
 	}
 	return nil
 }
@@ -459,6 +482,10 @@ func (manageScreen) view(m *Model, height int) string {
 		b.WriteString(m.shiftsView(h))
 	case mgrSettings:
 		b.WriteString(m.settingsView(h))
+	case mgrVouchers:
+		b.WriteString(m.vouchersView(h))
+	case mgrGiftCards:
+		b.WriteString(m.giftCardsView(h))
 	}
 	return b.String()
 }
@@ -488,7 +515,7 @@ func (m *Model) menuView() string {
 	st := &m.styles
 	var b strings.Builder
 	for i := 1; i < int(numMgrSections); i++ {
-		name := "  " + string(rune('0'+i)) + "  " + fit(mgrNames[i], 16)
+		name := "  " + string(rune('0'+i%10)) + "  " + fit(mgrNames[i], 16)
 		about := st.Subtle.Render(mgrAbout[i])
 		if i-1 == m.manage.menu {
 			name, about = st.Selected.Render(name), mgrAbout[i]
@@ -564,6 +591,10 @@ func (m *Model) sectionKeys() []key.Binding {
 		return []key.Binding{k.MgrReopen}
 	case mgrSettings:
 		return []key.Binding{k.MgrEdit}
+	case mgrVouchers:
+		return []key.Binding{k.MgrAdd}
+	case mgrGiftCards:
+		return []key.Binding{k.MgrFind}
 	}
 	return nil
 }

@@ -374,6 +374,9 @@ func (reservationsScreen) view(m *Model, height int) string {
 		row := []string{mark + cut(res.Number, 20) + "  " + say,
 			"    " + cut(res.Show.Film.Title, max(m.width-20, 10)) + " · " + res.Show.Starts.Format("Mon 15:04")}
 		row = append(row, wrapWords("    "+strings.Join(seatLabels(res.Seats), " ")+" · "+booking.CleanLine(res.Name, 24)+" · "+booking.CleanLine(res.Phone, 20), m.width)...)
+		if v := res.Voucher; v != nil && !v.Returned {
+			row = append(row, "    voucher "+booking.CleanLine(v.Code, booking.MaxVoucherCode)+" −"+v.Discount.String())
+		}
 		if lines+len(row) > height-12 {
 			break
 		}

@@ -66,7 +66,13 @@ func (m *Model) onResvQuote(msg resvQuoteMsg) tea.Cmd {
 		m.fail(msg.err)
 		return nil
 	}
-	r.quote = msg.q
+	// The voucher the reservation took comes off: the amount the clerk
+	// confirms is the amount the sale records.
+	q := *msg.q
+	if v := r.chosen().Voucher; v != nil && !v.Returned {
+		q.Total -= v.Discount
+	}
+	r.quote = &q
 	return nil
 }
 

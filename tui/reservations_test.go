@@ -111,3 +111,44 @@ func TestCounter_ReserveForPhoneCustomer(t *testing.T) {
 		t.Fatalf("stored: %+v, %v", found, err)
 	}
 }
+
+// TestCounter_ReservationWithVoucher: a kiosk reservation that took a
+// voucher shows it, and the amount the clerk confirms is the discounted
+// one the sale records.
+func TestCounter_ReservationWithVoucher(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	ctx := context.Background()
+	if _, err := s.AddVoucher(ctx, booking.Actor{Name: "mia", Role: booking.RoleManager}, booking.Voucher{Code: "KIOSK5", Off: 5_00}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.KioskHold(ctx, kioskActorT, booking.KioskHoldRequest{ShowID: 1, Owner: "k", N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Reserve(ctx, kioskActorT, booking.ReserveRequest{HoldID: h.ID, Owner: "k", Name: "Ann Lee", Phone: "020 7946 0018", Voucher: "KIOSK5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, s, clock, "resv-voucher", 120, 30)
+	signIn(t, m, assets.DemoUser, assets.DemoPIN)
+	press(t, m, "ctrl+y")
+	typeText(t, m, r.Number)
+	press(t, m, "enter")
+	if screen := m.render(); !strings.Contains(screen, "voucher KIOSK5 −5.00") || m.resv.quote == nil {
+		t.Fatalf("the reservation's voucher is not shown:\n%s", screen)
+	}
+	due := m.resv.quote.Total
+	if due != 2*12_50-5_00 {
+		t.Fatalf("amount %s, want two adults less 5.00", due)
+	}
+	press(t, m, "ctrl+p")
+	if !strings.Contains(m.status, "Take "+due.String()+" by card") {
+		t.Fatalf("ctrl+p asks %q, want %s by card", m.status, due)
+	}
+	press(t, m, "y")
+	if m.resv.paid == nil || m.resv.paid.Total != due || m.resv.paid.Voucher == nil {
+		t.Fatalf("paid %+v (status %q), want %s with the voucher", m.resv.paid, m.status, due)
+	}
+}

@@ -460,6 +460,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onItems(msg), true
 	case customerMsg: // customer accounts (customer.go)
 		return m.onCustomer(msg), true
+	case customerCardsMsg:
+		return m.onCustomerCards(msg), true
 	case giftCardMsg: // gift cards (giftcard.go)
 		return m.onGiftCard(msg), true
 	}

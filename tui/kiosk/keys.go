@@ -2,6 +2,7 @@ package kiosk
 
 import (
 	"slices"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -131,7 +132,7 @@ func (m *Model) keySeats(s string) tea.Cmd {
 		dy = 1
 	case "enter":
 		m.screen, m.focus = kDetails, 0
-		m.fields = []kField{{label: "Your name", max: booking.MaxNameLen + 1}, {label: "Your phone number", max: 20}}
+		m.fields = detailsFields()
 		return nil
 	case "esc":
 		m.screen, m.cursor = kCount, 0
@@ -192,9 +193,13 @@ func (m *Model) keyForm(k tea.KeyPressMsg) tea.Cmd {
 			f.value = f.value[:len(f.value)-1]
 		}
 	case "esc":
+		if m.screen == kPay {
+			m.screen, m.note = kReserved, "" // the reservation stands
+			return nil
+		}
 		return m.reset("")
 	case "enter":
-		if m.focus < len(m.fields)-1 {
+		if !m.sends() {
 			m.focus++
 			return nil
 		}
@@ -211,7 +216,10 @@ func (m *Model) keyForm(k tea.KeyPressMsg) tea.Cmd {
 // submitCmd sends the form of the current screen.
 func (m *Model) submitCmd() tea.Cmd {
 	ctx, store, actor, addr := m.ctx, m.opts.Store, m.actor, m.opts.Addr
-	a, b := m.fields[0].String(), m.fields[1].String()
+	a, b := m.fields[0].String(), ""
+	if len(m.fields) > 1 {
+		b = m.fields[1].String()
+	}
 	switch m.screen {
 	case kCollect:
 		return func() tea.Msg {
@@ -221,8 +229,11 @@ func (m *Model) submitCmd() tea.Cmd {
 	case kUnlock:
 		unlock := m.opts.Unlock
 		return func() tea.Msg { return kUnlockMsg{unlock(ctx, a, b)} }
+	case kPay:
+		return m.payCmd(a)
 	}
-	req := booking.ReserveRequest{HoldID: m.hold.ID, Owner: m.opts.Owner, Name: a, Phone: b, Addr: m.opts.Addr, Types: m.seatTypes()}
+	req := booking.ReserveRequest{HoldID: m.hold.ID, Owner: m.opts.Owner, Name: a, Phone: b, Addr: m.opts.Addr, Types: m.seatTypes(),
+		Voucher: strings.TrimSpace(m.fields[2].String())}
 	return func() tea.Msg {
 		r, err := store.Reserve(ctx, actor, req)
 		return kReservedMsg{r, err}

@@ -87,6 +87,7 @@ const (
 	kCollect
 	kCollected
 	kUnlock
+	kPay
 )
 
 // kField is a kiosk text field. It keeps what was typed as typed (up to
@@ -101,6 +102,10 @@ type kField struct {
 	// again marks a field kept after a wrong try: what is typed next
 	// replaces it, as a customer retyping their digits expects.
 	again bool
+	// optional: the form may be sent with it empty (⏎ before it sends).
+	optional bool
+	// maskHead draws all but the last four characters hidden.
+	maskHead bool
 }
 
 func (f *kField) insert(s string) {
@@ -314,6 +319,8 @@ func (m *Model) onResult(msg tea.Msg) tea.Cmd {
 			m.opts.Logger.Warn("kiosk print", "err", msg.err)
 			m.note = "The printer is not working: show this screen at the counter."
 		}
+	case kPaidMsg:
+		return m.onPaid(msg)
 	case kUnlockMsg:
 		m.busy = false
 		if msg.err != nil {
@@ -391,7 +398,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.keyCount(s)
 	case kSeats:
 		return m.keySeats(s)
-	case kDetails, kCollect, kUnlock:
+	case kDetails, kCollect, kUnlock, kPay:
 		return m.keyForm(k)
 	case kCollected:
 		m.keyCollected(s)
@@ -399,9 +406,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.reset("")
 		}
 	case kReserved:
-		if s == "enter" || s == "esc" {
-			return m.reset("")
-		}
+		return m.keyReserved(s)
 	}
 	return nil
 }

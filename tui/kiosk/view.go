@@ -110,12 +110,17 @@ func (m *Model) hint() string {
 		return "↑ ↓ choose   ← → day   ⏎ go   esc back"
 	case kDetails, kCollect, kUnlock:
 		return "tab next field   ⏎ go on   esc start again"
+	case kPay:
+		return "⏎ pay   esc back"
 	case kCollected:
 		if len(m.collectedTickets()) > 1 {
 			return "← → your other tickets   ⏎ done"
 		}
 		return "⏎ done"
 	case kReserved:
+		if m.reservation != nil && m.reservation.Status == booking.ReservationReserved {
+			return "g pay here with a gift card   ⏎ done"
+		}
 		return "⏎ done"
 	}
 	return "↑ ↓ choose   ⏎ go   esc back"
@@ -152,6 +157,8 @@ func (m *Model) body() string {
 		return m.collectedView()
 	case kUnlock:
 		return m.formView("Close the kiosk (staff only)")
+	case kPay:
+		return m.formView("Pay " + kioskTrim(m.reservation.Number, 20) + " with a gift card: the whole amount")
 	}
 	return ""
 }
@@ -261,10 +268,7 @@ func (m *Model) formView(title string) string {
 	b.WriteString(lipgloss.NewStyle().Bold(true).Render(title))
 	b.WriteString("\n\n")
 	for i, f := range m.fields {
-		shown := booking.Clean(f.String())
-		if f.mask {
-			shown = strings.Repeat("•", len(f.value))
-		}
+		shown := shownField(f)
 		if r := []rune(shown); len(r) > 40 {
 			shown = "…" + string(r[len(r)-39:])
 		}
@@ -298,9 +302,15 @@ func (m *Model) reservedView() string {
 	}
 	info = append(info, wrapLine("Seats "+kioskSeats(r.Seats), 38)...)
 	if total, ok := m.seatsTotal(list, r.Seats, r.Types); ok {
+		if r.Voucher != nil {
+			total -= r.Voucher.Discount
+		}
 		info = append(info, "", lipgloss.NewStyle().Bold(true).Render("To pay: "+total.String()))
 	}
-	info = append(info, "", "Pay at the counter by "+r.CutOff.Format("15:04")+",", "or the seats go back on sale.")
+	if v := voucherLine(r); v != "" {
+		info = append(info, v)
+	}
+	info = append(info, "", "Pay at the counter by "+r.CutOff.Format("15:04")+",", "or the seats go back on sale.", "Or pay here now with a gift card: g.")
 	if note := strings.TrimSpace(m.idNote(r.Show.Film)); note != "" {
 		info = append(info, wrapLine(note, 38)...)
 	}
