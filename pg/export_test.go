@@ -3,6 +3,8 @@ package pg
 import (
 	"context"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Seal runs one seal of the audit trail, as the seal loop does.
@@ -16,5 +18,11 @@ func Seal(ctx context.Context, s *Store) (string, error) {
 func OffMachine(o Options, d time.Duration, clock func() time.Time) Options {
 	o.wall = func() time.Time { return time.Now().Add(d) }
 	o.Clock = func() time.Time { return clock().Add(d) }
+	return o
+}
+
+// Traced is o with every statement of the store's pool shown to tr.
+func Traced(o Options, tr pgx.QueryTracer) Options {
+	o.tracer = tr
 	return o
 }

@@ -53,6 +53,9 @@ type Options struct {
 	// wall is the machine's own clock, measured against the database's;
 	// time.Now but in tests of a machine whose clock is off.
 	wall func() time.Time
+	// tracer sees every statement the pool's connections run: the plan
+	// guard's record of what the store asks PostgreSQL (tests only).
+	tracer pgx.QueryTracer
 	// TicketKey signs ticket codes.
 	TicketKey booking.TicketKey
 	// Logger receives internal errors; discarded when nil.
@@ -160,6 +163,14 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	// The pool reconnects by itself: a connection that failed is closed
 	// and dropped on release, and Acquire dials a new one. A dead one is
 	// weeded out by a ping before it is handed out (shouldPing).
+	cfg.ConnConfig.Tracer = opts.tracer
+	// No JIT compiling, unless the URL asks for it: a booking's tickets
+	// are a range of ids whose size the planner cannot know, so it guesses
+	// thousands of rows and, past jit_above_cost, spent 20-40 ms compiling
+	// a read of three tickets on every booking view of a year's database.
+	if _, set := cfg.ConnConfig.RuntimeParams["jit"]; !set {
+		cfg.ConnConfig.RuntimeParams["jit"] = "off"
+	}
 	f := &faults{}
 	cfg.ShouldPing = func(_ context.Context, p pgxpool.ShouldPingParams) bool { return f.shouldPing(p.IdleDuration) }
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)

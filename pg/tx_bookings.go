@@ -46,11 +46,15 @@ func (d driver) oneID(ctx context.Context, op, query string, args ...any) (int64
 const phoneRev = `reverse(regexp_replace(phone, '[^0-9]', '', 'g')) COLLATE "C"`
 
 // BookingIDsByPhone reads the newest bookings whose phone ends with
-// digits, through bookings_by_phone_rev.
+// digits, through bookings_by_phone_rev: every match first (a few dozen
+// for four digits on a year), then the newest of them. Asked for the
+// newest at once, PostgreSQL walked every booking back from the newest,
+// filtering, in the hope of meeting limit matches soon: on a year, four
+// digits that matched ten bookings read all 186 000 (1.5 s).
 func (d driver) BookingIDsByPhone(ctx context.Context, digits string, limit int) ([]int64, error) {
 	rev := booking.ReverseDigits(digits)
-	return d.ids(ctx, `SELECT id FROM bookings WHERE phone <> '' AND `+phoneRev+` >= $1 AND `+phoneRev+` < $2
-		ORDER BY id DESC LIMIT $3`, rev, booking.PrefixEnd(rev), limit)
+	return d.ids(ctx, `WITH m AS MATERIALIZED (SELECT id FROM bookings WHERE phone <> '' AND `+phoneRev+` >= $1 AND `+phoneRev+` < $2)
+		SELECT id FROM m ORDER BY id DESC LIMIT $3`, rev, booking.PrefixEnd(rev), limit)
 }
 
 // NameWordsWithPrefix hops from one stored word to the next through the
@@ -100,7 +104,11 @@ func (d driver) ids(ctx context.Context, query string, args ...any) ([]int64, er
 }
 
 // The reads of ReadBookings. A booking's tickets are a range of ticket
-// ids (ticketsPerBooking), read through the primary key.
+// ids (ticketsPerBooking), read through the primary key, booking by
+// booking: the LIMIT keeps each range a lookup of its own. Joined to the
+// list of bookings at once, the planner, which cannot size a range of
+// computed ends, guessed a ninth of all tickets per booking and for ten
+// bookings walked every ticket of the history instead (0.5 s on a year).
 const (
 	qBookingRows = `SELECT b.id, b.number, b.show_id, b.status, b.customer, b.phone, b.total, b.sold_by, b.terminal, b.created_at,
 		b.cancelled_by, b.approved_by, b.reason,
@@ -108,7 +116,8 @@ const (
 		FROM bookings b WHERE b.id = ANY($1::bigint[])`
 	qTickets = `SELECT t.id, t.booking_id, t.seat_id, t.type_code, t.price, t.price_source, t.status, coalesce(t.admitted_at, 0), t.admitted_by,
 		coalesce((SELECT n.number FROM exchanges e JOIN bookings n ON n.id = e.to_booking WHERE e.id = t.exchange_id), '')
-		FROM unnest($1::bigint[]) AS b(id) JOIN tickets t ON t.id BETWEEN b.id * $2::bigint AND b.id * $2::bigint + $2::bigint - 1
+		FROM unnest($1::bigint[]) AS b(id) CROSS JOIN LATERAL (SELECT * FROM tickets r
+			WHERE r.id BETWEEN b.id * $2::bigint AND b.id * $2::bigint + $2::bigint - 1 ORDER BY r.id LIMIT $2::bigint) t
 		ORDER BY t.id`
 	qPayments = `SELECT booking_id, id, kind, method, amount, tendered, change_due, at, staff, terminal, coalesce(shift_id, 0), coalesce(ticket_id, 0), approved_by, coalesce(reason, '')
 		FROM payments WHERE booking_id = ANY($1::bigint[]) ORDER BY id`

@@ -133,7 +133,8 @@ func (d driver) ReadReservationID(ctx context.Context, number string) (int64, bo
 
 // ReadReservationIDsByPhone lists the newest reservations of a phone.
 func (d driver) ReadReservationIDsByPhone(ctx context.Context, phones []string, limit int) ([]int64, error) {
-	rows, err := d.s.pool.Query(ctx, `SELECT id FROM reservations WHERE phone_digits = ANY($1) ORDER BY created_at DESC, id DESC LIMIT $2`, phones, limit)
+	rows, err := d.s.pool.Query(ctx, `WITH m AS MATERIALIZED (SELECT id, created_at FROM reservations WHERE phone_digits = ANY($1))
+		SELECT id FROM m ORDER BY created_at DESC, id DESC LIMIT $2`, phones, limit)
 	if err != nil {
 		return nil, d.s.translate("find reservations", err)
 	}

@@ -53,12 +53,16 @@ func (t *tx) ClaimSettle(showID int64) (bool, error) {
 }
 
 // SettleBookings moves the show's confirmed bookings to completed or
-// no_show. A booking's tickets are the 32 ids from its id * 32.
+// no_show. A booking's tickets are the 32 ids from its id * 32, counted
+// booking by booking in a range of tickets_pkey: a scalar subquery, which
+// PostgreSQL never turns into a join. As EXISTS it became a semi-join,
+// which cannot size a range of computed ends and read every ticket of
+// the history for each show settled (164 ms on a year).
 func (t *tx) SettleBookings(showID int64) (int, error) {
 	n := 0
 	for _, q := range []string{
-		`UPDATE bookings SET status = 'completed' WHERE show_id = $1 AND status = 'confirmed' AND EXISTS
-			(SELECT 1 FROM tickets t WHERE t.id BETWEEN bookings.id * 32 AND bookings.id * 32 + 31 AND t.status = 'admitted')`,
+		`UPDATE bookings SET status = 'completed' WHERE show_id = $1 AND status = 'confirmed' AND
+			(SELECT count(*) FROM tickets t WHERE t.id BETWEEN bookings.id * 32 AND bookings.id * 32 + 31 AND t.status = 'admitted') > 0`,
 		`UPDATE bookings SET status = 'no_show' WHERE show_id = $1 AND status = 'confirmed'`,
 	} {
 		tag, err := t.Exec(t.ctx, q, showID)
