@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // checkJSON reads check --json.
@@ -200,7 +202,7 @@ func TestCLI_RestoreErrWhileServing(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out, errb := &syncBuffer{}, &syncBuffer{}
+	out, errb := &clitest.SyncBuffer{}, &clitest.SyncBuffer{}
 	served := make(chan error, 1)
 	go func() {
 		served <- run(ctx, []string{"--data", data, "serve", "--listen", "127.0.0.1:0"}, strings.NewReader(""), out, errb)

@@ -12,18 +12,20 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 var update = flag.Bool("update", false, "rewrite the CLI goldens under testdata/cli/")
 
 // TestMain runs the package's tests in UTC: the goldens print local times,
-// and the binaries the end-to-end tests start inherit the same zone. It
-// removes the binary the tests built (buildBinary) when they are done.
+// and the binaries the tests start inherit the same zone. It removes the
+// binary the tests built (clitest.Binary) when they are done.
 func TestMain(m *testing.M) {
 	os.Setenv("TZ", "UTC")
 	time.Local = time.UTC
 	code := m.Run()
-	removeBuilt()
+	clitest.RemoveBinary()
 	os.Exit(code)
 }
 

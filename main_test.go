@@ -9,81 +9,31 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // runCLI runs the command line in-process on a data dir and returns its
-// exit code and output.
+// exit code and output; after an init that succeeds it opens the command
+// line's shift (clitest.Run).
 func runCLI(t *testing.T, data, stdin string, args ...string) (int, string, string) {
 	t.Helper()
+	return clitest.Run(t, inProcess, data, stdin, args...)
+}
+
+// inProcess is the clitest.Runner of this package: main without the
+// process, under the race detector.
+func inProcess(data, stdin string, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := exitCode(run(context.Background(), append([]string{"--data", data}, args...), strings.NewReader(stdin), &out, &errb))
-	if code == 0 && len(args) > 0 && args[0] == "init" {
-		openCLIShift(t, data)
-	}
 	return code, out.String(), errb.String()
 }
 
-// openCLIShift opens the command line's shift with a float of 100.00, as
-// the box office does before its first cash sale, unless one is open:
-// runCLI does it after every init that succeeds and firstShowID on the
-// data dir it makes, so the tests that sell cash find a drawer.
-func openCLIShift(t *testing.T, data string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	if code := exitCode(run(context.Background(), []string{"--data", data, "shift", "open", "--float", "100"}, strings.NewReader(""), &out, &errb)); code != 0 && code != exitConflict {
-		t.Fatalf("shift open: %s", errb.String())
-	}
-}
-
-// firstShowID returns the id of a show that is still on sale tomorrow.
+// firstShowID returns the id of a show that is still on sale tomorrow,
+// with the command line's shift open.
 func firstShowID(t *testing.T, data string) string {
 	t.Helper()
-	tomorrow := time.Now().AddDate(0, 0, 1).Format("2006-01-02")
-	code, out, errOut := runCLI(t, data, "", "shows", "--date", tomorrow, "--json")
-	if code != 0 {
-		t.Fatalf("shows: %d %s", code, errOut)
-	}
-	var shows []showJSON
-	if err := json.Unmarshal([]byte(out), &shows); err != nil || len(shows) == 0 {
-		t.Fatalf("shows json: %v %q", err, out)
-	}
-	openCLIShift(t, data)
-	return jsonNumber(shows[0].ID)
-}
-
-// showJSON and bookingJSON read the command line's --json answers.
-type showJSON struct {
-	ID       int64  `json:"id"`
-	Film     string `json:"film"`
-	Hall     string `json:"hall"`
-	Start    string `json:"start"`
-	Free     int    `json:"free"`
-	Capacity int    `json:"capacity"`
-}
-
-type bookingJSON struct {
-	Number   string   `json:"booking"`
-	Status   string   `json:"status"`
-	ShowID   int64    `json:"show"`
-	Seats    []string `json:"seats"`
-	Total    string   `json:"total"`
-	Change   string   `json:"change"`
-	Customer string   `json:"customer,omitempty"`
-	Phone    string   `json:"phone,omitempty"`
-	Tickets  []struct {
-		Seat   string `json:"seat"`
-		Type   string `json:"type"`
-		Price  string `json:"price"`
-		Status string `json:"status"`
-		Code   string `json:"code"`
-	} `json:"tickets"`
-	Payments []struct {
-		Kind     string `json:"kind"`
-		Method   string `json:"method"`
-		Amount   string `json:"amount"`
-		Tendered string `json:"tendered"`
-		Change   string `json:"change"`
-	} `json:"payments"`
+	return clitest.FirstShowID(t, inProcess, data)
 }
 
 func jsonNumber(n int64) string {
@@ -122,7 +72,7 @@ func TestCLI_Sell(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("sell: %d %s", code, errOut)
 		}
-		var b bookingJSON
+		var b clitest.Booking
 		if err := json.Unmarshal([]byte(out), &b); err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +112,7 @@ func TestCLI_Sell(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("retry: %d %s", code, errOut)
 		}
-		var b1, b2 bookingJSON
+		var b1, b2 clitest.Booking
 		json.Unmarshal([]byte(out1), &b1)
 		json.Unmarshal([]byte(out2), &b2)
 		if b1.Number == "" || b1.Number != b2.Number {
@@ -174,7 +124,7 @@ func TestCLI_Sell(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("sell --best: %d %s", code, errOut)
 		}
-		var b bookingJSON
+		var b clitest.Booking
 		json.Unmarshal([]byte(out), &b)
 		if len(b.Seats) != 4 || b.Total != "34.00" {
 			t.Fatalf("best 4 children: seats %v total %s", b.Seats, b.Total)
@@ -213,13 +163,13 @@ func TestCLI_Cancel(t *testing.T) {
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	_, out, _ := runCLI(t, data, "", "sell", show, "C1", "C2", "--pay", "card", "--json")
-	var b bookingJSON
+	var b clitest.Booking
 	json.Unmarshal([]byte(out), &b)
 	code, out, errOut := runCLI(t, data, "", "cancel", b.Number, "--reason", "changed plans", "--json")
 	if code != 0 {
 		t.Fatalf("cancel: %d %s", code, errOut)
 	}
-	var c bookingJSON
+	var c clitest.Booking
 	json.Unmarshal([]byte(out), &c)
 	// One refund per ticket: two tickets, two refunds of 12.50.
 	if c.Status != "cancelled" || len(c.Payments) != 3 || c.Payments[1].Kind != "refund" || c.Payments[2].Amount != "12.50" {
@@ -273,7 +223,7 @@ func TestCLI_TicketKeyRotation(t *testing.T) {
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	_, out, _ := runCLI(t, data, "", "sell", show, "D4", "D5", "--json")
-	var before bookingJSON
+	var before clitest.Booking
 	json.Unmarshal([]byte(out), &before)
 	keyFile := filepath.Join(data, "ticket_key")
 	old, err := os.ReadFile(keyFile)
@@ -284,7 +234,7 @@ func TestCLI_TicketKeyRotation(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, out, _ = runCLI(t, data, "", "booking", before.Number, "--json")
-	var after bookingJSON
+	var after clitest.Booking
 	json.Unmarshal([]byte(out), &after)
 	if after.Tickets[0].Code == before.Tickets[0].Code {
 		t.Fatal("the new key did not take over signing")
@@ -344,7 +294,7 @@ func TestCLI_OwnCinema(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sell: %d %s", code, errOut)
 	}
-	var b bookingJSON
+	var b clitest.Booking
 	json.Unmarshal([]byte(out), &b)
 	if b.Total != "22.00" || b.Change != "3.00" {
 		t.Fatalf("sale %+v", b)
@@ -433,7 +383,7 @@ func sellOutCLI(t *testing.T, data, show string) string {
 		}
 		start = end
 		code, out, errOut := runCLI(t, data, "", args...)
-		var b bookingJSON
+		var b clitest.Booking
 		if err := json.Unmarshal([]byte(out), &b); code != 0 || err != nil {
 			t.Fatalf("sell: %d %v %s", code, err, errOut)
 		}
