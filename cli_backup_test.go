@@ -235,6 +235,7 @@ func TestCLI_RestoreErrWhileServing(t *testing.T) {
 // fails check FILE by name, and restore refuses it with the data dir's
 // database left byte for byte as it was.
 func TestCLI_RestoreErrTamperedSchema(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	show := firstShowID(t, data)
 	mustRun(t, data, "sell", show, "--best", "2", "--pay", "card")

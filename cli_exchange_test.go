@@ -153,6 +153,7 @@ func TestCLI_ExchangeRefusals(t *testing.T) {
 // paid: a card booking moved to a cheaper show is paid back to the card,
 // never in cash.
 func TestCLI_ExchangePaysBackTheWayItWasPaid(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	shows := tomorrowShows(t, data)
 	from, to := shows[0], shows[len(shows)-1]

@@ -18,6 +18,7 @@ import (
 // left; then two cancels of one of the two at once: one cancels, the card
 // holds 17.50, and check finds every balance its ledger's sum.
 func TestCLI_GiftCardTwentyFourProcesses(t *testing.T) {
+	t.Parallel()
 	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
@@ -121,6 +122,7 @@ func standardSeatLabels(t *testing.T, data, show string, n int) []string {
 // giftcard's commands and sell's gift-card payment refuse what they can
 // before the store opens (exit 2) and a card short with exit code 3.
 func TestCLI_GiftCardRefusals(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
 		t.Fatalf("init: %s", errOut)

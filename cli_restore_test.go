@@ -220,6 +220,7 @@ func crashImage(t *testing.T, base, show, backup string) (string, []string) {
 // live, nothing of the restore is left lying about, and restore runs
 // again.
 func TestCLI_RestoreKilledAtEveryStep(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}

@@ -13,6 +13,7 @@ import (
 // booking, and nothing more is sold either way. Before, any sale under a
 // used key answered with the first booking, exit 0.
 func TestCLI_SellKeyReused(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	code, out, errOut := runCLI(t, data, "", "sell", show, "C3", "C4", "--key", "till-7", "--json")

@@ -224,6 +224,7 @@ func TestE2E_CounterDiskFull(t *testing.T) {
 // work; the writes and init exit 5 with the disk_full words, init in a
 // new data dir too. Once space is freed, everything works again.
 func TestCLI_DiskFullZeroBytes(t *testing.T) {
+	t.Parallel()
 	disk := smallDisk(t)
 	data := filepath.Join(disk, "data")
 	if code, _, stderr := runCLI(t, data, "", "init"); code != 0 {

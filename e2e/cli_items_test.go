@@ -16,6 +16,7 @@ import (
 // process on the one file: 50 sold, 30 refused with exit code 3 naming
 // what is left, the stock 0, and the drawer holding the 50 sales.
 func TestCLI_ItemSellEightyProcesses(t *testing.T) {
+	t.Parallel()
 	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	if code, _, errOut := runCLI(t, data, "", "init", "--no-demo"); code != 0 {
@@ -76,6 +77,7 @@ func TestCLI_ItemSellEightyProcesses(t *testing.T) {
 // item's commands refuse what they can before the store opens (exit 2),
 // and say the rest in the store's words.
 func TestCLI_ItemRefusals(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	if code, _, errOut := runCLI(t, data, "", "init", "--no-demo"); code != 0 {
 		t.Fatalf("init: %s", errOut)

@@ -20,6 +20,7 @@ import (
 // cancels of that booking at once: one cancels, the other is refused,
 // and one use is left.
 func TestCLI_VoucherTwentyFourProcesses(t *testing.T) {
+	t.Parallel()
 	bin := clitest.Binary(t)
 	data := t.TempDir()
 	show := firstShowID(t, data)

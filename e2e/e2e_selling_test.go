@@ -16,6 +16,7 @@ import (
 // the checkout, c for card, enter to sell — and `boxoffice booking N
 // --json` reads back two adult and two child tickets at their total.
 func TestE2E_MixedPartyInEightKeys(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
