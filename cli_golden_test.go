@@ -19,13 +19,14 @@ var update = flag.Bool("update", false, "rewrite the CLI goldens under testdata/
 
 // TestMain runs the package's tests in UTC: the command line prints local
 // times, in process and in the binaries the goldens start (they inherit
-// the zone). It removes the binary the tests built (clitest.Binary) when
-// they are done.
+// the zone). It removes the binary the tests built (clitest.Binary) and
+// the demo data dir they copied (copyDemo) when they are done.
 func TestMain(m *testing.M) {
 	os.Setenv("TZ", "UTC")
 	time.Local = time.UTC
 	code := m.Run()
 	clitest.RemoveBinary()
+	removeDemo()
 	os.Exit(code)
 }
 

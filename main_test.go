@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,10 +34,83 @@ func inProcess(data, stdin string, args ...string) (int, string, string) {
 }
 
 // firstShowID returns the id of a show that is still on sale tomorrow,
-// with the command line's shift open.
+// with the command line's shift open. On a data dir with no database yet
+// it copies the demo cinema in (copyDemo) rather than making it again.
 func firstShowID(t *testing.T, data string) string {
 	t.Helper()
+	copyDemo(t, data)
 	return clitest.FirstShowID(t, inProcess, data)
+}
+
+// demo is a data dir the command line made the demo cinema in, with its
+// shift open, once per test process: making it costs nearly two seconds
+// under the race detector (the schema, the seed, the PIN hashes), a copy
+// milliseconds. TestMain removes it.
+var demo struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// copyDemo copies the demo data dir into data unless data holds a
+// database already.
+func copyDemo(t *testing.T, data string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(data, "boxoffice.db")); err == nil {
+		return
+	}
+	demo.once.Do(func() {
+		var parent string
+		if parent, demo.err = os.MkdirTemp("", "boxoffice-demo-"); demo.err != nil {
+			return
+		}
+		demo.dir = filepath.Join(parent, "data")
+		// Should FirstShowID fail this test, the error stays for the
+		// tests after it.
+		demo.err = errors.New("making it failed: see the first test that asked")
+		clitest.FirstShowID(t, inProcess, demo.dir)
+		demo.err = nil
+	})
+	if demo.err != nil {
+		t.Fatalf("the demo data dir: %v", demo.err)
+	}
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	files, err := os.ReadDir(demo.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(filepath.Join(demo.dir, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Name() == "ticket_key" {
+			// A box office of its own signs with a key of its own, as
+			// the command line makes one for a new data dir.
+			raw = []byte("1:" + hex.EncodeToString(randomBytes(t, 32)) + "\n")
+		}
+		if err := os.WriteFile(filepath.Join(data, f.Name()), raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func randomBytes(t *testing.T, n int) []byte {
+	t.Helper()
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// removeDemo removes the demo data dir copyDemo made, if it did.
+func removeDemo() {
+	if demo.dir != "" {
+		os.RemoveAll(filepath.Dir(demo.dir))
+	}
 }
 
 func jsonNumber(n int64) string {
