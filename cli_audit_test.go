@@ -6,6 +6,7 @@ import "testing"
 // cancel and a price change read back whole, by booking (text and JSON),
 // by person and day, and the mistakes a person makes asking.
 func TestGolden_Audit(t *testing.T) {
+	t.Parallel()
 	goldenRun(t, "audit", []goldenStep{
 		cmd("init"),
 		cmd("shift", "open", "--float", "100"),

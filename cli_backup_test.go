@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // checkJSON reads check --json.
@@ -200,7 +202,7 @@ func TestCLI_RestoreErrWhileServing(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out, errb := &syncBuffer{}, &syncBuffer{}
+	out, errb := &clitest.SyncBuffer{}, &clitest.SyncBuffer{}
 	served := make(chan error, 1)
 	go func() {
 		served <- run(ctx, []string{"--data", data, "serve", "--listen", "127.0.0.1:0"}, strings.NewReader(""), out, errb)
@@ -233,6 +235,7 @@ func TestCLI_RestoreErrWhileServing(t *testing.T) {
 // fails check FILE by name, and restore refuses it with the data dir's
 // database left byte for byte as it was.
 func TestCLI_RestoreErrTamperedSchema(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	show := firstShowID(t, data)
 	mustRun(t, data, "sell", show, "--best", "2", "--pay", "card")

@@ -9,22 +9,23 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/internal/clitest"
 )
 
 // exchangeJSON reads `exchange --json`.
 type exchangeJSON struct {
-	From       bookingJSON `json:"from"`
-	To         bookingJSON `json:"to"`
-	Credit     string      `json:"credit"`
-	Difference string      `json:"difference"`
+	From       clitest.Booking `json:"from"`
+	To         clitest.Booking `json:"to"`
+	Credit     string          `json:"credit"`
+	Difference string          `json:"difference"`
 }
 
 // tomorrowShows lists tomorrow's demo shows, opening the CLI's shift.
-func tomorrowShows(t *testing.T, data string) []showJSON {
+func tomorrowShows(t *testing.T, data string) []clitest.Show {
 	t.Helper()
 	firstShowID(t, data)
 	code, out, errOut := runCLI(t, data, "", "shows", "--date", time.Now().AddDate(0, 0, 1).Format("2006-01-02"), "--json")
-	var shows []showJSON
+	var shows []clitest.Show
 	if code != 0 || json.Unmarshal([]byte(out), &shows) != nil || len(shows) < 2 {
 		t.Fatalf("shows: %d %s %s", code, out, errOut)
 	}
@@ -49,7 +50,7 @@ func TestCLI_ExchangeToADearerShow(t *testing.T) {
 		}
 	}
 	code, out, errOut := runCLI(t, data, "", "sell", jsonNumber(from.ID), "C3", "C4", "--json")
-	var sold bookingJSON
+	var sold clitest.Booking
 	if code != 0 || json.Unmarshal([]byte(out), &sold) != nil {
 		t.Fatalf("sell: %d %s %s", code, out, errOut)
 	}
@@ -121,7 +122,7 @@ func TestCLI_ExchangeRefusals(t *testing.T) {
 	shows := tomorrowShows(t, data)
 	show := jsonNumber(shows[0].ID)
 	_, out, _ := runCLI(t, data, "", "sell", show, "C3", "--allow-single", "--json")
-	var sold bookingJSON
+	var sold clitest.Booking
 	if err := json.Unmarshal([]byte(out), &sold); err != nil {
 		t.Fatal(err)
 	}
@@ -152,6 +153,7 @@ func TestCLI_ExchangeRefusals(t *testing.T) {
 // paid: a card booking moved to a cheaper show is paid back to the card,
 // never in cash.
 func TestCLI_ExchangePaysBackTheWayItWasPaid(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	shows := tomorrowShows(t, data)
 	from, to := shows[0], shows[len(shows)-1]
@@ -164,7 +166,7 @@ func TestCLI_ExchangePaysBackTheWayItWasPaid(t *testing.T) {
 		}
 	}
 	code, out, errOut := runCLI(t, data, "", "sell", jsonNumber(from.ID), "C3", "--pay", "card", "--allow-single", "--json")
-	var sold bookingJSON
+	var sold clitest.Booking
 	if code != 0 || json.Unmarshal([]byte(out), &sold) != nil {
 		t.Fatalf("sell: %d %s %s", code, out, errOut)
 	}

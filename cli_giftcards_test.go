@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"boxoffice/internal/clitest"
 )
 
 // A 30.00 gift card and 24 customers at 24 counters at once, each its own
@@ -16,7 +18,8 @@ import (
 // left; then two cancels of one of the two at once: one cancels, the card
 // holds 17.50, and check finds every balance its ledger's sum.
 func TestCLI_GiftCardTwentyFourProcesses(t *testing.T) {
-	bin := buildBinary(t)
+	t.Parallel()
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
 		t.Fatalf("init: %s", errOut)
@@ -51,7 +54,7 @@ func TestCLI_GiftCardTwentyFourProcesses(t *testing.T) {
 	for i, code := range codes {
 		switch {
 		case code == 0:
-			var b bookingJSON
+			var b clitest.Booking
 			if err := json.Unmarshal([]byte(outs[i]), &b); err != nil || b.Total != "12.50" {
 				t.Fatalf("sale %d: %v %s", i, err, outs[i])
 			}
@@ -119,6 +122,7 @@ func standardSeatLabels(t *testing.T, data, show string, n int) []string {
 // giftcard's commands and sell's gift-card payment refuse what they can
 // before the store opens (exit 2) and a card short with exit code 3.
 func TestCLI_GiftCardRefusals(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
 		t.Fatalf("init: %s", errOut)

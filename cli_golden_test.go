@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -12,18 +11,22 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 var update = flag.Bool("update", false, "rewrite the CLI goldens under testdata/cli/")
 
-// TestMain runs the package's tests in UTC: the goldens print local times,
-// and the binaries the end-to-end tests start inherit the same zone. It
-// removes the binary the tests built (buildBinary) when they are done.
+// TestMain runs the package's tests in UTC: the command line prints local
+// times, in process and in the binaries the goldens start (they inherit
+// the zone). It removes the binary the tests built (clitest.Binary) and
+// the demo data dir they copied (copyDemo) when they are done.
 func TestMain(m *testing.M) {
 	os.Setenv("TZ", "UTC")
 	time.Local = time.UTC
 	code := m.Run()
-	removeBuilt()
+	clitest.RemoveBinary()
+	removeDemo()
 	os.Exit(code)
 }
 
@@ -63,7 +66,7 @@ var (
 // command's exit code, stdout and stderr, byte for byte after booking
 // numbers (random) become $NUMBER1, $NUMBER2… in the order they appear.
 func goldenRun(t *testing.T, name string, steps []goldenStep) {
-	t.Setenv("BOXOFFICE_NOW", goldenClock)
+	t.Helper()
 	data := filepath.Join(t.TempDir(), "data")
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		t.Fatal(err)
@@ -90,7 +93,7 @@ func goldenRun(t *testing.T, name string, steps []goldenStep) {
 			}
 			args = append(args, a)
 		}
-		code, out, errOut := goldenExec(args, s.stdin)
+		code, out, errOut := goldenExec(t, args, s.stdin)
 		for _, m := range ticketCode.FindAllStringSubmatch(out, -1) {
 			codes = append(codes, m[1])
 		}
@@ -147,12 +150,13 @@ func goldenRun(t *testing.T, name string, steps []goldenStep) {
 	}
 }
 
-// goldenExec runs one command line in-process and returns its exit code
-// and output.
-func goldenExec(args []string, stdin string) (int, string, string) {
-	var out, errb bytes.Buffer
-	code := exitCode(run(context.Background(), args, strings.NewReader(stdin), &out, &errb))
-	return code, out.String(), errb.String()
+// goldenExec runs one command line with the built binary at the golden
+// clock and returns its exit code and output. The clock is the
+// environment of the binary's process, not of the test's, so the golden
+// tests run side by side.
+func goldenExec(t *testing.T, args []string, stdin string) (int, string, string) {
+	t.Helper()
+	return clitest.Command(clitest.Binary(t), []string{"BOXOFFICE_NOW=" + goldenClock, "TZ=UTC"}, stdin, args...)
 }
 
 func quoteArgs(args []string) string {
@@ -190,6 +194,7 @@ func lineDiff(want, got string) string {
 // TestGolden_Demo: the demo cinema, every command's text and JSON, its
 // mistakes and refusals.
 func TestGolden_Demo(t *testing.T) {
+	t.Parallel()
 	goldenRun(t, "demo", []goldenStep{
 		cmd("init"),
 		cmd("init"),
@@ -418,6 +423,7 @@ func TestGolden_Demo(t *testing.T) {
 // TestGolden_Usage: help and the mistakes answered with it. Unlike the
 // other goldens, this one changes when the help text does.
 func TestGolden_Usage(t *testing.T) {
+	t.Parallel()
 	goldenRun(t, "usage", []goldenStep{
 		cmd("help"),
 		cmd("help", "shows"),
@@ -431,6 +437,7 @@ func TestGolden_Usage(t *testing.T) {
 // TestGolden_OwnCinema: a cinema set up by hand from an empty database,
 // sold out, with a waiting list.
 func TestGolden_OwnCinema(t *testing.T) {
+	t.Parallel()
 	goldenRun(t, "own-cinema", []goldenStep{
 		cmd("init", "--no-demo"),
 		cmd("init", "--no-demo"),
@@ -509,6 +516,7 @@ func TestGolden_OwnCinema(t *testing.T) {
 // refusals. The generator's counts vary with the order its counters
 // commit in, so its digits are not compared.
 func TestGolden_History(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates history")
 	}

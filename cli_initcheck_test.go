@@ -41,6 +41,7 @@ func damagePage(t *testing.T, data string) {
 // 1) in the words of SQLite's quick check, and leaves
 // the file as it was; on a whole file it says the cinema is there.
 func TestCLI_InitErrDamaged(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	if code, _, stderr := runCLI(t, data, "", "init"); code != 0 {
 		t.Fatalf("init: %s", stderr)

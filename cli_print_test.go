@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"boxoffice/escpos/escpostest"
+	"boxoffice/internal/clitest"
 )
 
 // terminalPrinters reads the terminals' printers straight from the file.
@@ -110,7 +111,7 @@ func TestCLI_Print(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sell: %s", errOut)
 	}
-	var b bookingJSON
+	var b clitest.Booking
 	if err := json.Unmarshal([]byte(out), &b); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestCLI_BookingPDF(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sell: %s", errOut)
 	}
-	var b bookingJSON
+	var b clitest.Booking
 	if err := json.Unmarshal([]byte(out), &b); err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/clitest"
 )
 
 // Environment of the helper process below.
@@ -127,7 +128,7 @@ func copyTo(t *testing.T, src, dst string) {
 // booking number, printed only once the sale is committed.
 func sellAcknowledged(t *testing.T, data, show string) string {
 	t.Helper()
-	var b bookingJSON
+	var b clitest.Booking
 	if err := json.Unmarshal([]byte(mustRun(t, data, "sell", show, "--best", "1", "--pay", "card", "--json")), &b); err != nil || b.Number == "" {
 		t.Fatalf("sell: %v", err)
 	}
@@ -219,6 +220,7 @@ func crashImage(t *testing.T, base, show, backup string) (string, []string) {
 // live, nothing of the restore is left lying about, and restore runs
 // again.
 func TestCLI_RestoreKilledAtEveryStep(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}

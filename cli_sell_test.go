@@ -4,12 +4,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"boxoffice/booking"
+	"boxoffice/internal/clitest"
 )
 
 // writes counts what a sale writes: holds, seat claims, bookings and
@@ -195,22 +194,5 @@ type bookingOut struct {
 // grandShowID is the id of tomorrow's first show in the Grand hall.
 func grandShowID(t *testing.T, data string) string {
 	t.Helper()
-	code, out, errOut := runCLI(t, data, "", "shows", "--date", time.Now().AddDate(0, 0, 1).Format("2006-01-02"), "--json")
-	if code != 0 {
-		t.Fatalf("shows: %s", errOut)
-	}
-	var shows []struct {
-		ID   int64  `json:"id"`
-		Hall string `json:"hall"`
-	}
-	if err := json.Unmarshal([]byte(out), &shows); err != nil {
-		t.Fatal(err)
-	}
-	for _, sh := range shows {
-		if sh.Hall == "Grand" {
-			return strconv.FormatInt(sh.ID, 10)
-		}
-	}
-	t.Fatal("no Grand show tomorrow")
-	return ""
+	return clitest.GrandShowID(t, inProcess, data)
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"boxoffice/internal/clitest"
 )
 
 // A --key used again for another sale is refused (exit 3) and says which
@@ -11,10 +13,11 @@ import (
 // booking, and nothing more is sold either way. Before, any sale under a
 // used key answered with the first booking, exit 0.
 func TestCLI_SellKeyReused(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	code, out, errOut := runCLI(t, data, "", "sell", show, "C3", "C4", "--key", "till-7", "--json")
-	var first bookingJSON
+	var first clitest.Booking
 	if code != 0 || json.Unmarshal([]byte(out), &first) != nil {
 		t.Fatalf("first sale: %d %s", code, errOut)
 	}
@@ -37,7 +40,7 @@ func TestCLI_SellKeyReused(t *testing.T) {
 		}
 	}
 	code, out, errOut = runCLI(t, data, "", "sell", show, "C4", "C3", "--key", "till-7", "--json")
-	var again bookingJSON
+	var again clitest.Booking
 	if code != 0 || json.Unmarshal([]byte(out), &again) != nil || again.Number != first.Number {
 		t.Fatalf("the same sale again: %d %q %s, want %s", code, again.Number, errOut, first.Number)
 	}

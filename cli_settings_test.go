@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"boxoffice/escpos/escpostest"
+	"boxoffice/internal/clitest"
 )
 
 // TestCLI_SettingsOnPaper: settings currency.symbol and locale and a 20 %
@@ -47,7 +48,7 @@ func TestCLI_SettingsOnPaper(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sell: %s", errOut)
 	}
-	var b bookingJSON
+	var b clitest.Booking
 	if err := json.Unmarshal([]byte(out), &b); err != nil || b.Total != "12.50" {
 		t.Fatalf("sell json %q: %v", out, err)
 	}

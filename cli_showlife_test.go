@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // show cancel at the command line: bad input exits non-zero with a
@@ -15,7 +17,7 @@ func TestCLI_ShowCancel(t *testing.T) {
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	_, out, _ := runCLI(t, data, "", "sell", show, "C1", "C2", "--pay", "card", "--name", "Ann \x1b]0;pwned\x07Lee", "--phone", "0123", "--json")
-	var b bookingJSON
+	var b clitest.Booking
 	if err := json.Unmarshal([]byte(out), &b); err != nil {
 		t.Fatalf("sell: %v %q", err, out)
 	}

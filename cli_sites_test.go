@@ -2,13 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"boxoffice/internal/clitest"
 	"boxoffice/internal/pgtest"
 )
 
@@ -35,7 +34,7 @@ func TestCLI_SitesOnSQLite(t *testing.T) {
 		t.Fatalf("--site North on SQLite: exit %d %q", code, errOut)
 	}
 	_, before, _ := runCLI(t, data, "", "hall", "list")
-	code, _, errOut = runCLI(t, data, "", "--site", "North", "hall", "add", studioAt(t, "Far Studio"))
+	code, _, errOut = runCLI(t, data, "", "--site", "North", "hall", "add", clitest.StudioAt(t, "Far Studio"))
 	if _, after, _ := runCLI(t, data, "", "hall", "list"); code == 0 || after != before || !strings.Contains(errOut, "There is no site") {
 		t.Fatalf("hall add --site North on SQLite: exit %d %q; halls before %q after %q", code, errOut, before, after)
 	}
@@ -47,21 +46,6 @@ func TestCLI_SitesOnSQLite(t *testing.T) {
 	if _, out, _ := runCLI(t, data, "", "hall", "list"); strings.Contains(out, "SITE") {
 		t.Fatalf("a single cinema's halls show a site column: %q", out)
 	}
-}
-
-// studioAt writes the Studio layout under another name and returns its
-// file.
-func studioAt(t *testing.T, name string) string {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("assets", "halls", "3-studio.hall"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "north.hall")
-	if err := os.WriteFile(path, []byte(strings.Replace(string(raw), "hall: Studio", "hall: "+name, 1)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // A chain on PostgreSQL from the command line: a second site, a hall and
@@ -78,7 +62,7 @@ func TestCLI_SitesOnPostgres(t *testing.T) {
 	if code, _, errOut := runCLI(t, data, "", "site", "add", "north"); code == 0 || !strings.Contains(errOut, "There is already a site called north.") {
 		t.Fatalf("site add twice: exit %d %q", code, errOut)
 	}
-	code, out, errOut := runCLI(t, data, "", "hall", "add", "--site", "North", studioAt(t, "North Studio"))
+	code, out, errOut := runCLI(t, data, "", "hall", "add", "--site", "North", clitest.StudioAt(t, "North Studio"))
 	if code != 0 || !strings.Contains(out, "at North.") {
 		t.Fatalf("hall add --site North: exit %d %q %s", code, out, errOut)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"boxoffice/internal/clitest"
 )
 
 // sell --part: a 25.00 sale paid 10.00 by card and the rest in cash
@@ -44,7 +46,7 @@ func TestCLI_SellInParts(t *testing.T) {
 	}
 	paid := append(sell, "--part", "card:10.00", "--part", "cash", "--tendered", "20.00", "--key", "split-1", "--json")
 	code, out, errOut := runCLI(t, data, "", paid...)
-	var b bookingJSON
+	var b clitest.Booking
 	if err := json.Unmarshal([]byte(out), &b); code != 0 || err != nil || b.Total != "25.00" {
 		t.Fatalf("sell in parts: %d %v %s %s", code, err, out, errOut)
 	}
@@ -59,7 +61,7 @@ func TestCLI_SellInParts(t *testing.T) {
 		t.Fatalf("X report after the sale: %v", x)
 	}
 	code, out, errOut = runCLI(t, data, "", "cancel", b.Number, "--reason", "wrong film", "--json")
-	var c bookingJSON
+	var c clitest.Booking
 	if err := json.Unmarshal([]byte(out), &c); code != 0 || err != nil {
 		t.Fatalf("cancel: %d %v %s %s", code, err, out, errOut)
 	}
@@ -81,7 +83,7 @@ func TestCLI_SellInParts(t *testing.T) {
 
 // paymentsOf is a booking's payments as "kind method amount tendered
 // change", in order.
-func paymentsOf(b bookingJSON) string {
+func paymentsOf(b clitest.Booking) string {
 	var out []string
 	for _, p := range b.Payments {
 		out = append(out, fmt.Sprintf("%s %s %s %s %s", p.Kind, p.Method, p.Amount, p.Tendered, p.Change))

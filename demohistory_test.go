@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 func TestCLI_InitDemoHistory(t *testing.T) {
@@ -16,7 +18,7 @@ func TestCLI_InitDemoHistory(t *testing.T) {
 	}
 	yesterday := time.Now().AddDate(0, 0, -1).Format("2006-01-02")
 	code, out, _ = runCLI(t, data, "", "shows", "--date", yesterday, "--json")
-	var shows []showJSON
+	var shows []clitest.Show
 	if code != 0 || jsonDecode(out, &shows) != nil || len(shows) == 0 {
 		t.Fatalf("yesterday's shows: %d %s", code, out)
 	}

@@ -3,87 +3,114 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // runCLI runs the command line in-process on a data dir and returns its
-// exit code and output.
+// exit code and output; after an init that succeeds it opens the command
+// line's shift (clitest.Run).
 func runCLI(t *testing.T, data, stdin string, args ...string) (int, string, string) {
 	t.Helper()
+	return clitest.Run(t, inProcess, data, stdin, args...)
+}
+
+// inProcess is the clitest.Runner of this package: main without the
+// process, under the race detector.
+func inProcess(data, stdin string, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := exitCode(run(context.Background(), append([]string{"--data", data}, args...), strings.NewReader(stdin), &out, &errb))
-	if code == 0 && len(args) > 0 && args[0] == "init" {
-		openCLIShift(t, data)
-	}
 	return code, out.String(), errb.String()
 }
 
-// openCLIShift opens the command line's shift with a float of 100.00, as
-// the box office does before its first cash sale, unless one is open:
-// runCLI does it after every init that succeeds and firstShowID on the
-// data dir it makes, so the tests that sell cash find a drawer.
-func openCLIShift(t *testing.T, data string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	if code := exitCode(run(context.Background(), []string{"--data", data, "shift", "open", "--float", "100"}, strings.NewReader(""), &out, &errb)); code != 0 && code != exitConflict {
-		t.Fatalf("shift open: %s", errb.String())
-	}
-}
-
-// firstShowID returns the id of a show that is still on sale tomorrow.
+// firstShowID returns the id of a show that is still on sale tomorrow,
+// with the command line's shift open. On a data dir with no database yet
+// it copies the demo cinema in (copyDemo) rather than making it again.
 func firstShowID(t *testing.T, data string) string {
 	t.Helper()
-	tomorrow := time.Now().AddDate(0, 0, 1).Format("2006-01-02")
-	code, out, errOut := runCLI(t, data, "", "shows", "--date", tomorrow, "--json")
-	if code != 0 {
-		t.Fatalf("shows: %d %s", code, errOut)
-	}
-	var shows []showJSON
-	if err := json.Unmarshal([]byte(out), &shows); err != nil || len(shows) == 0 {
-		t.Fatalf("shows json: %v %q", err, out)
-	}
-	openCLIShift(t, data)
-	return jsonNumber(shows[0].ID)
+	copyDemo(t, data)
+	return clitest.FirstShowID(t, inProcess, data)
 }
 
-// showJSON and bookingJSON read the command line's --json answers.
-type showJSON struct {
-	ID       int64  `json:"id"`
-	Film     string `json:"film"`
-	Hall     string `json:"hall"`
-	Start    string `json:"start"`
-	Free     int    `json:"free"`
-	Capacity int    `json:"capacity"`
+// demo is a data dir the command line made the demo cinema in, with its
+// shift open, once per test process: making it costs nearly two seconds
+// under the race detector (the schema, the seed, the PIN hashes), a copy
+// milliseconds. TestMain removes it.
+var demo struct {
+	once sync.Once
+	dir  string
+	err  error
 }
 
-type bookingJSON struct {
-	Number   string   `json:"booking"`
-	Status   string   `json:"status"`
-	ShowID   int64    `json:"show"`
-	Seats    []string `json:"seats"`
-	Total    string   `json:"total"`
-	Change   string   `json:"change"`
-	Customer string   `json:"customer,omitempty"`
-	Phone    string   `json:"phone,omitempty"`
-	Tickets  []struct {
-		Seat   string `json:"seat"`
-		Type   string `json:"type"`
-		Price  string `json:"price"`
-		Status string `json:"status"`
-		Code   string `json:"code"`
-	} `json:"tickets"`
-	Payments []struct {
-		Kind     string `json:"kind"`
-		Method   string `json:"method"`
-		Amount   string `json:"amount"`
-		Tendered string `json:"tendered"`
-		Change   string `json:"change"`
-	} `json:"payments"`
+// copyDemo copies the demo data dir into data unless data holds a
+// database already.
+func copyDemo(t *testing.T, data string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(data, "boxoffice.db")); err == nil {
+		return
+	}
+	demo.once.Do(func() {
+		var parent string
+		if parent, demo.err = os.MkdirTemp("", "boxoffice-demo-"); demo.err != nil {
+			return
+		}
+		demo.dir = filepath.Join(parent, "data")
+		// Should FirstShowID fail this test, the error stays for the
+		// tests after it.
+		demo.err = errors.New("making it failed: see the first test that asked")
+		clitest.FirstShowID(t, inProcess, demo.dir)
+		demo.err = nil
+	})
+	if demo.err != nil {
+		t.Fatalf("the demo data dir: %v", demo.err)
+	}
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	files, err := os.ReadDir(demo.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(filepath.Join(demo.dir, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Name() == "ticket_key" {
+			// A box office of its own signs with a key of its own, as
+			// the command line makes one for a new data dir.
+			raw = []byte("1:" + hex.EncodeToString(randomBytes(t, 32)) + "\n")
+		}
+		if err := os.WriteFile(filepath.Join(data, f.Name()), raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func randomBytes(t *testing.T, n int) []byte {
+	t.Helper()
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// removeDemo removes the demo data dir copyDemo made, if it did.
+func removeDemo() {
+	if demo.dir != "" {
+		os.RemoveAll(filepath.Dir(demo.dir))
+	}
 }
 
 func jsonNumber(n int64) string {
@@ -122,7 +149,7 @@ func TestCLI_Sell(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("sell: %d %s", code, errOut)
 		}
-		var b bookingJSON
+		var b clitest.Booking
 		if err := json.Unmarshal([]byte(out), &b); err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +189,7 @@ func TestCLI_Sell(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("retry: %d %s", code, errOut)
 		}
-		var b1, b2 bookingJSON
+		var b1, b2 clitest.Booking
 		json.Unmarshal([]byte(out1), &b1)
 		json.Unmarshal([]byte(out2), &b2)
 		if b1.Number == "" || b1.Number != b2.Number {
@@ -174,7 +201,7 @@ func TestCLI_Sell(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("sell --best: %d %s", code, errOut)
 		}
-		var b bookingJSON
+		var b clitest.Booking
 		json.Unmarshal([]byte(out), &b)
 		if len(b.Seats) != 4 || b.Total != "34.00" {
 			t.Fatalf("best 4 children: seats %v total %s", b.Seats, b.Total)
@@ -213,13 +240,13 @@ func TestCLI_Cancel(t *testing.T) {
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	_, out, _ := runCLI(t, data, "", "sell", show, "C1", "C2", "--pay", "card", "--json")
-	var b bookingJSON
+	var b clitest.Booking
 	json.Unmarshal([]byte(out), &b)
 	code, out, errOut := runCLI(t, data, "", "cancel", b.Number, "--reason", "changed plans", "--json")
 	if code != 0 {
 		t.Fatalf("cancel: %d %s", code, errOut)
 	}
-	var c bookingJSON
+	var c clitest.Booking
 	json.Unmarshal([]byte(out), &c)
 	// One refund per ticket: two tickets, two refunds of 12.50.
 	if c.Status != "cancelled" || len(c.Payments) != 3 || c.Payments[1].Kind != "refund" || c.Payments[2].Amount != "12.50" {
@@ -273,7 +300,7 @@ func TestCLI_TicketKeyRotation(t *testing.T) {
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	_, out, _ := runCLI(t, data, "", "sell", show, "D4", "D5", "--json")
-	var before bookingJSON
+	var before clitest.Booking
 	json.Unmarshal([]byte(out), &before)
 	keyFile := filepath.Join(data, "ticket_key")
 	old, err := os.ReadFile(keyFile)
@@ -284,7 +311,7 @@ func TestCLI_TicketKeyRotation(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, out, _ = runCLI(t, data, "", "booking", before.Number, "--json")
-	var after bookingJSON
+	var after clitest.Booking
 	json.Unmarshal([]byte(out), &after)
 	if after.Tickets[0].Code == before.Tickets[0].Code {
 		t.Fatal("the new key did not take over signing")
@@ -344,7 +371,7 @@ func TestCLI_OwnCinema(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sell: %d %s", code, errOut)
 	}
-	var b bookingJSON
+	var b clitest.Booking
 	json.Unmarshal([]byte(out), &b)
 	if b.Total != "22.00" || b.Change != "3.00" {
 		t.Fatalf("sale %+v", b)
@@ -433,7 +460,7 @@ func sellOutCLI(t *testing.T, data, show string) string {
 		}
 		start = end
 		code, out, errOut := runCLI(t, data, "", args...)
-		var b bookingJSON
+		var b clitest.Booking
 		if err := json.Unmarshal([]byte(out), &b); code != 0 || err != nil {
 			t.Fatalf("sell: %d %v %s", code, err, errOut)
 		}

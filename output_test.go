@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"boxoffice/booking"
+	"boxoffice/internal/clitest"
 
 	_ "modernc.org/sqlite"
 )
@@ -92,7 +93,7 @@ func TestCLI_StoredValuesClean(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sell: %d %s", code, errOut)
 	}
-	var b bookingJSON
+	var b clitest.Booking
 	json.Unmarshal([]byte(out), &b)
 	raw, err := sql.Open("sqlite", "file:"+filepath.Join(data, "boxoffice.db")+"?_pragma=busy_timeout(5000)")
 	if err != nil {
@@ -121,7 +122,7 @@ func TestCLI_StoredValuesClean(t *testing.T) {
 			t.Errorf("JSON lacks %s:\n%s", esc, out)
 		}
 	}
-	var got bookingJSON
+	var got clitest.Booking
 	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Seats) != 1 || got.Seats[0] != evil {
 		t.Fatalf("JSON does not decode to the stored label: %v %q", err, got.Seats)
 	}

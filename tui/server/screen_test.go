@@ -3,7 +3,7 @@ package server_test
 import "boxoffice/internal/sshclient"
 
 // screen is the terminal emulator the counter's output is replayed onto
-// (internal/sshclient, shared with the root package's soak test), with
+// (internal/sshclient, shared with e2e's soak test), with
 // the lower-case name these tests call it by.
 type screen struct{ *sshclient.Screen }
 

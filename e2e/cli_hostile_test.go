@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"boxoffice/internal/clitest"
 	"boxoffice/internal/hostile"
 )
 
@@ -151,7 +152,7 @@ var (
 // CSV parse, and no CSV cell is a formula.
 func TestHostile_CLI(t *testing.T) {
 	t.Parallel()
-	c := &hostileCLI{t: t, bin: buildBinary(t), data: t.TempDir()}
+	c := &hostileCLI{t: t, bin: clitest.Binary(t), data: t.TempDir()}
 	c.mustRun("", "init")
 	c.mustRun("", "shift", "open", "--float", "100")
 	dir := t.TempDir()
@@ -161,7 +162,7 @@ func TestHostile_CLI(t *testing.T) {
 	c.mustRun("", "hall", "add", tiny)
 	var ids []string
 	for d := 1; d <= 6; d++ {
-		var shows []showJSON
+		var shows []clitest.Show
 		json.Unmarshal([]byte(c.mustRun("", "shows", "--date", tomorrow.AddDate(0, 0, d-1).Format("2006-01-02"), "--json")), &shows)
 		for _, sh := range shows {
 			ids = append(ids, fmt.Sprint(sh.ID))

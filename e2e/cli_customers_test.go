@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -7,10 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // execCLI runs the built binary on a data dir and returns its exit code
@@ -33,7 +36,7 @@ func execCLI(bin, data string, args ...string) (int, string) {
 // belongs to, and a search finds the one.
 func TestCLI_CustomerAddTwentyFourProcesses(t *testing.T) {
 	t.Parallel()
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	if code, _, errOut := runCLI(t, data, "", "init", "--no-demo"); code != 0 {
 		t.Fatalf("init: %s", errOut)
@@ -115,7 +118,7 @@ func TestCLI_CustomerAddTwentyFourProcesses(t *testing.T) {
 // erased: the booking keeps its money and loses the name.
 func TestCLI_WatchAndErase(t *testing.T) {
 	t.Parallel()
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
 		t.Fatalf("init: %s", errOut)
@@ -158,8 +161,8 @@ func TestCLI_WatchAndErase(t *testing.T) {
 		t.Fatalf("watch calls:\n%s", out)
 	}
 
-	code, out, errOut = runCLI(t, data, "", "sell", jsonNumber(list[0].Show), "A1", "A2", "--pay", "card", "--customer", "1", "--name", "Ann Lee", "--phone", "07700 900123", "--json")
-	var sold bookingJSON
+	code, out, errOut = runCLI(t, data, "", "sell", strconv.FormatInt(list[0].Show, 10), "A1", "A2", "--pay", "card", "--customer", "1", "--name", "Ann Lee", "--phone", "07700 900123", "--json")
+	var sold clitest.Booking
 	if err := json.Unmarshal([]byte(out), &sold); code != 0 || err != nil || sold.Customer != "Ann Lee" {
 		t.Fatalf("sell: %d %v %s %s", code, err, out, errOut)
 	}
@@ -167,7 +170,7 @@ func TestCLI_WatchAndErase(t *testing.T) {
 		t.Fatalf("erase: %d %s %s", code, out, errOut)
 	}
 	_, out, _ = runCLI(t, data, "", "booking", sold.Number, "--json")
-	var kept bookingJSON
+	var kept clitest.Booking
 	if err := json.Unmarshal([]byte(out), &kept); err != nil || kept.Total != sold.Total || kept.Status != "confirmed" || strings.Contains(out, "Ann") {
 		t.Fatalf("the booking after erasure: %v %s", err, out)
 	}

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"boxoffice/internal/clitest"
 	"boxoffice/internal/pgtest"
 )
 
@@ -28,7 +29,7 @@ func TestCLI_MigrateToPostgres(t *testing.T) {
 		t.Skip("builds the binary and plays a week of history")
 	}
 	into, refused := pgtest.URL(t), pgtest.URL(t)
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	run := func(env []string, args ...string) (int, string, string) {
 		cmd := exec.Command(bin, append([]string{"--data", data}, args...)...)
@@ -50,7 +51,7 @@ func TestCLI_MigrateToPostgres(t *testing.T) {
 	// A ticket for tomorrow's first show, sold and later scanned 20 minutes
 	// before it starts.
 	code, out, errOut := run(nil, "shows", "--date", time.Now().AddDate(0, 0, 1).Format("2006-01-02"), "--json")
-	var shows []showJSON
+	var shows []clitest.Show
 	if code != 0 || json.Unmarshal([]byte(out), &shows) != nil || len(shows) == 0 {
 		t.Fatalf("shows: %d %s %s", code, out, errOut)
 	}

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"os/exec"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // A first start killed at any moment — while the data dir, the ticket
@@ -15,7 +17,7 @@ import (
 // the demo's shows and `check` finds the database whole.
 func TestCLI_BootstrapKilledAnywhere(t *testing.T) {
 	t.Parallel()
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	// How long a whole init takes here, to spread the kills across it.
 	full := runTimed(t, bin, filepath.Join(t.TempDir(), "data"), "init")
 	steps := 12

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/internal/clitest"
 )
 
 // runAt runs the built binary on data at the instant now and returns its
@@ -40,11 +41,11 @@ func TestE2E_AdmitByBookingNumber(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	t.Parallel()
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	show := firstShowID(t, data)
 	code, out, errOut := runCLI(t, data, "", "sell", show, "E4", "E5", "E6", "--pay", "card", "--json")
-	var b bookingJSON
+	var b clitest.Booking
 	if code != 0 || json.Unmarshal([]byte(out), &b) != nil {
 		t.Fatalf("sell: %d %s", code, errOut)
 	}
@@ -54,7 +55,7 @@ func TestE2E_AdmitByBookingNumber(t *testing.T) {
 		t.Fatalf("reservation: %d %s", code, errOut)
 	}
 	_, out, _ = runCLI(t, data, "", "shows", "--date", time.Now().AddDate(0, 0, 1).Format("2006-01-02"), "--json")
-	var shows []showJSON
+	var shows []clitest.Show
 	if err := json.Unmarshal([]byte(out), &shows); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // The week view of the shipped binary in a real terminal: a manager opens
@@ -18,7 +20,7 @@ func TestE2E_ManagerWeek(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	tm := startTmux(t, 120, 40, "env", "BOXOFFICE_DATA="+data, "TERM=xterm-256color", bin)
 	tm.waitFor("Sign in")

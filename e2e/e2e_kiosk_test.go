@@ -1,9 +1,11 @@
-package main
+package e2e
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"boxoffice/internal/clitest"
 )
 
 // TestE2E_Kiosk runs the shipped binary's kiosk, built once for both:
@@ -13,7 +15,7 @@ func TestE2E_Kiosk(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	t.Run("IgnoresInterrupts", func(t *testing.T) { kioskIgnoresInterrupts(t, bin) })
 	t.Run("OverRealSSH", func(t *testing.T) { kioskOverRealSSH(t, bin) })
 }

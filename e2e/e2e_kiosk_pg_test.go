@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"boxoffice/internal/clitest"
 	"boxoffice/internal/pgtest"
 )
 
@@ -26,7 +27,7 @@ func TestE2E_KioskOnPostgres(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	url := pgtest.URL(t)
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	// Tomorrow at 09:00 UTC: the demo's first show (11:00) is on sale and
 	// before its cut-off whenever the test runs.

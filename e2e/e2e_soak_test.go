@@ -4,7 +4,7 @@
 // (.ci/run, docs/testing.md): under it, 20 sessions cost minutes of two
 // cores and its figures measure the detector.
 
-package main
+package e2e
 
 import (
 	"context"
@@ -33,6 +33,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"boxoffice/booking"
+	"boxoffice/internal/clitest"
 	"boxoffice/internal/sshclient"
 )
 
@@ -101,7 +102,7 @@ func TestE2E_Soak(t *testing.T) {
 	}
 	plan := soakPlanFromEnv(t)
 	t0 := time.Now()
-	h := newSoakHouse(t, buildBinary(t), plan)
+	h := newSoakHouse(t, clitest.Binary(t), plan)
 	srv := h.serve()
 	t.Logf("built and set up in %s", time.Since(t0).Round(time.Millisecond))
 	sessions := h.connect(srv)
@@ -290,7 +291,7 @@ func (h *soakHouse) cli(stdin string, args ...string) string {
 }
 
 func (h *soakHouse) serve() *serveCmd {
-	s := &serveCmd{t: h.t, out: &syncBuffer{}, addr: "127.0.0.1:" + freePort(h.t)}
+	s := &serveCmd{t: h.t, out: &clitest.SyncBuffer{}, addr: "127.0.0.1:" + freePort(h.t)}
 	s.metrics = "http://127.0.0.1:" + freePort(h.t) + "/metrics"
 	s.cmd = exec.Command(h.bin, "--data", h.data, "serve", "--listen", s.addr,
 		"--metrics", strings.TrimSuffix(strings.TrimPrefix(s.metrics, "http://"), "/metrics"))

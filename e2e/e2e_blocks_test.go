@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // Must show 2 across processes: a counter has tomorrow's first map open
@@ -19,13 +21,13 @@ func TestE2E_BlockReachesOpenCounter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	if out, err := exec.Command(bin, "--data", data, "init").CombinedOutput(); err != nil {
 		t.Fatalf("init: %v %s", err, out)
 	}
 	out, err := exec.Command(bin, "--data", data, "shows", "--date", time.Now().AddDate(0, 0, 1).Format("2006-01-02"), "--json").Output()
-	var shows []showJSON
+	var shows []clitest.Show
 	if err != nil || json.Unmarshal(out, &shows) != nil || len(shows) == 0 {
 		t.Fatalf("shows: %v %s", err, out)
 	}
@@ -53,7 +55,7 @@ func TestE2E_BlockReachesOpenCounter(t *testing.T) {
 	tm.waitFor("Blocked: K5.", "free "+itoa(first.Free-4)+"/")
 	out, err = exec.Command(bin, "--data", data, "seats", show, "--json").Output()
 	var m struct {
-		Show showJSON `json:"show"`
+		Show clitest.Show `json:"show"`
 	}
 	if err != nil || json.Unmarshal(out, &m) != nil || m.Show.Free != first.Free-4 {
 		t.Fatalf("seats after the counter's block: %v %s", err, out)

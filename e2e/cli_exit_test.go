@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // exitTailBound is how long a command may take to exit once it printed
@@ -60,11 +62,11 @@ func TestCLI_ExitBesideAReader(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	show := firstShowID(t, data)
 	code, out, errOut := runCLI(t, data, "", "sell", show, "G6", "G7", "--name", "Ann Moreau", "--json")
-	var sold bookingJSON
+	var sold clitest.Booking
 	if code != 0 || json.Unmarshal([]byte(out), &sold) != nil {
 		t.Fatalf("sell: %d %s", code, errOut)
 	}

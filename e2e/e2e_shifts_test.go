@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"database/sql"
@@ -6,11 +6,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"boxoffice/booking"
+	"boxoffice/internal/clitest"
 )
 
 var soldNumber = regexp.MustCompile(`Sold (BO-[0-9A-Z]{8})`)
@@ -19,7 +21,7 @@ var soldNumber = regexp.MustCompile(`Sold (BO-[0-9A-Z]{8})`)
 func shiftServer(t *testing.T, bin, data string) string {
 	t.Helper()
 	port := freePort(t)
-	out := &syncBuffer{}
+	out := &clitest.SyncBuffer{}
 	srv := exec.Command(bin, "--data", data, "serve", "--listen", "127.0.0.1:"+port)
 	srv.Stdout, srv.Stderr = out, out
 	if err := srv.Start(); err != nil {
@@ -76,7 +78,7 @@ func TestE2E_TwoCountersTwoShifts(t *testing.T) {
 			t.Skipf("%s is not installed (apt-get install openssh-client tmux)", tool)
 		}
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	key := filepath.Join(dir, "maria")
@@ -180,7 +182,7 @@ func checkShifts(t *testing.T, data string, cli func(string, ...string) string) 
 			Expected string `json:"expected"`
 			Refunds  string `json:"cash_refunds"`
 		}
-		if err := json.Unmarshal([]byte(cli("", "report", "shift", jsonNumber(sh.ID), "--json")), &r); err != nil {
+		if err := json.Unmarshal([]byte(cli("", "report", "shift", strconv.FormatInt(sh.ID, 10), "--json")), &r); err != nil {
 			t.Fatal(err)
 		}
 		byHand := 100_00 + cents
@@ -222,7 +224,7 @@ func TestE2E_TwelveProcessesRefundOneTicket(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	run := func(args ...string) (int, string) {
 		out, err := exec.Command(bin, append([]string{"--data", data}, args...)...).CombinedOutput()
@@ -241,7 +243,7 @@ func TestE2E_TwelveProcessesRefundOneTicket(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sell: %d %s", code, out)
 	}
-	var b bookingJSON
+	var b clitest.Booking
 	if err := json.Unmarshal([]byte(out), &b); err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +265,7 @@ func TestE2E_TwelveProcessesRefundOneTicket(t *testing.T) {
 		t.Fatalf("exit codes %v: want one 0 and eleven %d", count, exitConflict)
 	}
 	_, out = run("booking", b.Number, "--json")
-	var after bookingJSON
+	var after clitest.Booking
 	if err := json.Unmarshal([]byte(out), &after); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // lockEnv names the database the helper process below locks; with
@@ -176,7 +178,7 @@ type shutdownRig struct {
 	key       string
 	port      string
 	srv       *exec.Cmd
-	out       *syncBuffer
+	out       *clitest.SyncBuffer
 }
 
 func newShutdownRig(t *testing.T, bin string) *shutdownRig {
@@ -189,7 +191,7 @@ func newShutdownRig(t *testing.T, bin string) *shutdownRig {
 	r.cli("", "init")
 	r.cli("4321\n", "staff", "add", "Maria", "--role", "clerk", "--key-file", r.key+".pub")
 	r.port = freePort(t)
-	r.out = &syncBuffer{}
+	r.out = &clitest.SyncBuffer{}
 	r.srv = exec.Command(bin, "--data", r.data, "serve", "--listen", "127.0.0.1:"+r.port)
 	r.srv.Stdout, r.srv.Stderr = r.out, r.out
 	if err := r.srv.Start(); err != nil {
@@ -277,7 +279,7 @@ func TestCLI_ShutdownUnderHeldLock(t *testing.T) {
 			t.Skipf("%s is not installed (apt-get install openssh-client tmux)", tool)
 		}
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	tries := 1
 	if n, err := strconv.Atoi(os.Getenv("BOXOFFICE_SHUTDOWN_TRIES")); err == nil && n > 1 {
 		tries = n
@@ -366,7 +368,7 @@ func TestCLI_CounterShutdownUnderHeldLock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	if out, err := exec.Command(bin, "--data", data, "init").CombinedOutput(); err != nil {

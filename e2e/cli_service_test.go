@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package e2e
 
 import (
 	"bufio"
@@ -12,10 +12,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
-// serviceUnit is the systemd unit the repository ships.
-const serviceUnit = "dist/boxoffice.service"
+// serviceUnit is the systemd unit the repository ships, from this
+// package's directory.
+const serviceUnit = "../dist/boxoffice.service"
 
 // unitValues reads a unit file's Key=Value lines of one section, in order;
 // a key given more than once keeps each value.
@@ -110,7 +113,7 @@ func TestService_UnitNotifies(t *testing.T) {
 	if len(svc["ExecStart"]) != 1 || len(svc["WatchdogSec"]) != 1 {
 		t.Fatalf("%s: want one ExecStart and one WatchdogSec, have %q %q", serviceUnit, svc["ExecStart"], svc["WatchdogSec"])
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 
 	t.Run("Verify", func(t *testing.T) {
 		tool, err := exec.LookPath("systemd-analyze")
@@ -166,7 +169,7 @@ func TestService_UnitNotifies(t *testing.T) {
 	srv := exec.Command(args[0], args[1:]...)
 	srv.Env = append(os.Environ(), "NOTIFY_SOCKET="+sock.path, "WATCHDOG_USEC="+itoa(int(watchdog.Microseconds())),
 		"JOURNAL_STREAM="+itoa(int(st.Dev))+":"+itoa(int(st.Ino)))
-	out := &syncBuffer{}
+	out := &clitest.SyncBuffer{}
 	srv.Stdout, srv.Stderr = out, logW
 	began := time.Now()
 	if err := srv.Start(); err != nil {

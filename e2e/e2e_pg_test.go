@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"boxoffice/internal/clitest"
 	"boxoffice/internal/pgtest"
 	"boxoffice/internal/sshclient"
 )
@@ -39,7 +40,7 @@ func TestE2E_TwoServersOnePostgres(t *testing.T) {
 	if os.Getenv("BOXOFFICE_PG_ROUNDS") == "short" {
 		rounds = 20
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	dir := t.TempDir()
 	dataA, dataB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	cli := func(data, stdin string, args ...string) string {
@@ -151,7 +152,7 @@ func TestE2E_TwoServersOnePostgres(t *testing.T) {
 // startPGServe starts `serve` on data and url and returns its address and
 // host key.
 func startPGServe(t *testing.T, bin, data, url string) *serveCmd {
-	s := &serveCmd{t: t, out: &syncBuffer{}, addr: "127.0.0.1:" + freePort(t)}
+	s := &serveCmd{t: t, out: &clitest.SyncBuffer{}, addr: "127.0.0.1:" + freePort(t)}
 	s.cmd = exec.Command(bin, "--data", data, "--db", url, "serve", "--listen", s.addr)
 	s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
 	if err := s.cmd.Start(); err != nil {

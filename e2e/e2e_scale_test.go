@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"database/sql"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // Issue 7, must show 2, with the shipped binary: while `serve` runs on a
@@ -19,7 +21,7 @@ func TestE2E_SecondCounterWhileServing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary, generates history, runs a server")
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	cli := func(args ...string) string {
 		t.Helper()
@@ -38,7 +40,7 @@ func TestE2E_SecondCounterWhileServing(t *testing.T) {
 	dbh.QueryRow(`SELECT number FROM bookings ORDER BY id LIMIT 1`).Scan(&number)
 	dbh.Close()
 
-	serverOut := &syncBuffer{}
+	serverOut := &clitest.SyncBuffer{}
 	srv := exec.Command(bin, "--data", data, "serve", "--listen", "127.0.0.1:"+freePort(t))
 	srv.Stdout, srv.Stderr = serverOut, serverOut
 	if err := srv.Start(); err != nil {
@@ -52,7 +54,7 @@ func TestE2E_SecondCounterWhileServing(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	for i := 0; i < 10; i++ {
-		var shows []showJSON
+		var shows []clitest.Show
 		if err := json.Unmarshal([]byte(cli("shows", "--json")), &shows); err != nil {
 			t.Fatal(err)
 		}

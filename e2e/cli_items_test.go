@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -8,13 +8,16 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"boxoffice/internal/clitest"
 )
 
 // 50 popcorns and 80 customers at 80 counters at once, each its own
 // process on the one file: 50 sold, 30 refused with exit code 3 naming
 // what is left, the stock 0, and the drawer holding the 50 sales.
 func TestCLI_ItemSellEightyProcesses(t *testing.T) {
-	bin := buildBinary(t)
+	t.Parallel()
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	if code, _, errOut := runCLI(t, data, "", "init", "--no-demo"); code != 0 {
 		t.Fatalf("init: %s", errOut)
@@ -74,6 +77,7 @@ func TestCLI_ItemSellEightyProcesses(t *testing.T) {
 // item's commands refuse what they can before the store opens (exit 2),
 // and say the rest in the store's words.
 func TestCLI_ItemRefusals(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	if code, _, errOut := runCLI(t, data, "", "init", "--no-demo"); code != 0 {
 		t.Fatalf("init: %s", errOut)

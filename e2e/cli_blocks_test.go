@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"database/sql"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"boxoffice/internal/clitest"
 )
 
 // blockRows counts the blocks in force, read straight from the file.
@@ -33,7 +35,7 @@ func showFreeCLI(t *testing.T, data, show string) (int, []map[string]any) {
 		t.Fatalf("seats: %d %s", code, errOut)
 	}
 	var m struct {
-		Show  showJSON         `json:"show"`
+		Show  clitest.Show     `json:"show"`
 		Seats []map[string]any `json:"seats"`
 	}
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
@@ -79,7 +81,7 @@ func TestCLI_Blocks(t *testing.T) {
 	}
 
 	t.Run("SellExits3", func(t *testing.T) {
-		bin := buildBinary(t)
+		bin := clitest.Binary(t)
 		for _, seat := range []string{"E7", "F7"} {
 			out, err := exec.Command(bin, "--data", data, "sell", show, seat, "--pay", "card").CombinedOutput()
 			var exit *exec.ExitError

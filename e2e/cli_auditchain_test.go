@@ -1,10 +1,12 @@
-package main
+package e2e
 
 import (
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"boxoffice/internal/clitest"
 )
 
 // TestCLI_CheckAuditChainBroken is issue 27's must-show 5: with the file
@@ -18,7 +20,7 @@ func TestCLI_CheckAuditChainBroken(t *testing.T) {
 	if err != nil {
 		t.Skip("sqlite3 is not installed (.ci/run installs it)")
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	for range 3 {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"boxoffice/internal/clitest"
 )
 
 // Must show 3 with the shipped binary in an 80×24 terminal: a party of two
@@ -14,10 +16,11 @@ import (
 // the checkout, c for card, enter to sell — and `boxoffice booking N
 // --json` reads back two adult and two child tickets at their total.
 func TestE2E_MixedPartyInEightKeys(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	tm := startTmux(t, 80, 24, "env", "BOXOFFICE_DATA="+data, "TERM=xterm-256color", bin)
 	tm.waitFor("Sign in")
@@ -53,7 +56,7 @@ func TestE2E_MixedPartyInEightKeys(t *testing.T) {
 	if err != nil {
 		t.Fatalf("booking %s: %v", number, err)
 	}
-	var b bookingJSON
+	var b clitest.Booking
 	if err := json.Unmarshal(out, &b); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}

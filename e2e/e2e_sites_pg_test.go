@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"boxoffice/internal/clitest"
 	"boxoffice/internal/pgtest"
 	"boxoffice/internal/sshclient"
 )
@@ -30,7 +31,7 @@ func TestE2E_SitesOverSSH(t *testing.T) {
 		t.Skip("builds the binary and runs a server")
 	}
 	url := pgtest.URL(t)
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	cli := func(stdin string, args ...string) string {
@@ -45,7 +46,7 @@ func TestE2E_SitesOverSSH(t *testing.T) {
 	}
 	cli("", "init")
 	cli("", "site", "add", "North")
-	hall := studioAt(t, "Nord")
+	hall := clitest.StudioAt(t, "Nord")
 	cli("", "hall", "add", "--site", "North", hall)
 	tomorrow := time.Now().AddDate(0, 0, 1).Format("2006-01-02")
 	cli("", "show", "add", "--film", "1", "--hall", "Nord", "--at", tomorrow+" 23:30")

@@ -1,53 +1,16 @@
-package main
+package e2e
 
 import (
 	"database/sql"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
-
-// built is the binary the end-to-end tests run, built once per test
-// binary run into a directory of its own that TestMain removes.
-var built struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-	out  []byte
-}
-
-// buildBinary builds the boxoffice binary the way it ships (no cgo), once
-// per test binary run, and returns its path; every test that runs the
-// binary shares it. It must not be written to.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	built.once.Do(func() {
-		if built.dir, built.err = os.MkdirTemp("", "boxoffice-bin-"); built.err != nil {
-			return
-		}
-		built.bin = filepath.Join(built.dir, "boxoffice")
-		cmd := exec.Command("go", "build", "-o", built.bin, ".")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		built.out, built.err = cmd.CombinedOutput()
-	})
-	if built.err != nil {
-		t.Fatalf("build: %v\n%s", built.err, built.out)
-	}
-	return built.bin
-}
-
-// removeBuilt removes the directory buildBinary built into, if it did.
-func removeBuilt() {
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
-}
 
 // tmuxTerm is the real binary running in a real terminal (tmux), read the
 // way a person reads it: the visible screen.
@@ -124,7 +87,7 @@ func TestE2E_CounterSellsTwoSeats(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	tm := startTmux(t, 100, 30, "env", "BOXOFFICE_DATA="+data, "TERM=xterm-256color", bin)
 
@@ -190,7 +153,7 @@ func TestE2E_PriceChangeReachesOpenCounter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	tm := startTmux(t, 80, 24, "env", "BOXOFFICE_DATA="+data, "TERM=xterm-256color", bin)
 	tm.waitFor("Sign in")
@@ -224,7 +187,7 @@ func TestE2E_PriceChangeReachesOpenCounter(t *testing.T) {
 type serveCmd struct {
 	t           *testing.T
 	cmd         *exec.Cmd
-	out         *syncBuffer
+	out         *clitest.SyncBuffer
 	addr        string
 	metrics     string
 	fingerprint string

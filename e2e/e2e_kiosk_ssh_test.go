@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"boxoffice/booking"
 	"boxoffice/db"
+	"boxoffice/internal/clitest"
 )
 
 // Must-show 1: the shipped binary serves the kiosk; the system's ssh
@@ -37,7 +38,7 @@ func kioskOverRealSSH(t *testing.T, bin string) {
 		t.Fatalf("init: %v %s", err, out)
 	}
 	port, kioskPort := freePort(t), freePort(t)
-	serverOut := &syncBuffer{}
+	serverOut := &clitest.SyncBuffer{}
 	srv := exec.Command(bin, "--data", data, "serve", "--listen", "127.0.0.1:"+port, "--kiosk", "--kiosk-listen", "127.0.0.1:"+kioskPort)
 	srv.Env, srv.Stdout, srv.Stderr = env, serverOut, serverOut
 	if err := srv.Start(); err != nil {

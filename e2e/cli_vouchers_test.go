@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"database/sql"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"boxoffice/internal/clitest"
 )
 
 // A single-use voucher offered by 24 customers at 24 counters at once,
@@ -18,7 +20,8 @@ import (
 // cancels of that booking at once: one cancels, the other is refused,
 // and one use is left.
 func TestCLI_VoucherTwentyFourProcesses(t *testing.T) {
-	bin := buildBinary(t)
+	t.Parallel()
+	bin := clitest.Binary(t)
 	data := t.TempDir()
 	show := firstShowID(t, data)
 	if code, _, errOut := runCLI(t, data, "", "voucher", "add", "once", "--off", "2.50"); code != 0 {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"database/sql"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
 
 // smallDisk mounts a 4 MB tmpfs at a new directory for the test and
@@ -148,7 +150,7 @@ func TestE2E_CounterDiskFull(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	disk := smallDisk(t)
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	data := filepath.Join(disk, "data")
 	if out, err := exec.Command(bin, "--data", data, "init").CombinedOutput(); err != nil {
 		t.Fatalf("init: %v %s", err, out)
@@ -222,6 +224,7 @@ func TestE2E_CounterDiskFull(t *testing.T) {
 // work; the writes and init exit 5 with the disk_full words, init in a
 // new data dir too. Once space is freed, everything works again.
 func TestCLI_DiskFullZeroBytes(t *testing.T) {
+	t.Parallel()
 	disk := smallDisk(t)
 	data := filepath.Join(disk, "data")
 	if code, _, stderr := runCLI(t, data, "", "init"); code != 0 {
@@ -240,7 +243,7 @@ func TestCLI_DiskFullZeroBytes(t *testing.T) {
 
 	// Reads: the answer, then the full disk named.
 	code, out, stderr = runCLI(t, data, "", "shows", "--json")
-	var shows []showJSON
+	var shows []clitest.Show
 	if code != 0 || json.Unmarshal([]byte(out), &shows) != nil || len(shows) == 0 || !strings.Contains(stderr, named) {
 		t.Fatalf("shows at 0 bytes free: exit %d\n%s%s", code, out, stderr)
 	}

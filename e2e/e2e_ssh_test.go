@@ -1,36 +1,18 @@
-package main
+package e2e
 
 import (
-	"bytes"
 	"database/sql"
 	"net"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"boxoffice/internal/clitest"
 )
-
-// syncBuffer is a bytes.Buffer a process writes to while the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // freePort returns a loopback port nobody listens on right now.
 func freePort(t *testing.T) string {
@@ -55,7 +37,7 @@ func TestE2E_ServeOverRealSSH(t *testing.T) {
 			t.Skipf("%s is not installed (apt-get install openssh-client tmux)", tool)
 		}
 	}
-	bin := buildBinary(t)
+	bin := clitest.Binary(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	key := filepath.Join(dir, "clerk")
@@ -75,7 +57,7 @@ func TestE2E_ServeOverRealSSH(t *testing.T) {
 	cli("4321\n", "staff", "add", "Maria", "--role", "clerk", "--key-file", key+".pub")
 
 	port, metricsPort := freePort(t), freePort(t)
-	serverOut := &syncBuffer{}
+	serverOut := &clitest.SyncBuffer{}
 	srv := exec.Command(bin, "--data", data, "serve", "--listen", "127.0.0.1:"+port, "--metrics", "127.0.0.1:"+metricsPort)
 	srv.Stdout, srv.Stderr = serverOut, serverOut
 	if err := srv.Start(); err != nil {
