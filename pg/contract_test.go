@@ -1,12 +1,10 @@
 package pg_test
 
 import (
-	"context"
 	"os"
 	"testing"
 
 	"boxoffice/internal/contract"
-	"boxoffice/pg"
 )
 
 // pgDifferences are the contract's cases pg is known to fail: each is a
@@ -25,14 +23,10 @@ func TestContract(t *testing.T) {
 	}
 	contract.RunConfig(t, func(t *testing.T, opts contract.Options) contract.Store {
 		t.Parallel()
-		s, err := pg.Open(context.Background(), testURL(t), pg.Options{Clock: opts.Clock.Now, TicketKey: opts.TicketKey, MaxConns: 60})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		if err := s.Seed(context.Background(), opts.Seed, false); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return recordingStore(t, opts)
 	}, contract.Config{Known: pgDifferences})
+	// Every case is over (each group waits for its cases): the plan
+	// guard (planguard_test.go) plans what they ran.
+	t.Run("PlanGuard", func(t *testing.T) { planGuard(t, recordedWorkload(t)) })
+	t.Run("PlanGuard_DroppedIndex", func(t *testing.T) { planGuardDroppedIndex(t, recordedWorkload(t)) })
 }
