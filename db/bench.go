@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"time"
+
+	"boxoffice/store"
 )
 
 // The benchmarks' own SQL (boxoffice bench and bench --scale): the
@@ -48,22 +50,10 @@ func RawCommitRate(path, sync string, dur time.Duration) (float64, error) {
 	return float64(n) / time.Since(start).Seconds(), nil
 }
 
-// SalesAudit is a benchmark's file read back after the run.
-type SalesAudit struct {
-	// Bookings are the bookings really committed.
-	Bookings int64
-	// DoubleSold counts seats of a show with more than one ticket that is
-	// not void: a seat sold twice. It must be 0.
-	DoubleSold int
-	// AuditSales counts the audit trail's sale rows: one per booking, so
-	// the figure measured paid for them.
-	AuditSales int64
-}
-
 // AuditSales reads the database file at path back with a fresh
 // connection.
-func AuditSales(ctx context.Context, path string) (SalesAudit, error) {
-	var a SalesAudit
+func AuditSales(ctx context.Context, path string) (store.SalesAudit, error) {
+	var a store.SalesAudit
 	dbh, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 	if err != nil {
 		return a, err

@@ -1,11 +1,12 @@
 package db
 
 import (
-	"boxoffice/booking"
-	"boxoffice/store"
 	"context"
 	"database/sql"
 	"fmt"
+
+	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // The invariant checks read every row on purpose: they are run on demand

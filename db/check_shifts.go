@@ -1,10 +1,11 @@
 package db
 
 import (
-	"boxoffice/store"
 	"context"
 	"database/sql"
 	"fmt"
+
+	"boxoffice/store"
 )
 
 // qShiftMoneyDrift finds each shift, kind and method whose running total

@@ -1,8 +1,6 @@
 package db
 
-import (
-	"boxoffice/store"
-)
+import "boxoffice/store"
 
 // The audit chain's typed queries (store.ChainTx), on 0046_audit_chain.sql.
 

@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"boxoffice/store"
 )
 
 // The benchmark's own SQL (boxoffice bench --db): a throwaway schema to
@@ -128,22 +130,10 @@ func (s *SeedShape) SeedDoubleSold(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// SalesAudit is a benchmark's schema read back after the run.
-type SalesAudit struct {
-	// Bookings are the bookings really committed.
-	Bookings int64
-	// DoubleSold counts seats of a show with more than one live claim or
-	// more than one ticket that is not void: a seat sold twice. It must
-	// be 0.
-	DoubleSold int
-	// AuditSales counts the audit trail's sale rows: one per booking.
-	AuditSales int64
-}
-
 // AuditSales reads the schema of schemaURL back with a connection of its
 // own.
-func AuditSales(ctx context.Context, schemaURL string) (SalesAudit, error) {
-	var a SalesAudit
+func AuditSales(ctx context.Context, schemaURL string) (store.SalesAudit, error) {
+	var a store.SalesAudit
 	conn, err := pgx.Connect(ctx, schemaURL)
 	if err != nil {
 		return a, openError(schemaURL, err)

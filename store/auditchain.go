@@ -1,12 +1,13 @@
 package store
 
 import (
-	"boxoffice/booking"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+
+	"boxoffice/booking"
 )
 
 // The audit trail is a hash chain: each row carries SHA-256 over the

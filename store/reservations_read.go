@@ -1,8 +1,9 @@
 package store
 
 import (
-	"boxoffice/booking"
 	"context"
+
+	"boxoffice/booking"
 )
 
 // Reading reservations back: one, those a search finds, and the report.
