@@ -23,6 +23,6 @@ func OffMachine(o Options, d time.Duration, clock func() time.Time) Options {
 
 // Traced is o with every statement of the store's pool shown to tr.
 func Traced(o Options, tr pgx.QueryTracer) Options {
-	o.tracer = tr
+	o.Tracer = tr
 	return o
 }

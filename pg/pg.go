@@ -53,9 +53,6 @@ type Options struct {
 	// wall is the machine's own clock, measured against the database's;
 	// time.Now but in tests of a machine whose clock is off.
 	wall func() time.Time
-	// tracer sees every statement the pool's connections run: the plan
-	// guard's record of what the store asks PostgreSQL (tests only).
-	tracer pgx.QueryTracer
 	// TicketKey signs ticket codes.
 	TicketKey booking.TicketKey
 	// Logger receives internal errors; discarded when nil.
@@ -81,7 +78,8 @@ type Options struct {
 	// negative (check still seals first).
 	SealInterval time.Duration
 	// Tracer sees every statement the store's connections send (bench
-	// counts them with a StatementCounter); none when nil.
+	// counts them with a StatementCounter, the plan guard's tests record
+	// them); none when nil.
 	Tracer pgx.QueryTracer
 }
 
@@ -137,18 +135,9 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if err := booking.ValidPhoneCountry(opts.PhoneCountry); err != nil {
 		return nil, err
 	}
-	cfg, err := pgxpool.ParseConfig(url)
+	cfg, err := poolConfig(url, opts)
 	if err != nil {
-		return nil, openError(url, err)
-	}
-	if !strings.Contains(url, "pool_max_conns") {
-		cfg.MaxConns = 16
-		if opts.MaxConns > 0 {
-			cfg.MaxConns = opts.MaxConns
-		}
-	}
-	if opts.Tracer != nil {
-		cfg.ConnConfig.Tracer = opts.Tracer
+		return nil, err
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
@@ -163,14 +152,6 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	// The pool reconnects by itself: a connection that failed is closed
 	// and dropped on release, and Acquire dials a new one. A dead one is
 	// weeded out by a ping before it is handed out (shouldPing).
-	cfg.ConnConfig.Tracer = opts.tracer
-	// No JIT compiling, unless the URL asks for it: a booking's tickets
-	// are a range of ids whose size the planner cannot know, so it guesses
-	// thousands of rows and, past jit_above_cost, spent 20-40 ms compiling
-	// a read of three tickets on every booking view of a year's database.
-	if _, set := cfg.ConnConfig.RuntimeParams["jit"]; !set {
-		cfg.ConnConfig.RuntimeParams["jit"] = "off"
-	}
 	f := &faults{}
 	cfg.ShouldPing = func(_ context.Context, p pgxpool.ShouldPingParams) bool { return f.shouldPing(p.IdleDuration) }
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
@@ -219,6 +200,30 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		go s.sealLoop(lctx, cmp.Or(opts.SealInterval, 5*time.Second))
 	}
 	return s, nil
+}
+
+// poolConfig is the pool's configuration for url: its size (16, or
+// opts.MaxConns, unless the URL says pool_max_conns), the tracer, and no
+// JIT compiling unless the URL asks for it: a booking's tickets are a
+// range of ids whose size the planner cannot know, so it guesses
+// thousands of rows and, past jit_above_cost, spent 20-40 ms compiling a
+// read of three tickets on every booking view of a year's database.
+func poolConfig(url string, opts Options) (*pgxpool.Config, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, openError(url, err)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = 16
+		if opts.MaxConns > 0 {
+			cfg.MaxConns = opts.MaxConns
+		}
+	}
+	cfg.ConnConfig.Tracer = opts.Tracer
+	if _, set := cfg.ConnConfig.RuntimeParams["jit"]; !set {
+		cfg.ConnConfig.RuntimeParams["jit"] = "off"
+	}
+	return cfg, nil
 }
 
 // Close stops listening and closes the pool.
