@@ -116,18 +116,11 @@ func (s *Store) Collect(ctx context.Context, actor booking.Actor, req booking.Co
 // right.
 func collectIn(tx Tx, actor booking.Actor, number, digits, addr string) (collected, error) {
 	numberKey, addrKey := booking.CollectKeys(number, addr)
-	// Counters whose time is up go first: a key among them reads as new.
-	if err := tx.ForgetGuesses(); err != nil {
-		return collected{}, err
-	}
-	numberBefore, addrBefore, err := tx.GuessesForUpdate(numberKey, addrKey)
+	count, addrBefore, err := countTry(tx, numberKey, addrKey)
 	if err != nil {
 		return collected{}, err
 	}
-	got := collected{count: booking.CollectTry(numberBefore, addrBefore, tx.Now())}
-	if err := putGuesses(tx, numberKey, got.count.Number, addrKey, got.count.Addr); err != nil {
-		return collected{}, err
-	}
+	got := collected{count: count}
 	if got.count.Wait > 0 {
 		return got, Audit(tx, actor, got.count.Failed(number, addr), 0)
 	}
@@ -143,12 +136,34 @@ func collectIn(tx Tx, actor booking.Actor, number, digits, addr string) (collect
 	if same != 1 || !found {
 		return got, Audit(tx, actor, got.count.Failed(number, addr), 0)
 	}
-	n, a := booking.CollectRight(addrBefore)
 	got.bookingID, got.reservationID = f.BookingID, f.ReservationID
 	if f.BookingID != 0 {
 		got.reservationID = 0
 	}
-	return got, putGuesses(tx, numberKey, n, addrKey, a)
+	return got, rightTry(tx, numberKey, addrKey, addrBefore)
+}
+
+// countTry counts a try on a public guess (Collect's, the kiosk's gift
+// card) on the key's and the address's counters, before anything is
+// looked up, and holds both until the transaction ends; it returns the
+// count and the address's standing before it, for rightTry.
+func countTry(tx Tx, key, addrKey string) (booking.CollectCount, booking.Guesses, error) {
+	// Counters whose time is up go first: a key among them reads as new.
+	if err := tx.ForgetGuesses(); err != nil {
+		return booking.CollectCount{}, booking.Guesses{}, err
+	}
+	keyBefore, addrBefore, err := tx.GuessesForUpdate(key, addrKey)
+	if err != nil {
+		return booking.CollectCount{}, booking.Guesses{}, err
+	}
+	count := booking.CollectTry(keyBefore, addrBefore, tx.Now())
+	return count, addrBefore, putGuesses(tx, key, count.Number, addrKey, count.Addr)
+}
+
+// rightTry takes a right answer's count back (booking.CollectRight).
+func rightTry(tx Tx, key, addrKey string, addrBefore booking.Guesses) error {
+	n, a := booking.CollectRight(addrBefore)
+	return putGuesses(tx, key, n, addrKey, a)
 }
 
 // putGuesses writes both standings back, each kept as its schedule says.

@@ -63,17 +63,11 @@ type kioskTry struct {
 // the reservation and the card up, then pay.
 func (s *Store) kioskPay(tx Tx, actor booking.Actor, t kioskTry) (kioskPaid, error) {
 	cardKey, addrKey := booking.KioskPayKeys(t.card, t.addr)
-	if err := tx.ForgetGuesses(); err != nil {
-		return kioskPaid{}, err
-	}
-	cardBefore, addrBefore, err := tx.GuessesForUpdate(cardKey, addrKey)
+	count, addrBefore, err := countTry(tx, cardKey, addrKey)
 	if err != nil {
 		return kioskPaid{}, err
 	}
-	got := kioskPaid{count: booking.CollectTry(cardBefore, addrBefore, tx.Now())}
-	if err := putGuesses(tx, cardKey, got.count.Number, addrKey, got.count.Addr); err != nil {
-		return kioskPaid{}, err
-	}
+	got := kioskPaid{count: count}
 	failed := func(refusal error, why string) (kioskPaid, error) {
 		got.refusal = refusal
 		return got, Audit(tx, actor, booking.KioskPayFailed(got.count, t.card, t.number, t.addr, why), 0)
@@ -98,8 +92,7 @@ func (s *Store) kioskPay(tx Tx, actor booking.Actor, t kioskTry) (kioskPaid, err
 		}
 		return failed(booking.ErrNoGiftCard(t.card), "no such card")
 	}
-	n, a := booking.CollectRight(addrBefore)
-	if err := putGuesses(tx, cardKey, n, addrKey, a); err != nil {
+	if err := rightTry(tx, cardKey, addrKey, addrBefore); err != nil {
 		return kioskPaid{}, err
 	}
 	pay := booking.CheckoutRequest{Method: booking.GiftCard, Tender: []booking.TenderPart{{Method: booking.GiftCard, Card: t.card}}}
