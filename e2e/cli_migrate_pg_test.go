@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,18 +30,7 @@ func TestCLI_MigrateToPostgres(t *testing.T) {
 	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	run := func(env []string, args ...string) (int, string, string) {
-		cmd := exec.Command(bin, append([]string{"--data", data}, args...)...)
-		cmd.Env = append(os.Environ(), env...)
-		var out, errOut strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return code, out.String(), errOut.String()
+		return clitest.Command(bin, env, "", append([]string{"--data", data}, args...)...)
 	}
 	if code, _, errOut := run(nil, "init", "--demo-history", "7"); code != 0 {
 		t.Fatalf("init --demo-history 7: %d %s", code, errOut)

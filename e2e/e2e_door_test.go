@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,18 +15,7 @@ import (
 // exit code and output.
 func runAt(t *testing.T, bin, data string, now time.Time, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"--data", data}, args...)...)
-	cmd.Env = append(os.Environ(), "BOXOFFICE_NOW="+now.UTC().Format(time.RFC3339))
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return code, out.String(), errb.String()
+	return clitest.Command(bin, []string{"BOXOFFICE_NOW=" + now.UTC().Format(time.RFC3339)}, "", append([]string{"--data", data}, args...)...)
 }
 
 // TestE2E_AdmitByBookingNumber is the door taking a booking's number in
