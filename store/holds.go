@@ -277,13 +277,7 @@ func (s *Store) suggest(ctx context.Context, err error, hall *booking.Hall, show
 	if rerr != nil {
 		return err
 	}
-	now := s.d.Now().UnixMilli()
-	busy := make(map[int64]bool, len(snap.Claims))
-	for _, c := range snap.Claims {
-		if c.live(now) {
-			busy[c.SeatID] = true
-		}
-	}
+	busy := liveSeats(snap.Claims, s.d.Now())
 	out := OutOfSale(s.blocksInForce(hall, snap.Blocks))
 	e.Suggestions = booking.NextTo(hall, takenSet(hall, busy, out), e.Taken[0], party, 3)
 	return err
@@ -311,15 +305,21 @@ func (s *Store) takenNow(tx Tx, hall *booking.Hall, showID int64) (busy, out map
 	if err != nil {
 		return nil, nil, err
 	}
-	now := tx.Now().UnixMilli()
-	busy = make(map[int64]bool, len(claims))
+	out, err = s.outOfSale(tx, hall, showID)
+	return liveSeats(claims, tx.Now()), out, err
+}
+
+// liveSeats is the seats of claims that are live at now: sold, or held
+// by a live hold.
+func liveSeats(claims []SeatClaim, now time.Time) map[int64]bool {
+	ms := now.UnixMilli()
+	busy := make(map[int64]bool, len(claims))
 	for _, c := range claims {
-		if c.live(now) {
+		if c.live(ms) {
 			busy[c.SeatID] = true
 		}
 	}
-	out, err = s.outOfSale(tx, hall, showID)
-	return busy, out, err
+	return busy
 }
 
 // checkSingles is booking.CheckSingles on the seats of a hold picked by
