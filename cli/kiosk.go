@@ -58,11 +58,13 @@ func (c *env) kiosk(cutoff time.Duration, pr target) error {
 		m := kiosk.New(kiosk.Options{Store: o.store, Owner: "kiosk-" + randomID(), Terminal: "kiosk " + hostTerminal(),
 			Now: c.now, Context: c.ctx, Logger: logger, Unlock: managerUnlock(o.store, "kiosk "+hostTerminal()),
 			Printer: printer, Layout: pr.layout()})
-		p, stop, err := tui.NewLocalProgram(m, c.stdin, c.term, kiosk.Filter, tea.WithContext(c.ctx), tea.WithoutSignalHandler())
+		p, stop, err := tui.NewLocalProgram(m, c.stdin, c.term, kiosk.Filter, tea.WithoutSignalHandler())
 		if err != nil {
 			return err
 		}
+		ended := tui.QuitWhenDone(c.ctx, p)
 		_, err = p.Run()
+		ended()
 		stop()
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), 5*time.Second)
 		defer cancel()

@@ -26,11 +26,13 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	// The terminal's size is bounded (MaxWidth×MaxHeight) before the
 	// program sees it; the banner says when the terminal is larger.
 	var banner SizeBanner
-	p, stop, err := newLocalProgram(m, in, out, nil, banner.Update, tea.WithContext(ctx))
+	p, stop, err := newLocalProgram(m, in, out, nil, banner.Update)
 	if err != nil {
 		return err
 	}
+	ended := QuitWhenDone(ctx, p)
 	_, err = p.Run()
+	ended()
 	stop()
 	<-m.Settle() // bounded: each sale or refund by moneyTimeout
 
@@ -48,4 +50,33 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 		return booking.ErrWithdrawn
 	}
 	return err
+}
+
+// quitGrace is how long a program asked to quit (QuitWhenDone) has before
+// it is killed.
+const quitGrace = 5 * time.Second
+
+// QuitWhenDone quits p once ctx ends, as a key that quits would, and
+// kills it only if it has not ended quitGrace later; call the func it
+// returns once p.Run has returned. Not tea.WithContext: a program ended
+// by its context is killed, and Bubble Tea's kill closes the terminal's
+// cancel reader without waiting for its reading goroutine, which still
+// reads the reader's descriptors (a data race, bubbletea#1599); a quit
+// waits for it.
+func QuitWhenDone(ctx context.Context, p *tea.Program) func() {
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-finished:
+			return
+		case <-ctx.Done():
+		}
+		p.Quit()
+		select {
+		case <-finished:
+		case <-time.After(quitGrace):
+			p.Kill()
+		}
+	}()
+	return func() { close(finished) }
 }
