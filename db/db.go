@@ -93,10 +93,10 @@ type Store struct {
 	writerDone chan struct{} // closed when the writer goroutine has returned
 	stopped    sync.WaitGroup
 
-	// The rules written once (package store), and the programme's facts
-	// they and this driver read (halls, seats, shows' films and starts).
+	// The rules written once (package store), with the programme's facts
+	// they and this driver read (Programme: halls, seats, shows' films and
+	// starts).
 	*store.Store
-	prog *store.Programme
 
 	// The price table as last read (see priceTable).
 	hallsMu   sync.Mutex
@@ -275,9 +275,7 @@ func newStore(path string, opts Options, w *sql.DB) *Store {
 		snapVersion: make(map[int64]uint64),
 		ownSeqs:     make(map[int64]struct{}),
 	}
-	d := driver{s}
-	s.prog = store.NewProgramme(d)
-	s.Store = store.New(d, s.prog, store.Options{
+	s.Store = store.New(driver{s}, store.Options{
 		TicketKeys:    append([]booking.TicketKey{opts.TicketKey}, opts.OldTicketKeys...),
 		ReserveCutoff: opts.ReserveCutoff,
 		PhoneCountry:  opts.PhoneCountry,

@@ -104,5 +104,5 @@ func (s *Store) forgetTicketTypes() {
 	// A moved show or an edited film publishes 0 too (and another
 	// process's commit comes here through the poll): the programme facts
 	// cached by showInfo go with the prices.
-	s.prog.Forget(store.ForgetAll, 0)
+	s.Programme().Forget(store.ForgetAll, 0)
 }

@@ -340,7 +340,7 @@ func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''
 // forgetCaches drops what the store cached of the programme and prices:
 // Carry wrote them under it.
 func (s *Store) forgetCaches() {
-	s.prog.Reset()
+	s.Programme().Reset()
 	s.pricesMu.Lock()
 	s.prices, s.pricesGen = nil, ""
 	s.pricesMu.Unlock()

@@ -95,11 +95,11 @@ type Store struct {
 
 	faults *faults // the server going away (errors.go, fault.go)
 
-	// The rules written once (package store), and the programme's facts
-	// they and this driver read (halls, seats, shows' films and starts),
+	// The rules written once (package store), with the programme's facts
+	// they and this driver read (Programme: halls, seats, shows' films and
+	// starts),
 	// which every server drops on a programme notification.
 	*store.Store
-	prog *store.Programme
 
 	// The price table last read, and the price generation it was read at
 	// (txPriceTable).
@@ -164,9 +164,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		listening: make(chan struct{}), pending: map[int64]bool{}, kick: make(chan struct{}, 1),
 		down: newShutdown(),
 	}
-	d := driver{s}
-	s.prog = store.NewProgramme(d)
-	s.Store = store.New(d, s.prog, store.Options{
+	s.Store = store.New(driver{s}, store.Options{
 		TicketKeys:    append([]booking.TicketKey{opts.TicketKey}, opts.OldTicketKeys...),
 		ReserveCutoff: opts.ReserveCutoff,
 		PhoneCountry:  opts.PhoneCountry,

@@ -10,7 +10,7 @@ import (
 // unknown name costs what a wrong PIN costs.
 func TestDummyHash_CostsAWrongPIN(t *testing.T) {
 	for _, cost := range []int{0, bcrypt.DefaultCost, bcrypt.MinCost} {
-		s := New(nil, nil, Options{PINCost: cost})
+		s := New(nil, Options{PINCost: cost})
 		h, err := s.dummyHash()
 		if err != nil {
 			t.Fatal(err)

@@ -114,9 +114,9 @@ type Store struct {
 	dummyErr  error
 }
 
-// New makes the store of driver d, reading the programme's facts through
-// prog (the driver keeps the same cache, and tells it what to forget).
-func New(d Driver, prog *Programme, opts Options) *Store {
+// New makes the store of driver d, with the programme's cache read
+// through d (Programme).
+func New(d Driver, opts Options) *Store {
 	if opts.ReserveCutoff <= 0 {
 		opts.ReserveCutoff = booking.DefaultReserveCutoff
 	}
@@ -124,8 +124,12 @@ func New(d Driver, prog *Programme, opts Options) *Store {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Store{d: d, prog: prog, opts: opts, log: log, sales: newSaleCache()}
+	return &Store{d: d, prog: NewProgramme(d), opts: opts, log: log, sales: newSaleCache()}
 }
+
+// Programme is the cache of halls, seats and shows the rules read: the
+// driver reads the same one, and tells it what to forget.
+func (s *Store) Programme() *Programme { return s.prog }
 
 // write runs fn as one write transaction for actor: before fn, inside the
 // transaction, it checks that the actor may still act (CheckActor), so a
