@@ -91,6 +91,7 @@ type Store struct {
 	giveUpOnce sync.Once
 	stop       chan struct{}
 	writerDone chan struct{} // closed when the writer goroutine has returned
+	walSync    *syncer       // answers the writer's batches once on disk; nil at synchronous=NORMAL
 	stopped    sync.WaitGroup
 
 	// The rules written once (package store), with the programme's facts
@@ -304,8 +305,21 @@ func (s *Store) start(sync string) error {
 		s.write.Close()
 		return err
 	}
+	var y *syncer
+	if sync == "FULL" {
+		// The writer commits without waiting for the disk and the
+		// syncer answers once the WAL is (db/walsync.go).
+		if _, err := conn.ExecContext(context.Background(), "PRAGMA synchronous = NORMAL"); err != nil {
+			conn.Close()
+			r.Close()
+			s.write.Close()
+			return err
+		}
+		y = newSyncer(s, s.path)
+		s.walSync = y
+	}
 	s.stopped.Add(1)
-	go s.writer(&wconn{conn: conn, stmts: make(map[string]*sql.Stmt), statements: &s.statements})
+	go s.writer(&wconn{conn: conn, stmts: make(map[string]*sql.Stmt), statements: &s.statements}, y)
 	if err := s.startPoller(); err != nil {
 		s.Close()
 		return err

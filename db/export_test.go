@@ -39,3 +39,14 @@ func WritesUnderWay(s *Store) int { return s.quiesce.Len() }
 // Reads is how many statements s has run on its read pool: Collect's
 // test counts them to show every wrong answer does the same work.
 func Reads(s *Store) int64 { return s.reads.Load() }
+
+// SyncWALWith makes s's syncer put the WAL on disk with sync (nil: the
+// real fsync), so a test can stall or fail the disk.
+func SyncWALWith(s *Store, sync func(path string) error) {
+	if sync == nil {
+		sync = syncFile
+	}
+	s.walSync.mu.Lock()
+	s.walSync.syncFile = sync
+	s.walSync.mu.Unlock()
+}

@@ -355,10 +355,14 @@ func checkActor(w *wtx, actor booking.Actor) error {
 // writer is the single goroutine that owns the write connection. It takes
 // the first queued job and every job queued behind it (up to MaxBatch) and
 // runs them in one transaction.
-func (s *Store) writer(c *wconn) {
+func (s *Store) writer(c *wconn, y *syncer) {
 	defer s.stopped.Done()
 	defer close(s.writerDone)
 	defer c.close()
+	if y != nil {
+		// Every batch committed is answered before the writer is done.
+		defer y.stop()
+	}
 	batch := make([]*job, 0, s.opts.MaxBatch)
 	for {
 		var first *job
@@ -369,7 +373,7 @@ func (s *Store) writer(c *wconn) {
 			for {
 				select {
 				case j := <-s.jobs:
-					s.runBatch(c, []*job{j})
+					s.runBatch(c, y, []*job{j})
 				default:
 					return
 				}
@@ -385,19 +389,29 @@ func (s *Store) writer(c *wconn) {
 				break fill
 			}
 		}
-		s.runBatch(c, batch)
+		s.runBatch(c, y, batch)
 	}
 }
 
-func (s *Store) runBatch(c *wconn, batch []*job) {
+// runBatch runs a batch and answers it, or hands it to the syncer y
+// (nil when the connection's commit waits for the disk itself).
+func (s *Store) runBatch(c *wconn, y *syncer, batch []*job) {
 	live := s.stillWanted(batch)
 	if len(live) == 0 {
 		return
 	}
+	if y != nil {
+		if err := y.refusal(); err != nil {
+			for _, j := range live {
+				j.done <- answer{err: fmt.Errorf("%s: %w", j.op, err)}
+			}
+			return
+		}
+	}
 	var answers []answer
 	var err error
 	for attempt := 0; ; attempt++ {
-		answers, err = s.tryBatch(c, live)
+		live, answers, err = s.tryBatch(c, y, live)
 		if err == nil || !(isBusyBatch(err) || errors.Is(err, errLockWaitEnded)) {
 			break
 		}
@@ -420,16 +434,20 @@ func (s *Store) runBatch(c *wconn, batch []*job) {
 	}
 	s.commits.Add(1)
 	s.jobsDone.Add(int64(len(live)))
+	// The seat maps cached are stale from the commit on, whether or not
+	// the batch is on disk yet.
 	for i, j := range live {
-		s.house.note(j.op, answers[i])
 		if answers[i].err == nil {
 			for _, id := range j.changed {
 				s.invalidate(id)
-				s.broker.Publish(id)
 			}
 		}
-		j.done <- answers[i]
 	}
+	if y != nil {
+		y.hand(committed{jobs: live, answers: answers})
+		return
+	}
+	s.acknowledge(committed{jobs: live, answers: answers}, nil)
 }
 
 // Stats counts the writer's work since Open.
@@ -490,9 +508,11 @@ func (s *Store) logChanges(base *wtx, changed map[int64]bool) ([]int64, error) {
 }
 
 // tryBatch runs the jobs in one BEGIN IMMEDIATE … COMMIT, each inside its
-// own savepoint so a failed booking rolls back only itself. It returns each
-// job's own answer, or a batch error when nothing was committed.
-func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
+// own savepoint so a failed booking rolls back only itself; with a syncer
+// (y), the jobs queued while it is busy join the batch (gather). It
+// returns the jobs it ran and each one's own answer, or a batch error when
+// nothing was committed.
+func (s *Store) tryBatch(c *wconn, y *syncer, batch []*job) (_ []*job, _ []answer, err error) {
 	defer s.house.batches.since(time.Now())
 	ctx := context.Background()
 	lctx, stopWait := s.lockWait(batch)
@@ -502,9 +522,9 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 	stopWait()
 	if err != nil {
 		if ended {
-			return nil, errLockWaitEnded
+			return batch, nil, errLockWaitEnded
 		}
-		return nil, err
+		return batch, nil, err
 	}
 	committed := false
 	defer func() {
@@ -512,42 +532,31 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 			c.conn.ExecContext(ctx, "ROLLBACK")
 		}
 	}()
-	now := s.opts.Clock()
-	answers = make([]answer, len(batch))
-	base := &wtx{ctx: ctx, c: c, now: now}
-	changed := map[int64]bool{}
-	var audits []store.AuditRow
-	for i, j := range batch {
-		if _, err := base.exec("SAVEPOINT job"); err != nil {
-			return nil, err
+	b := &openBatch{s: s, base: &wtx{ctx: ctx, c: c, now: s.opts.Clock()}, changed: map[int64]bool{}}
+	for _, j := range batch {
+		if err := b.run(j); err != nil {
+			return batch, nil, err
 		}
-		w := &wtx{ctx: ctx, s: s, c: c, now: now}
-		val, jerr := j.run(w)
-		if jerr != nil && isBusyBatch(jerr) {
-			return nil, errBusyBatch
+	}
+	if y != nil {
+		// Until the disk is free for this batch, jobs queued meanwhile
+		// join it; the slot then is this batch's until the syncer
+		// answers it.
+		if err := b.gather(y); err != nil {
+			return b.jobs, nil, err
 		}
-		if jerr != nil {
-			if _, err := base.exec("ROLLBACK TO job"); err != nil {
-				return nil, err
+		defer func() {
+			if !committed {
+				<-y.slot
 			}
-			w.changed, w.audits, val = nil, nil, nil
-		}
-		audits = append(audits, w.audits...)
-		if _, err := base.exec("RELEASE job"); err != nil {
-			return nil, err
-		}
-		answers[i] = answer{val: val, err: jerr}
-		j.changed = w.changed
-		for _, id := range w.changed {
-			changed[id] = true
-		}
+		}()
 	}
-	if err := flushAudit(base, audits); err != nil {
-		return nil, err
+	if err := flushAudit(b.base, b.audits); err != nil {
+		return b.jobs, nil, err
 	}
-	seqs, err := s.logChanges(base, changed)
+	seqs, err := s.logChanges(b.base, b.changed)
 	if err != nil {
-		return nil, err
+		return b.jobs, nil, err
 	}
 	c.statements.Add(1)
 	commitStart := time.Now()
@@ -559,8 +568,8 @@ func (s *Store) tryBatch(c *wconn, batch []*job) (answers []answer, err error) {
 			delete(s.ownSeqs, q)
 		}
 		s.ownMu.Unlock()
-		return nil, err
+		return b.jobs, nil, err
 	}
 	committed = true
-	return answers, nil
+	return b.jobs, b.answers, nil
 }
