@@ -106,7 +106,7 @@ type benchResult struct {
 	RowsPerBooking       float64 `json:"rows_per_booking"`
 	WALBytesPerBooking   float64 `json:"wal_bytes_per_booking"`
 	// The writer's dearest statements (SQLite): runs and microseconds
-	// per booking, the COMMIT's sync included in its own.
+	// per booking, and the fsyncs of the WAL the syncer runs beside it.
 	DearestStatements []benchStatement `json:"dearest_statements,omitempty"`
 
 	// bench --db only (bench_pg.go): the seeds' FOR UPDATE shape on the

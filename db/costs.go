@@ -25,7 +25,8 @@ type WriteCosts struct {
 	// each with its frame header (SQLITE_DBSTATUS_CACHE_WRITE × frame).
 	WALBytes int64
 	// ByStatement is each prepared statement's runs and time on the
-	// writer, and the COMMIT's (its sync included), the dearest first.
+	// writer, the COMMIT's, and the syncer's fsyncs of the WAL beside it
+	// (fsyncCost), the dearest first.
 	ByStatement []StatementCost
 }
 
@@ -80,6 +81,9 @@ func (s *Store) WriteCosts(ctx context.Context) (WriteCosts, error) {
 		c.Statements = s.statements.Load()
 		for _, sc := range w.c.spent {
 			c.ByStatement = append(c.ByStatement, *sc)
+		}
+		if s.walSync != nil {
+			c.ByStatement = append(c.ByStatement, s.walSync.cost())
 		}
 		sortCosts(c.ByStatement)
 		return c, err

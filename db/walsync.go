@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"boxoffice/booking"
 	"boxoffice/store"
@@ -55,11 +56,24 @@ type syncer struct {
 	// syncFile makes a file durable: syncFile of backup.go, or a test's
 	// disk that fails or stalls.
 	syncFile func(path string) error
+	// spent is the fsyncs' count and time, for WriteCosts.
+	spent StatementCost
+}
+
+// fsyncCost names the syncer's fsyncs among the writer's statements
+// (WriteCosts): their time is beside the writer's, not in it.
+const fsyncCost = "fsync of the WAL (the syncer, beside the writer)"
+
+// cost is the syncer's fsyncs so far.
+func (y *syncer) cost() StatementCost {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	return y.spent
 }
 
 // newSyncer starts the syncer of the database at path.
 func newSyncer(s *Store, path string) *syncer {
-	y := &syncer{s: s, wal: path + "-wal", in: make(chan committed, 1), done: make(chan struct{}), slot: make(chan struct{}, 1), syncFile: syncFile}
+	y := &syncer{s: s, wal: path + "-wal", in: make(chan committed, 1), done: make(chan struct{}), slot: make(chan struct{}, 1), syncFile: syncFile, spent: StatementCost{SQL: fsyncCost}}
 	go y.run()
 	return y
 }
@@ -116,7 +130,12 @@ func (y *syncer) sync() error {
 	y.mu.Lock()
 	syncFile := y.syncFile
 	y.mu.Unlock()
+	start := time.Now()
 	err := syncFile(y.wal)
+	y.mu.Lock()
+	y.spent.Runs++
+	y.spent.Time += time.Since(start)
+	y.mu.Unlock()
 	if err == nil && !y.dirSynced {
 		if err = syncDir(filepath.Dir(y.wal)); err == nil {
 			y.dirSynced = true
