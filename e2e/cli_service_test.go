@@ -194,9 +194,14 @@ func TestService_UnitNotifies(t *testing.T) {
 	}
 	readyAt := time.Since(began)
 	// The moment READY arrives, the SSH port answers, and the server has
-	// said on stdout that it serves (printed once the store is open).
-	if !strings.Contains(out.String(), "Serving the counter") {
-		t.Fatalf("READY=1 before the server said it serves: stdout %q", out.String())
+	// said on stdout that it serves (printed once the store is open, and
+	// before READY: the line is in the pipe by then, though the goroutine
+	// that copies the pipe into out may not have read it yet).
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(out.String(), "Serving the counter"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("READY=1 but the server never said it serves: stdout %q", out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	dialed := time.Now()
 	conn, err := net.DialTimeout("tcp", "127.0.0.1:"+port, 5*time.Second)
