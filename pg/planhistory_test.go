@@ -1,6 +1,7 @@
 package pg_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -170,9 +171,14 @@ func mustPlanHistory(t *testing.T) string {
 	return u
 }
 
-// TestMain drops the plan guard's history schema once every test is done.
+// TestMain drops the plan guard's history schema and the migrated
+// template (testURL) once every test is done.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if err := migrated.Drop(); err != nil {
+		fmt.Fprintln(os.Stderr, "dropping the test databases:", err)
+		code = cmp.Or(code, 1)
+	}
 	if historySchema != "" {
 		ctx := context.Background()
 		if conn, err := pgx.Connect(ctx, os.Getenv("BOXOFFICE_TEST_PG")); err == nil {
