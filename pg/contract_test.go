@@ -21,6 +21,7 @@ func TestContract(t *testing.T) {
 	if os.Getenv("BOXOFFICE_TEST_PG") == "" {
 		t.Skip("BOXOFFICE_TEST_PG is empty: no PostgreSQL to test against (.ci/pg starts one)")
 	}
+	buildPlanHistoryEarly()
 	contract.RunConfig(t, func(t *testing.T, opts contract.Options) contract.Store {
 		t.Parallel()
 		return recordingStore(t, opts)
