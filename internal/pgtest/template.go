@@ -20,10 +20,11 @@ import (
 // (CREATE DATABASE … TEMPLATE) the binary's tests take instead of each
 // migrating a schema of its own, which cost the server a second or two
 // of work a test. A copy is not dropped when its test ends (dropping a
-// database waits on a checkpoint, which costs as much again) but put back
-// as the template left it (reset.sql) for the next test; one whose
-// tables, indexes, triggers or functions the test changed is dropped
-// instead. Make one with NewTemplate; the binary's TestMain calls Drop.
+// database waits on a checkpoint, which on a busy disk took seconds) but
+// put back as the template left it (reset.sql) for the next test; one
+// whose tables, indexes, triggers or functions the test changed is
+// dropped instead, behind the tests. Make one with NewTemplate; the
+// binary's TestMain calls Drop.
 type Template struct {
 	migrate func(ctx context.Context, url string) error
 
@@ -35,6 +36,11 @@ type Template struct {
 
 	mu   sync.Mutex
 	idle []string // copies put back, waiting for a test
+
+	// Copies being dropped (dropLater), and the drops that failed.
+	drops   sync.WaitGroup
+	dropMu  sync.Mutex
+	dropErr error
 }
 
 // NewTemplate is a template that migrate brings up to date, on the
@@ -79,7 +85,7 @@ func (tp *Template) ready(t testing.TB) {
 }
 
 // FreshURL is, as URL, a database of the test's own, but a copy no
-// test used before, dropped when the test ends: for a test of the
+// test used before, dropped once the test ends: for a test of the
 // planner's choices, which a reused copy's files, grown by the tests
 // before, can sway (reset.sql).
 func (tp *Template) FreshURL(t testing.TB) string {
@@ -89,31 +95,25 @@ func (tp *Template) FreshURL(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("copy the template database: %v", err)
 	}
-	t.Cleanup(func() {
-		if err := tp.exec(`DROP DATABASE ` + name + ` WITH (FORCE)`); err != nil {
-			t.Errorf("drop the test's database: %v", err)
-		}
-	})
+	t.Cleanup(func() { tp.dropLater(name) })
 	return tp.url(name)
 }
 
 // Drop drops every copy and the template, if it was made: TestMain calls
-// it once every test is done.
+// it once every test is done, and fails the run on its error (a drop
+// behind a test that had ended failed, or one now).
 func (tp *Template) Drop() error {
 	if tp.admin == nil {
 		return nil
 	}
 	defer tp.admin.Close()
 	// Drops running together share the checkpoint each waits on.
-	errs := make(chan error, len(tp.idle))
 	for _, name := range tp.idle {
-		go func() { errs <- tp.exec(`DROP DATABASE ` + name + ` WITH (FORCE)`) }()
-	}
-	var err error
-	for range tp.idle {
-		err = errors.Join(err, <-errs)
+		tp.dropLater(name)
 	}
 	tp.idle = nil
+	tp.drops.Wait()
+	err := tp.dropErr
 	if tp.name != "" {
 		err = errors.Join(err,
 			tp.exec(`ALTER DATABASE `+tp.name+` IS_TEMPLATE false`),
@@ -195,8 +195,23 @@ func (tp *Template) putBack(name string) error {
 		tp.mu.Unlock()
 		return nil
 	}
-	// FORCE: whatever sessions are left go with it.
-	return errors.Join(err, tp.exec(`DROP DATABASE `+name+` WITH (FORCE)`))
+	tp.dropLater(name)
+	return err
+}
+
+// dropLater drops a copy without the test that had it waiting (Drop
+// waits, and says if it failed); WITH FORCE, as the test's sessions may
+// still be closing on the server.
+func (tp *Template) dropLater(name string) {
+	tp.drops.Add(1)
+	go func() {
+		defer tp.drops.Done()
+		if err := tp.exec(`DROP DATABASE ` + name + ` WITH (FORCE)`); err != nil {
+			tp.dropMu.Lock()
+			tp.dropErr = errors.Join(tp.dropErr, fmt.Errorf("drop %s: %w", name, err))
+			tp.dropMu.Unlock()
+		}
+	}()
 }
 
 // reset runs pgtest.reset on the database at u, alone on it: a store's

@@ -77,6 +77,7 @@ func TestTemplate_URL(t *testing.T) {
 		if u := tp.URL(t); u == first {
 			t.Fatal("the copy whose trigger was dropped was handed on")
 		}
+		tp.drops.Wait()
 		var n int
 		if err := tp.admin.QueryRow(context.Background(), `SELECT count(*) FROM pg_database WHERE $1 LIKE '%/' || datname`, first).Scan(&n); err != nil || n != 0 {
 			t.Fatalf("the changed copy is still there (%d, %v)", n, err)
