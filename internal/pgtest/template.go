@@ -24,7 +24,8 @@ import (
 // put back as the template left it (reset.sql) for the next test; one
 // whose tables, indexes, triggers or functions the test changed is
 // dropped instead, behind the tests. Make one with NewTemplate; the
-// binary's TestMain calls Drop.
+// binary's TestMain calls Drop. BOXOFFICE_TEST_PG's user needs CREATEDB;
+// unless a superuser, as .ci/pg's is, every test has a new copy.
 type Template struct {
 	migrate func(ctx context.Context, url string) error
 
@@ -32,6 +33,7 @@ type Template struct {
 	base  *url.URL      // BOXOFFICE_TEST_PG
 	admin *pgxpool.Pool // on base: CREATE and DROP DATABASE run outside the database they name
 	name  string        // the template database, once made
+	reuse bool          // copies are put back: the user is a superuser (reset.sql)
 	err   error
 
 	mu   sync.Mutex
@@ -57,6 +59,9 @@ func NewTemplate(migrate func(ctx context.Context, url string) error) *Template 
 func (tp *Template) URL(t testing.TB) string {
 	t.Helper()
 	tp.ready(t)
+	if !tp.reuse {
+		return tp.FreshURL(t)
+	}
 	name, err := tp.take()
 	if err != nil {
 		t.Fatalf("copy the template database: %v", err)
@@ -139,6 +144,9 @@ func (tp *Template) make() {
 		return
 	}
 	if tp.admin, tp.err = pgxpool.New(ctx, base); tp.err != nil {
+		return
+	}
+	if tp.err = tp.admin.QueryRow(ctx, `SELECT rolsuper FROM pg_roles WHERE rolname = current_user`).Scan(&tp.reuse); tp.err != nil {
 		return
 	}
 	name := uniqueName("tmpl")

@@ -48,6 +48,9 @@ func TestTemplate_URL(t *testing.T) {
 		}
 		leftOpen = left
 	})
+	if !tp.reuse {
+		t.Skip("BOXOFFICE_TEST_PG's user is not a superuser: no copy is put back")
+	}
 	t.Run("next", func(t *testing.T) {
 		u := tp.URL(t)
 		if u != first {
