@@ -24,8 +24,10 @@ import (
 // put back as the template left it (reset.sql) for the next test; one
 // whose tables, indexes, triggers or functions the test changed is
 // dropped instead, behind the tests. Make one with NewTemplate; the
-// binary's TestMain calls Drop. BOXOFFICE_TEST_PG's user needs CREATEDB;
-// unless a superuser, as .ci/pg's is, every test has a new copy.
+// binary's TestMain calls Drop. It needs PostgreSQL 14 or later (DROP
+// DATABASE … WITH (FORCE), pg_terminate_backend's wait) and a user with
+// CREATEDB; unless a superuser, as .ci/pg's is, every test has a new
+// copy.
 type Template struct {
 	migrate func(ctx context.Context, url string) error
 
