@@ -31,8 +31,8 @@ func rosterSeed(now time.Time) booking.Seed {
 	return seed
 }
 
-// rostered opens two stores (two servers) on one fresh schema seeded
-// with rosterSeed.
+// rostered opens two stores (two servers) on one database of the
+// test's own seeded with rosterSeed.
 func rostered(t *testing.T) (a, b *pg.Store, u string, clk *clock) {
 	t.Helper()
 	clk = &clock{now: time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)}
