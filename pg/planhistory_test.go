@@ -1,7 +1,6 @@
 package pg_test
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -187,16 +186,11 @@ func mustPlanHistory(t *testing.T) string {
 	return u
 }
 
-// TestMain drops the plan guard's history schema and the migrated
-// template (testURL) once every test is done.
-func TestMain(m *testing.M) {
-	code := m.Run()
+// dropPlanHistory drops planHistory's schema, if it was made, once
+// every test is done (TestMain).
+func dropPlanHistory() {
 	if historyEarly.Load() {
 		planHistory() // built, or failed, before its schema is dropped
-	}
-	if err := migrated.Drop(); err != nil {
-		fmt.Fprintln(os.Stderr, "dropping the test databases:", err)
-		code = cmp.Or(code, 1)
 	}
 	if historySchema != "" {
 		ctx := context.Background()
@@ -205,7 +199,6 @@ func TestMain(m *testing.M) {
 			conn.Close(ctx)
 		}
 	}
-	os.Exit(code)
 }
 
 // analyzeSchema gathers the planner's statistics of every table of the
