@@ -68,6 +68,7 @@ func count(t *testing.T, conn *pgx.Conn, query string, args ...any) int64 {
 // ticket add up to what was paid. The rule is the contract's
 // (Refund/OneOfThreeUnderTwelveAttempts); this is the engine's guard.
 func TestRefundTickets_EngineRefusesBeyondTheSale(t *testing.T) {
+	t.Parallel()
 	s, u, _ := seeded(t)
 	ctx := context.Background()
 	conn := dbConn(t, u)
@@ -91,6 +92,7 @@ func TestRefundTickets_EngineRefusesBeyondTheSale(t *testing.T) {
 // Audit: one row per change, newest first, filtered as db filters, with
 // the booking's number.
 func TestAudit_Query(t *testing.T) {
+	t.Parallel()
 	s, _, clk := seeded(t)
 	ctx := context.Background()
 	sold := sell(t, s, clerk, []string{"B2", "B3"}, booking.CheckoutRequest{})
@@ -139,6 +141,7 @@ func TestAudit_Query(t *testing.T) {
 // anew, in Go, once, the next time a store opens it (migration 0011 and
 // reindexNames): its bookings are found by the same words as new ones.
 func TestOpen_ReindexesNamesOnce(t *testing.T) {
+	t.Parallel()
 	s, u, clk := seeded(t)
 	ctx := context.Background()
 	old := sell(t, s, clerk, []string{"A1"}, booking.CheckoutRequest{Customer: "Дмитрий Орлов"})

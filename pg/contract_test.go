@@ -12,7 +12,7 @@ import (
 var pgDifferences = contract.Differences{}
 
 // TestContract runs booking's contract suite (internal/contract) on
-// PostgreSQL, each case on a fresh schema of the database
+// PostgreSQL, each case on a database of its own (testURL) on the server
 // BOXOFFICE_TEST_PG names, so the cases of a group run in parallel; db's
 // tests run the same suite on SQLite.
 // Without the variable it skips, saying so.
@@ -21,6 +21,7 @@ func TestContract(t *testing.T) {
 	if os.Getenv("BOXOFFICE_TEST_PG") == "" {
 		t.Skip("BOXOFFICE_TEST_PG is empty: no PostgreSQL to test against (.ci/pg starts one)")
 	}
+	buildPlanHistoryEarly()
 	contract.RunConfig(t, func(t *testing.T, opts contract.Options) contract.Store {
 		t.Parallel()
 		return recordingStore(t, opts)

@@ -31,8 +31,8 @@ func doorSeed() booking.Seed {
 	return seed
 }
 
-// doors opens two stores on a fresh schema seeded with doorSeed, the
-// clock at doorDay.
+// doors opens two stores on a database of the test's own seeded with
+// doorSeed, the clock at doorDay.
 func doors(t *testing.T) (a, b *pg.Store, u string, clk *clock) {
 	t.Helper()
 	clk = &clock{now: doorDay}

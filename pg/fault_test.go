@@ -344,7 +344,10 @@ func TestFault_PostgresCrashesMidSale(t *testing.T) {
 
 // faultRun stops the server (crash: immediately) for down under 16
 // selling counters, and checks what they were told against the database.
+// It runs beside the other tests: the server it stops is its own, and
+// most of its time is that server being down.
 func faultRun(t *testing.T, crash bool, down time.Duration) {
+	t.Parallel()
 	c := newFaultCluster(t)
 	clk := &clock{now: time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)}
 	s := MustOpen(t, c.url(), clk)

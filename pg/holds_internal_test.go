@@ -17,6 +17,7 @@ import (
 // a counter's hold and a reservation's, made and expiring around now, at
 // the edges of the clock's slack.
 func TestLiveHold_IsHoldLive(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, pgtest.URL(t))
 	if err != nil {

@@ -115,7 +115,7 @@ func TestExtend_ReleaseOwner_Quote(t *testing.T) {
 // the first backoff, not one doubled by the outages before it (which left
 // the maps of a server repainting up to 2 s late after a few outages).
 func TestNotify_EachOutageRetriesSoon(t *testing.T) {
-	u := testURL(t) // one store alone listens in this schema
+	u := testURL(t) // one store alone listens in this database
 	var logs lockedBuffer
 	b, err := pg.Open(context.Background(), u, pg.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
@@ -137,7 +137,7 @@ func TestNotify_EachOutageRetriesSoon(t *testing.T) {
 	listener := func(not int) int {
 		for {
 			var pid int
-			err := conn.QueryRow(ctx, `SELECT pid FROM pg_stat_activity WHERE query = $1 AND pid <> $2 LIMIT 1`, listen, not).Scan(&pid)
+			err := conn.QueryRow(ctx, `SELECT pid FROM pg_stat_activity WHERE query = $1 AND pid <> $2 AND datname = current_database() LIMIT 1`, listen, not).Scan(&pid)
 			if err == nil {
 				return pid
 			}

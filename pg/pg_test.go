@@ -19,9 +19,20 @@ import (
 	"boxoffice/pg"
 )
 
-// testURL is the database BOXOFFICE_TEST_PG names, in a fresh schema of
-// the test's own (internal/pgtest).
-func testURL(t testing.TB) string { t.Helper(); return pgtest.URL(t) }
+// testURL is a database of the test's own on the server
+// BOXOFFICE_TEST_PG names, copied from one migrated once (migrated).
+func testURL(t testing.TB) string { t.Helper(); return migrated.URL(t) }
+
+// migrated is the template testURL copies: the database as Open leaves
+// it. A test of the migrations themselves takes an empty schema
+// (pgtest.URL) instead.
+var migrated = pgtest.NewTemplate(func(ctx context.Context, url string) error {
+	s, err := pg.Open(ctx, url, pg.Options{SealInterval: -1})
+	if err != nil {
+		return err
+	}
+	return s.Close()
+})
 
 // clock is a test's time, moved by hand.
 type clock struct {
@@ -64,11 +75,17 @@ func smallSeed(now time.Time) booking.Seed {
 	}
 }
 
-// seeded opens a store on a fresh schema seeded with smallSeed.
+// seeded opens a store on a database of the test's own (testURL)
+// seeded with smallSeed.
 func seeded(t *testing.T) (*pg.Store, string, *clock) {
 	t.Helper()
+	return seededAt(t, testURL(t))
+}
+
+// seededAt is seeded on the database at u.
+func seededAt(t *testing.T, u string) (*pg.Store, string, *clock) {
+	t.Helper()
 	clk := &clock{now: time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)}
-	u := testURL(t)
 	s := MustOpen(t, u, clk)
 	if err := s.Seed(context.Background(), smallSeed(clk.Now()), false); err != nil {
 		t.Fatal(err)
@@ -80,7 +97,7 @@ var clerk = booking.Actor{Name: "ann", Role: booking.RoleClerk, Terminal: "t1"}
 
 func TestOpen_MigratesOnceWhenServersStartTogether(t *testing.T) {
 	t.Parallel()
-	u := testURL(t)
+	u := pgtest.URL(t) // empty: the servers migrate it
 	clk := &clock{now: time.Now()}
 	var wg sync.WaitGroup
 	errs := make([]error, 4)

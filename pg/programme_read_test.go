@@ -14,6 +14,7 @@ import (
 // with one audit row, and writes nothing before the hold lapsed or
 // again after; TrimChanges has nothing to trim.
 func TestExpireHolds_Once(t *testing.T) {
+	t.Parallel()
 	s, u, clk := seeded(t)
 	ctx := context.Background()
 	if _, err := s.Hold(ctx, clerk, booking.HoldRequest{ShowID: 1, Seats: []string{"B1", "B2"}, Owner: "b"}); err != nil {

@@ -31,8 +31,8 @@ func rosterSeed(now time.Time) booking.Seed {
 	return seed
 }
 
-// rostered opens two stores (two servers) on one fresh schema seeded
-// with rosterSeed.
+// rostered opens two stores (two servers) on one database of the
+// test's own seeded with rosterSeed.
 func rostered(t *testing.T) (a, b *pg.Store, u string, clk *clock) {
 	t.Helper()
 	clk = &clock{now: time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)}
@@ -122,6 +122,7 @@ func guessAtOnce(t *testing.T, stores []*pg.Store, name string) (wrong, locked i
 // the lock, and the right PIN is refused until the lock ends. A name
 // nobody has locks the same way.
 func TestSignIn_ParallelGuessesOnTwoServers(t *testing.T) {
+	t.Parallel()
 	a, b, u, clk := rostered(t)
 	ctx := context.Background()
 	stores := []*pg.Store{a, b}
@@ -163,6 +164,7 @@ func TestSignIn_ParallelGuessesOnTwoServers(t *testing.T) {
 // A lock set on a clock since set back an hour has run out (db's
 // lockLive): a fresh count, not an hour and five minutes of lock.
 func TestSignIn_LockOnAClockSetBack(t *testing.T) {
+	t.Parallel()
 	a, _, _, clk := rostered(t)
 	ctx := context.Background()
 	for i := 0; i < 5; i++ {
@@ -180,6 +182,7 @@ func TestSignIn_LockOnAClockSetBack(t *testing.T) {
 // Setup's Empty and IsDemo: a new database is empty; seeded, it says
 // whether with the demo.
 func TestSetup_EmptyAndDemo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clk := &clock{now: time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)}
 	for _, demo := range []bool{false, true} {
@@ -202,6 +205,7 @@ func TestSetup_EmptyAndDemo(t *testing.T) {
 // compared against a dummy hash of that cost, so only then does it cost
 // what a wrong PIN costs.
 func TestRoster_OneHashCost(t *testing.T) {
+	t.Parallel()
 	a, _, u, _ := rostered(t)
 	ctx := context.Background()
 	if _, err := a.AddStaff(ctx, booking.System, "zed", booking.RoleClerk, "5555", nil); err != nil {
@@ -252,6 +256,7 @@ func (l *syncBuffer) String() string {
 // db's words, and a sign-in leaves its audit row. The roster's own rows
 // are the contract's (Roster/AuditRows).
 func TestSignIn_LogsFailuresAndAudits(t *testing.T) {
+	t.Parallel()
 	_, _, u, clk := rostered(t)
 	logs := &syncBuffer{}
 	s, err := pg.Open(context.Background(), u, pg.Options{Clock: clk.Now, Logger: slog.New(slog.NewTextHandler(logs, nil))})

@@ -94,6 +94,7 @@ func showIDs(t *testing.T, s *pg.Store, actor booking.Actor, day time.Time) []in
 // A counter lists, opens and holds only its own site's shows; a manager's
 // view of every site sees both.
 func TestSites_CounterSellsItsSite(t *testing.T) {
+	t.Parallel()
 	c := newChain(t)
 	ctx := context.Background()
 	if got := showIDs(t, c.s, c.atMain, c.day); !reflect.DeepEqual(got, []int64{1}) {
@@ -129,6 +130,7 @@ func TestSites_CounterSellsItsSite(t *testing.T) {
 
 // A hall at a site nobody made is refused by the site's number.
 func TestAddHall_UnknownSite(t *testing.T) {
+	t.Parallel()
 	c := newChain(t)
 	hall := booking.Hall{Name: "Nowhere", Site: 9, Seats: []booking.Seat{{Label: "A1", RowTag: "A", Number: 1}}, Rows: []string{"A"}, Width: 1}
 	if _, err := c.s.AddHall(context.Background(), c.mia, hall); booking.ErrorMessage(err) != "There is no site 9." {
@@ -156,6 +158,7 @@ func (c *chain) sellAt(t *testing.T, actor booking.Actor, show int64, seats ...s
 // Every report of one site counts only that site's money, shows and
 // shifts, and the two sites' add up to the report of every site.
 func TestSites_ReportsAddUp(t *testing.T) {
+	t.Parallel()
 	c := newChain(t)
 	ctx := context.Background()
 	for _, a := range []booking.Actor{c.atMain, c.atN} {
@@ -251,6 +254,7 @@ func TestSites_ReportsAddUp(t *testing.T) {
 // started with --site (no registered terminal) counts at that site, not at
 // its person's or site 1.
 func TestSites_LocalCounterShiftAtItsSite(t *testing.T) {
+	t.Parallel()
 	c := newChain(t)
 	ctx := context.Background()
 	local := c.mia

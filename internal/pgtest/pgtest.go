@@ -1,6 +1,7 @@
-// Package pgtest gives a test a PostgreSQL database of its own: the server
-// BOXOFFICE_TEST_PG names (.ci/pg starts a throwaway one), in a fresh
-// schema dropped when the test ends, so tests never see each other's rows.
+// Package pgtest gives a test a PostgreSQL database of its own on the
+// server BOXOFFICE_TEST_PG names (.ci/pg starts a throwaway one), dropped
+// when the test ends, so tests never see each other's rows: an empty
+// schema (URL), or a copy of a database migrated once (Template).
 package pgtest
 
 import (
