@@ -83,6 +83,27 @@ type pgColumn struct {
 	required       bool // NOT NULL without a default
 }
 
+// analyzeSchema gathers the planner's statistics of the cinema's own
+// tables, those of the schema it is in, and no others: a bare ANALYZE
+// reads every table of every schema of the database, which may be
+// anyone's (a shared server, another cinema's schema).
+func analyzeSchema(ctx context.Context, tx pgx.Tx) error {
+	rows, err := tx.Query(ctx, `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`)
+	if err != nil {
+		return err
+	}
+	tables, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (string, error) {
+		var name string
+		err := r.Scan(&name)
+		return pgx.Identifier{name}.Sanitize(), err
+	})
+	if err != nil || len(tables) == 0 {
+		return err
+	}
+	_, err = tx.Exec(ctx, `ANALYZE `+strings.Join(tables, ", "))
+	return err
+}
+
 // carryPlan is one table to copy: the columns both sides have.
 type carryPlan struct {
 	table string
@@ -127,7 +148,7 @@ func (s *Store) Carry(ctx context.Context, src CarrySource) (*CarryReport, error
 	// The planner knows nothing of rows copied by this transaction: without
 	// statistics it planned the check's per-booking reads of a year's
 	// cinema as scans (hours). ANALYZE inside the transaction sees them.
-	if _, err := tx.Exec(ctx, `ANALYZE`); err != nil {
+	if err := analyzeSchema(ctx, tx); err != nil {
 		return nil, s.translate("carry", err)
 	}
 	if report.Problems, err = checkAll(ctx, tx); err != nil {
