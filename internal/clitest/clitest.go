@@ -171,12 +171,19 @@ func FirstShowID(t testing.TB, r Runner, data string) string {
 // GrandShowID is the id of tomorrow's first show in the Grand hall.
 func GrandShowID(t testing.TB, r Runner, data string) string {
 	t.Helper()
+	return ShowIn(t, r, data, "Grand")
+}
+
+// ShowIn is the id of tomorrow's first show in the hall named hall: a
+// test that sells a show out picks the demo's smallest, the Studio.
+func ShowIn(t testing.TB, r Runner, data, hall string) string {
+	t.Helper()
 	for _, sh := range tomorrowShows(t, r, data) {
-		if sh.Hall == "Grand" {
+		if sh.Hall == hall {
 			return strconv.FormatInt(sh.ID, 10)
 		}
 	}
-	t.Fatal("no Grand show tomorrow")
+	t.Fatalf("no %s show tomorrow", hall)
 	return ""
 }
 
