@@ -21,7 +21,7 @@ import (
 func TestGenerateHistory(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	path, opts, stats := generatedHistory(t, 4, 3)
+	path, opts, stats := generatedHistory(t, 2, 3)
 	if stats.Bookings < 500 || stats.Cancelled == 0 || stats.Abandoned == 0 {
 		t.Fatalf("stats %+v", stats)
 	}
