@@ -15,6 +15,7 @@ import (
 // Migration 0014 refuses a cash payment without an open shift of its
 // staff, whatever writes it.
 func TestShift_TriggerRefusesCashWithoutShift(t *testing.T) {
+	t.Parallel()
 	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1")
 	sh, err := s.CurrentShift(context.Background(), clerk)
@@ -54,6 +55,7 @@ func TestShift_TriggerRefusesCashWithoutShift(t *testing.T) {
 // CheckInvariants follows refunds ticket by ticket: a partial refund is
 // whole, a refund of a ticket still issued is not.
 func TestRefund_CheckInvariants(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1", "A2")
@@ -95,6 +97,7 @@ func checkHistoryShifts(t *testing.T, path string) {
 // X report at once; totals edited by hand are named by the invariant
 // check.
 func TestShift_MoneyKeptByTrigger(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1")
