@@ -15,9 +15,6 @@ import (
 func TestCLI_BooksAgeDrawerDayClose(t *testing.T) {
 	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
-	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
-		t.Fatalf("init: %s", errOut)
-	}
 	show := firstShowID(t, data)
 	for _, film := range []string{"1", "2", "3", "4", "5"} {
 		if code, _, errOut := runCLI(t, data, "", "film", "edit", film, "--rating", "18"); code != 0 {

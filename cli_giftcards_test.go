@@ -21,9 +21,6 @@ func TestCLI_GiftCardTwentyFourProcesses(t *testing.T) {
 	t.Parallel()
 	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
-	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
-		t.Fatalf("init: %s", errOut)
-	}
 	show := firstShowID(t, data)
 	code, out, errOut := runCLI(t, data, "", "giftcard", "issue", "30", "--json")
 	var card struct{ Number, Balance string }
@@ -124,9 +121,6 @@ func standardSeatLabels(t *testing.T, data, show string, n int) []string {
 func TestCLI_GiftCardRefusals(t *testing.T) {
 	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
-	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
-		t.Fatalf("init: %s", errOut)
-	}
 	show := firstShowID(t, data)
 	_, out, _ := runCLI(t, data, "", "giftcard", "issue", "5", "--pay", "card", "--json")
 	var card struct{ Number string }
@@ -169,9 +163,7 @@ func TestCLI_GiftCardRefusals(t *testing.T) {
 func TestCLI_GiftCardForACustomer(t *testing.T) {
 	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
-	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
-		t.Fatalf("init: %s", errOut)
-	}
+	copyDemo(t, data)
 	if code, _, errOut := runCLI(t, data, "", "customer", "add", "--name", "Ann Lee", "--email", "ann@example.com"); code != 0 {
 		t.Fatalf("customer add: %s", errOut)
 	}

@@ -44,9 +44,7 @@ func terminalPrinters(t *testing.T, data string) map[string]string {
 func TestCLI_TerminalPrinter(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
-		t.Fatalf("init: %s", errOut)
-	}
+	copyDemo(t, data)
 	t.Run("ErrInvalidAdd", func(t *testing.T) {
 		code, _, errOut := runCLI(t, data, "", "terminal", "add", "till-1", "--key-file", "testdata/cli/till.pub", "--printer", "http://192.168.1.50")
 		if code != 2 || !strings.Contains(errOut, "tcp://HOST[:PORT]") {

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/hex"
@@ -25,40 +24,13 @@ import (
 	"boxoffice/internal/clitest"
 )
 
-// Environment of the helper process below.
-const (
-	killStepEnv = "BOXOFFICE_TEST_KILL_RESTORE_AT"
-	killDataEnv = "BOXOFFICE_TEST_KILL_RESTORE_DATA"
-	killFileEnv = "BOXOFFICE_TEST_KILL_RESTORE_FILE"
-)
-
-// TestHelper_KilledRestore is not a test: run as a process of its own by
-// TestCLI_RestoreKilledAtEveryStep (the test binary again, with
-// killStepEnv set), it runs boxoffice restore and kills itself with
-// SIGKILL as the restore reaches that step.
-func TestHelper_KilledRestore(t *testing.T) {
-	step := os.Getenv(killStepEnv)
-	if step == "" {
-		t.Skip("the restore-killing helper process of TestCLI_RestoreKilledAtEveryStep")
-	}
-	db.RestoreStepHook = func(at string) {
-		if at == step {
-			syscall.Kill(os.Getpid(), syscall.SIGKILL)
-			select {} // the signal is on its way
-		}
-	}
-	var out, errb bytes.Buffer
-	err := run(context.Background(), []string{"--data", os.Getenv(killDataEnv), "restore", os.Getenv(killFileEnv)}, strings.NewReader(""), &out, &errb)
-	fmt.Printf("restore was not killed at %s: %v\n%s%s", step, err, out.String(), errb.String())
-	os.Exit(3)
-}
-
 // killedRestore runs restore of file into data in a child process that is
-// killed at step, and fails unless SIGKILL ended it.
+// killed at step (the helper program killrestore, built without the race
+// detector), and fails unless SIGKILL ended it.
 func killedRestore(t *testing.T, data, file, step string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelper_KilledRestore$", "-test.count=1")
-	cmd.Env = append(os.Environ(), killStepEnv+"="+step, killDataEnv+"="+data, killFileEnv+"="+file)
+	cmd := exec.Command(clitest.Helper(t, "killrestore"), "--data", data, "restore", file)
+	cmd.Env = append(os.Environ(), "BOXOFFICE_TEST_KILL_RESTORE_AT="+step)
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) {

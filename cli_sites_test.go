@@ -17,9 +17,7 @@ import (
 func TestCLI_SitesOnSQLite(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
-		t.Fatalf("init: %s", errOut)
-	}
+	copyDemo(t, data)
 	code, out, errOut := runCLI(t, data, "", "sites", "--json")
 	var sites []map[string]any
 	if err := json.Unmarshal([]byte(out), &sites); code != 0 || err != nil || len(sites) != 1 || sites[0]["id"] != 1.0 || sites[0]["name"] != "Main" {

@@ -18,9 +18,6 @@ import (
 func TestCLI_SellInParts(t *testing.T) {
 	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
-	if code, _, errOut := runCLI(t, data, "", "init"); code != 0 {
-		t.Fatalf("init: %s", errOut)
-	}
 	show := firstShowID(t, data)
 	seats := standardSeatLabels(t, data, show, 2)
 	sell := append([]string{"sell", show}, seats...)

@@ -12,7 +12,7 @@ import (
 func TestCLI_InitDemoHistory(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	code, out, errOut := runCLI(t, data, "", "init", "--demo-history", "2")
+	code, out, errOut := runCLI(t, data, "", "init", "--demo-history", "1")
 	if code != 0 || !strings.Contains(out, "bookings") || !strings.Contains(out, "Checked:") {
 		t.Fatalf("init --demo-history: %d %s %s", code, out, errOut)
 	}
@@ -29,7 +29,7 @@ func TestCLI_InitDemoHistory(t *testing.T) {
 	if sold == 0 {
 		t.Fatalf("no seats sold yesterday: %+v", shows)
 	}
-	if code, _, errOut := runCLI(t, data, "", "init", "--demo-history", "2"); code != exitConflict || !strings.Contains(errOut, "already holds sales") {
+	if code, _, errOut := runCLI(t, data, "", "init", "--demo-history", "1"); code != exitConflict || !strings.Contains(errOut, "already holds sales") {
 		t.Fatalf("a second history: %d %s", code, errOut)
 	}
 	for _, args := range [][]string{{"--demo-history", "-1"}, {"--demo-history", "99999"}, {"--no-demo", "--demo-history", "3"}} {

@@ -381,7 +381,8 @@ func TestCLI_OwnCinema(t *testing.T) {
 func TestCLI_Waitlist(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	show := firstShowID(t, data)
+	copyDemo(t, data)
+	show := clitest.ShowIn(t, inProcess, data, "Studio") // the smallest hall, sold out in four sales
 	if code, _, _ := runCLI(t, data, "", "waitlist", "add", show, "--name", "Ann", "--phone", "0123", "--seats", "2"); code != exitConflict {
 		t.Fatalf("waiting for a show with free seats: exit %d", code)
 	}

@@ -150,9 +150,7 @@ func TestEscapeJSON(t *testing.T) {
 func TestCLI_StaffAdmin(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	if code, out, _ := runCLI(t, data, "", "init"); code != 0 || !strings.Contains(out, "PIN 1234") {
-		t.Fatalf("init: %q", out)
-	}
+	copyDemo(t, data)
 	if code, _, errOut := runCLI(t, data, "4321\n", "staff", "add", "Maria", "--role", "clerk"); code != 0 {
 		t.Fatal(errOut)
 	}

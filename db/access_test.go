@@ -47,6 +47,7 @@ func signedIn(t *testing.T, s *db.Store, name string) booking.Actor {
 // Every failed sign-in and approval is logged with name, terminal and
 // address.
 func TestStore_SignIn_LogsFailures(t *testing.T) {
+	t.Parallel()
 	logs := &logBuffer{}
 	s, _ := dbtest.MustOpen(t, db.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ctx := context.Background()
@@ -72,6 +73,7 @@ func TestStore_SignIn_LogsFailures(t *testing.T) {
 // Wrong approval PINs typed in a clerk's cancel form lock approvals, not
 // the supervisor's own sign-in.
 func TestStore_ApprovalLockout(t *testing.T) {
+	t.Parallel()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	ctx := context.Background()
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1")
@@ -100,6 +102,7 @@ func TestStore_ApprovalLockout(t *testing.T) {
 // A person disabled or demoted, or a terminal removed, by another
 // connection to the file can do nothing from their next write on.
 func TestStore_WithdrawnActor(t *testing.T) {
+	t.Parallel()
 	s, path := dbtest.MustOpen(t, db.Options{})
 	other := dbtest.Open(t, path, db.Options{}) // another connection, as `staff disable` in another process
 	ctx := context.Background()
@@ -169,6 +172,7 @@ func TestStore_WithdrawnActor(t *testing.T) {
 
 // A ticket scanned before its show's doors open says when they do.
 func TestStore_Admit_DoorsOpen(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
 	clock.Set(time.Date(2026, 3, 13, 10, 0, 0, 0, time.Local))
 	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now})
@@ -193,6 +197,7 @@ func TestStore_Admit_DoorsOpen(t *testing.T) {
 // A late show that ends after midnight: scanned once it ended, its ticket
 // says when the show ended, that night; the next day it names the show.
 func TestStore_Admit_LateShowEndedAfterMidnight(t *testing.T) {
+	t.Parallel()
 	clock := storetest.NewClock(time.Date(2026, 3, 13, 21, 0, 0, 0, time.Local))
 	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now})
 	door := booking.Actor{Name: "dora", Role: booking.RoleDoor}

@@ -29,6 +29,7 @@ func newAuthorizedKey(t *testing.T) ([]byte, ssh.PublicKey) {
 }
 
 func TestStore_HoldLifecycle(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := storetest.FixedClock()
 	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
@@ -75,6 +76,7 @@ func TestStore_HoldLifecycle(t *testing.T) {
 }
 
 func TestStore_FindBookings(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := firstShow(t, s)

@@ -152,6 +152,7 @@ var tamper = []string{
 // refused with the database it would replace left byte for byte as it
 // was.
 func TestVerify_TamperedSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, live := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
@@ -197,6 +198,7 @@ func TestVerify_TamperedSchema(t *testing.T) {
 // A trigger of boxoffice's name that does something else is named too;
 // the tables being boxoffice's, the invariants are still checked.
 func TestVerify_ChangedTrigger(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	path := filepath.Join(t.TempDir(), "copy.db")

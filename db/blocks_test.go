@@ -53,6 +53,7 @@ func showFree(tb testing.TB, s *db.Store, id int64) (show, list, seatMap int) {
 // best available fills the whole rest of the hall without ever taking
 // one, and a clash never suggests one.
 func TestStore_BlockedNeverOffered(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	blocked := map[string]bool{"E7": true, "E8": true, "F7": true}
@@ -126,6 +127,7 @@ func TestStore_BlockedNeverOffered(t *testing.T) {
 // slipped in by SQL is refused by the database itself, and a seat sold
 // before it was set blocked stays sold with nothing for the check to name.
 func TestStore_BlockedBySQL(t *testing.T) {
+	t.Parallel()
 	s, path := dbtest.MustOpen(t, db.Options{})
 	raw := openRaw(t, path)
 	var seatID int64
@@ -155,6 +157,7 @@ func TestStore_BlockedBySQL(t *testing.T) {
 // the check, but a live claim slipped onto one after it was blocked
 // (with the database's guard dropped) is named.
 func TestCheckInvariants_ClaimAfterBlock(t *testing.T) {
+	t.Parallel()
 	s, path := dbtest.MustOpen(t, db.Options{})
 	mustSell(t, s, 1, "a", "A1")
 	mustBlock(t, s, booking.BlockRequest{ShowID: 1, Seats: []string{"B2"}, Kind: booking.BlockHouse})

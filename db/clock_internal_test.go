@@ -17,6 +17,7 @@ import (
 // reservation's, made and expiring around now, at the edges of the
 // clock's slack.
 func TestLiveHoldSQL_IsHoldLive(t *testing.T) {
+	t.Parallel()
 	s := openBare(t)
 	ctx := context.Background()
 	now := time.Now().UnixMilli()

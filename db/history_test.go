@@ -16,11 +16,12 @@ import (
 
 // The generator leaves what real sales leave, through the store's own
 // write paths: every invariant holds, and the history has sales, refunds,
-// released and lapsed holds and waiting lists.
+// released and lapsed holds and waiting lists, and a shift a day cashed
+// up (checkHistoryShifts).
 func TestGenerateHistory(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	path, opts, stats := generatedHistory(t, 4, 3)
+	path, opts, stats := generatedHistory(t, 2, 3)
 	if stats.Bookings < 500 || stats.Cancelled == 0 || stats.Abandoned == 0 {
 		t.Fatalf("stats %+v", stats)
 	}
@@ -62,6 +63,7 @@ func TestGenerateHistory(t *testing.T) {
 	if _, err := db.GenerateHistory(ctx, path, opts); booking.ErrorCode(err) != booking.EConflict {
 		t.Fatalf("a second history over sales: %v", err)
 	}
+	checkHistoryShifts(t, path)
 }
 
 // CheckInvariants notices a sold count, a payment and a claim that do not

@@ -11,9 +11,11 @@ import (
 // Several processes starting on a brand-new file at once (two counters
 // and a server started together) all open it: the one that loses the race
 // to create the schema waits, never fails with "database is locked".
+// (newFileRounds: fewer rounds under the race detector, ten in CI's slow
+// step.)
 func TestOpen_ManyAtOnceOnANewFile(t *testing.T) {
 	t.Parallel()
-	rounds := 10
+	rounds := newFileRounds
 	if testing.Short() {
 		rounds = 3
 	}

@@ -100,6 +100,7 @@ func ticketPrices(tb testing.TB, s *db.Store, number string) (map[string]booking
 // show on the evening list at the evening price, each ticket says where
 // its price came from, and the booking's total is the sum of its tickets.
 func TestStore_Prices_Checkout(t *testing.T) {
+	t.Parallel()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := premiumShow(t, s)
 	setEntry(t, s, "", "adult", booking.Premium, 1500)
@@ -161,6 +162,7 @@ func TestStore_Prices_Checkout(t *testing.T) {
 // A wheelchair or companion place never costs more than a standard seat,
 // whatever prices were set for it.
 func TestStore_Prices_AccessibleCapped(t *testing.T) {
+	t.Parallel()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	setEntry(t, s, "", "adult", booking.Wheelchair, 2000)
 	setEntry(t, s, "", "adult", booking.Companion, 900)
@@ -192,6 +194,7 @@ func TestStore_Prices_AccessibleCapped(t *testing.T) {
 // A price set while the clerk looks at a quote: the sale at the old
 // total is refused with the new one, which is what a new quote says.
 func TestStore_Prices_ChangedMidCheckout(t *testing.T) {
+	t.Parallel()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	show := premiumShow(t, s)
 	setEntry(t, s, "", "adult", booking.Premium, 1500)
@@ -267,6 +270,7 @@ func TestStore_SetPriceEntry_ReachesOtherProcess(t *testing.T) {
 // moves the price generation, and the very next sale is priced from the
 // new row although this store heard of no change (it polls never).
 func TestStore_Checkout_PriceWrittenBehindTheStore(t *testing.T) {
+	t.Parallel()
 	s, path := dbtest.MustOpen(t, db.Options{PollInterval: -1})
 	show := firstShow(t, s)
 	ctx := context.Background()

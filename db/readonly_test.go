@@ -15,6 +15,7 @@ import (
 // every write with disk_full, untried, and closes; the file is the same
 // bytes afterwards.
 func TestOpenReadOnly_ReadsAndRefusesWrites(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	opts := db.Options{TicketKey: booking.TicketKey{ID: 1, Secret: []byte("readonly-test-key-0123456789abcd")}, SweepInterval: -1, PollInterval: -1}
 	s, path := dbtest.MustOpen(t, opts)

@@ -43,6 +43,7 @@ func mustReserve(t testing.TB, s *db.Store, show int64, owner string, n int, pho
 // TestStore_ReserveCutoffConfigured: the store's ReserveCutoff option
 // reaches the rule (the contract runs on the default).
 func TestStore_ReserveCutoffConfigured(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
 	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, ReserveCutoff: time.Hour})
 	r := mustReserve(t, s, 1, "k1", 1, "0123456789")

@@ -18,6 +18,7 @@ import (
 // what a backup is for), and kept byte for byte with its -wal, which the
 // checkpoint could not fold in: nothing of it is thrown away.
 func TestRestore_DamagedLive(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, live := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	show := firstShow(t, s)
@@ -54,6 +55,7 @@ func TestRestore_DamagedLive(t *testing.T) {
 // restored from it does not (the live database never holds them), and a
 // plain backup carries none.
 func TestStore_BackupWithKeys(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, live := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	dir := t.TempDir()
@@ -84,6 +86,7 @@ func TestStore_BackupWithKeys(t *testing.T) {
 // A journal that is not one restore writes is refused by name, and no
 // file is removed on its word; nothing opens the database meanwhile.
 func TestRecoverRestore_ErrJournal(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	live := filepath.Join(dir, "boxoffice.db")
 	other := filepath.Join(dir, "ticket_key")

@@ -14,6 +14,7 @@ import (
 // the one a new file gets, which is what lets check and restore compare
 // schemas at all.
 func TestVerify_OlderSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "old.db")
 	if err := db.MigrateOnly(path, 21); err != nil {

@@ -15,6 +15,7 @@ import (
 // Migration 0014 refuses a cash payment without an open shift of its
 // staff, whatever writes it.
 func TestShift_TriggerRefusesCashWithoutShift(t *testing.T) {
+	t.Parallel()
 	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1")
 	sh, err := s.CurrentShift(context.Background(), clerk)
@@ -54,6 +55,7 @@ func TestShift_TriggerRefusesCashWithoutShift(t *testing.T) {
 // CheckInvariants follows refunds ticket by ticket: a partial refund is
 // whole, a refund of a ticket still issued is not.
 func TestRefund_CheckInvariants(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1", "A2")
@@ -72,11 +74,12 @@ func TestRefund_CheckInvariants(t *testing.T) {
 	}
 }
 
-// The history generator opens the clerk's shift each morning and cashes
-// it up each night: every cash payment is in a closed shift of its day,
-// and each shift's expected cash is its float and its own payments.
-func TestGenerateHistory_Shifts(t *testing.T) {
-	path, _, _ := generatedHistory(t, 2, 5)
+// checkHistoryShifts: the history generator opens the clerk's shift each
+// morning and cashes it up each night: every cash payment is in a closed
+// shift of its day, and each shift's expected cash is its float and its
+// own payments. TestGenerateHistory checks its history with it.
+func checkHistoryShifts(t *testing.T, path string) {
+	t.Helper()
 	raw := openRaw(t, path)
 	var shifts, open, days, bad, outside int
 	raw.QueryRow(`SELECT count(*), count(*) FILTER (WHERE status = 'open'), count(DISTINCT date(opened_at / 1000, 'unixepoch', 'localtime')) FROM shifts`).Scan(&shifts, &open, &days)
@@ -94,6 +97,7 @@ func TestGenerateHistory_Shifts(t *testing.T) {
 // X report at once; totals edited by hand are named by the invariant
 // check.
 func TestShift_MoneyKeptByTrigger(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	b := mustSell(t, s, firstShow(t, s).ID, "a", "A1")

@@ -14,6 +14,7 @@ import (
 )
 
 func TestStore_SetSalesClose(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
 	s, _ := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1})
 	ctx := context.Background()
@@ -131,6 +132,7 @@ func BenchmarkStore_CancelShow(b *testing.B) {
 // moved its sales close, still refuses: the hold reads the show's status
 // and close in its own transaction, not from its cache.
 func TestStore_Hold_ShowLifeInTransaction(t *testing.T) {
+	t.Parallel()
 	clock := storetest.FixedClock()
 	s, path := dbtest.MustOpen(t, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1})
 	other := dbtest.Open(t, path, db.Options{Clock: clock.Now, SweepInterval: -1, PollInterval: -1})

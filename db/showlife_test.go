@@ -111,6 +111,7 @@ func settleState(t *testing.T, f *auditFixture) string {
 // here and there, changes nothing and takes no write transaction. The
 // door then refuses the show's tickets, saying it ended.
 func TestStore_SettleShows(t *testing.T) {
+	t.Parallel()
 	f := newAuditFixture(t)
 	ctx := context.Background()
 	show, err := f.s.Show(ctx, clerk, 1)

@@ -15,6 +15,7 @@ import (
 // placing terminals and staff are the contract's (Sites/AddSite,
 // Sites/ErrNoSite, Sites/AtTheMainSite).
 func TestStore_OneSite(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := dbtest.MustOpen(t, db.Options{})
 	mgr := storetest.Manager

@@ -86,6 +86,7 @@ func sellOut(t *testing.T, s *db.Store, showID int64, first int) []*booking.Book
 // free, but of a show already played (that it tells nobody is the
 // contract's, Waitlist/PlayedShowsNeverTold).
 func TestStore_NotifyWaitlist_PastShows(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := storetest.FixedClock()
 	s, _ := dbtest.MustOpen(t, db.Options{SweepInterval: -1, Clock: clock.Now})
@@ -117,6 +118,7 @@ func TestStore_NotifyWaitlist_PastShows(t *testing.T) {
 // The change log keeps its last ChangesKeep rows, and trimming a log
 // under that size writes nothing.
 func TestStore_TrimChanges(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := dbtest.MustOpen(t, db.Options{SweepInterval: -1})
 	raw := openRaw(t, path)

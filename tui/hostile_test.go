@@ -204,18 +204,15 @@ func (f *hostileFix) plant(t *testing.T, h string) (planted, refused []string) {
 	raw := f.open(t)
 	defer raw.Close()
 	ctx := context.Background()
-	tx, err := raw.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	exec := func(q string) error {
-		_, err := tx.ExecContext(ctx, q)
-		return err
+	mustExec := func(q string) {
+		t.Helper()
+		if _, err := raw.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
 	}
 	query := func(q string, scan func(*sql.Rows) error) {
 		t.Helper()
-		rows, err := tx.QueryContext(ctx, q)
+		rows, err := raw.QueryContext(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,10 +266,20 @@ func (f *hostileFix) plant(t *testing.T, h string) (planted, refused []string) {
 		})
 		rowsOf[key] = " AND rowid IN (" + strings.Join(append(ids, "NULL"), ",") + ")"
 	}
+	// The triggers are dropped in a transaction of their own: a ROLLBACK
+	// TO in the one that changed the schema makes SQLite parse the whole
+	// schema again, and every refused column below rolls back.
 	for _, tr := range triggers {
-		if err := exec(`DROP TRIGGER "` + tr[0] + `"`); err != nil {
-			t.Fatal(err)
-		}
+		mustExec(`DROP TRIGGER "` + tr[0] + `"`)
+	}
+	tx, err := raw.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	exec := func(q string) error {
+		_, err := tx.ExecContext(ctx, q)
+		return err
 	}
 	v := sqlText(h)
 	for _, c := range columns {
@@ -303,13 +310,11 @@ func (f *hostileFix) plant(t *testing.T, h string) (planted, refused []string) {
 			t.Fatal(err)
 		}
 	}
-	for _, tr := range triggers {
-		if err := exec(tr[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
+	}
+	for _, tr := range triggers {
+		mustExec(tr[1])
 	}
 	return planted, refused
 }

@@ -117,6 +117,7 @@ func awaitMap(t *testing.T, m *Model, what string, cond func() bool) {
 // booking is refunded exactly once, the two maps say the show is
 // cancelled and refuse to hold, and both contact lists name all 40.
 func TestCancelShow_AcrossProcesses(t *testing.T) {
+	t.Parallel()
 	bin := buildBoxoffice(t)
 	clock := storetest.NewClock(time.Now())
 	opts := storeOptions(clock)

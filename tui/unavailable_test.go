@@ -29,6 +29,7 @@ func (s *awayStore) Checkout(ctx context.Context, actor booking.Actor, req booki
 // until the server answers, and sells once. Leaving the checkout stops the
 // retries.
 func TestCheckout_ServerAwaySellsWhenBack(t *testing.T) {
+	t.Parallel() // its three retries wait out unavailableRetry, 6 s in all
 	clock := newClock()
 	real := MustOpenStore(t, clock)
 	s := &awayStore{Backend: real}

@@ -20,11 +20,18 @@ import (
 	"time"
 )
 
-// built is the binary Binary built, once per test process, into a
-// directory of its own that RemoveBinary removes.
-var built struct {
+// builds are the programs Binary and Helper built, once per test process
+// each, into one directory that RemoveBinary removes.
+var builds struct {
+	mu     sync.Mutex
+	dir    string
+	dirErr error
+	byPk   map[string]*build
+}
+
+// build is one program built: its path, or the build's error and output.
+type build struct {
 	once sync.Once
-	dir  string
 	bin  string
 	err  error
 	out  []byte
@@ -36,26 +43,60 @@ var built struct {
 // RemoveBinary when its tests are done.
 func Binary(t testing.TB) string {
 	t.Helper()
-	built.once.Do(func() {
-		if built.dir, built.err = os.MkdirTemp("", "boxoffice-bin-"); built.err != nil {
-			return
-		}
-		built.bin = filepath.Join(built.dir, "boxoffice")
-		cmd := exec.Command("go", "build", "-o", built.bin, "boxoffice")
-		cmd.Dir = ModuleRoot()
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		built.out, built.err = cmd.CombinedOutput()
-	})
-	if built.err != nil {
-		t.Fatalf("build: %v\n%s", built.err, built.out)
-	}
-	return built.bin
+	return buildOnce(t, "boxoffice", "boxoffice")
 }
 
-// RemoveBinary removes the directory Binary built into, if it did.
+// Helper builds the test's helper program in the main package pkg (a
+// directory under internal/clitest, e.g. "killrestore") as Binary builds
+// boxoffice: without the race detector, once per test process, after
+// Binary, so it reuses what Binary compiled and only links.
+func Helper(t testing.TB, pkg string) string {
+	t.Helper()
+	Binary(t)
+	return buildOnce(t, "boxoffice/internal/clitest/"+pkg, pkg)
+}
+
+// buildOnce builds the main package pkg into name in the builds' directory
+// the first time it is asked for, and returns its path.
+func buildOnce(t testing.TB, pkg, name string) string {
+	t.Helper()
+	builds.mu.Lock()
+	if builds.byPk == nil {
+		builds.byPk = map[string]*build{}
+	}
+	b := builds.byPk[pkg]
+	if b == nil {
+		b = &build{}
+		builds.byPk[pkg] = b
+	}
+	if builds.dir == "" && builds.dirErr == nil {
+		builds.dir, builds.dirErr = os.MkdirTemp("", "boxoffice-bin-")
+	}
+	dir, err := builds.dir, builds.dirErr
+	builds.mu.Unlock()
+	if err != nil {
+		t.Fatalf("build %s: %v", pkg, err)
+	}
+	b.once.Do(func() {
+		b.bin = filepath.Join(dir, name)
+		cmd := exec.Command("go", "build", "-o", b.bin, pkg)
+		cmd.Dir = ModuleRoot()
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		b.out, b.err = cmd.CombinedOutput()
+	})
+	if b.err != nil {
+		t.Fatalf("build %s: %v\n%s", pkg, b.err, b.out)
+	}
+	return b.bin
+}
+
+// RemoveBinary removes the directory Binary and Helper built into, if
+// they did.
 func RemoveBinary() {
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
+	builds.mu.Lock()
+	defer builds.mu.Unlock()
+	if builds.dir != "" {
+		os.RemoveAll(builds.dir)
 	}
 }
 
@@ -130,12 +171,19 @@ func FirstShowID(t testing.TB, r Runner, data string) string {
 // GrandShowID is the id of tomorrow's first show in the Grand hall.
 func GrandShowID(t testing.TB, r Runner, data string) string {
 	t.Helper()
+	return ShowIn(t, r, data, "Grand")
+}
+
+// ShowIn is the id of tomorrow's first show in the hall named hall: a
+// test that sells a show out picks the demo's smallest, the Studio.
+func ShowIn(t testing.TB, r Runner, data, hall string) string {
+	t.Helper()
 	for _, sh := range tomorrowShows(t, r, data) {
-		if sh.Hall == "Grand" {
+		if sh.Hall == hall {
 			return strconv.FormatInt(sh.ID, 10)
 		}
 	}
-	t.Fatal("no Grand show tomorrow")
+	t.Fatalf("no %s show tomorrow", hall)
 	return ""
 }
 
