@@ -95,8 +95,8 @@ type Store struct {
 	stopped    sync.WaitGroup
 
 	// The rules written once (package store), with the programme's facts
-	// they and this driver read (Programme: halls, seats, shows' films and
-	// starts).
+	// they and this driver read (store.ProgrammeOf: halls, seats, shows'
+	// films and starts).
 	*store.Store
 
 	// The price table as last read (see priceTable).

@@ -104,5 +104,5 @@ func (s *Store) forgetTicketTypes() {
 	// A moved show or an edited film publishes 0 too (and another
 	// process's commit comes here through the poll): the programme facts
 	// cached by showInfo go with the prices.
-	s.Programme().Forget(store.ForgetAll, 0)
+	store.ProgrammeOf(s.Store).Forget(store.ForgetAll, 0)
 }

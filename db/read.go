@@ -53,7 +53,7 @@ func (s *Store) readRows(ctx context.Context, query string, args ...any) (*sql.R
 // not in it (SalesClose reads as the cinema's first default): a write asks
 // liveShow in its transaction before SalesOpen.
 func (s *Store) showInfo(ctx context.Context, showID int64) (booking.Show, error) {
-	return s.Programme().Show(ctx, showID)
+	return store.ProgrammeOf(s.Store).Show(ctx, showID)
 }
 
 // ReadShowFacts reads a show's programme facts for store.Programme.

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"boxoffice/booking"
+	"boxoffice/store"
 )
 
 // CarrySource is a cinema to carry into PostgreSQL table by table
@@ -361,7 +362,7 @@ func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''
 // forgetCaches drops what the store cached of the programme and prices:
 // Carry wrote them under it.
 func (s *Store) forgetCaches() {
-	s.Programme().Reset()
+	store.ProgrammeOf(s.Store).Reset()
 	s.pricesMu.Lock()
 	s.prices, s.pricesGen = nil, ""
 	s.pricesMu.Unlock()

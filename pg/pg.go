@@ -96,8 +96,8 @@ type Store struct {
 	faults *faults // the server going away (errors.go, fault.go)
 
 	// The rules written once (package store), with the programme's facts
-	// they and this driver read (Programme: halls, seats, shows' films and
-	// starts),
+	// they and this driver read (store.ProgrammeOf: halls, seats, shows'
+	// films and starts),
 	// which every server drops on a programme notification.
 	*store.Store
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"boxoffice/store"
+
 	"github.com/jackc/pgx/v5"
 )
 
@@ -25,7 +27,7 @@ func (s *Store) programmeChannel() string {
 
 // forgetProgramme drops what the store cached of a film's shows (kind
 // "film") or of one show ("show"); any other kind drops every show.
-func (s *Store) forgetProgramme(kind string, id int64) { s.Programme().Forget(kind, id) }
+func (s *Store) forgetProgramme(kind string, id int64) { store.ProgrammeOf(s.Store).Forget(kind, id) }
 
 // listenProgramme listens for programme edits on a connection of its own
 // until ctx ends, reconnecting with a backoff.

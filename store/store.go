@@ -115,7 +115,7 @@ type Store struct {
 }
 
 // New makes the store of driver d, with the programme's cache read
-// through d (Programme).
+// through d (ProgrammeOf).
 func New(d Driver, opts Options) *Store {
 	if opts.ReserveCutoff <= 0 {
 		opts.ReserveCutoff = booking.DefaultReserveCutoff
@@ -127,9 +127,11 @@ func New(d Driver, opts Options) *Store {
 	return &Store{d: d, prog: NewProgramme(d), opts: opts, log: log, sales: newSaleCache()}
 }
 
-// Programme is the cache of halls, seats and shows the rules read: the
-// driver reads the same one, and tells it what to forget.
-func (s *Store) Programme() *Programme { return s.prog }
+// ProgrammeOf is the cache of halls, seats and shows s's rules read: the
+// driver reads the same one, and tells it what to forget. A function,
+// not a method: a driver's store embeds Store, and every method it
+// promotes is a capability of booking.Store.
+func ProgrammeOf(s *Store) *Programme { return s.prog }
 
 // write runs fn as one write transaction for actor: before fn, inside the
 // transaction, it checks that the actor may still act (CheckActor), so a
