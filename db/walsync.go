@@ -97,25 +97,11 @@ func (y *syncer) refusal() error {
 
 func (y *syncer) run() {
 	defer close(y.done)
-	for first := range y.in {
-		group := []committed{first}
-	more:
-		for {
-			select {
-			case c, ok := <-y.in:
-				if !ok {
-					break more
-				}
-				group = append(group, c)
-			default:
-				break more
-			}
-		}
-		err := y.sync()
-		for _, c := range group {
-			y.s.acknowledge(c, err)
-			<-y.slot
-		}
+	// One batch at a time is handed over (slot), so each fsync answers
+	// exactly one.
+	for c := range y.in {
+		y.s.acknowledge(c, y.sync())
+		<-y.slot
 	}
 }
 
