@@ -13,7 +13,7 @@ func TestCLI_InitDemoHistory(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
 	code, out, errOut := runCLI(t, data, "", "init", "--demo-history", "1")
-	if code != 0 || !strings.Contains(out, "bookings") || !strings.Contains(out, "Checked:") {
+	if code != 0 || !strings.Contains(out, "bookings") || !strings.Contains(out, "Checked:") || !strings.Contains(out, "Playing 1 day of business") {
 		t.Fatalf("init --demo-history: %d %s %s", code, out, errOut)
 	}
 	yesterday := time.Now().AddDate(0, 0, -1).Format("2006-01-02")

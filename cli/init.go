@@ -117,7 +117,7 @@ func (c *env) initHistory(days int) error {
 	if err != nil {
 		return err
 	}
-	c.say("Playing %d days of business…", days)
+	c.say("Playing %s of business…", plural(days, "day", "days"))
 	stats, err := playHistory(c.ctx, dir, days, c.now(), func(day int) {
 		if (day+1)%30 == 0 {
 			c.say("  %d days", day+1)
