@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"boxoffice/internal/floorbench"
 )
 
 // Run with go test ./db -run '^$' -bench SaleFloor -benchtime 20000x -count 3.
@@ -59,33 +60,9 @@ func benchFloor(b *testing.B, shape floorShape) {
 	f := openFloor(b, filepath.Join(dir, "floor.db"), shape)
 	defer f.raw.Close()
 	defer f.close()
-	const clients = 64
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	took := make([][]time.Duration, clients)
-	start := time.Now()
 	b.ResetTimer()
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := next.Add(1) - 1
-				if k >= int64(b.N) {
-					return
-				}
-				t0 := time.Now()
-				if err := f.sell(k); err != nil {
-					b.Error(err)
-					return
-				}
-				took[c] = append(took[c], time.Since(t0))
-			}
-		}()
-	}
-	wg.Wait()
+	secs, took := floorbench.Run(b, f.sell)
 	b.StopTimer()
-	secs := time.Since(start).Seconds()
 	f.close()
 	var sold, bookings int64
 	check := f.raw.QueryRow(`SELECT (SELECT count(*) FROM claims WHERE status = 'sold'), (SELECT count(*) FROM bookings)`)
@@ -95,12 +72,7 @@ func benchFloor(b *testing.B, shape floorShape) {
 	if bookings != int64(b.N) || sold != 2*bookings {
 		b.Fatalf("%d bookings with %d seats sold, want %d with %d", bookings, sold, b.N, 2*b.N)
 	}
-	all := slices.Concat(took...)
-	slices.Sort(all)
-	bps := float64(b.N) / secs
-	b.ReportMetric(float64(all[len(all)/2])/1e6, "p50_ms")
-	b.ReportMetric(float64(all[len(all)*99/100])/1e6, "p99_ms")
-	b.ReportMetric(bps, "bookings/s")
+	bps := floorbench.Report(b, secs, took)
 	b.ReportMetric(raw, "raw_tx/s")
 	b.ReportMetric(bps/raw, "x_raw")
 	b.ReportMetric(float64(f.writerBusy.Load())/1e3/float64(b.N), "writer_µs/booking")
@@ -390,18 +362,17 @@ func (f *floor) syncer() {
 	}
 }
 
-// sell is booking k: seats 2(k mod 250) and the next of show k/250 + 1,
-// held in one transaction and sold in the next, as a counter does.
+// sell is booking k (floorbench.Of), held in one transaction and sold in
+// the next, as a counter does.
 func (f *floor) sell(k int64) error {
-	show, pair := 1+k/250, k%250
-	owner := fmt.Sprint("counter-", k%64)
+	bk := floorbench.Of(k)
 	var hold int64
 	err := f.submit(func(f *floor, audit *[]any) error {
 		now := time.Now().UnixMilli()
-		if err := f.stmts[qFloorHold].QueryRow(show, owner, now, 2*pair+1, 2*pair+2).Scan(&hold); err != nil {
+		if err := f.stmts[qFloorHold].QueryRow(bk.Show, bk.Owner, now, bk.First, bk.First+1).Scan(&hold); err != nil {
 			return err
 		}
-		*audit = append(*audit, now, "hold", show, nil, 0, fmt.Sprintf("hold %d: seats %d %d", hold, 2*pair+1, 2*pair+2))
+		*audit = append(*audit, now, "hold", bk.Show, nil, 0, fmt.Sprintf("hold %d: seats %d %d", hold, bk.First, bk.First+1))
 		return nil
 	})
 	if err != nil {
@@ -410,12 +381,12 @@ func (f *floor) sell(k int64) error {
 	return f.submit(func(f *floor, audit *[]any) error {
 		now := time.Now().UnixMilli()
 		var id int64
-		if err := f.stmts[qFloorBooking].QueryRow(fmt.Sprintf("N%09d", k*7919%1000000007), show, fmt.Sprintf("K%016x", uint64(k)*0x9E3779B97F4A7C15), now).Scan(&id); err != nil {
+		if err := f.stmts[qFloorBooking].QueryRow(bk.Number, bk.Show, bk.Key, now).Scan(&id); err != nil {
 			return err
 		}
-		q, args := qFloorSell, []any{id, hold, owner, now}
+		q, args := qFloorSell, []any{id, hold, bk.Owner, now}
 		if !f.shape.heldIndex {
-			q, args = qFloorSellBySeats, append(args, show, 2*pair+1, 2*pair+2)
+			q, args = qFloorSellBySeats, append(args, bk.Show, bk.First, bk.First+1)
 		}
 		res, err := f.exec(q, args...)
 		if err != nil {
@@ -427,10 +398,10 @@ func (f *floor) sell(k int64) error {
 		if _, err := f.exec(qFloorPay, id, now); err != nil {
 			return err
 		}
-		if _, err := f.exec(qFloorShow, show); err != nil {
+		if _, err := f.exec(qFloorShow, bk.Show); err != nil {
 			return err
 		}
-		*audit = append(*audit, now, "sale", show, id, 2500, "sale cash: 2 seats")
+		*audit = append(*audit, now, "sale", bk.Show, id, 2500, "sale cash: 2 seats")
 		return nil
 	})
 }

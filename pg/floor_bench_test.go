@@ -3,15 +3,13 @@ package pg_test
 import (
 	"context"
 	"fmt"
-	"slices"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"boxoffice/internal/floorbench"
 	"boxoffice/internal/pgtest"
 	"boxoffice/pg"
 )
@@ -43,7 +41,6 @@ func BenchmarkSaleFloor(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	const clients = 64
 	shows := 1 + b.N/250
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
@@ -60,20 +57,20 @@ func BenchmarkSaleFloor(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg.MaxConns = clients
+	cfg.MaxConns = floorbench.Clients
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer pool.Close()
-	seeds, err := pg.OpenSeedShape(ctx, url, shows, 500, clients, nil)
+	seeds, err := pg.OpenSeedShape(ctx, url, shows, 500, floorbench.Clients, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer seeds.Close()
 
 	b.ResetTimer()
-	floorSecs, lat := runFloorClients(b, clients, func(k int64) error { return floorSell(ctx, pool, k) })
+	floorSecs, took := floorbench.Run(b, func(k int64) error { return floorSell(ctx, pool, k) })
 	b.StopTimer()
 	var sold, bookings int64
 	if err := conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM claims WHERE status = 'sold'), (SELECT count(*) FROM bookings)`).Scan(&sold, &bookings); err != nil {
@@ -82,53 +79,18 @@ func BenchmarkSaleFloor(b *testing.B) {
 	if bookings != int64(b.N) || sold != 2*bookings {
 		b.Fatalf("%d bookings with %d seats sold, want %d with %d", bookings, sold, b.N, 2*b.N)
 	}
-	seedSecs, _ := runFloorClients(b, clients, func(k int64) error {
-		show, pair := 1+k/250, k%250
-		ok, err := seeds.Book(ctx, show, []string{fmt.Sprint("s", 2*pair), fmt.Sprint("s", 2*pair+1)})
+	seedSecs, _ := floorbench.Run(b, func(k int64) error {
+		bk := floorbench.Of(k)
+		ok, err := seeds.Book(ctx, bk.Show, []string{fmt.Sprint("s", bk.First), fmt.Sprint("s", bk.First+1)})
 		if err == nil && !ok {
 			err = fmt.Errorf("seeds: seats of booking %d taken", k)
 		}
 		return err
 	})
-	floor, seed := float64(b.N)/floorSecs, float64(b.N)/seedSecs
-	b.ReportMetric(floor, "bookings/s")
+	floor, seed := floorbench.Report(b, floorSecs, took), float64(b.N)/seedSecs
 	b.ReportMetric(seed, "seeds_bookings/s")
 	b.ReportMetric(floor/seed, "x_seeds")
 	b.ReportMetric(raw, "raw_tx/s")
-	b.ReportMetric(float64(lat[len(lat)/2])/1e6, "p50_ms")
-	b.ReportMetric(float64(lat[len(lat)*99/100])/1e6, "p99_ms")
-}
-
-// runFloorClients runs bookings 0 to b.N-1 on clients goroutines and
-// returns the seconds they took and every booking's time, sorted.
-func runFloorClients(b *testing.B, clients int, sell func(k int64) error) (float64, []time.Duration) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	took := make([][]time.Duration, clients)
-	start := time.Now()
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := next.Add(1) - 1
-				if k >= int64(b.N) {
-					return
-				}
-				t0 := time.Now()
-				if err := sell(k); err != nil {
-					b.Error(err)
-					return
-				}
-				took[c] = append(took[c], time.Since(t0))
-			}
-		}()
-	}
-	wg.Wait()
-	secs := time.Since(start).Seconds()
-	all := slices.Concat(took...)
-	slices.Sort(all)
-	return secs, all
 }
 
 // pgFloorSchema is the floor's tables: the project's rules on the fewest
@@ -235,17 +197,15 @@ const (
 	SELECT coalesce((SELECT id FROM b), 0), (SELECT count(*) FROM c)`
 )
 
-// floorSell is booking k: seats 2(k mod 250) and the next of show
-// k/250 + 1, held in one transaction and sold in the next, each one round
-// trip, as the store does.
+// floorSell is booking k (floorbench.Of), held in one transaction and
+// sold in the next, each one round trip, as the store does.
 func floorSell(ctx context.Context, pool *pgxpool.Pool, k int64) error {
-	show, pair := 1+k/250, k%250
-	owner := fmt.Sprint("counter-", k%64)
+	bk := floorbench.Of(k)
 	hb := &pgx.Batch{}
 	hb.Queue("BEGIN")
 	hb.Queue("SET LOCAL synchronous_commit = off")
 	var hold int64
-	hb.Queue(qPGFloorHold, show, owner, time.Now().UnixMilli(), []int64{2*pair + 1, 2*pair + 2}).QueryRow(func(r pgx.Row) error { return r.Scan(&hold) })
+	hb.Queue(qPGFloorHold, bk.Show, bk.Owner, time.Now().UnixMilli(), []int64{bk.First, bk.First + 1}).QueryRow(func(r pgx.Row) error { return r.Scan(&hold) })
 	hb.Queue("COMMIT")
 	if err := pool.SendBatch(ctx, hb).Close(); err != nil {
 		return fmt.Errorf("hold %d: %w", k, err)
@@ -253,8 +213,7 @@ func floorSell(ctx context.Context, pool *pgxpool.Pool, k int64) error {
 	var id, sold int64
 	sb := &pgx.Batch{}
 	sb.Queue("BEGIN")
-	sb.Queue(qPGFloorSell, fmt.Sprintf("N%09d", k*7919%1000000007), show, fmt.Sprintf("K%016x", uint64(k)*0x9E3779B97F4A7C15),
-		time.Now().UnixMilli(), hold, owner).QueryRow(func(r pgx.Row) error { return r.Scan(&id, &sold) })
+	sb.Queue(qPGFloorSell, bk.Number, bk.Show, bk.Key, time.Now().UnixMilli(), hold, bk.Owner).QueryRow(func(r pgx.Row) error { return r.Scan(&id, &sold) })
 	sb.Queue("COMMIT")
 	if err := pool.SendBatch(ctx, sb).Close(); err != nil {
 		return fmt.Errorf("sale %d: %w", k, err)
