@@ -156,15 +156,8 @@ func TestE2E_CounterDiskFull(t *testing.T) {
 		t.Fatalf("init: %v %s", err, out)
 	}
 	tm := startTmux(t, 100, 30, "sh", "-c", `env BOXOFFICE_DATA="$1" TERM=xterm-256color "$2"; echo "counter exited $?"; sleep 600`, "sh", data, bin)
-	tm.waitFor("Sign in")
-	tm.send("demo", "Tab", "1234", "Enter")
-	tm.waitFor("Start", "Grand")
-	tm.send("Right")
-	tm.waitFor("Tomorrow", "Grand")
-	tm.send("Enter")
-	tm.waitFor("SCREEN")
-	tm.send("2", "b")
-	tm.waitFor("Holding 2")
+	tm.openTomorrow()
+	tm.holdTwo()
 	tm.send("Enter")
 	tm.waitFor("Tendered")
 	tm.send("Up", "Space") // by card: no float to count first

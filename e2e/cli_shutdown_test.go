@@ -185,9 +185,7 @@ func newShutdownRig(t *testing.T, bin string) *shutdownRig {
 	t.Helper()
 	dir := t.TempDir()
 	r := &shutdownRig{t: t, bin: bin, data: filepath.Join(dir, "data"), key: filepath.Join(dir, "clerk")}
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", r.key).CombinedOutput(); err != nil {
-		t.Fatalf("ssh-keygen: %v %s", err, out)
-	}
+	sshKey(t, r.key)
 	r.cli("", "init")
 	r.cli("4321\n", "staff", "add", "Maria", "--role", "clerk", "--key-file", r.key+".pub")
 	r.port = freePort(t)
@@ -274,11 +272,7 @@ func TestCLI_ShutdownUnderHeldLock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	for _, tool := range []string{"ssh", "ssh-keygen", "tmux"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (apt-get install openssh-client tmux)", tool)
-		}
-	}
+	needTools(t, "ssh", "ssh-keygen", "tmux")
 	bin := clitest.Binary(t)
 	tries := 1
 	if n, err := strconv.Atoi(os.Getenv("BOXOFFICE_SHUTDOWN_TRIES")); err == nil && n > 1 {
@@ -377,15 +371,8 @@ func TestCLI_CounterShutdownUnderHeldLock(t *testing.T) {
 	pidFile := filepath.Join(dir, "pid")
 	tm := startTmux(t, 100, 30, "sh", "-c", `echo $$ >"$1"; exec env BOXOFFICE_DATA="$2" TERM=xterm-256color "$3" 2>"$4"`,
 		"sh", pidFile, data, bin, filepath.Join(dir, "counter.err"))
-	tm.waitFor("Sign in")
-	tm.send("demo", "Tab", "1234", "Enter")
-	tm.waitFor("Start", "Grand")
-	tm.send("Right")
-	tm.waitFor("Tomorrow", "Grand")
-	tm.send("Enter")
-	tm.waitFor("SCREEN")
-	tm.send("2", "b")
-	tm.waitFor("Holding 2")
+	tm.openTomorrow()
+	tm.holdTwo()
 	raw, err := os.ReadFile(pidFile)
 	if err != nil {
 		t.Fatal(err)

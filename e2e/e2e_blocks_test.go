@@ -34,11 +34,8 @@ func TestE2E_BlockReachesOpenCounter(t *testing.T) {
 	first := shows[0]
 	show := strconv.FormatInt(first.ID, 10)
 	tm := startTmux(t, 100, 30, "env", "BOXOFFICE_DATA="+data, "TERM=xterm-256color", bin)
-	tm.waitFor("Sign in")
-	tm.send("demo", "Tab", "1234", "Enter")
-	tm.waitFor("Start", "Grand")
-	tm.send("Right")
-	tm.waitFor("Tomorrow", first.Hall)
+	tm.signIn()
+	tm.tomorrow(first.Hall)
 	tm.send("Enter")
 	tm.waitFor("SCREEN", "free "+itoa(first.Free)+"/")
 

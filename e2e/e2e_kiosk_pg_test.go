@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -46,27 +45,8 @@ func TestE2E_KioskOnPostgres(t *testing.T) {
 	run("init")
 	tm := startTmux(t, 100, 50, "sh", "-c", "env TZ=UTC BOXOFFICE_NOW="+now+" TERM=xterm-256color "+bin+" --data "+data+" --db '"+url+"' kiosk; echo KIOSK-EXITED $?; sleep 600")
 	tm.waitFor("Welcome", "Book tickets")
-	tm.send("Enter")
-	tm.waitFor("Choose a film")
-	tm.send("Enter")
-	tm.waitFor("today", "seats free")
-	tm.send("Enter")
-	tm.waitFor("how many tickets?")
-	tm.send("Right", "Right", "Enter")
-	tm.waitFor("Your seats:", "SCREEN")
-	tm.send("Enter")
-	tm.waitFor("Who are they for?")
-	tm.send("Ann Lee", "Tab", "020 7946 0018", "Enter")
-	screen := tm.waitFor("Reserved. Your booking number is", "Pay at the counter by 10:30")
-	number := regexp.MustCompile(`BO-[2-9A-Z]{8}`).FindString(screen)
-	if number == "" {
-		t.Fatalf("no booking number on the screen:\n%s", screen)
-	}
-	tm.send("Enter")
-	tm.waitFor("Welcome")
-	tm.send("Down", "Enter")
-	tm.waitFor("Collect your tickets")
-	tm.send(number, "Tab", "0018", "Enter")
+	number := tm.kioskReserveAnn()
+	tm.kioskCollect(number)
 	tm.waitFor(number, "Not paid yet")
 	tm.send("C-x", "C-e")
 	tm.waitFor("Close the kiosk")

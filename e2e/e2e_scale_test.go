@@ -64,15 +64,8 @@ func TestE2E_SecondCounterWhileServing(t *testing.T) {
 	}
 
 	tm := startTmux(t, 100, 30, "env", "BOXOFFICE_DATA="+data, "TERM=xterm-256color", bin)
-	tm.waitFor("Sign in")
-	tm.send("demo", "Tab", "1234", "Enter")
-	tm.waitFor("Start", "Grand")
-	tm.send("Right")
-	tm.waitFor("Tomorrow", "Grand")
-	tm.send("Enter")
-	tm.waitFor("SCREEN")
-	tm.send("2", "b")
-	tm.waitFor("Holding 2")
+	tm.openTomorrow()
+	tm.holdTwo()
 	tm.send("Enter")
 	tm.waitFor("Tendered")
 	tm.send("Enter") // exact money: to the Sell step

@@ -23,13 +23,9 @@ func TestE2E_MixedPartyInEightKeys(t *testing.T) {
 	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	tm := startTmux(t, 80, 24, "env", "BOXOFFICE_DATA="+data, "TERM=xterm-256color", bin)
-	tm.waitFor("Sign in")
-	tm.send("demo", "Tab", "1234", "Enter")
-	tm.waitFor("Start", "Grand")
-	// Tomorrow's first show (Grand) is on sale whatever the time of day:
-	// the count starts on its list, the cursor on it.
-	tm.send("Right")
-	tm.waitFor("Tomorrow", "Grand")
+	tm.signIn()
+	// The count starts on tomorrow's list, the cursor on its first show.
+	tm.tomorrow("Grand")
 
 	keys := 0
 	press := func(k ...string) {

@@ -73,27 +73,13 @@ func TestE2E_TwoCountersTwoShifts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	for _, tool := range []string{"ssh", "ssh-keygen", "tmux"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (apt-get install openssh-client tmux)", tool)
-		}
-	}
+	needTools(t, "ssh", "ssh-keygen", "tmux")
 	bin := clitest.Binary(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	key := filepath.Join(dir, "maria")
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key).CombinedOutput(); err != nil {
-		t.Fatalf("ssh-keygen: %v %s", err, out)
-	}
-	cli := func(stdin string, args ...string) string {
-		cmd := exec.Command(bin, append([]string{"--data", data}, args...)...)
-		cmd.Stdin = strings.NewReader(stdin)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%v: %v %s", args, err, out)
-		}
-		return string(out)
-	}
+	sshKey(t, key)
+	cli := commandLine(t, bin, "--data", data)
 	cli("", "init")
 	cli("4321\n", "staff", "add", "Maria", "--role", "clerk", "--key-file", key+".pub")
 	cli("2468\n", "staff", "add", "Lee", "--role", "clerk")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,16 +33,7 @@ func TestE2E_SitesOverSSH(t *testing.T) {
 	bin := clitest.Binary(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	cli := func(stdin string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(bin, append([]string{"--data", data, "--db", url}, args...)...)
-		cmd.Stdin = strings.NewReader(stdin)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%v: %v %s", args, err, out)
-		}
-		return string(out)
-	}
+	cli := commandLine(t, bin, "--data", data, "--db", url)
 	cli("", "init")
 	cli("", "site", "add", "North")
 	hall := clitest.StudioAt(t, "Nord")

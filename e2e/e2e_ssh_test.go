@@ -25,27 +25,31 @@ func freePort(t *testing.T) string {
 	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 }
 
-// The shipped binary serves the counter; the system's own ssh client in a
-// real terminal sells a seat; SIGTERM stops the server cleanly.
-func TestE2E_ServeOverRealSSH(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
-	for _, tool := range []string{"ssh", "ssh-keygen", "tmux"} {
+// needTools skips the test when a program it drives is not installed.
+func needTools(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed (apt-get install openssh-client tmux)", tool)
 		}
 	}
-	bin := clitest.Binary(t)
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data")
-	key := filepath.Join(dir, "clerk")
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key).CombinedOutput(); err != nil {
+}
+
+// sshKey makes a passphrase-less key pair at path and path.pub.
+func sshKey(t *testing.T, path string) {
+	t.Helper()
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", path).CombinedOutput(); err != nil {
 		t.Fatalf("ssh-keygen: %v %s", err, out)
 	}
-	cli := func(stdin string, args ...string) string {
-		cmd := exec.Command(bin, append([]string{"--data", data}, args...)...)
+}
+
+// commandLine runs bin with the global flags given before each command's
+// own arguments, stdin on its input, and returns what it printed; a
+// command that fails fails the test.
+func commandLine(t *testing.T, bin string, global ...string) func(stdin string, args ...string) string {
+	return func(stdin string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, append(append([]string{}, global...), args...)...)
 		cmd.Stdin = strings.NewReader(stdin)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -53,6 +57,22 @@ func TestE2E_ServeOverRealSSH(t *testing.T) {
 		}
 		return string(out)
 	}
+}
+
+// The shipped binary serves the counter; the system's own ssh client in a
+// real terminal sells a seat; SIGTERM stops the server cleanly.
+func TestE2E_ServeOverRealSSH(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	needTools(t, "ssh", "ssh-keygen", "tmux")
+	bin := clitest.Binary(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	key := filepath.Join(dir, "clerk")
+	sshKey(t, key)
+	cli := commandLine(t, bin, "--data", data)
 	cli("", "init")
 	cli("4321\n", "staff", "add", "Maria", "--role", "clerk", "--key-file", key+".pub")
 

@@ -42,6 +42,39 @@ func startTmux(t *testing.T, width, height int, command ...string) *tmuxTerm {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// signIn signs in with the demo credentials and waits for the shows.
+func (tm *tmuxTerm) signIn() {
+	tm.t.Helper()
+	tm.waitFor("Sign in")
+	tm.send("demo", "Tab", "1234", "Enter")
+	tm.waitFor("Start", "Grand")
+}
+
+// tomorrow lists tomorrow's shows and waits for hall among them: the
+// first, in Grand, is on sale whatever the time of day. Wait for a hall
+// in the rows, not just the header, before opening one.
+func (tm *tmuxTerm) tomorrow(hall string) {
+	tm.t.Helper()
+	tm.send("Right")
+	tm.waitFor("Tomorrow", hall)
+}
+
+// openTomorrow signs in and opens tomorrow's first show, up to its map.
+func (tm *tmuxTerm) openTomorrow() {
+	tm.t.Helper()
+	tm.signIn()
+	tm.tomorrow("Grand")
+	tm.send("Enter")
+	tm.waitFor("SCREEN")
+}
+
+// holdTwo holds two seats by best available on the open map.
+func (tm *tmuxTerm) holdTwo() {
+	tm.t.Helper()
+	tm.send("2", "b")
+	tm.waitFor("Holding 2")
+}
+
 func (tm *tmuxTerm) send(keys ...string) {
 	tm.t.Helper()
 	args := append([]string{"-L", tm.socket, "send-keys", "-t", "0"}, keys...)
@@ -91,18 +124,8 @@ func TestE2E_CounterSellsTwoSeats(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	tm := startTmux(t, 100, 30, "env", "BOXOFFICE_DATA="+data, "TERM=xterm-256color", bin)
 
-	tm.waitFor("Sign in")
-	tm.send("demo", "Tab", "1234", "Enter")
-	tm.waitFor("Start", "Grand")
-	// Tomorrow's first show is on sale whatever the time of day. Wait for
-	// its list (a hall name in the rows), not just the header, before
-	// opening it.
-	tm.send("Right")
-	tm.waitFor("Tomorrow", "Grand")
-	tm.send("Enter")
-	tm.waitFor("SCREEN")
-	tm.send("2", "b")
-	tm.waitFor("Holding 2")
+	tm.openTomorrow()
+	tm.holdTwo()
 	tm.send("Enter")
 	tm.waitFor("Tendered")
 	tm.send("30", "Enter") // the amount, then enter to the Sell step
@@ -156,15 +179,8 @@ func TestE2E_PriceChangeReachesOpenCounter(t *testing.T) {
 	bin := clitest.Binary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	tm := startTmux(t, 80, 24, "env", "BOXOFFICE_DATA="+data, "TERM=xterm-256color", bin)
-	tm.waitFor("Sign in")
-	tm.send("demo", "Tab", "1234", "Enter")
-	tm.waitFor("Start", "Grand")
-	tm.send("Right")
-	tm.waitFor("Tomorrow", "Grand")
-	tm.send("Enter")
-	tm.waitFor("SCREEN")
-	tm.send("2", "b")
-	tm.waitFor("Holding 2")
+	tm.openTomorrow()
+	tm.holdTwo()
 	tm.send("Enter")
 	tm.waitFor("Total                   25.00")
 
