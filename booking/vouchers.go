@@ -290,9 +290,9 @@ func VouchersSheet(rep *VoucherReport) *ReportSheet {
 // CheckoutRequest.Voucher.
 type Vouchers interface {
 	// AddVoucher adds a voucher (ValidVoucher). Needs
-	// ActionManageVouchers. EInvalid for a bad voucher; EConflict when
-	// its code is taken; ENotFound for a film or show limit that names
-	// none.
+	// ActionManageVouchers. EInvalid for a bad voucher or a ticket type
+	// limit that names none; EConflict when its code is taken; ENotFound
+	// for a film or show limit that names none.
 	AddVoucher(ctx context.Context, actor Actor, v Voucher) (*Voucher, error)
 	// ListVouchers lists the vouchers by code, the retired ones too.
 	// Needs ActionManageVouchers.

@@ -91,6 +91,11 @@ func (s *Store) AddVoucher(ctx context.Context, actor booking.Actor, v booking.V
 				return nil, orErr(err, errNoFilm(v.FilmID))
 			}
 		}
+		if v.TicketType != "" {
+			if ok, err := tx.TicketTypeExists(v.TicketType); err != nil || !ok {
+				return nil, orErr(err, booking.Errorf(booking.EInvalid, "There is no ticket type %q.", v.TicketType))
+			}
+		}
 		id, ok, err := tx.InsertVoucher(v)
 		if err != nil {
 			return nil, err

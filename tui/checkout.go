@@ -117,7 +117,7 @@ func (m *Model) openCheckout() tea.Cmd {
 	}
 	c.voucher.accept, c.items.accept = isCodeRune, isItemsRune
 	c.tendered.accept = isAmountRune
-	c.phone.accept = func(r rune) bool { return isDigit(r) || strings.ContainsRune("+ -()", r) }
+	c.phone.accept = isPhoneRune
 	// The party typed on the map puts its types on the seats.
 	c.types = m.partyTypes(mine, m.defaultType())
 	// Start on the tendered amount: with adult tickets and cash, a sale

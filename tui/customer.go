@@ -16,11 +16,15 @@ import (
 // a customer account by e-mail address, phone or name, or opens a new
 // one, and puts it on the sale (CheckoutRequest.CustomerID). An address
 // that is someone's already is answered with a search for it, so the
-// clerk picks the account that has it. Its drawing is in
-// customer_view.go.
+// clerk picks the account that has it. ctrl+a on the gift-card screen
+// opens the same search for the card sold there (giftcard.go). Its
+// drawing is in customer_view.go.
 
 // customerState is the customer screen's state.
 type customerState struct {
+	// from is the screen the customer is picked for, and esc goes back
+	// to: the checkout or the gift-card screen.
+	from    screen
 	adding  bool // the new-account form, else the search
 	query   field
 	results []booking.Customer
@@ -60,13 +64,19 @@ type customerMsg struct {
 // openCustomer opens the search from the checkout, the query the name
 // typed there, if any.
 func (m *Model) openCustomer() tea.Cmd {
+	return m.openCustomerFrom(screenCheckout, m.checkout.name.String())
+}
+
+// openCustomerFrom opens the search for screen from (the checkout or the
+// gift-card screen), searching for query unless it is empty.
+func (m *Model) openCustomerFrom(from screen, query string) tea.Cmd {
 	if booking.Authorize(m.actor(), booking.ActionCustomers) != nil {
 		m.setError("Customer accounts need a clerk.")
 		return nil
 	}
-	s := customerState{query: newField(60), name: newField(booking.MaxNameLen), email: newField(80), phone: newField(24)}
-	s.phone.accept = m.checkout.phone.accept
-	s.query.Set(m.checkout.name.String())
+	s := customerState{from: from, query: newField(60), name: newField(booking.MaxNameLen), email: newField(80), phone: newField(24)}
+	s.phone.accept = isPhoneRune
+	s.query.Set(query)
 	m.customer = s
 	m.screen = screenCustomer
 	m.setInfo("")
@@ -124,7 +134,7 @@ func (m *Model) onCustomer(msg customerMsg) tea.Cmd {
 		return nil
 	case msg.added != nil:
 		m.pickCustomer(*msg.added)
-		m.setInfo("Opened account " + strconv.FormatInt(msg.added.ID, 10) + " for " + booking.CleanLine(msg.added.Name, 40) + "; it is on this sale.")
+		m.setInfo("Opened account " + strconv.FormatInt(msg.added.ID, 10) + " for " + booking.CleanLine(msg.added.Name, 40) + "; it is on " + s.onWhat() + ".")
 		return nil
 	}
 	s.results = msg.found
@@ -134,9 +144,22 @@ func (m *Model) onCustomer(msg customerMsg) tea.Cmd {
 	return m.customerCardsCmd()
 }
 
+// onWhat is what a customer picked is put on, as the clerk is told.
+func (s *customerState) onWhat() string {
+	if s.from == screenGiftCard {
+		return "the gift card"
+	}
+	return "this sale"
+}
+
 // pickCustomer puts c on the sale and goes back to the checkout, the
-// customer's name and phone filled in where nothing was typed.
+// customer's name and phone filled in where nothing was typed; or, picked
+// for a gift card, on the card.
 func (m *Model) pickCustomer(c booking.Customer) {
+	if m.customer.from == screenGiftCard {
+		m.pickCardCustomer(c)
+		return
+	}
 	co := &m.checkout
 	co.customer = &c
 	if co.name.Empty() {
@@ -163,7 +186,7 @@ func (customerScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Back):
-		m.screen = screenCheckout
+		m.screen = s.from
 		m.setInfo("")
 	case key.Matches(msg, k.Account):
 		s.adding, s.focus = true, custName

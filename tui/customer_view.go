@@ -16,12 +16,16 @@ func (customerScreen) help(m *Model) helpKeys {
 		}
 		return helpKeys{short: []key.Binding{enter, k.NextField, says(k.Back, "back to the search"), k.Help}}
 	}
-	open := says(k.Open, "search")
-	if s := &m.customer; s.query.String() == s.searched && len(s.results) > 0 {
-		open = says(k.Open, "put on the sale")
+	s := &m.customer
+	open, put, back := says(k.Open, "search"), "put on the sale", says(k.Back, "back to the checkout")
+	if s.from == screenGiftCard {
+		put, back = "put on the card", says(k.Back, "back to the gift cards")
+	}
+	if s.query.String() == s.searched && len(s.results) > 0 {
+		open = says(k.Open, put)
 	}
 	return helpKeys{
-		short: []key.Binding{open, k.Down, says(k.Account, "new account"), says(k.Back, "back to the checkout"), k.Help},
+		short: []key.Binding{open, k.Down, says(k.Account, "new account"), back, k.Help},
 		full:  [][]key.Binding{{k.Up, k.Down, k.Open}, {k.Account, k.Back}, k.global()},
 	}
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -16,6 +17,13 @@ import (
 // money goes into the clerk's shift, and the sale is asked first, No by
 // default), or types a card's number to read its balance. A card sold is
 // printed on the counter's printer with its number and QR code.
+//
+// A card may be sold for a customer account, as giftcard issue --customer
+// does: its number typed in the Customer field, or picked with ctrl+a from
+// the customer search the checkout uses. The account is read before the
+// question, which names it; one that does not exist is said and nothing
+// is asked or sold. The card is then listed on the account (the customer
+// screen shows it). Empty is no account, the default.
 
 // giftCardFocus is the field enter acts on.
 type giftCardFocus int
@@ -23,6 +31,7 @@ type giftCardFocus int
 const (
 	gcAmount giftCardFocus = iota
 	gcMethod
+	gcCustomer
 	gcNumber
 	numGCFocus
 )
@@ -32,16 +41,32 @@ type giftCardState struct {
 	focus          giftCardFocus
 	amount, number field
 	method         booking.PayMethod
-	ask            bool // the sale is asked: y sells, anything else does not
-	busy           bool
-	card           *booking.GiftCardInfo // the card sold or read last
+	// customer is the account number the card is sold for, empty for
+	// none; who is the account it names, once read or picked.
+	customer field
+	who      *booking.Customer
+	ask      bool // the sale is asked: y sells, anything else does not
+	busy     bool
+	card     *booking.GiftCardInfo // the card sold or read last
 }
 
-// giftCardMsg answers the screen's store calls.
+// gcCustomerDigits bounds the Customer field: account numbers far beyond
+// any cinema's, short enough that a number typed always parses.
+const gcCustomerDigits = 12
+
+// giftCardMsg answers the screen's store calls; who is the account a
+// card was sold for, nil for none.
 type giftCardMsg struct {
 	card *booking.GiftCardInfo
+	who  *booking.Customer
 	sold bool
 	err  error
+}
+
+// giftCardWhoMsg answers the read of the account a card is to be sold for.
+type giftCardWhoMsg struct {
+	who *booking.Customer
+	err error
 }
 
 // openGiftCards opens the screen, its fields empty.
@@ -50,8 +75,9 @@ func (m *Model) openGiftCards() tea.Cmd {
 		m.setError("Gift cards need a clerk.")
 		return nil
 	}
-	m.giftCard = giftCardState{amount: newField(10), number: newField(24), method: booking.Cash}
+	m.giftCard = giftCardState{amount: newField(10), number: newField(24), customer: newField(gcCustomerDigits), method: booking.Cash}
 	m.giftCard.amount.accept = isAmountRune
+	m.giftCard.customer.accept = isDigit
 	m.giftCard.number.accept = func(r rune) bool { return isDigit(r) || r == ' ' || r == '-' }
 	m.screen = screenGiftCard
 	m.setInfo("")
@@ -72,7 +98,13 @@ func (m *Model) onGiftCard(msg giftCardMsg) tea.Cmd {
 		return nil
 	}
 	s.amount.Reset()
-	m.setInfo("Sold gift card " + booking.FormatCardNumber(msg.card.Number) + " for " + msg.card.Amount.String() + ".")
+	s.customer.Reset()
+	s.who = nil
+	said := "Sold gift card " + booking.FormatCardNumber(msg.card.Number) + " for " + msg.card.Amount.String()
+	if msg.who != nil {
+		said += " to " + customerName(msg.who)
+	}
+	m.setInfo(said + ".")
 	return m.printAlone("gift card", func(l paper.Layout) []byte { return l.GiftCardJob(msg.card) })
 }
 
@@ -88,6 +120,8 @@ func (giftCardScreen) focus(m *Model) *field {
 		return &s.amount
 	case s.focus == gcNumber:
 		return &s.number
+	case s.focus == gcCustomer:
+		return &s.customer
 	}
 	return nil
 }
@@ -105,6 +139,8 @@ func (giftCardScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		m.setInfo("No gift card sold.")
 	case key.Matches(msg, k.Back):
 		return m.goBack(screenShows)
+	case key.Matches(msg, k.Account):
+		return m.openCustomerFrom(screenGiftCard, "")
 	case key.Matches(msg, k.NextField):
 		s.focus = (s.focus + 1) % numGCFocus
 	case key.Matches(msg, k.PrevField):
@@ -119,6 +155,8 @@ func (giftCardScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		s.amount.key(msg, &m.keys)
 	case s.focus == gcNumber:
 		s.number.key(msg, &m.keys)
+	case s.focus == gcCustomer:
+		s.customer.key(msg, &m.keys)
 	}
 	return nil
 }
@@ -132,20 +170,92 @@ func otherMethod(p booking.PayMethod) booking.PayMethod {
 }
 
 // askGiftCard checks the amount and asks before selling: money moves only
-// after a yes.
+// after a yes. A customer account typed and not read yet is read first,
+// so the question names whom the card is for.
 func (m *Model) askGiftCard() tea.Cmd {
 	s := &m.giftCard
 	amount, err := booking.ParseMoney(s.amount.String())
 	if err == nil {
 		err = booking.CheckGiftCardAmount(amount)
 	}
+	var id int64
+	if err == nil {
+		id, err = s.customerID()
+	}
 	if err != nil {
 		m.fail(err)
 		return nil
 	}
+	if id != 0 && (s.who == nil || s.who.ID != id) {
+		return m.readCardCustomerCmd(id)
+	}
+	q := "Sell a gift card for " + amount.String() + ", paid by " + string(s.method)
+	if id != 0 {
+		q += ", to " + customerName(s.who)
+	}
 	s.ask = true
-	m.setInfo("Sell a gift card for " + amount.String() + ", paid by " + string(s.method) + "? y/N")
+	m.setInfo(q + "? y/N")
 	return nil
+}
+
+// customerID is the account number typed, 0 for none.
+func (s *giftCardState) customerID() (int64, error) {
+	t := strings.TrimSpace(s.customer.String())
+	if t == "" {
+		return 0, nil
+	}
+	id, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || id < 1 {
+		return 0, booking.Errorf(booking.EInvalid, "Type the customer's account number, like 12, or leave it empty for none.")
+	}
+	return id, nil
+}
+
+// customerName is "customer 12 (Ann Lee)", as the screen names an account.
+func customerName(c *booking.Customer) string {
+	return "customer " + strconv.FormatInt(c.ID, 10) + " (" + booking.CleanLine(c.Name, 30) + ")"
+}
+
+// readCardCustomerCmd reads account id, to name it in the question. The
+// store checks it again in the sale's own transaction.
+func (m *Model) readCardCustomerCmd(id int64) tea.Cmd {
+	m.giftCard.busy = true
+	store, actor := m.store, m.actor()
+	return m.call(func(ctx context.Context) (tea.Msg, error) {
+		d, err := store.Customer(ctx, actor, id)
+		if err != nil {
+			return giftCardWhoMsg{err: err}, err
+		}
+		c := d.Customer
+		if c.Erased() {
+			err = booking.ErrCustomerErased(id)
+		}
+		return giftCardWhoMsg{who: &c, err: err}, err
+	})
+}
+
+// onGiftCardWho takes the account read: refused, it is said and nothing
+// is asked; else the sale is asked, naming it.
+func (m *Model) onGiftCardWho(msg giftCardWhoMsg) tea.Cmd {
+	s := &m.giftCard
+	s.busy = false
+	if msg.err != nil {
+		s.who = nil
+		m.fail(msg.err)
+		return nil
+	}
+	s.who = msg.who
+	return m.askGiftCard()
+}
+
+// pickCardCustomer sells the card for c, picked on the customer search,
+// and goes back to the gift-card screen.
+func (m *Model) pickCardCustomer(c booking.Customer) {
+	s := &m.giftCard
+	s.customer.Set(strconv.FormatInt(c.ID, 10))
+	s.who = &c
+	m.screen = screenGiftCard
+	m.setInfo("The gift card is sold to " + customerName(&c) + ".")
 }
 
 func (m *Model) issueGiftCardCmd() tea.Cmd {
@@ -155,12 +265,21 @@ func (m *Model) issueGiftCardCmd() tea.Cmd {
 		m.fail(err)
 		return nil
 	}
+	id, err := s.customerID()
+	if err != nil {
+		m.fail(err)
+		return nil
+	}
+	var who *booking.Customer
+	if id != 0 {
+		who = s.who
+	}
 	s.busy = true
 	store, actor := m.store, m.actor()
-	req := booking.GiftCardRequest{Amount: amount, Method: s.method}
+	req := booking.GiftCardRequest{Amount: amount, Method: s.method, CustomerID: id}
 	return m.money(func(ctx context.Context) (tea.Msg, error) {
 		c, err := store.IssueGiftCard(ctx, actor, req)
-		return giftCardMsg{card: c, sold: true, err: err}, err
+		return giftCardMsg{card: c, who: who, sold: true, err: err}, err
 	})
 }
 
@@ -188,9 +307,9 @@ func (giftCardScreen) help(m *Model) helpKeys {
 	if s.focus == gcNumber {
 		enter = says(k.Confirm, "read the balance")
 	}
-	back := says(k.Back, "back")
-	return helpKeys{short: []key.Binding{enter, k.NextField, back, k.Help},
-		full: [][]key.Binding{{k.NextField, k.PrevField, k.Method, enter, back}, k.global()}}
+	back, account := says(k.Back, "back"), says(k.Account, "customer")
+	return helpKeys{short: []key.Binding{enter, k.NextField, account, back, k.Help},
+		full: [][]key.Binding{{k.NextField, k.PrevField, k.Method, account, enter, back}, k.global()}}
 }
 
 func (giftCardScreen) view(m *Model, height int) string {
@@ -205,14 +324,25 @@ func (giftCardScreen) view(m *Model, height int) string {
 		return "  "
 	}
 	b.WriteString(mark(gcAmount) + "Amount       " + s.amount.view(st, s.focus == gcAmount && !s.ask, w) + "\n")
-	b.WriteString(mark(gcMethod) + "Paid by      " + string(s.method) + st.Subtle.Render("  (space: cash/card)") + "\n\n")
+	b.WriteString(mark(gcMethod) + "Paid by      " + string(s.method) + st.Subtle.Render("  (space: cash/card)") + "\n")
+	b.WriteString(mark(gcCustomer) + "Customer     " + s.customer.view(st, s.focus == gcCustomer && !s.ask, min(w, gcCustomerDigits)) +
+		st.Subtle.Render("  "+cut(s.customerNote(), max(m.width-31, 8))) + "\n\n")
 	b.WriteString(mark(gcNumber) + "Card number  " + s.number.view(st, s.focus == gcNumber && !s.ask, w) + "\n\n")
-	if c := s.card; c != nil && height > 10 {
+	if c := s.card; c != nil && height > 11 {
 		b.WriteString("  Gift card " + booking.FormatCardNumber(c.Number) + "\n")
 		b.WriteString("  Balance   " + c.Balance.String() + st.Subtle.Render("  (sold for "+c.Amount.String()+")") + "\n")
-		for _, mv := range c.Moves[max(len(c.Moves)-(height-12), 0):] {
+		for _, mv := range c.Moves[max(len(c.Moves)-(height-13), 0):] {
 			b.WriteString(st.Subtle.Render(cut("    "+mv.At.Format("02 Jan 15:04")+"  "+string(mv.Kind)+"  "+(mv.Kind.Sign()*mv.Amount).String()+"  "+mv.Booking, m.width)) + "\n")
 		}
 	}
 	return b.String()
+}
+
+// customerNote is said beside the Customer field: whom the number names,
+// once read, else how to fill it.
+func (s *giftCardState) customerNote() string {
+	if id, err := s.customerID(); err == nil && s.who != nil && s.who.ID == id {
+		return booking.CleanLine(s.who.Name, 60)
+	}
+	return "account number, optional · ctrl+a finds one"
 }

@@ -125,3 +125,6 @@ func (f field) view(st *Styles, focused bool, width int) string {
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 func isAmountRune(r rune) bool { return isDigit(r) || r == '.' || r == ',' }
+
+// isPhoneRune is what a phone field takes: digits, +, space, - and ().
+func isPhoneRune(r rune) bool { return isDigit(r) || strings.ContainsRune("+ -()", r) }

@@ -49,7 +49,7 @@ var mgrAbout = [numMgrSections]string{
 	mgrTerminals: "the counter terminals; add, remove, their printer",
 	mgrShifts:    "everyone's shifts; reopen a closed one",
 	mgrSettings:  "the cinema's name, address, currency, locale, footer",
-	mgrVouchers:  "the voucher codes, their uses left; add one",
+	mgrVouchers:  "the voucher codes, their uses left; add, retire",
 	mgrGiftCards: "the gift cards sold, their balances; find one",
 }
 
@@ -592,7 +592,7 @@ func (m *Model) sectionKeys() []key.Binding {
 	case mgrSettings:
 		return []key.Binding{k.MgrEdit}
 	case mgrVouchers:
-		return []key.Binding{k.MgrAdd}
+		return []key.Binding{k.MgrAdd, k.MgrRetire}
 	case mgrGiftCards:
 		return []key.Binding{k.MgrFind}
 	}

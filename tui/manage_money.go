@@ -15,9 +15,10 @@ import (
 
 // The manager's vouchers and gift cards (ctrl+g, 9 and 0). Vouchers: the
 // list (code, what it takes off, uses left, the last day, what it is kept
-// to) and a to add one. Gift cards: read-only, the newest first or one
-// found by its number (f), each named by its last four digits; no key
-// here moves money — a card is sold at the counter's gift-card screen.
+// to), a to add one and r to retire the one selected. Gift cards:
+// read-only, the newest first or one found by its number (f), each named
+// by its last four digits; no key here moves money — a card is sold at
+// the counter's gift-card screen.
 
 // mgrCardsShown is how many of the newest gift cards the list reads.
 const mgrCardsShown = 100
@@ -83,9 +84,30 @@ func (m *Model) giftCardsView(h int) string {
 }
 
 func (m *Model) vouchersKey(msg tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(msg, m.keys.MgrAdd) {
+	g := &m.manage
+	switch {
+	case key.Matches(msg, m.keys.MgrAdd):
 		m.voucherForm()
+	case len(g.money.vouchers) == 0:
+	case key.Matches(msg, m.keys.MgrRetire):
+		return m.retireVoucher(g.money.vouchers[g.cursor])
 	}
+	return nil
+}
+
+// retireVoucher asks before retiring v, No by default. One retired
+// already is not asked about: retiring is for good, so the store can only
+// refuse it, and its refusal is the message the command line gives too.
+func (m *Model) retireVoucher(v booking.Voucher) tea.Cmd {
+	retire := m.mgrDo("Retired voucher "+v.Code+": the checkout no longer takes it.", func(ctx context.Context, s Backend, a booking.Actor) error {
+		_, err := s.RetireVoucher(ctx, a, v.Code)
+		return err
+	})
+	if v.Retired {
+		return retire
+	}
+	m.ask(fmt.Sprintf("Retire voucher %s (%s, %d of %d uses left)? The checkout stops taking it for good; the sales that used it stay.",
+		v.Code, v.OffText(), v.UsesLeft, v.Uses), retire)
 	return nil
 }
 
@@ -110,23 +132,37 @@ func (m *Model) giftCardsKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // voucherForm adds a voucher: its code, an amount or a percentage off,
-// how many uses, the last day, and what it is kept to.
+// how many uses, the last day, and what it is kept to: a film and a show
+// by their numbers (as the films list and the week show them) and a
+// ticket type by its code, each empty for any. The store refuses a film,
+// show or ticket type that names none, as it does for the command line.
 func (m *Model) voucherForm() {
 	uses := textField("Uses", 6, "1")
 	uses.f.accept = isDigit
-	m.openForm("Add a voucher", "Off is an amount (5.00) or a percentage (10%). Until is the last day, like 2026-12-31, or empty for no end.",
+	film, show := textField("Film", voucherIDDigits, ""), textField("Show", voucherIDDigits, "")
+	film.f.accept, show.f.accept = isDigit, isDigit
+	m.openForm("Add a voucher", "Off is an amount (5.00) or a percentage (10%). Until is the last day, like 2026-12-31, or empty for no end. "+
+		"Film, show (their numbers) and ticket type keep it to them; empty for any.",
 		func(m *Model, v []string) (tea.Cmd, string, error) {
 			vc, err := voucherFromForm(v)
 			if err != nil {
 				return nil, "", err
 			}
-			return m.mgrDo("Added voucher "+vc.Code+": "+vc.OffText()+".", func(ctx context.Context, s Backend, a booking.Actor) error {
+			said := "Added voucher " + vc.Code + ": " + vc.OffText()
+			if vc.FilmID != 0 || vc.ShowID != 0 || vc.TicketType != "" {
+				said += ", for " + vc.LimitText()
+			}
+			return m.mgrDo(said+".", func(ctx context.Context, s Backend, a booking.Actor) error {
 				_, err := s.AddVoucher(ctx, a, vc)
 				return err
 			}), "", nil
 		}, textField("Code", booking.MaxVoucherCode, ""), textField("Off", 10, ""), uses, textField("Until", 10, ""),
-		textField("Ticket type", 16, ""))
+		film, show, textField("Ticket type", 16, ""))
 }
+
+// voucherIDDigits bounds the film and show fields: ids far beyond any
+// cinema's, and short enough that a number typed always parses.
+const voucherIDDigits = 12
 
 // voucherFromForm reads the voucher form's values; the store checks the
 // rest (booking.ValidVoucher) and says what is wrong.
@@ -135,7 +171,16 @@ func voucherFromForm(v []string) (booking.Voucher, error) {
 	if err != nil {
 		return booking.Voucher{}, err
 	}
-	vc := booking.Voucher{Code: code, TicketType: strings.ToLower(strings.TrimSpace(v[4]))}
+	vc := booking.Voucher{Code: code, TicketType: strings.ToLower(strings.TrimSpace(v[6]))}
+	for i, id := range []*int64{&vc.FilmID, &vc.ShowID} {
+		if t := strings.TrimSpace(v[4+i]); t != "" {
+			n, err := strconv.ParseInt(t, 10, 64)
+			if err != nil || n < 1 {
+				return vc, booking.Errorf(booking.EInvalid, "Type the %s's number, like 12, or leave it empty for any.", []string{"film", "show"}[i])
+			}
+			*id = n
+		}
+	}
 	off := strings.TrimSpace(v[1])
 	if p, ok := strings.CutSuffix(off, "%"); ok {
 		n, err := strconv.Atoi(strings.TrimSpace(p))

@@ -464,6 +464,8 @@ func (m *Model) onHouseResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onCustomerCards(msg), true
 	case giftCardMsg: // gift cards (giftcard.go)
 		return m.onGiftCard(msg), true
+	case giftCardWhoMsg:
+		return m.onGiftCardWho(msg), true
 	}
 	return nil, false
 }

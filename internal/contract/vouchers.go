@@ -197,7 +197,8 @@ func vouchersDiscount(t *testing.T, e *env) {
 
 // vouchersRefusals: an unknown code, an expired one, a retired one, one
 // for another show or a ticket type the sale has none of: each refused
-// with nothing written and the hold still held.
+// with nothing written and the hold still held. A voucher kept to a
+// ticket type that does not exist is not added.
 func vouchersRefusals(t *testing.T, e *env) {
 	vs := need[booking.Vouchers](t, e, needVouchers)
 	addVoucher(t, e, vs, booking.Voucher{Code: "OLD", Off: 1_00, Until: e.clock.Now()})
@@ -213,6 +214,8 @@ func vouchersRefusals(t *testing.T, e *env) {
 	wantCode(t, "a code taken", err, booking.EConflict)
 	_, err = vs.AddVoucher(e.ctx, clerk, booking.Voucher{Code: "MINE", Percent: 5})
 	wantCode(t, "a clerk adding", err, booking.EForbidden)
+	_, err = vs.AddVoucher(e.ctx, manager, booking.Voucher{Code: "VIPS", Percent: 5, TicketType: "vip"})
+	wantMessage(t, "a ticket type that is none", err, `There is no ticket type "vip".`)
 	h := e.hold(t, "r", "E5")
 	for code, want := range map[string]string{
 		"NOPE":  `No voucher "NOPE".`,
