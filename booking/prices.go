@@ -104,6 +104,21 @@ func priceSource(list string, kind SeatKind) string {
 // MaxListName is the longest price list name.
 const MaxListName = 20
 
+// MaxTicketTypeCode is the longest ticket type code: what a manager may
+// set, so what a kiosk's reservation and a voucher's limit take too.
+const MaxTicketTypeCode = 20
+
+// ValidTicketTypeCode reports whether code has a ticket type code's
+// shape: 1 to MaxTicketTypeCode lower-case letters, digits, - or _.
+func ValidTicketTypeCode(code string) bool {
+	return code != "" && len(code) <= MaxTicketTypeCode && strings.Trim(code, "abcdefghijklmnopqrstuvwxyz0123456789_-") == ""
+}
+
+// ErrTicketTypeCode is the answer for a ticket type code of another shape.
+func ErrTicketTypeCode() error {
+	return Errorf(EInvalid, "A ticket type code is 1 to %d lower-case letters, digits, - or _.", MaxTicketTypeCode)
+}
+
 // ParseListName checks a price list name typed by a person: 1 to
 // MaxListName letters, digits, - or _, read in lower case. "" is the
 // standing list when allowEmpty.

@@ -1,6 +1,7 @@
 package booking_test
 
 import (
+	"strings"
 	"testing"
 
 	"boxoffice/booking"
@@ -159,4 +160,31 @@ func FuzzPriceFor(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A ticket type code is one shape wherever it is typed: a manager may set
+// a code of MaxTicketTypeCode characters, so a kiosk's reservation and a
+// voucher's limit take it too, and refuse one longer.
+func TestValidTicketTypeCode_OneRuleEverywhere(t *testing.T) {
+	longest := strings.Repeat("a", booking.MaxTicketTypeCode-8) + "_child-2"
+	tooLong := longest + "x"
+	for code, want := range map[string]bool{"adult": true, longest: true, tooLong: false, "": false, "Adult": false, "a b": false, "été": false} {
+		if got := booking.ValidTicketTypeCode(code); got != want {
+			t.Errorf("ValidTicketTypeCode(%q) = %v, want %v", code, got, want)
+		}
+	}
+	resv := booking.ReserveRequest{HoldID: 1, Owner: "kiosk", Name: "Ann Lee", Phone: "020 7946 0018", Types: map[string]string{"A1": longest}}
+	if err := resv.Validate(); err != nil {
+		t.Errorf("a reservation of a %d-character type: %v", len(longest), err)
+	}
+	resv.Types["A1"] = tooLong
+	if err := resv.Validate(); err == nil {
+		t.Errorf("a reservation of a %d-character type was taken", len(tooLong))
+	}
+	if _, err := booking.ValidVoucher(booking.Voucher{Code: "KIDS", Percent: 10, TicketType: longest}); err != nil {
+		t.Errorf("a voucher kept to a %d-character type: %v", len(longest), err)
+	}
+	if _, err := booking.ValidVoucher(booking.Voucher{Code: "KIDS", Percent: 10, TicketType: tooLong}); booking.ErrorMessage(err) != booking.ErrorMessage(booking.ErrTicketTypeCode()) {
+		t.Errorf("a voucher kept to a %d-character type: %v", len(tooLong), err)
+	}
 }

@@ -146,7 +146,7 @@ func (r ReserveRequest) Validate() error {
 		return err
 	}
 	for label, code := range r.Types {
-		if !validCode(code) || len(label) > 8 {
+		if !ValidTicketTypeCode(code) || len(label) > 8 {
 			return Errorf(EInvalid, "Choose a ticket type for each seat.")
 		}
 	}
@@ -203,19 +203,6 @@ func PhoneDigits(phone string) (string, error) {
 		return "", Errorf(EInvalid, "Type a phone number of %d to %d digits.", MinPhoneDigits, MaxPhoneDigits)
 	}
 	return string(digits), nil
-}
-
-// validCode is the shape of a ticket type code: a short lower-case word.
-func validCode(code string) bool {
-	if code == "" || len(code) > 16 {
-		return false
-	}
-	for _, r := range code {
-		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_' && r != '-' {
-			return false
-		}
-	}
-	return true
 }
 
 // PayReservationRequest takes payment for a reservation at the counter.

@@ -134,9 +134,9 @@ func ValidVoucher(v Voucher) (Voucher, error) {
 	if v.FilmID < 0 || v.ShowID < 0 {
 		return v, Errorf(EInvalid, "A film or show id is a positive number.")
 	}
-	v.TicketType = strings.ToLower(CleanLine(v.TicketType, 17))
-	if len(v.TicketType) > 16 {
-		return v, Errorf(EInvalid, "A ticket type code is at most 16 characters.")
+	v.TicketType = strings.ToLower(CleanLine(v.TicketType, MaxTicketTypeCode+1))
+	if v.TicketType != "" && !ValidTicketTypeCode(v.TicketType) {
+		return v, ErrTicketTypeCode()
 	}
 	return v, nil
 }

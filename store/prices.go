@@ -51,8 +51,8 @@ func (s *Store) SetPrice(ctx context.Context, actor booking.Actor, t booking.Tic
 		return err
 	}
 	code := strings.ToLower(strings.TrimSpace(t.Code))
-	if code == "" || len(code) > 20 || strings.Trim(code, "abcdefghijklmnopqrstuvwxyz0123456789_-") != "" {
-		return booking.Errorf(booking.EInvalid, "A ticket type code is 1 to 20 lower-case letters, digits, - or _.")
+	if !booking.ValidTicketTypeCode(code) {
+		return booking.ErrTicketTypeCode()
 	}
 	name := booking.CleanLine(t.Name, 40)
 	if name == "" {
