@@ -159,6 +159,9 @@ func (giftCardScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.setInfo("No gift card sold.")
 	case key.Matches(msg, k.Back):
+		if m.statusErr {
+			m.setInfo("") // the screen's refusal is not the shows'
+		}
 		return m.goBack(screenShows)
 	case key.Matches(msg, k.Account):
 		return m.openCustomerFrom(screenGiftCard, "")

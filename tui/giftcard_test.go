@@ -341,3 +341,47 @@ func TestGiftCard_BadFloat(t *testing.T) {
 		t.Fatalf("card sale: %+v %q, shift %+v", c, m.status, olgaShift(t, s))
 	}
 }
+
+// Leaving the gift cards with esc takes the screen's refusal with it: the
+// shows' status line does not keep it. A sale said stays.
+func TestGiftCard_EscLeavesNoError(t *testing.T) {
+	t.Parallel()
+	m, _ := giftCardNoShift(t, "giftcard-esc")
+	press(t, m, "esc")
+	if m.screen != screenShows || m.status != "" || strings.Contains(screenText(m), floatAsk) {
+		t.Fatalf("esc: screen %v, status %q", m.screen, m.status)
+	}
+	press(t, m, "ctrl+b")
+	if m.giftCard.noShift || strings.Contains(screenText(m), "Float") {
+		t.Fatalf("the float asked outlived the screen:\n%s", screenText(m))
+	}
+	typeText(t, m, "30")
+	press(t, m, "tab", "space", "enter", "y", "esc")
+	if m.screen != screenShows || !strings.HasPrefix(m.status, "Sold gift card ") {
+		t.Fatalf("esc after a sale: screen %v, status %q", m.screen, m.status)
+	}
+}
+
+// ? on the gift cards is what it is on every screen with a field: the
+// keys while the focused field is empty; once an amount is typed, ? is
+// the field's (an amount takes no ?), and the hint bar stops offering it.
+func TestGiftCard_HelpKey(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	addStaff(t, s, "nina", booking.RoleClerk, "2468")
+	m := newTestModel(t, s, clock, "giftcard-help", 80, 24)
+	signIn(t, m, "nina", "2468")
+	press(t, m, "ctrl+b")
+	onScreen(t, m, "? keys")
+	press(t, m, "?")
+	if !m.help.ShowAll || !strings.Contains(screenText(m), "customer") {
+		t.Fatalf("? with the amount empty:\n%s", screenText(m))
+	}
+	press(t, m, "?")
+	typeText(t, m, "25")
+	press(t, m, "?")
+	if m.help.ShowAll || m.giftCard.amount.String() != "25" || strings.Contains(screenText(m), "? keys") {
+		t.Fatalf("? with 25 typed: keys %v, amount %q\n%s", m.help.ShowAll, m.giftCard.amount.String(), screenText(m))
+	}
+}
