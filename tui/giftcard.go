@@ -24,6 +24,11 @@ import (
 // question, which names it; one that does not exist is said and nothing
 // is asked or sold. The card is then listed on the account (the customer
 // screen shows it). Empty is no account, the default.
+//
+// A cash sale refused for want of an open shift asks for the float, as
+// the items screen does: a Float field under Paid by, the question then
+// naming it, and y sells the card and opens the shift with that float in
+// one transaction (GiftCardRequest.OpenFloat).
 
 // giftCardFocus is the field enter acts on.
 type giftCardFocus int
@@ -31,9 +36,9 @@ type giftCardFocus int
 const (
 	gcAmount giftCardFocus = iota
 	gcMethod
+	gcFloat // only once a cash sale met ErrNoShift
 	gcCustomer
 	gcNumber
-	numGCFocus
 )
 
 // giftCardState is the gift-card screen's state.
@@ -45,9 +50,14 @@ type giftCardState struct {
 	// none; who is the account it names, once read or picked.
 	customer field
 	who      *booking.Customer
-	ask      bool // the sale is asked: y sells, anything else does not
-	busy     bool
-	card     *booking.GiftCardInfo // the card sold or read last
+	// float is the float counted into the drawer, asked once a cash sale
+	// met ErrNoShift (noShift): the sale then opens the shift with it.
+	float   field
+	noShift bool
+
+	ask  bool // the sale is asked: y sells, anything else does not
+	busy bool
+	card *booking.GiftCardInfo // the card sold or read last
 }
 
 // gcCustomerDigits bounds the Customer field: account numbers far beyond
@@ -75,8 +85,8 @@ func (m *Model) openGiftCards() tea.Cmd {
 		m.setError("Gift cards need a clerk.")
 		return nil
 	}
-	m.giftCard = giftCardState{amount: newField(10), number: newField(24), customer: newField(gcCustomerDigits), method: booking.Cash}
-	m.giftCard.amount.accept = isAmountRune
+	m.giftCard = giftCardState{amount: newField(10), number: newField(24), customer: newField(gcCustomerDigits), float: newField(10), method: booking.Cash}
+	m.giftCard.amount.accept, m.giftCard.float.accept = isAmountRune, isAmountRune
 	m.giftCard.customer.accept = isDigit
 	m.giftCard.number.accept = func(r rune) bool { return isDigit(r) || r == ' ' || r == '-' }
 	m.screen = screenGiftCard
@@ -88,7 +98,12 @@ func (m *Model) openGiftCards() tea.Cmd {
 func (m *Model) onGiftCard(msg giftCardMsg) tea.Cmd {
 	s := &m.giftCard
 	s.busy = false
-	if msg.err != nil {
+	switch {
+	case msg.sold && booking.IsNoShift(msg.err):
+		s.noShift, s.method, s.focus = true, booking.Cash, gcFloat
+		m.setError(floatAsk)
+		return nil
+	case msg.err != nil:
 		m.fail(msg.err)
 		return nil
 	}
@@ -99,7 +114,11 @@ func (m *Model) onGiftCard(msg giftCardMsg) tea.Cmd {
 	}
 	s.amount.Reset()
 	s.customer.Reset()
-	s.who = nil
+	s.float.Reset()
+	s.who, s.noShift = nil, false
+	if s.focus == gcFloat {
+		s.focus = gcAmount
+	}
 	said := "Sold gift card " + booking.FormatCardNumber(msg.card.Number) + " for " + msg.card.Amount.String()
 	if msg.who != nil {
 		said += " to " + customerName(msg.who)
@@ -118,6 +137,8 @@ func (giftCardScreen) focus(m *Model) *field {
 		return nil
 	case s.focus == gcAmount:
 		return &s.amount
+	case s.focus == gcFloat:
+		return &s.float
 	case s.focus == gcNumber:
 		return &s.number
 	case s.focus == gcCustomer:
@@ -138,27 +159,59 @@ func (giftCardScreen) keys(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.setInfo("No gift card sold.")
 	case key.Matches(msg, k.Back):
+		if m.statusErr {
+			m.setInfo("") // the screen's refusal is not the shows'
+		}
 		return m.goBack(screenShows)
 	case key.Matches(msg, k.Account):
 		return m.openCustomerFrom(screenGiftCard, "")
 	case key.Matches(msg, k.NextField):
-		s.focus = (s.focus + 1) % numGCFocus
+		s.moveFocus(1)
 	case key.Matches(msg, k.PrevField):
-		s.focus = (s.focus + numGCFocus - 1) % numGCFocus
+		s.moveFocus(-1)
 	case s.focus == gcMethod && key.Matches(msg, k.Method):
 		s.method = otherMethod(s.method)
+		if s.noShift {
+			// A card needs no shift: the float asked goes, and a cash
+			// sale after it meets the refusal again and asks again.
+			s.noShift = false
+			s.float.Reset()
+			m.setInfo("")
+		}
 	case key.Matches(msg, k.Confirm) && s.focus == gcNumber:
 		return m.readGiftCardCmd()
 	case key.Matches(msg, k.Confirm):
 		return m.askGiftCard()
-	case s.focus == gcAmount:
-		s.amount.key(msg, &m.keys)
-	case s.focus == gcNumber:
-		s.number.key(msg, &m.keys)
-	case s.focus == gcCustomer:
-		s.customer.key(msg, &m.keys)
+	default:
+		if f := (giftCardScreen{}).focus(m); f != nil {
+			f.key(msg, &m.keys)
+		}
 	}
 	return nil
+}
+
+// focuses are the screen's stops in order: the float only while a cash
+// sale waits for it.
+func (s *giftCardState) focuses() []giftCardFocus {
+	out := []giftCardFocus{gcAmount, gcMethod}
+	if s.asksFloat() {
+		out = append(out, gcFloat)
+	}
+	return append(out, gcCustomer, gcNumber)
+}
+
+// asksFloat reports whether the sale carries a float to open the shift.
+func (s *giftCardState) asksFloat() bool { return s.noShift && s.method == booking.Cash }
+
+func (s *giftCardState) moveFocus(d int) {
+	stops := s.focuses()
+	i := 0
+	for j, f := range stops {
+		if f == s.focus {
+			i = j
+		}
+	}
+	s.focus = stops[(i+d+len(stops))%len(stops)]
 }
 
 // otherMethod switches cash and card.
@@ -174,6 +227,31 @@ func otherMethod(p booking.PayMethod) booking.PayMethod {
 // so the question names whom the card is for.
 func (m *Model) askGiftCard() tea.Cmd {
 	s := &m.giftCard
+	req, err := s.request()
+	if err != nil {
+		m.fail(err)
+		return nil
+	}
+	id := req.CustomerID
+	if id != 0 && (s.who == nil || s.who.ID != id) {
+		return m.readCardCustomerCmd(id)
+	}
+	q := "Sell a gift card for " + req.Amount.String() + ", paid by " + string(s.method)
+	if id != 0 {
+		q += ", to " + customerName(s.who)
+	}
+	if req.OpenFloat != nil {
+		q += ", and open your shift with a float of " + req.OpenFloat.String()
+	}
+	s.ask = true
+	m.setInfo(q + "? y/N")
+	return nil
+}
+
+// request is the sale as typed, checked by booking's rules: the amount,
+// the account number and, while one is asked, the float. A float refused
+// puts the focus back on it.
+func (s *giftCardState) request() (booking.GiftCardRequest, error) {
 	amount, err := booking.ParseMoney(s.amount.String())
 	if err == nil {
 		err = booking.CheckGiftCardAmount(amount)
@@ -183,19 +261,23 @@ func (m *Model) askGiftCard() tea.Cmd {
 		id, err = s.customerID()
 	}
 	if err != nil {
-		m.fail(err)
-		return nil
+		return booking.GiftCardRequest{}, err
 	}
-	if id != 0 && (s.who == nil || s.who.ID != id) {
-		return m.readCardCustomerCmd(id)
+	req := booking.GiftCardRequest{Amount: amount, Method: s.method, CustomerID: id}
+	if !s.asksFloat() {
+		return req, req.Validate()
 	}
-	q := "Sell a gift card for " + amount.String() + ", paid by " + string(s.method)
-	if id != 0 {
-		q += ", to " + customerName(s.who)
+	float, err := typedFloat(&s.float)
+	if err == nil {
+		req.OpenFloat = &float
+		// The amount and method are good by now: what Validate refuses
+		// is the float (negative, or beyond any drawer).
+		err = req.Validate()
 	}
-	s.ask = true
-	m.setInfo(q + "? y/N")
-	return nil
+	if err != nil {
+		s.focus = gcFloat
+	}
+	return req, err
 }
 
 // customerID is the account number typed, 0 for none.
@@ -260,23 +342,17 @@ func (m *Model) pickCardCustomer(c booking.Customer) {
 
 func (m *Model) issueGiftCardCmd() tea.Cmd {
 	s := &m.giftCard
-	amount, err := booking.ParseMoney(s.amount.String())
-	if err != nil {
-		m.fail(err)
-		return nil
-	}
-	id, err := s.customerID()
+	req, err := s.request()
 	if err != nil {
 		m.fail(err)
 		return nil
 	}
 	var who *booking.Customer
-	if id != 0 {
+	if req.CustomerID != 0 {
 		who = s.who
 	}
 	s.busy = true
 	store, actor := m.store, m.actor()
-	req := booking.GiftCardRequest{Amount: amount, Method: s.method, CustomerID: id}
 	return m.money(func(ctx context.Context) (tea.Msg, error) {
 		c, err := store.IssueGiftCard(ctx, actor, req)
 		return giftCardMsg{card: c, who: who, sold: true, err: err}, err
@@ -325,13 +401,19 @@ func (giftCardScreen) view(m *Model, height int) string {
 	}
 	b.WriteString(mark(gcAmount) + "Amount       " + s.amount.view(st, s.focus == gcAmount && !s.ask, w) + "\n")
 	b.WriteString(mark(gcMethod) + "Paid by      " + string(s.method) + st.Subtle.Render("  (space: cash/card)") + "\n")
+	rows := 0 // rows drawn only while a float is asked
+	if s.asksFloat() {
+		b.WriteString(mark(gcFloat) + "Float        " + s.float.view(st, s.focus == gcFloat && !s.ask, w) +
+			st.Subtle.Render("  "+cut(floatNote, max(m.width-w-17, 8))) + "\n")
+		rows = 1
+	}
 	b.WriteString(mark(gcCustomer) + "Customer     " + s.customer.view(st, s.focus == gcCustomer && !s.ask, min(w, gcCustomerDigits)) +
 		st.Subtle.Render("  "+cut(s.customerNote(), max(m.width-31, 8))) + "\n\n")
 	b.WriteString(mark(gcNumber) + "Card number  " + s.number.view(st, s.focus == gcNumber && !s.ask, w) + "\n\n")
-	if c := s.card; c != nil && height > 11 {
+	if c := s.card; c != nil && height > 11+rows {
 		b.WriteString("  Gift card " + booking.FormatCardNumber(c.Number) + "\n")
 		b.WriteString("  Balance   " + c.Balance.String() + st.Subtle.Render("  (sold for "+c.Amount.String()+")") + "\n")
-		for _, mv := range c.Moves[max(len(c.Moves)-(height-13), 0):] {
+		for _, mv := range c.Moves[max(len(c.Moves)-(height-13-rows), 0):] {
 			b.WriteString(st.Subtle.Render(cut("    "+mv.At.Format("02 Jan 15:04")+"  "+string(mv.Kind)+"  "+(mv.Kind.Sign()*mv.Amount).String()+"  "+mv.Booking, m.width)) + "\n")
 		}
 	}

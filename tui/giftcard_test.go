@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"boxoffice/booking"
+	"boxoffice/db"
 )
 
 // A gift card sold is money taken: it runs to its end when the session
@@ -211,5 +212,176 @@ func TestGiftCard_UnknownCustomer(t *testing.T) {
 	}
 	if r, err := s.ShiftReport(ctx, nina, sh.ID); err != nil || r.CardsSold != 0 || r.CardsSoldCash != 0 || r.Expected != sh.Float {
 		t.Fatalf("nina's drawer after the refusals: %+v %v", r, err)
+	}
+}
+
+// giftCardNoShift signs olga in (a clerk with no shift open), opens the
+// gift cards and sells one for 25.00 cash: the store refuses it for want
+// of a shift, and the screen asks for the float.
+func giftCardNoShift(t *testing.T, owner string) (*Model, *db.Store) {
+	t.Helper()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	if _, err := s.AddStaff(context.Background(), booking.System, "olga", booking.RoleClerk, "1357", nil); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, s, clock, owner, 80, 24)
+	signIn(t, m, "olga", "1357")
+	press(t, m, "ctrl+b")
+	typeText(t, m, "25")
+	press(t, m, "enter")
+	if m.status != "Sell a gift card for 25.00, paid by cash? y/N" {
+		t.Fatalf("enter did not ask: %q", m.status)
+	}
+	press(t, m, "y")
+	if !m.giftCard.noShift || m.giftCard.focus != gcFloat || m.giftCard.card != nil || m.status != floatAsk {
+		t.Fatalf("no float asked: focus %v, card %+v, status %q", m.giftCard.focus, m.giftCard.card, m.status)
+	}
+	onScreen(t, m, "Float", floatNote)
+	return m, s
+}
+
+// olgaShift is olga's open shift, nil for none.
+func olgaShift(t *testing.T, s *db.Store) *booking.Shift {
+	t.Helper()
+	sh, err := s.CurrentShift(context.Background(), booking.Actor{Name: "olga", Role: booking.RoleClerk})
+	if booking.ErrorCode(err) == booking.ENotFound {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sh
+}
+
+// giftCardsSold lists every card in the store.
+func giftCardsSold(t *testing.T, s *db.Store) []booking.GiftCardSummary {
+	t.Helper()
+	cards, err := s.ListGiftCards(context.Background(), booking.Actor{Name: "mgr", Role: booking.RoleManager}, booking.GiftCardQuery{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cards
+}
+
+// A cash gift card sold by a clerk with no shift open asks for the float
+// on the screen, as the items do: the question names it (No by default,
+// and n is no too), and y sells the card and opens the shift with that
+// float, the card's cash in it.
+func TestGiftCard_FloatOpensTheShift(t *testing.T) {
+	t.Parallel()
+	m, s := giftCardNoShift(t, "giftcard-float")
+	typeText(t, m, "50")
+	press(t, m, "enter")
+	want := "Sell a gift card for 25.00, paid by cash, and open your shift with a float of 50.00? y/N"
+	if !m.giftCard.ask || m.status != want {
+		t.Fatalf("enter on the float did not ask %q: %q", want, m.status)
+	}
+	press(t, m, "enter") // no: the default
+	press(t, m, "enter", "n")
+	if m.giftCard.card != nil || m.status != "No gift card sold." || len(giftCardsSold(t, s)) != 0 || olgaShift(t, s) != nil {
+		t.Fatalf("no sold: card %+v, status %q", m.giftCard.card, m.status)
+	}
+	press(t, m, "enter", "y")
+	c := m.giftCard.card
+	if c == nil || c.Method != booking.Cash || !strings.Contains(m.status, "Sold gift card "+booking.FormatCardNumber(c.Number)+" for 25.00") {
+		t.Fatalf("y did not sell: %+v %q", c, m.status)
+	}
+	sh := olgaShift(t, s)
+	if sh == nil || sh.Float != 50_00 {
+		t.Fatalf("olga's shift after the sale: %+v", sh)
+	}
+	r, err := s.ShiftReport(context.Background(), m.actor(), sh.ID)
+	if err != nil || r.CardsSold != 1 || r.CardsSoldCash != 25_00 || r.Expected != 75_00 {
+		t.Fatalf("the shift's report: %+v %v", r, err)
+	}
+	if m.giftCard.noShift || m.giftCard.float.String() != "" || m.giftCard.focus != gcAmount || strings.Contains(screenText(m), "Float") {
+		t.Fatalf("the float stays after the sale: focus %v\n%s", m.giftCard.focus, screenText(m))
+	}
+}
+
+// A float that is not one is refused on the screen, before the question
+// and before the store: not money, too much, or a minus that cannot be
+// typed. Nothing is sold and no shift opens. Switching to card drops the
+// float asked: the card sells without a shift, and none opens.
+func TestGiftCard_BadFloat(t *testing.T) {
+	t.Parallel()
+	m, s := giftCardNoShift(t, "giftcard-badfloat")
+	for _, tc := range []struct{ typed, want string }{
+		{"1.2.3", `"1.2.3" is not an amount`},
+		{"9999999999", "9999999999 is more than 1000000.00."},
+		{"", "Type the float counted into the drawer, like 100."},
+	} {
+		press(t, m, "ctrl+u")
+		typeText(t, m, tc.typed)
+		press(t, m, "enter", "y")
+		if m.giftCard.ask || m.giftCard.focus != gcFloat || !m.statusErr || !strings.HasPrefix(m.status, tc.want) {
+			t.Fatalf("float %q: ask %v, focus %v, status %q, want %q", tc.typed, m.giftCard.ask, m.giftCard.focus, m.status, tc.want)
+		}
+	}
+	press(t, m, "-")
+	if m.giftCard.float.String() != "" {
+		t.Fatalf("a minus was typed: %q", m.giftCard.float.String())
+	}
+	if cards := giftCardsSold(t, s); len(cards) != 0 || olgaShift(t, s) != nil {
+		t.Fatalf("after the refusals: cards %+v, shift %+v", cards, olgaShift(t, s))
+	}
+
+	typeText(t, m, "50")
+	press(t, m, "shift+tab", "space")
+	if m.giftCard.noShift || m.giftCard.float.String() != "" || m.status != "" || strings.Contains(screenText(m), "Float") {
+		t.Fatalf("card: the float stays: %q\n%s", m.status, screenText(m))
+	}
+	press(t, m, "enter")
+	if m.status != "Sell a gift card for 25.00, paid by card? y/N" {
+		t.Fatalf("card: %q", m.status)
+	}
+	press(t, m, "y")
+	if c := m.giftCard.card; c == nil || c.Method != booking.Card || olgaShift(t, s) != nil {
+		t.Fatalf("card sale: %+v %q, shift %+v", c, m.status, olgaShift(t, s))
+	}
+}
+
+// Leaving the gift cards with esc takes the screen's refusal with it: the
+// shows' status line does not keep it. A sale said stays.
+func TestGiftCard_EscLeavesNoError(t *testing.T) {
+	t.Parallel()
+	m, _ := giftCardNoShift(t, "giftcard-esc")
+	press(t, m, "esc")
+	if m.screen != screenShows || m.status != "" || strings.Contains(screenText(m), floatAsk) {
+		t.Fatalf("esc: screen %v, status %q", m.screen, m.status)
+	}
+	press(t, m, "ctrl+b")
+	if m.giftCard.noShift || strings.Contains(screenText(m), "Float") {
+		t.Fatalf("the float asked outlived the screen:\n%s", screenText(m))
+	}
+	typeText(t, m, "30")
+	press(t, m, "tab", "space", "enter", "y", "esc")
+	if m.screen != screenShows || !strings.HasPrefix(m.status, "Sold gift card ") {
+		t.Fatalf("esc after a sale: screen %v, status %q", m.screen, m.status)
+	}
+}
+
+// ? on the gift cards is what it is on every screen with a field: the
+// keys while the focused field is empty; once an amount is typed, ? is
+// the field's (an amount takes no ?), and the hint bar stops offering it.
+func TestGiftCard_HelpKey(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	addStaff(t, s, "nina", booking.RoleClerk, "2468")
+	m := newTestModel(t, s, clock, "giftcard-help", 80, 24)
+	signIn(t, m, "nina", "2468")
+	press(t, m, "ctrl+b")
+	onScreen(t, m, "? keys")
+	press(t, m, "?")
+	if !m.help.ShowAll || !strings.Contains(screenText(m), "customer") {
+		t.Fatalf("? with the amount empty:\n%s", screenText(m))
+	}
+	press(t, m, "?")
+	typeText(t, m, "25")
+	press(t, m, "?")
+	if m.help.ShowAll || m.giftCard.amount.String() != "25" || strings.Contains(screenText(m), "? keys") {
+		t.Fatalf("? with 25 typed: keys %v, amount %q\n%s", m.help.ShowAll, m.giftCard.amount.String(), screenText(m))
 	}
 }

@@ -321,8 +321,8 @@ func (m *Model) payEnter() tea.Cmd {
 		}
 		s.focus = paySell
 	case payFloat:
-		if _, err := booking.ParseMoney(s.float.String()); err != nil {
-			m.setError("Type the float counted into the drawer, like 100.")
+		if _, err := typedFloat(&s.float); err != nil {
+			m.fail(err)
 			return nil
 		}
 		s.focus = paySell
@@ -360,10 +360,10 @@ func (m *Model) sellItemsCmd() tea.Cmd {
 	}
 	req := booking.ItemSaleRequest{Lines: lines, IdempotencyKey: s.key, Method: s.method, Tendered: tendered, ExpectedTotal: total, CheckTotal: true}
 	if s.noShift && s.method == booking.Cash {
-		float, err := booking.ParseMoney(s.float.String())
+		float, err := typedFloat(&s.float)
 		if err != nil {
 			s.focus = payFloat
-			m.setError("Type the float counted into the drawer, like 100.")
+			m.fail(err)
 			return nil
 		}
 		req.OpenFloat = &float
@@ -375,6 +375,24 @@ func (m *Model) sellItemsCmd() tea.Cmd {
 		o, err := store.SellItems(ctx, actor, req)
 		return itemsMsg{op: itemsSold, order: o, err: err}, err
 	})
+}
+
+// floatAsk is said by a payment that met ErrNoShift and asks for the
+// float on its own screen (the items, the gift cards): the sale opens the
+// shift with it, in its own transaction.
+const floatAsk = "Open a shift first: type the float counted into the drawer; the sale opens it."
+
+// floatNote is drawn beside such a Float field.
+const floatNote = "opens your shift with the sale"
+
+// typedFloat is the float typed in f: nothing typed asks for it, and
+// what is not an amount says why, in ParseMoney's words. Its bounds are
+// the request's (booking checks OpenFloat in Validate).
+func typedFloat(f *field) (booking.Money, error) {
+	if f.Empty() {
+		return 0, booking.Errorf(booking.EInvalid, "Type the float counted into the drawer, like 100.")
+	}
+	return booking.ParseMoney(f.String())
 }
 
 // cmpErr is err, or one saying text when err is nil.
@@ -399,7 +417,7 @@ func (m *Model) onItemsSold(msg itemsMsg) tea.Cmd {
 		return m.loadItemsCmd()
 	case booking.IsNoShift(err):
 		s.noShift, s.method, s.focus = true, booking.Cash, payFloat
-		m.setError("Open a shift first: type the float counted into the drawer; the sale opens it.")
+		m.setError(floatAsk)
 		return nil
 	case booking.ErrorCode(err) == booking.EConflict || booking.ErrorCode(err) == booking.ENotFound:
 		// Sold out or retired meanwhile: nothing was sold; the basket

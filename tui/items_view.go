@@ -200,7 +200,7 @@ func (m *Model) itemPayView(b *strings.Builder, total booking.Money) {
 	if s.method == booking.Cash {
 		b.WriteString(label(payTendered, "Tendered  ") + s.tendered.view(st, on(payTendered), 10) + "  " + itemsChange(st, s.tendered, total) + "\n")
 		if s.noShift {
-			b.WriteString(label(payFloat, "Float     ") + s.float.view(st, on(payFloat), 10) + st.Subtle.Render("  opens your shift with the sale") + "\n")
+			b.WriteString(label(payFloat, "Float     ") + s.float.view(st, on(payFloat), 10) + st.Subtle.Render("  "+floatNote) + "\n")
 		}
 	}
 	button := "[ Sell · " + total.String() + " " + string(s.method) + " ]"
