@@ -203,16 +203,7 @@ func (s *giftCardState) focuses() []giftCardFocus {
 // asksFloat reports whether the sale carries a float to open the shift.
 func (s *giftCardState) asksFloat() bool { return s.noShift && s.method == booking.Cash }
 
-func (s *giftCardState) moveFocus(d int) {
-	stops := s.focuses()
-	i := 0
-	for j, f := range stops {
-		if f == s.focus {
-			i = j
-		}
-	}
-	s.focus = stops[(i+d+len(stops))%len(stops)]
-}
+func (s *giftCardState) moveFocus(d int) { s.focus = nextStop(s.focuses(), s.focus, d) }
 
 // otherMethod switches cash and card.
 func otherMethod(p booking.PayMethod) booking.PayMethod {

@@ -20,12 +20,7 @@ func init() { moneyMethods["IssueGiftCard"] = true }
 // refused before the store is asked.
 func TestGiftCard_SellAndBalance(t *testing.T) {
 	t.Parallel()
-	clock := newClock()
-	s := MustOpenStore(t, clock)
-	addStaff(t, s, "nina", booking.RoleClerk, "2468")
-	m := newTestModel(t, s, clock, "giftcard", 80, 24)
-	signIn(t, m, "nina", "2468")
-	press(t, m, "ctrl+b")
+	m, s := giftCardsAsNina(t, "giftcard")
 	if m.screen != screenGiftCard {
 		t.Fatalf("ctrl+b: screen %v, status %q", m.screen, m.status)
 	}
@@ -177,13 +172,8 @@ func TestGiftCard_SellToCustomer(t *testing.T) {
 // own transaction: no card is sold, and no cash goes into the drawer.
 func TestGiftCard_UnknownCustomer(t *testing.T) {
 	t.Parallel()
-	clock := newClock()
-	s := MustOpenStore(t, clock)
+	m, s := giftCardsAsNina(t, "giftcard-nobody")
 	ctx := context.Background()
-	addStaff(t, s, "nina", booking.RoleClerk, "2468")
-	m := newTestModel(t, s, clock, "giftcard-nobody", 80, 24)
-	signIn(t, m, "nina", "2468")
-	press(t, m, "ctrl+b")
 	typeText(t, m, "25")
 	press(t, m, "tab", "tab")
 	typeText(t, m, "999")
@@ -213,6 +203,19 @@ func TestGiftCard_UnknownCustomer(t *testing.T) {
 	if r, err := s.ShiftReport(ctx, nina, sh.ID); err != nil || r.CardsSold != 0 || r.CardsSoldCash != 0 || r.Expected != sh.Float {
 		t.Fatalf("nina's drawer after the refusals: %+v %v", r, err)
 	}
+}
+
+// giftCardsAsNina signs nina (a clerk) in on the terminal owner and
+// opens the gift cards.
+func giftCardsAsNina(t *testing.T, owner string) (*Model, *db.Store) {
+	t.Helper()
+	clock := newClock()
+	s := MustOpenStore(t, clock)
+	addStaff(t, s, "nina", booking.RoleClerk, "2468")
+	m := newTestModel(t, s, clock, owner, 80, 24)
+	signIn(t, m, "nina", "2468")
+	press(t, m, "ctrl+b")
+	return m, s
 }
 
 // giftCardNoShift signs olga in (a clerk with no shift open), opens the
@@ -367,12 +370,7 @@ func TestGiftCard_EscLeavesNoError(t *testing.T) {
 // the field's (an amount takes no ?), and the hint bar stops offering it.
 func TestGiftCard_HelpKey(t *testing.T) {
 	t.Parallel()
-	clock := newClock()
-	s := MustOpenStore(t, clock)
-	addStaff(t, s, "nina", booking.RoleClerk, "2468")
-	m := newTestModel(t, s, clock, "giftcard-help", 80, 24)
-	signIn(t, m, "nina", "2468")
-	press(t, m, "ctrl+b")
+	m, _ := giftCardsAsNina(t, "giftcard-help")
 	onScreen(t, m, "? keys")
 	press(t, m, "?")
 	if !m.help.ShowAll || !strings.Contains(screenText(m), "customer") {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -293,15 +294,13 @@ func (s *itemsState) payFocuses() []payFocus {
 	return append(out, paySell)
 }
 
-func (s *itemsState) moveFocus(d int) {
-	stops := s.payFocuses()
-	i := 0
-	for j, f := range stops {
-		if f == s.focus {
-			i = j
-		}
-	}
-	s.focus = stops[(i+d+len(stops))%len(stops)]
+func (s *itemsState) moveFocus(d int) { s.focus = nextStop(s.payFocuses(), s.focus, d) }
+
+// nextStop is the stop d places from at in stops, round the end; from the
+// first when at is not among them.
+func nextStop[T comparable](stops []T, at T, d int) T {
+	i := max(slices.Index(stops, at), 0)
+	return stops[(i+d%len(stops)+len(stops))%len(stops)]
 }
 
 // payEnter moves down the payment and sells only on Sell.
